@@ -1,0 +1,119 @@
+package org.ycsbpack.common;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import site.ycsb.DBException;
+
+/**
+ * Typed, validated access to YCSB properties for {@link BindingProperty} definitions. Every
+ * parse failure becomes a {@link DBException} whose message names the property, the bad value
+ * and what would be accepted, so a benchmark run fails with one readable sentence.
+ */
+public final class PropertyValues {
+  private final Properties props;
+
+  public PropertyValues(Properties props) {
+    this.props = props;
+  }
+
+  public boolean isSet(BindingProperty p) {
+    String v = props.getProperty(p.name());
+    return v != null && !v.trim().isEmpty();
+  }
+
+  /** The trimmed value, or the property's default (null for optional properties). */
+  public String string(BindingProperty p) {
+    String v = props.getProperty(p.name());
+    return v == null || v.trim().isEmpty() ? p.defaultValue() : v.trim();
+  }
+
+  public int integer(BindingProperty p, int min, int max) throws DBException {
+    String v = string(p);
+    try {
+      int n = Integer.parseInt(v);
+      if (n < min || n > max) {
+        throw bad(p, v, "a whole number from " + min + " to " + max);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw bad(p, v, "a whole number from " + min + " to " + max);
+    }
+  }
+
+  public long longValue(BindingProperty p, long min, long max) throws DBException {
+    String v = string(p);
+    try {
+      long n = Long.parseLong(v);
+      if (n < min || n > max) {
+        throw bad(p, v, "a whole number from " + min + " to " + max);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw bad(p, v, "a whole number from " + min + " to " + max);
+    }
+  }
+
+  /** Strictly "true" or "false" (any case): a typo must not silently mean false. */
+  public boolean bool(BindingProperty p) throws DBException {
+    String v = string(p);
+    if ("true".equalsIgnoreCase(v)) {
+      return true;
+    }
+    if ("false".equalsIgnoreCase(v)) {
+      return false;
+    }
+    throw bad(p, v, "true or false");
+  }
+
+  /** One of the given words (case-insensitive); returns it in the case given in {@code allowed}. */
+  public String choice(BindingProperty p, String... allowed) throws DBException {
+    String v = string(p);
+    for (String a : allowed) {
+      if (a.equalsIgnoreCase(v)) {
+        return a;
+      }
+    }
+    throw bad(p, v, "one of " + String.join(", ", allowed));
+  }
+
+  /** An enum constant by name (case-insensitive, '-' accepted for '_'). */
+  public <E extends Enum<E>> E enumValue(BindingProperty p, Class<E> type) throws DBException {
+    String v = string(p);
+    String wanted = v.toUpperCase(Locale.ROOT).replace('-', '_');
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equals(wanted)) {
+        return e;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      names.add(e.name());
+    }
+    throw bad(p, v, "one of " + String.join(", ", names));
+  }
+
+  /** A comma-separated list, items trimmed, empty items dropped. */
+  public List<String> list(BindingProperty p) {
+    String v = string(p);
+    if (v == null) {
+      return Collections.emptyList();
+    }
+    List<String> out = new ArrayList<>();
+    for (String s : Arrays.asList(v.split(","))) {
+      if (!s.trim().isEmpty()) {
+        out.add(s.trim());
+      }
+    }
+    return out;
+  }
+
+  /** The exception for a value that does not parse: names property, value and what is accepted. */
+  public static DBException bad(BindingProperty p, String value, String expected) {
+    return new DBException("property " + p.name() + "='" + value + "' is not valid: expected "
+        + expected + " (default: " + (p.defaultValue() == null ? "unset" : p.defaultValue()) + ")");
+  }
+}

@@ -1,0 +1,165 @@
+package org.ycsbpack.cassandra4;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.Vector;
+import org.ycsbpack.common.ErrorLog;
+import org.ycsbpack.common.InitFailure;
+import org.ycsbpack.common.SharedResource;
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * YCSB binding for Apache Cassandra on java-driver 4 ({@code bin/ycsb ... cassandra4}).
+ *
+ * <p>All client threads share one CqlSession (opened by the first init(), closed by the last
+ * cleanup()); statements are prepared once and routed token-aware. Field values are stored in
+ * {@code text} columns as ISO-8859-1, which maps every byte to one character, so whatever bytes
+ * a workload writes are read back identical.
+ */
+public class Cassandra4Client extends DB {
+  static final String NAME = "cassandra4";
+  private static final SharedResource<CassandraConnection> CONNECTION = new SharedResource<>();
+  private static final ErrorLog ERRORS = new ErrorLog(NAME);
+
+  private CassandraSettings settings;
+  private CassandraConnection connection;
+
+  @Override
+  public void init() throws DBException {
+    try {
+      settings = new CassandraSettings(getProperties());
+      CassandraSettings s = settings;
+      connection = CONNECTION.acquire(() -> CassandraConnection.open(s));
+    } catch (DBException e) {
+      throw InitFailure.report(NAME, e.getMessage(), e);
+    } catch (Exception e) {
+      throw InitFailure.report(NAME, "could not start: " + ErrorLog.describe(e), e);
+    }
+  }
+
+  @Override
+  public void cleanup() throws DBException {
+    if (connection != null) {
+      connection = null;
+      try {
+        CONNECTION.release();
+      } catch (Exception e) {
+        throw new DBException("cassandra4: closing the session failed: " + ErrorLog.describe(e));
+      }
+    }
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields,
+                     Map<String, ByteIterator> result) {
+    try {
+      Row row = connection.session.execute(connection.statements.read(fields)
+          .boundStatementBuilder(key)
+          .setConsistencyLevel(settings.readCl).build()).one();
+      if (row == null) {
+        return Status.NOT_FOUND;
+      }
+      copyFields(row, result);
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return ERRORS.failed(DriverErrors.statusOf(e), "READ", key, e);
+    }
+  }
+
+  @Override
+  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
+                     Vector<HashMap<String, ByteIterator>> result) {
+    try {
+      ResultSet rows = connection.session.execute(connection.statements.scan(fields)
+          .boundStatementBuilder(startkey, recordcount)
+          .setPageSize(settings.scanPageSize)
+          .setConsistencyLevel(settings.scanCl).build());
+      for (Row row : rows) {
+        HashMap<String, ByteIterator> values = new HashMap<>();
+        copyFields(row, values);
+        result.add(values);
+      }
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return ERRORS.failed(DriverErrors.statusOf(e), "SCAN", startkey, e);
+    }
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
+      List<String> fields = new ArrayList<>(sorted.keySet());
+      BoundStatementBuilder b = connection.statements.insert(fields).boundStatementBuilder();
+      b.setString(0, key);
+      int i = 1;
+      for (ByteIterator v : sorted.values()) {
+        b.setString(i++, text(v));
+      }
+      connection.session.execute(b.setConsistencyLevel(settings.writeCl).build());
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return ERRORS.failed(DriverErrors.statusOf(e), "INSERT", key, e);
+    }
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
+      List<String> fields = new ArrayList<>(sorted.keySet());
+      BoundStatementBuilder b = connection.statements.update(fields).boundStatementBuilder();
+      int i = 0;
+      for (ByteIterator v : sorted.values()) {
+        b.setString(i++, text(v));
+      }
+      b.setString(i, key);
+      connection.session.execute(b.setConsistencyLevel(settings.writeCl).build());
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return ERRORS.failed(DriverErrors.statusOf(e), "UPDATE", key, e);
+    }
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    try {
+      connection.session.execute(connection.statements.delete().boundStatementBuilder(key)
+          .setConsistencyLevel(settings.writeCl).build());
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return ERRORS.failed(DriverErrors.statusOf(e), "DELETE", key, e);
+    }
+  }
+
+  private static void copyFields(Row row, Map<String, ByteIterator> into) {
+    int i = 0;
+    for (ColumnDefinition column : row.getColumnDefinitions()) {
+      String name = column.getName().asInternal();
+      if (!CqlStatements.KEY.equals(name)) {
+        String value = row.getString(i);
+        if (value != null) {
+          into.put(name, new ByteArrayByteIterator(value.getBytes(StandardCharsets.ISO_8859_1)));
+        }
+      }
+      i++;
+    }
+  }
+
+  private static String text(ByteIterator value) {
+    return new String(value.toArray(), StandardCharsets.ISO_8859_1);
+  }
+}
