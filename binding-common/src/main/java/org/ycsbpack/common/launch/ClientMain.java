@@ -13,7 +13,8 @@ import org.ycsbpack.common.InitFailure;
  * output, but an honest exit status. YCSB 0.17 exits 0 after almost every failure (unknown
  * binding, unreadable workload file, workload init error, an exception in a client thread);
  * here a client that ends without writing its final report exits with {@link #NO_REPORT_EXIT},
- * and a binding whose init() fails exits with {@link InitFailure#EXIT_STATUS}.
+ * and a binding whose init() fails exits with {@link InitFailure#EXIT_STATUS}. Secret property
+ * values are masked in stderr, where YCSB echoes its command line.
  */
 public final class ClientMain {
   /** Exit status when YCSB ended without a final report. */
@@ -27,6 +28,7 @@ public final class ClientMain {
     long startMs = System.currentTimeMillis();
     ReportWatchingStream watch = new ReportWatchingStream(System.out);
     System.setOut(new PrintStream(watch, true, "UTF-8"));
+    System.setErr(new PrintStream(new SecretMaskingStream(System.err), true, "UTF-8"));
     String exportFile = exportFile(args);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.flush();

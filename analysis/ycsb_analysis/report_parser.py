@@ -1,0 +1,185 @@
+"""The final report YCSB prints on stdout when a run ends, as tidy DataFrames.
+
+Every measurement type's report is a list of ``[METRIC], measurement, value`` lines::
+
+    [OVERALL], RunTime(ms), 315539
+    [OVERALL], Throughput(ops/sec), 31691.803548848162
+    [TOTAL_GC_TIME_%_PS_Scavenge], Time(%), 0.7710615803434757
+    [INSERT], 99thPercentileLatency(us), 33439
+    [INSERT], Return=OK, 10000000
+
+Metric names carry what the measurement is: ``READ-FAILED`` (latencies of failed reads),
+``Intended-READ`` (``measurement.interval=intended|both``), ``HdrREAD``/``BucketREAD``/``RawREAD``
+(the two halves of ``hdrhistogram+histogram``/``hdrhistogram+raw``). :func:`split_metric`
+turns a metric name into those parts once, for everyone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .line_formats import REPORT_LINE, latency_number, to_number
+
+# Two-in-one measurement prefixes (TwoInOneMeasurement names its halves like this).
+_STRUCTURE_PREFIX = {"Hdr": "hdrhistogram", "Bucket": "histogram", "Raw": "raw"}
+_PERCENTILE_MEASUREMENT = re.compile(r"^(?P<p>\d+(?:\.\d+)?)(?:th)?PercentileLatency\(us\)$")
+_RAW_PERCENTILE_MEASUREMENT = re.compile(r"^p(?P<p>\d+(?:\.\d+)?)$")
+_GC_METRIC = re.compile(r"^TOTAL_GC")
+
+SUMMARY_COLUMNS = [
+    "metric", "operation", "failed", "intended", "structure",
+    "operations", "average_latency_us", "min_latency_us", "max_latency_us", "latency_variance_us",
+]
+
+
+@dataclass(frozen=True)
+class MetricName:
+    """The parts of a YCSB metric name such as ``Intended-HdrREAD-FAILED``."""
+
+    operation: str   # READ, BATCH_INSERT, BATCH_READ-RECORDS, ...
+    failed: bool     # "-FAILED" suffix: latencies of operations whose Status was not OK
+    intended: bool   # "Intended-" prefix: latency from the intended start time
+    structure: str   # "hdrhistogram", "histogram", "raw" for two-in-one halves, else ""
+
+
+def split_metric(metric: str) -> MetricName:
+    """``Intended-READ-FAILED`` → operation READ, failed, intended; ``BucketREAD`` → histogram."""
+    name = metric
+    intended = name.startswith("Intended-")
+    if intended:
+        name = name[len("Intended-"):]
+    structure = ""
+    for prefix, kind in _STRUCTURE_PREFIX.items():
+        # Only strip when an upper-case op name follows: "Hdr" + "READ", not "Hdrfoo".
+        if name.startswith(prefix) and len(name) > len(prefix) and name[len(prefix)].isupper():
+            structure, name = kind, name[len(prefix):]
+            break
+    failed = name.endswith("-FAILED")
+    if failed:
+        name = name[: -len("-FAILED")]
+    return MetricName(name, failed, intended, structure)
+
+
+def percentile_of(measurement: str) -> str | None:
+    """``99.9PercentileLatency(us)`` or raw's ``p99.9`` → ``"99.9"``; others → None."""
+    m = _PERCENTILE_MEASUREMENT.match(measurement) or _RAW_PERCENTILE_MEASUREMENT.match(measurement)
+    return m.group("p") if m else None
+
+
+def parse_report_lines(lines: pd.Series) -> pd.DataFrame:
+    """Report lines → tidy frame ``metric, measurement, value`` (value float, NaN kept).
+
+    ``lines`` must already be report lines (see ``line_formats.classify_lines``); the index
+    is kept so callers can tell which output a line belongs to.
+    """
+    if len(lines) == 0:
+        return pd.DataFrame({"metric": pd.Series(dtype=object), "measurement": pd.Series(dtype=object),
+                             "value": pd.Series(dtype=float)})
+    parts = lines.astype(object).str.extract(REPORT_LINE.pattern)
+    return pd.DataFrame({
+        "metric": parts["metric"].astype(object),
+        "measurement": parts["measurement"].astype(object),
+        "value": to_number(parts["value"]),
+        "value_text": parts["value"].astype(object),
+    }, index=lines.index)
+
+
+def parse_timeseries_lines(lines: pd.Series) -> pd.DataFrame:
+    """``[READ], 0, 623.78`` rows → ``metric, time_ms, average_latency_us``."""
+    parts = lines.astype(object).str.extract(REPORT_LINE.pattern)
+    return pd.DataFrame({
+        "metric": parts["metric"].astype(object),
+        "time_ms": to_number(parts["measurement"]),
+        "average_latency_us": latency_number(parts["value"]),
+    }, index=lines.index)
+
+
+def overall(report: pd.DataFrame) -> dict[str, float]:
+    """``[OVERALL]`` figures: ``runtime_ms`` and ``throughput_ops_per_s`` (NaN when absent)."""
+    o = report[report["metric"] == "OVERALL"].set_index("measurement")["value"]
+    o = o[~o.index.duplicated(keep="last")]
+    return {
+        "runtime_ms": float(o.get("RunTime(ms)", np.nan)),
+        "throughput_ops_per_s": float(o.get("Throughput(ops/sec)", np.nan)),
+    }
+
+
+def gc_figures(report: pd.DataFrame) -> pd.DataFrame:
+    """GC and JVM lines (``[TOTAL_GCS_PS_Scavenge], Count, 161`` ...) as metric/measurement/value."""
+    gc = report[report["metric"].str.match(_GC_METRIC.pattern, na=False)]
+    return gc[["metric", "measurement", "value"]].reset_index(drop=True)
+
+
+def returns(report: pd.DataFrame) -> pd.DataFrame:
+    """``[READ], Return=NOT_FOUND, 461`` → ``operation, status, count``.
+
+    YCSB reports statuses under the bare operation name (never under ``-FAILED``).
+    """
+    r = report[report["measurement"].str.startswith("Return=", na=False)]
+    if r.empty:
+        return pd.DataFrame({"metric": pd.Series(dtype=object), "operation": pd.Series(dtype=object),
+                             "intended": pd.Series(dtype=bool), "status": pd.Series(dtype=object),
+                             "count": pd.Series(dtype="int64")})
+    names = r["metric"].map(split_metric)
+    out = pd.DataFrame({
+        "metric": r["metric"].to_numpy(),
+        "operation": [n.operation for n in names],
+        "intended": [n.intended for n in names],
+        "status": r["measurement"].str.slice(len("Return=")).to_numpy(),
+        "count": r["value"].fillna(0).astype("int64").to_numpy(),
+    })
+    return out
+
+
+_SUMMARY_MEASUREMENTS = {
+    "Operations": "operations",
+    "Total Operations": "operations",          # raw
+    "AverageLatency(us)": "average_latency_us",
+    "Average": "average_latency_us",           # raw
+    "MinLatency(us)": "min_latency_us",
+    "Min": "min_latency_us",                   # raw
+    "MaxLatency(us)": "max_latency_us",
+    "Max": "max_latency_us",                   # raw
+    "LatencyVariance(us)": "latency_variance_us",  # histogram
+}
+
+
+def latency_summary(report: pd.DataFrame) -> pd.DataFrame:
+    """One row per latency metric: operations, average/min/max/variance and percentiles.
+
+    Percentile columns are named ``p95``, ``p99``, ``p99.9`` ... whatever
+    ``hdrhistogram.percentiles`` (or the raw type's fixed list) produced. An empty
+    histogram's ``MinLatency(us), 9223372036854775807`` and ``AverageLatency(us), NaN``
+    become NaN.
+    """
+    r = report[(report["metric"] != "OVERALL") & ~report["metric"].str.match(_GC_METRIC.pattern, na=False)]
+    r = r[~r["measurement"].str.startswith("Return=", na=False)]
+    if r.empty:
+        return pd.DataFrame(columns=SUMMARY_COLUMNS)
+    field = r["measurement"].map(_SUMMARY_MEASUREMENTS)
+    pct = r["measurement"].map(percentile_of)
+    col = field.where(field.notna(), "p" + pct.astype(object))
+    keep = col.notna()
+    r, col = r[keep], col[keep]
+    values = r["value"].mask(r["value"] >= 9.2e18)  # Long.MAX_VALUE minimum of an empty histogram
+    wide = (pd.DataFrame({"metric": r["metric"].to_numpy(), "col": col.to_numpy(), "value": values.to_numpy()})
+            .drop_duplicates(["metric", "col"], keep="last")
+            .pivot(index="metric", columns="col", values="value"))
+    order = list(dict.fromkeys(r["metric"]))
+    wide = wide.reindex(order)
+    wide.columns.name = None
+    for c in ("operations", "average_latency_us", "min_latency_us", "max_latency_us", "latency_variance_us"):
+        if c not in wide.columns:
+            wide[c] = np.nan
+    names = [split_metric(m) for m in wide.index]
+    wide.insert(0, "structure", [n.structure for n in names])
+    wide.insert(0, "intended", [n.intended for n in names])
+    wide.insert(0, "failed", [n.failed for n in names])
+    wide.insert(0, "operation", [n.operation for n in names])
+    wide = wide.reset_index().rename(columns={"index": "metric"})
+    pcols = sorted([c for c in wide.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
+    return wide[SUMMARY_COLUMNS + pcols]

@@ -1,0 +1,23 @@
+"""The bindings bin/ycsb knows: name -> DB class and the Maven module that builds it.
+
+The single list of binding names for the launcher and scripts/install-into-ycsb.
+"""
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Binding:
+    name: str
+    db_class: str
+    module: Optional[str]  # Maven module of this project; None for YCSB core's own
+
+
+BINDINGS = {
+    b.name: b for b in (
+        Binding("basic", "site.ycsb.BasicDB", None),
+        Binding("cassandra4", "org.ycsbpack.cassandra4.Cassandra4Client", "cassandra4-binding"),
+    )
+}
+
+PROJECT_BINDINGS = [b for b in BINDINGS.values() if b.module]
