@@ -1,0 +1,93 @@
+"""Status lines: every summary format, locale commas, ∞, multi-line entries, repeats."""
+
+import math
+
+import numpy as np
+import pytest
+
+from conftest import OUTPUTS
+from ycsb_analysis.multi_output import parse_file, parse_text
+
+COUNTED_TYPES = ["hdrhistogram", "raw", "hdrhistogram+histogram", "hdrhistogram+raw", "locale-de",
+                 "interval-both"]
+
+
+def only(path):
+    (out,) = parse_file(path)
+    return out
+
+
+@pytest.mark.parametrize("name", COUNTED_TYPES)
+def test_interval_counts_add_up_to_the_final_report_operations(name):
+    status = only(OUTPUTS / f"{name}.err").status_measurements
+    report = only(OUTPUTS / f"{name}.out").summary
+    for op in ("READ", "UPDATE"):
+        st = status[(status["operation"] == op) & ~status["failed"] & ~status["intended"]
+                    & status["structure"].isin(["", "hdrhistogram"])]
+        rep = report[(report["operation"] == op) & ~report["failed"] & ~report["intended"]
+                     & report["structure"].isin(["", "hdrhistogram"])]
+        assert st["count"].sum() == rep["operations"].iloc[0]
+
+
+def test_first_interval_of_zero_ms_reads_infinity():
+    e = only(OUTPUTS / "hdrhistogram.err").status_entries
+    assert math.isinf(e["current_ops_per_s"].iloc[0])
+    assert np.isfinite(e["current_ops_per_s"].iloc[1:]).all()
+
+
+def test_german_decimal_commas_become_decimals():
+    de = only(OUTPUTS / "locale-de.err")
+    assert (de.status_measurements["average_latency_us"] % 1 != 0).any()
+    cur = de.status_entries["current_ops_per_s"]
+    assert (cur[np.isfinite(cur)] % 1 != 0).any()
+    m = de.status_measurements
+    m = m[m["count"] > 0]
+    assert (m["min_latency_us"] <= m["average_latency_us"]).all()
+    assert (m["average_latency_us"] <= m["max_latency_us"]).all()
+
+
+def test_multi_line_entries_of_two_in_one_types_are_one_entry_each():
+    path = OUTPUTS / "hdrhistogram+histogram.err"
+    heads = sum(1 for line in path.read_text().splitlines() if " sec: " in line)
+    out = only(path)
+    assert len(out.status_entries) == heads
+    per_entry = out.status_measurements.groupby("entry")["structure"].agg(set)
+    assert all({"hdrhistogram", "histogram"} <= s for s in per_entry)
+
+
+def test_average_only_and_raw_summaries_are_read():
+    hist = only(OUTPUTS / "histogram.err").status_measurements
+    assert set(hist["format"]) == {"average"} and hist["average_latency_us"].notna().all()
+    raw = only(OUTPUTS / "raw.err").status_measurements
+    assert set(raw["format"]) == {"raw"} and (raw["count"] > 0).all()
+
+
+LINE = ("2026-11-22 22:11:22:082 1 sec: 148 operations; 136 current ops/sec; est completion in 2 second "
+        "[READ: Count=58, Max=3251, Min=2, Avg=1146.72, 90=2105, 99=3251, 99.9=3251, 99.99=3251] ")
+
+
+def test_last_line_printed_twice_counts_once():
+    (out,) = parse_text(LINE + "\n" + LINE + "\n")
+    assert len(out.status_entries) == 1
+    assert out.status_measurements["count"].sum() == 58
+
+
+def test_label_prefix_and_estimate_variants_are_read():
+    text = "\n".join([
+        "run-a" + LINE.replace("est completion in 2 second", "est completion in 1 hours 3 minutes"),
+        LINE.replace("est completion in 2 second ", ""),
+    ])
+    (out,) = parse_text(text)
+    e = out.status_entries
+    assert list(e["label"]) == ["run-a", ""]
+    assert e["est_completion"].iloc[0] == "1 hours 3 minutes"
+    assert out.status_measurements["p99.9"].tolist() == [3251, 3251]
+
+
+def test_empty_interval_minimum_and_nan_average_are_missing_values():
+    line = ("2026-11-22 22:11:23:095 2 sec: 300 operations; 142,86 current ops/sec; "
+            "[READ: Count=0, Max=0, Min=9223372036854775807, Avg=NaN, 90=0, 99=0, 99.9=0, 99.99=0] ")
+    (out,) = parse_text(line)
+    m = out.status_measurements.iloc[0]
+    assert m["count"] == 0 and math.isnan(m["min_latency_us"]) and math.isnan(m["average_latency_us"])
+    assert out.status_entries["current_ops_per_s"].iloc[0] == pytest.approx(142.86)

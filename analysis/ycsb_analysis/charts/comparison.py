@@ -1,0 +1,56 @@
+"""Side-by-side bars per phase: one bar per database (Cassandra vs HBase, seed S2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..loader import Run
+from ..summary import runs_summary
+from .common import Chart, new_figure, save
+
+
+def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
+    """Throughput per phase, bars side by side per database; records/s for batched phases.
+
+    Runs without a known database (plain files) are compared by run label instead.
+    """
+    s = runs_summary(runs)
+    if s.empty:
+        return []
+    s = s.copy()
+    s["series"] = np.where(s["database"] == "unknown", s["run"], s["database"])
+    s["group"] = np.where(s["database"] == "unknown", "plain files", s["phase"])
+    s["batched"] = s["records_per_s"].notna()
+    s["value"] = np.where(s["batched"], s["records_per_s"], s["throughput_ops_per_s"])
+    s = s.drop_duplicates(["group", "series"], keep="last")
+    groups = list(dict.fromkeys(s["group"]))
+    series = list(dict.fromkeys(s["series"]))
+    per_group = max(s.groupby("group")["series"].nunique().max(), 1)
+    width = 0.8 / per_group
+    fig, axes = new_figure(1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2)
+    ax = axes[0]
+    colors = {name: f"C{i % 10}" for i, name in enumerate(series)}
+    labelled: set[str] = set()
+    for x, group in enumerate(groups):
+        d = s[s["group"] == group]
+        # Only the series present in this phase get a slot, centred on the phase's tick.
+        for j, (_, r) in enumerate(d.iterrows()):
+            pos = x + (j - (len(d) - 1) / 2) * width
+            name = r["series"]
+            bar = ax.bar(pos, r["value"] if np.isfinite(r["value"]) else 0, width, color=colors[name],
+                         label=None if name in labelled else name)[0]
+            labelled.add(name)
+            if np.isfinite(r["value"]):
+                ax.annotate(f"{r['value']:,.0f}{' rec/s' if r['batched'] else ''}",
+                            (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                            ha="center", va="bottom", fontsize=7, rotation=90)
+    xs = np.arange(len(groups))
+    labels = [f"{g}\n(records/s)" if s[s["group"] == g]["batched"].any() else g for g in groups]
+    ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("throughput (ops/s; records/s for batched phases)")
+    ax.set_ylim(top=ax.get_ylim()[1] * 1.25)
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=8)
+    return [save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")]

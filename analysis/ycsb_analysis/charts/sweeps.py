@@ -1,0 +1,126 @@
+"""Thread and client sweeps (seed S3's figures 1–3), with the knee marked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..loader import Run
+from ..summary import runs_summary
+from .common import Chart, new_figure, save, slug
+
+SWEEP_KEYS = ["scenario", "database", "workload", "batchsize"]
+
+
+def find_knee(x, y) -> int | None:
+    """Index of the knee of a rising, flattening curve, or None when there is none.
+
+    The knee is the point furthest above the straight line joining the first and last
+    points, with threads on a log2 axis and both axes scaled to [0, 1] (the "Kneedle"
+    idea): where adding threads stops paying. No knee when the curve never bends more
+    than 5 % of its range above that line.
+    """
+    x = np.log2(np.asarray(x, dtype=float))
+    y = np.asarray(y, dtype=float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    if ok.sum() < 3:
+        return None
+    xs, ys = x[ok], y[ok]
+    if np.ptp(xs) == 0 or np.ptp(ys) == 0:
+        return None
+    xn = (xs - xs.min()) / np.ptp(xs)
+    yn = (ys - ys.min()) / np.ptp(ys)
+    chord = yn[0] + (yn[-1] - yn[0]) * (xn - xn[0]) / (xn[-1] - xn[0])
+    gap = yn - chord
+    i = int(np.argmax(gap))
+    if gap[i] < 0.05:
+        return None
+    return int(np.flatnonzero(ok)[i])
+
+
+def _groups(summary: pd.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tuple, pd.DataFrame]]:
+    """Groups of runs where only ``vary`` changes (≥ 2 distinct values)."""
+    s = summary.dropna(subset=[vary])
+    out = []
+    if s.empty:
+        return out
+    for key, g in s.groupby(fixed, dropna=False, sort=False):
+        g = g.sort_values(vary)
+        if g[vary].nunique() >= 2:
+            # The same vary value twice (two timestamps): keep the latest.
+            g = g.drop_duplicates(vary, keep="last")
+            out.append((key if isinstance(key, tuple) else (key,), g))
+    return out
+
+
+def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
+    """Throughput and p99 against threads (knee marked), and elapsed time against threads."""
+    summary = runs_summary(runs)
+    summary = summary[summary["clients"] == 1]
+    charts = []
+    for key, g in _groups(summary, "threads", SWEEP_KEYS):
+        name = slug("-".join(str(k) for k in key[:2]))
+        fig, axes = new_figure(2, panel_height=3.4)
+        ax = axes[0]
+        x, thr = g["threads"].to_numpy(dtype=float), g["throughput_ops_per_s"].to_numpy(dtype=float)
+        ax.plot(x, thr, "o-", color="tab:blue", label="throughput")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(x, [f"{int(t)}" for t in x])
+        ax.set_xlabel("client threads")
+        ax.set_ylabel("throughput (ops/s)", color="tab:blue")
+        ax.set_ylim(bottom=0)
+        knee = find_knee(x, thr)
+        if knee is not None:
+            ax.axvline(x[knee], color="grey", ls="--")
+            ax.annotate(f"knee: {int(x[knee])} threads", (x[knee], thr[knee]), textcoords="offset points",
+                        xytext=(6, -14), fontsize=8)
+        ax2 = ax.twinx()
+        p99 = g["p99_latency_us"].to_numpy(dtype=float)
+        ax2.plot(x, p99, "s--", color="tab:red", label="p99 latency")
+        ax2.set_ylabel(f"p99 latency of {g['main_operation'].iloc[0]} (µs)", color="tab:red")
+        ax2.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.set_title("Throughput and p99 against threads")
+        axb = axes[1]
+        axb.plot(x, g["runtime_ms"].to_numpy(dtype=float) / 1000.0, "o-", color="tab:green")
+        axb.set_xscale("log", base=2)
+        axb.set_xticks(x, [f"{int(t)}" for t in x])
+        axb.set_xlabel("client threads")
+        axb.set_ylabel("elapsed time (s)")
+        axb.set_ylim(bottom=0)
+        axb.grid(alpha=0.3)
+        axb.set_title("Elapsed time against threads")
+        title = f"Thread sweep — {key[0]} / {key[1]} ({', '.join(g['phase'])})"
+        charts.append(save(fig, out_dir, f"thread-sweep-{name}", title))
+    return charts
+
+
+def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
+    """Cluster throughput (sum over clients) against number of client processes."""
+    summary = runs_summary(runs)
+    summary = summary[summary["threads"].notna()]  # plain files: threads per client unknown
+    charts = []
+    for key, g in _groups(summary, "clients", SWEEP_KEYS + ["threads"]):
+        name = slug("-".join(str(k) for k in key[:2]))
+        fig, axes = new_figure(1, panel_height=4.0)
+        ax = axes[0]
+        x = g["clients"].to_numpy(dtype=float)
+        thr = g["throughput_ops_per_s"].to_numpy(dtype=float)
+        ax.plot(x, thr, "o-", label="cluster throughput (sum of clients)")
+        ax.plot(x, thr / x, "s--", label="per client")
+        knee = find_knee(x, thr)
+        if knee is not None:
+            ax.axvline(x[knee], color="grey", ls="--")
+            ax.annotate(f"knee: {int(x[knee])} clients", (x[knee], thr[knee]), textcoords="offset points",
+                        xytext=(6, -14), fontsize=8)
+        ax.set_xticks(x, [str(int(v)) for v in x])
+        ax.set_xlabel(f"client processes ({int(key[-1])} threads each)")
+        ax.set_ylabel("throughput (ops/s)")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        title = f"Cluster throughput against clients — {key[0]} / {key[1]} ({', '.join(g['phase'])})"
+        charts.append(save(fig, out_dir, f"client-scaling-{name}", title))
+    return charts

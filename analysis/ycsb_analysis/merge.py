@@ -1,0 +1,150 @@
+"""Merge the clients of one phase into one set of figures, field by field.
+
+Several YCSB processes running one phase (``insertstart``/``insertcount`` splits, or the
+seed's four HBase clients) each print their own report. Adding them up correctly is
+different per field; :data:`MERGE_RULES` is that table, and the README prints it.
+Percentiles are never averaged: they come from the merged HdrHistograms of the clients'
+``.hdr`` logs, or are reported as unavailable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .hdr_logs import merge_histograms, percentiles
+from .loader import Run
+
+MERGE_RULES: dict[str, str] = {
+    "operations": "sum over clients",
+    "Return=<status> counts": "sum over clients",
+    "throughput_ops_per_s": "sum over clients (each client's operations / its own run time)",
+    "runtime_ms": "maximum over clients",
+    "average_latency_us": "mean weighted by each client's operations",
+    "min_latency_us": "minimum of the clients' minimums",
+    "max_latency_us": "maximum of the clients' maximums",
+    "latency_variance_us": "pooled variance (within-client variance + spread of client means)",
+    "percentiles (p95, p99, ...)": "recomputed from the clients' merged .hdr interval logs; "
+                                   "unavailable (NaN) when any client has no .hdr log — never averaged",
+}
+
+PERCENTILES_REPORTED = "reported"          # one client: YCSB's own figure
+PERCENTILES_MERGED = "merged .hdr logs"
+PERCENTILES_UNAVAILABLE = "unavailable"
+
+
+@dataclass
+class MergedRun:
+    """A phase's figures after merging its clients."""
+
+    run: Run
+    operations: pd.DataFrame   # one row per latency metric (see merge_operations)
+    returns: pd.DataFrame      # operation, intended, status, count
+    overall: dict[str, float]  # runtime_ms, throughput_ops_per_s, clients
+
+
+def _percentile_columns(frame: pd.DataFrame) -> list[str]:
+    return sorted([c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
+
+
+def merge_operations(run: Run) -> pd.DataFrame:
+    """One row per metric with merged operations, latencies, percentiles and throughput.
+
+    Columns: metric, operation, failed, intended, structure, clients, operations,
+    attempts, throughput_ops_per_s, average_latency_us, min_latency_us, max_latency_us,
+    latency_variance_us, p…, percentiles_source.
+    """
+    frames = []
+    for c in run.clients:
+        s = c.output.summary
+        if s.empty:
+            continue
+        s = s.copy()
+        s["client"] = c.index
+        runtime_s = c.output.overall["runtime_ms"] / 1000.0
+        s["runtime_s"] = runtime_s
+        frames.append(s)
+    if not frames:
+        return pd.DataFrame()
+    allc = pd.concat(frames, ignore_index=True)
+    pcols = _percentile_columns(allc)
+    n_clients = len(run.clients)
+    rows = []
+    for metric, g in allc.groupby("metric", sort=False):
+        ops = g["operations"].fillna(0)
+        total = float(ops.sum())
+        row = {k: g.iloc[0][k] for k in ("metric", "operation", "failed", "intended", "structure")}
+        row["clients"] = int(len(g))
+        row["operations"] = total
+        w = ops.to_numpy()
+        avg = g["average_latency_us"].to_numpy(dtype=float)
+        ok = (w > 0) & ~np.isnan(avg)
+        row["average_latency_us"] = float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan
+        row["min_latency_us"] = float(g["min_latency_us"].min()) if g["min_latency_us"].notna().any() else np.nan
+        row["max_latency_us"] = float(g["max_latency_us"].max()) if g["max_latency_us"].notna().any() else np.nan
+        var = g["latency_variance_us"].to_numpy(dtype=float)
+        if ok.any() and not np.isnan(var[ok]).any():
+            mu = row["average_latency_us"]
+            row["latency_variance_us"] = float(np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum())
+        else:
+            row["latency_variance_us"] = np.nan
+        rt = g["runtime_s"].to_numpy(dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            per_client = np.where(rt > 0, ops.to_numpy() / rt, np.nan)
+        row["throughput_ops_per_s"] = float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan
+        if len(g) == 1 and n_clients == 1:
+            for p in pcols:
+                row[p] = g.iloc[0][p]
+            row["percentiles_source"] = PERCENTILES_REPORTED
+        else:
+            having = set(g["client"])
+            logs = [c.hdr_logs.get(metric) for c in run.clients if c.index in having]
+            if all(log is not None for log in logs) and logs:
+                merged = merge_histograms([log.total() for log in logs])
+                points = [float(p[1:]) for p in pcols] or [50.0, 95.0, 99.0]
+                figures = percentiles(merged, points)
+                for p in pcols or [f"p{x:g}" for x in points]:
+                    row[p] = figures.get(p, np.nan)
+                row["percentiles_source"] = PERCENTILES_MERGED
+            else:
+                for p in pcols:
+                    row[p] = np.nan
+                have = sum(log is not None for log in logs)
+                row["percentiles_source"] = (f"{PERCENTILES_UNAVAILABLE}: {len(g)} clients, "
+                                             f"{have} with .hdr logs")
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    order = ["metric", "operation", "failed", "intended", "structure", "clients", "operations",
+             "throughput_ops_per_s", "average_latency_us", "min_latency_us", "max_latency_us",
+             "latency_variance_us"]
+    pc = _percentile_columns(out)
+    return out[order + pc + ["percentiles_source"]]
+
+
+def merge_returns(run: Run) -> pd.DataFrame:
+    """``Return=`` counts summed over clients: operation, intended, status, count."""
+    frames = [c.output.returns for c in run.clients]
+    frames = [f for f in frames if not f.empty]
+    if not frames:
+        return pd.DataFrame(columns=["operation", "intended", "status", "count"])
+    r = pd.concat(frames, ignore_index=True)
+    return r.groupby(["operation", "intended", "status"], as_index=False, sort=False)["count"].sum()
+
+
+def merge_overall(run: Run) -> dict[str, float]:
+    """``runtime_ms`` (max), ``throughput_ops_per_s`` (sum), ``clients``."""
+    o = [c.output.overall for c in run.clients]
+    runtimes = [x["runtime_ms"] for x in o if not np.isnan(x["runtime_ms"])]
+    thr = [x["throughput_ops_per_s"] for x in o if not np.isnan(x["throughput_ops_per_s"])]
+    return {
+        "runtime_ms": max(runtimes) if runtimes else np.nan,
+        "throughput_ops_per_s": float(sum(thr)) if thr else np.nan,
+        "clients": len(run.clients),
+    }
+
+
+def merge_clients(run: Run) -> MergedRun:
+    """Merge every client of ``run`` per :data:`MERGE_RULES`."""
+    return MergedRun(run, merge_operations(run), merge_returns(run), merge_overall(run))

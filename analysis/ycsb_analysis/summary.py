@@ -1,0 +1,70 @@
+"""One row of headline figures per run: what tables, sweeps and comparisons are built on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .batched import records_table
+from .loader import Run, run_label
+from .merge import MergedRun, merge_clients
+
+NOT_MAIN = {"CLEANUP", "INIT"}
+
+
+def main_operation(merged: MergedRun) -> pd.Series | None:
+    """The run's busiest data operation (OK latencies, not CLEANUP, not a -RECORDS block)."""
+    ops = merged.operations
+    if ops.empty:
+        return None
+    cand = ops[~ops["failed"] & ~ops["intended"] & ops["structure"].isin(["", "hdrhistogram"])
+               & ~ops["operation"].isin(NOT_MAIN) & ~ops["operation"].str.endswith("-RECORDS")]
+    if cand.empty:
+        return None
+    return cand.sort_values("operations", ascending=False).iloc[0]
+
+
+def run_summary(run: Run, merged: MergedRun | None = None) -> dict:
+    merged = merged or merge_clients(run)
+    main = main_operation(merged)
+    rec = records_table(run)
+    ret = merged.returns
+    errors = int(ret.loc[(ret["status"] != "OK") & ~ret["intended"].astype(bool)
+                         & ~ret["operation"].str.endswith("-RECORDS"), "count"].sum()) if not ret.empty else 0
+    row = {
+        "run": run_label(run),
+        "scenario": run.scenario,
+        "timestamp": run.timestamp,
+        "phase": run.phase,
+        "phase_index": run.metadata.get("phase_index"),
+        "database": run.database,
+        "label": run.metadata.get("label", ""),
+        "workload": run.metadata.get("workload", ""),
+        "threads": run.threads,
+        "clients": len(run.clients),
+        "batchsize": run.batchsize,
+        "target": run.metadata.get("target"),
+        "runtime_ms": merged.overall["runtime_ms"],
+        "throughput_ops_per_s": merged.overall["throughput_ops_per_s"],
+        "errors": errors,
+        "main_operation": main["operation"] if main is not None else None,
+        "average_latency_us": main["average_latency_us"] if main is not None else np.nan,
+        "p95_latency_us": main.get("p95", np.nan) if main is not None else np.nan,
+        "p99_latency_us": main.get("p99", np.nan) if main is not None else np.nan,
+        "percentiles_source": main["percentiles_source"] if main is not None else None,
+        "records_per_s": np.nan,
+        "per_record_latency_us": np.nan,
+        "records_source": None,
+        "skipped_lines": run.skipped_lines,
+    }
+    if not rec.empty:
+        row["records_per_s"] = float(rec["records_per_s"].sum())
+        top = rec.sort_values("batches", ascending=False).iloc[0]
+        row["per_record_latency_us"] = float(top["per_record_latency_us"])
+        row["records_source"] = ",".join(sorted(set(rec["records_source"])))
+    return row
+
+
+def runs_summary(runs: list[Run], merged: dict[str, MergedRun] | None = None) -> pd.DataFrame:
+    rows = [run_summary(r, (merged or {}).get(run_label(r))) for r in runs]
+    return pd.DataFrame(rows)
