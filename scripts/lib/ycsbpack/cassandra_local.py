@@ -225,13 +225,14 @@ def parser() -> argparse.ArgumentParser:
                    help="JMX port of node1 on 127.0.0.1; node N uses +100*(N-1) (default 7199)")
     p.add_argument("--heap", default="1G", help="heap per node (default 1G)")
     p.add_argument("--timeout", type=float, default=240, help="seconds to wait for CQL (start)")
-    p.add_argument("nodetool_args", nargs=argparse.REMAINDER,
-                   help="arguments of nodetool, after the command")
+    p.epilog = "nodetool arguments follow a --: cassandra-local nodetool --node 2 -- status"
     return p
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser().parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     if not ipaddress.IPv4Address(args.first_address).is_loopback:
         raise ScriptError(f"--first-address {args.first_address} is not a loopback address: "
                           "local servers listen on 127.0.0.0/8 only")
@@ -246,7 +247,7 @@ def main(argv=None) -> int:
     elif args.command == "status":
         return status(cluster)
     elif args.command == "nodetool":
-        return nodetool(cluster, args.node or 1, args.nodetool_args)
+        return nodetool(cluster, args.node or 1, extra)
     return 0
 
 

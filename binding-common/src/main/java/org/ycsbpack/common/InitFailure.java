@@ -14,17 +14,23 @@ public final class InitFailure {
   /** Set by the launcher; without it (a stock YCSB installation) YCSB's own handling applies. */
   public static final String FAIL_FAST_PROPERTY = "ycsbpack.failfast";
 
+  private static boolean printed;
+
   private InitFailure() {
   }
 
   /**
-   * Prints "{binding}: {message}" to stderr and returns the exception for init() to throw.
-   * Under the launcher it exits the JVM instead of returning.
+   * Prints "{binding}: {message}" to stderr, once per JVM however many threads fail alike, and
+   * returns the exception for init() to throw. Under the launcher it exits the JVM instead.
    */
-  public static DBException report(String binding, String message, Throwable cause) {
+  public static synchronized DBException report(String binding, String message,
+                                                Throwable cause) {
     String line = binding + ": " + message;
-    System.err.println("ERROR " + line);
-    System.err.flush();
+    if (!printed) {
+      printed = true;
+      System.err.println("ERROR " + line);
+      System.err.flush();
+    }
     if (Boolean.getBoolean(FAIL_FAST_PROPERTY)) {
       System.out.flush();
       Runtime.getRuntime().halt(EXIT_STATUS);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
@@ -31,18 +32,22 @@ import site.ycsb.Status;
  */
 public class Cassandra4Client extends DB {
   static final String NAME = "cassandra4";
-  private static final SharedResource<CassandraConnection> CONNECTION = new SharedResource<>();
+  /** One connection per distinct cluster/schema setting: in a YCSB run that is exactly one. */
+  private static final ConcurrentHashMap<String, SharedResource<CassandraConnection>> CONNECTIONS =
+      new ConcurrentHashMap<>();
   private static final ErrorLog ERRORS = new ErrorLog(NAME);
 
   private CassandraSettings settings;
   private CassandraConnection connection;
+  private SharedResource<CassandraConnection> shared;
 
   @Override
   public void init() throws DBException {
     try {
       settings = new CassandraSettings(getProperties());
       CassandraSettings s = settings;
-      connection = CONNECTION.acquire(() -> CassandraConnection.open(s));
+      shared = CONNECTIONS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
+      connection = shared.acquire(() -> CassandraConnection.open(s));
     } catch (DBException e) {
       throw InitFailure.report(NAME, e.getMessage(), e);
     } catch (Exception e) {
@@ -55,7 +60,7 @@ public class Cassandra4Client extends DB {
     if (connection != null) {
       connection = null;
       try {
-        CONNECTION.release();
+        shared.release();
       } catch (Exception e) {
         throw new DBException("cassandra4: closing the session failed: " + ErrorLog.describe(e));
       }

@@ -77,6 +77,20 @@ final class CassandraSettings {
     compression = values.choice(COMPRESSION, "none", "lz4");
   }
 
+  /**
+   * Identifies the session this client may share: every property except the per-operation ones
+   * (consistency levels, scan page size), which each client applies to its own statements.
+   */
+  String connectionKey() {
+    StringBuilder sb = new StringBuilder();
+    for (org.ycsbpack.common.BindingProperty p : CassandraProperties.ALL) {
+      if (p != READ_CL && p != WRITE_CL && p != SCAN_CL && p != SCAN_PAGE_SIZE) {
+        sb.append(p.name()).append('=').append(values.string(p)).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
   private int[] pools(List<String> parts) throws DBException {
     String raw = values.string(CONNECTIONS_PER_HOST);
     try {

@@ -1,0 +1,73 @@
+"""`ycsb-report`: files written, comparison mode, exit status for unreadable input."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import RESULTS, SEED
+from ycsb_analysis.cli import main
+
+EXPECTED_CHARTS = ["throughput-over-time", "latency-over-time", "latency-percentile-curve",
+                   "thread-sweep-fixture-sweep-basic", "client-scaling-fixture-sweep-basic",
+                   "database-comparison", "errors-over-time"]
+
+
+@pytest.mark.parametrize("chart", EXPECTED_CHARTS)
+def test_every_chart_is_written_as_png_and_svg(built_report, chart):
+    png, svg = built_report / f"{chart}.png", built_report / f"{chart}.svg"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in svg.read_text()[:2000]
+
+
+def test_every_parsed_figure_is_exported_with_its_run_and_client(built_report):
+    figures = pd.read_csv(built_report / "figures.csv")
+    runs = set(figures["run"])
+    assert {"cassandra", "hbase", "basic:run-clients-3"} <= runs
+    assert set(figures.loc[figures["run"] == "hbase", "client"]) == {0, 1, 2, 3}
+    summary = json.loads((built_report / "summary.json").read_text())
+    assert {r["run"] for r in summary} == runs
+    records = pd.read_csv(built_report / "records.csv")
+    assert set(records["records_source"]) == {"recorded", "batchsize"}
+
+
+def test_report_html_holds_every_run_and_its_exact_properties(built_report):
+    html = (built_report / "report.html").read_text()
+    assert "basic:batch-read" in html and "hbase" in html
+    assert "hdrhistogram.output.path" in html          # a property from metadata.json
+    assert "http://" not in html and "https://" not in html   # self-contained
+
+
+def test_comparison_mode_shows_change_in_percent(tmp_path):
+    out = tmp_path / "cmp"
+    assert main([str(RESULTS), "-o", str(out), "--baseline", str(RESULTS)]) == 0
+    cmp = pd.read_csv(out / "comparison.csv")
+    assert not cmp.empty and (cmp["change_percent"].abs() < 1e-9).all()
+    assert "Comparison with the baseline" in (out / "report.html").read_text()
+
+
+@pytest.mark.parametrize("content", ["", "nothing to see here\n", "\x00\x01\x02 binary"])
+def test_unreadable_input_exits_non_zero_naming_the_file(tmp_path, capsys, content):
+    bad = tmp_path / "client-0.out"
+    bad.write_text(content)
+    assert main([str(bad), "-o", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "Traceback" not in err
+
+
+def test_missing_input_exits_non_zero(tmp_path, capsys):
+    assert main([str(tmp_path / "nope.out"), "-o", str(tmp_path / "o")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_console_script_is_installed_and_runs(tmp_path):
+    bin_dir = __import__("pathlib").Path(sys.executable).parent
+    exe = bin_dir / "ycsb-report"
+    if not exe.exists():
+        pytest.fail(f"console script not installed next to {sys.executable}: pip install -e 'analysis[test]'")
+    proc = subprocess.run([str(exe), str(SEED / "cassandra-insert-1-client.txt"), "-o", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "report.html").exists()

@@ -1,0 +1,74 @@
+package org.ycsbpack.hbase;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.ycsbpack.common.BindingProperty;
+
+/**
+ * Every property of the hbase-salted binding, with its default and meaning: the one definition
+ * the code reads and the README table is generated from.
+ */
+public final class HBaseProperties {
+  private HBaseProperties() {
+  }
+
+  public static final BindingProperty ZK_QUORUM = BindingProperty.of("hbase.zookeeper.quorum",
+      "127.0.0.1", "ZooKeeper hosts of the cluster, comma-separated. Unset: the value of an "
+          + "`hbase-site.xml` on the classpath, else HBase's default 127.0.0.1.");
+  public static final BindingProperty ZK_PORT = BindingProperty.of(
+      "hbase.zookeeper.property.clientPort", "2181", "ZooKeeper client port (unset: "
+          + "`hbase-site.xml`, else 2181).");
+  public static final BindingProperty BOOTSTRAP_SERVERS = BindingProperty.optional(
+      "hbase.client.bootstrap.servers", "`host:port` of masters or region servers, "
+          + "comma-separated: connect through HBase's RPC connection registry instead of "
+          + "ZooKeeper.");
+  public static final BindingProperty TMP_DIR = BindingProperty.of("hbase.tmp.dir",
+      "${java.io.tmpdir}/ycsb-hbase-client-${user.name}", "Local directory of the HBase client "
+          + "(it creates `local/jars` there); never HBase's default `/tmp/hbase-<user>`, which a "
+          + "standalone server may use for its data.");
+  public static final BindingProperty CONNECT_TIMEOUT_MS = BindingProperty.of(
+      "hbase.connecttimeoutms", "30000", "How long init() waits for the cluster to answer "
+          + "(connect, check the table) before it fails naming the ZooKeeper quorum.");
+  public static final BindingProperty TABLE = BindingProperty.of("table", "usertable",
+      "Table, `name` or `namespace:name` (YCSB core property).");
+  public static final BindingProperty COLUMN_FAMILY = BindingProperty.of("columnfamily", "cf",
+      "Column family holding the fields (the report's `cf`); one column per YCSB field.");
+  public static final BindingProperty SALT = BindingProperty.of("hbase.salt", "crc32",
+      "Row-key salt: `crc32` (2 bytes from the key's CRC32, the report's function), "
+          + "`buckets:N` (1 byte, CRC32 modulo N, N from 1 to 256; scans work) or `none`.");
+  public static final BindingProperty KEY_ENCODING = BindingProperty.of("hbase.keyencoding",
+      "string", "Key bytes after the salt: `string` (the YCSB key in UTF-8) or `long` (the number "
+          + "the key ends with, as 8 big-endian bytes: `user123` gives 123).");
+  public static final BindingProperty CLIENT_BUFFERING = BindingProperty.of(
+      "hbase.clientbuffering", "false", "Send inserts, updates and deletes through a per-thread "
+          + "BufferedMutator (they return BATCHED_OK); flushed when full and in cleanup(). Rows a "
+          + "flush fails to write are counted under their error status.");
+  public static final BindingProperty WRITE_BUFFER_SIZE = BindingProperty.of(
+      "hbase.writebuffersize", "2097152", "BufferedMutator buffer in bytes (HBase's default).");
+  public static final BindingProperty DURABILITY = BindingProperty.of("hbase.durability",
+      "USE_DEFAULT", "Durability of writes: USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or "
+          + "FSYNC_WAL.");
+  public static final BindingProperty CREATE_TABLE = BindingProperty.of("hbase.createtable",
+      "false", "Create the table (and its namespace) if missing, once per client JVM, with the "
+          + "options below. An existing table is used as it is.");
+  public static final BindingProperty PRESPLIT = BindingProperty.of("hbase.presplit", "auto",
+      "Regions of a created table, split uniformly over the salt prefixes. `auto`: 64 for "
+          + "`crc32` (the report's), min(N, 64) for `buckets:N`, 1 for `none`.");
+  public static final BindingProperty COMPRESSION = BindingProperty.of("hbase.compression",
+      "NONE", "Compression of a created table's family: NONE, GZ (pure Java, works everywhere), "
+          + "SNAPPY, LZ4, LZO, BZIP2, ZSTD, LZMA, BROTLI; the servers must have the codec.");
+  public static final BindingProperty BLOCK_ENCODING = BindingProperty.of("hbase.blockencoding",
+      "NONE", "Data block encoding of a created table: NONE, PREFIX, DIFF, FAST_DIFF (the "
+          + "report's) or ROW_INDEX_V1.");
+  public static final BindingProperty BLOOM_FILTER = BindingProperty.of("hbase.bloomfilter",
+      "ROW", "Bloom filter of a created table: NONE, ROW or ROWCOL.");
+  public static final BindingProperty TTL = BindingProperty.of("hbase.ttl", "FOREVER",
+      "Time to live of a created table's cells, in seconds, or FOREVER.");
+
+  /** All properties, in README order. */
+  public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
+      ZK_QUORUM, ZK_PORT, BOOTSTRAP_SERVERS, TMP_DIR, CONNECT_TIMEOUT_MS, TABLE, COLUMN_FAMILY,
+      SALT, KEY_ENCODING, CLIENT_BUFFERING, WRITE_BUFFER_SIZE, DURABILITY, CREATE_TABLE,
+      PRESPLIT, COMPRESSION, BLOCK_ENCODING, BLOOM_FILTER, TTL));
+}

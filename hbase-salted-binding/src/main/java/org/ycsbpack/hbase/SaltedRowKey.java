@@ -1,0 +1,200 @@
+package org.ycsbpack.hbase;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.zip.CRC32;
+
+/**
+ * The one definition of how a YCSB key becomes an HBase row key: {@code salt ++ k}.
+ *
+ * <p>{@code k} is the key's UTF-8 bytes ({@link KeyEncoding#STRING}) or the number in the key as
+ * 8 big-endian bytes ({@link KeyEncoding#LONG}, the comparison report's {@code Bytes.toBytes(long)}).
+ * The salt depends on the {@link Mode}:
+ * <ul>
+ *   <li>{@code crc32}: bytes [5,7) of the 8-byte big-endian CRC32 of {@code k} (the report's
+ *       {@code Arrays.copyOfRange(Bytes.toBytes(crc32.getValue()), 5, 7)}), i.e. bits 23..8 of
+ *       the CRC: 65,536 possible prefixes;</li>
+ *   <li>{@code buckets:N}: one byte, CRC32 of {@code k} modulo N (N from 1 to 256);</li>
+ *   <li>{@code none}: no prefix.</li>
+ * </ul>
+ * Instances are immutable and thread-safe.
+ */
+public final class SaltedRowKey {
+
+  /** How keys are spread over prefixes. */
+  public enum Mode { CRC32, BUCKETS, NONE }
+
+  /** How the YCSB key is turned into bytes before salting. */
+  public enum KeyEncoding { STRING, LONG }
+
+  /** Largest N of {@code buckets:N}: the bucket is one byte. */
+  public static final int MAX_BUCKETS = 256;
+  private static final int CRC32_PREFIXES = 1 << 16;
+
+  private final Mode mode;
+  private final int buckets;
+  private final KeyEncoding encoding;
+
+  private SaltedRowKey(Mode mode, int buckets, KeyEncoding encoding) {
+    this.mode = mode;
+    this.buckets = buckets;
+    this.encoding = encoding;
+  }
+
+  public static SaltedRowKey crc32(KeyEncoding encoding) {
+    return new SaltedRowKey(Mode.CRC32, 0, encoding);
+  }
+
+  public static SaltedRowKey buckets(int n, KeyEncoding encoding) {
+    if (n < 1 || n > MAX_BUCKETS) {
+      throw new IllegalArgumentException("buckets must be from 1 to " + MAX_BUCKETS + ": " + n);
+    }
+    return new SaltedRowKey(Mode.BUCKETS, n, encoding);
+  }
+
+  public static SaltedRowKey none(KeyEncoding encoding) {
+    return new SaltedRowKey(Mode.NONE, 0, encoding);
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
+  public KeyEncoding encoding() {
+    return encoding;
+  }
+
+  /** Bytes of salt in front of every row key: 2, 1 or 0. */
+  public int prefixLength() {
+    switch (mode) {
+      case CRC32:
+        return 2;
+      case BUCKETS:
+        return 1;
+      default:
+        return 0;
+    }
+  }
+
+  /** Number of distinct prefixes: 65,536, N, or 1 (the empty prefix). */
+  public int prefixCount() {
+    switch (mode) {
+      case CRC32:
+        return CRC32_PREFIXES;
+      case BUCKETS:
+        return buckets;
+      default:
+        return 1;
+    }
+  }
+
+  /** The row key of a YCSB key. */
+  public byte[] rowKey(String ycsbKey) {
+    byte[] k = encode(ycsbKey);
+    byte[] row = new byte[prefixLength() + k.length];
+    long crc = mode == Mode.NONE ? 0 : crc32Of(k);
+    if (mode == Mode.CRC32) {
+      // bytes 5 and 6 of the CRC as an 8-byte big-endian long
+      row[0] = (byte) (crc >>> 16);
+      row[1] = (byte) (crc >>> 8);
+    } else if (mode == Mode.BUCKETS) {
+      row[0] = (byte) (crc % buckets);
+    }
+    System.arraycopy(k, 0, row, prefixLength(), k.length);
+    return row;
+  }
+
+  /** The first row key of a given prefix at or after the YCSB key (a bucket's scan start). */
+  public byte[] rowKeyInPrefix(int prefix, String ycsbKey) {
+    byte[] k = encode(ycsbKey);
+    byte[] row = Arrays.copyOf(prefixBytes(prefix), prefixLength() + k.length);
+    System.arraycopy(k, 0, row, prefixLength(), k.length);
+    return row;
+  }
+
+  /** The prefix bytes of prefix number {@code i} (0-based, big-endian). */
+  public byte[] prefixBytes(int i) {
+    if (i < 0 || i >= prefixCount()) {
+      throw new IllegalArgumentException("prefix " + i + " out of 0.." + (prefixCount() - 1));
+    }
+    byte[] p = new byte[prefixLength()];
+    for (int b = p.length - 1, v = i; b >= 0; b--, v >>>= 8) {
+      p[b] = (byte) v;
+    }
+    return p;
+  }
+
+  /** The row key without its salt: {@code k}, which orders rows as an unsalted table would. */
+  public byte[] unsalted(byte[] rowKey) {
+    return Arrays.copyOfRange(rowKey, prefixLength(), rowKey.length);
+  }
+
+  /**
+   * Split keys that cut the prefix space into {@code regions} ranges of (near) equal width, as
+   * HBase's RegionSplitter UniformSplit does over its key space; each split key is a prefix.
+   *
+   * @throws IllegalArgumentException if there are fewer prefixes than regions
+   */
+  public byte[][] splitKeys(int regions) {
+    if (regions < 1 || regions > prefixCount()) {
+      throw new IllegalArgumentException(regions + " regions need at least as many salt "
+          + "prefixes, but there are " + prefixCount());
+    }
+    byte[][] keys = new byte[regions - 1][];
+    for (int i = 1; i < regions; i++) {
+      keys[i - 1] = prefixBytes((int) ((long) i * prefixCount() / regions));
+    }
+    return keys;
+  }
+
+  /** {@code k}: the bytes that are salted. */
+  public byte[] encode(String ycsbKey) {
+    if (encoding == KeyEncoding.STRING) {
+      return ycsbKey.getBytes(StandardCharsets.UTF_8);
+    }
+    long n = numberIn(ycsbKey);
+    byte[] k = new byte[8];
+    for (int b = 7; b >= 0; b--, n >>>= 8) {
+      k[b] = (byte) n;
+    }
+    return k;
+  }
+
+  /**
+   * The number a YCSB key ends with ("user123" and "user000123" give 123).
+   *
+   * @throws IllegalArgumentException naming the key when it has no number or one too large
+   */
+  static long numberIn(String ycsbKey) {
+    int start = ycsbKey.length();
+    while (start > 0 && Character.isDigit(ycsbKey.charAt(start - 1))
+        && ycsbKey.charAt(start - 1) < 128) {
+      start--;
+    }
+    if (start == ycsbKey.length()) {
+      throw new IllegalArgumentException("key '" + ycsbKey + "' does not end with a number, "
+          + "which hbase.keyencoding=long needs (keys like user123); use hbase.keyencoding=string");
+    }
+    try {
+      return Long.parseLong(ycsbKey.substring(start));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("the number in key '" + ycsbKey + "' does not fit in a "
+          + "signed 64-bit long, which hbase.keyencoding=long needs; use hbase.keyencoding=string");
+    }
+  }
+
+  /** CRC32 of the bytes as an unsigned 32-bit value (java.util.zip, same as zlib.crc32). */
+  static long crc32Of(byte[] k) {
+    CRC32 crc = new CRC32();
+    crc.update(k, 0, k.length);
+    return crc.getValue();
+  }
+
+  /** The property value that selects this mode: {@code crc32}, {@code buckets:N} or {@code none}. */
+  @Override
+  public String toString() {
+    String salt = mode == Mode.BUCKETS ? "buckets:" + buckets : mode.name().toLowerCase(Locale.ROOT);
+    return salt + " (" + encoding.name().toLowerCase(Locale.ROOT) + " keys)";
+  }
+}
