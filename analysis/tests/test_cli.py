@@ -11,7 +11,8 @@ from conftest import RESULTS, SEED
 from ycsb_analysis.cli import main
 
 EXPECTED_CHARTS = ["throughput-over-time", "latency-over-time", "latency-percentile-curve",
-                   "thread-sweep-fixture-sweep-basic", "client-scaling-fixture-sweep-basic",
+                   "thread-sweep-fixture-sweep-basic-coreworkload",
+                   "client-scaling-fixture-sweep-basic-coreworkload-t2",
                    "database-comparison", "errors-over-time"]
 
 

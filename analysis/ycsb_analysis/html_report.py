@@ -124,7 +124,8 @@ def comparison_table(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
             if b is None or c is None or (isinstance(b, float) and math.isnan(b)) or \
                     (isinstance(c, float) and math.isnan(c)):
                 continue
-            change = (c - b) / b * 100.0 if b else float("nan")
+            # From 0 to 0 is no change; from 0 to something has no percentage.
+            change = (c - b) / b * 100.0 if b else (0.0 if c == b else float("nan"))
             rows.append({"phase": r["phase"], "database": r["database"], "figure": title,
                          "baseline": float(b), "current": float(c), "change_percent": change,
                          "better_when": better})

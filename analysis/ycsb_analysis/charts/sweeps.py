@@ -55,13 +55,20 @@ def _groups(summary: pd.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tu
     return out
 
 
+def _name(key: tuple) -> str:
+    """``(scenario, database, workload class, batchsize)`` → a file-name slug."""
+    scenario, database, workload, batchsize = key[:4]
+    short = str(workload).rsplit(".", 1)[-1] or "workload"
+    return slug(f"{scenario}-{database}-{short}" + (f"-b{int(batchsize)}" if batchsize and batchsize > 1 else ""))
+
+
 def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Throughput and p99 against threads (knee marked), and elapsed time against threads."""
     summary = runs_summary(runs)
     summary = summary[summary["clients"] == 1]
     charts = []
     for key, g in _groups(summary, "threads", SWEEP_KEYS):
-        name = slug("-".join(str(k) for k in key[:2]))
+        name = _name(key)
         fig, axes = new_figure(2, panel_height=3.4)
         ax = axes[0]
         x, thr = g["threads"].to_numpy(dtype=float), g["throughput_ops_per_s"].to_numpy(dtype=float)
@@ -103,7 +110,7 @@ def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
     summary = summary[summary["threads"].notna()]  # plain files: threads per client unknown
     charts = []
     for key, g in _groups(summary, "clients", SWEEP_KEYS + ["threads"]):
-        name = slug("-".join(str(k) for k in key[:2]))
+        name = _name(key) + f"-t{int(key[-1])}"
         fig, axes = new_figure(1, panel_height=4.0)
         ax = axes[0]
         x = g["clients"].to_numpy(dtype=float)

@@ -1,0 +1,24 @@
+"""The exploration notebook runs top to bottom on the fixture results."""
+
+import os
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+from conftest import RESULTS
+
+NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "explore_results.ipynb"
+
+
+def test_notebook_executes_and_shows_charts(monkeypatch):
+    monkeypatch.setenv("YCSB_RESULTS", str(RESULTS))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    NotebookClient(nb, timeout=180, kernel_name="python3",
+                   resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+    images = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if "image/png" in o.get("data", {})]
+    assert len(images) >= 7
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
