@@ -17,6 +17,7 @@ BINDINGS = {
     b.name: b for b in (
         Binding("basic", "site.ycsb.BasicDB", None),
         Binding("cassandra4", "org.ycsbpack.cassandra4.Cassandra4Client", "cassandra4-binding"),
+        Binding("hbase-salted", "org.ycsbpack.hbase.HBaseSaltedClient", "hbase-salted-binding"),
     )
 }
 

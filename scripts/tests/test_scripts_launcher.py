@@ -1,0 +1,72 @@
+"""bin/ycsb's command line: what it builds from YCSB-style arguments, and what it refuses."""
+import pytest
+
+from ycsbpack import launcher
+from ycsbpack.errors import ScriptError
+from ycsbpack.secrets import mask_command
+
+
+@pytest.fixture
+def built(tmp_path, monkeypatch):
+    """A build output layout like `mvn package` leaves it, in a temporary directory."""
+    runtime = tmp_path / "ycsb-runtime" / "target" / "lib"
+    runtime.mkdir(parents=True)
+    release = tmp_path / "cassandra4-binding" / "target" / "cassandra4-binding"
+    (release / "lib").mkdir(parents=True)
+    (release / "conf").mkdir()
+    (release / "lib" / "cassandra4-binding-0.1.0.jar").write_text("")
+    monkeypatch.setattr(launcher, "RUNTIME_LIB", runtime)
+    monkeypatch.setattr(launcher, "binding_release_dir",
+                        lambda module, name: tmp_path / module / "target" / f"{name}-binding")
+    monkeypatch.setattr(launcher, "_warn_if_stale", lambda module, lib: None)
+    return tmp_path
+
+
+def test_load_runs_the_exit_status_aware_main_with_load_flag_last(built, tmp_path):
+    workload = tmp_path / "w.properties"
+    workload.write_text("recordcount=1\n")
+    cmd = launcher.build_command(["load", "cassandra4", "-P", str(workload), "-p", "a=b", "-s",
+                                  "-threads", "4", "-jvm-args", "-Xmx2g -Dx=y", "-cp", "/extra.jar"])
+    assert cmd[1:4] == ["-Duser.language=en", "-Duser.country=US", "-Duser.variant="]
+    assert cmd[4:6] == ["-Xmx2g", "-Dx=y"]
+    classpath = cmd[cmd.index("-cp") + 1].split(":")
+    assert classpath[0] == "/extra.jar"
+    assert classpath[-1].endswith("ycsb-runtime/target/lib/*")
+    main_at = cmd.index(launcher.CLIENT_MAIN)
+    assert cmd[main_at + 1:main_at + 3] == ["-db", "org.ycsbpack.cassandra4.Cassandra4Client"]
+    assert cmd[-1] == "-load"
+    assert cmd[main_at + 3:-1] == ["-P", str(workload), "-p", "a=b", "-s", "-threads", "4"]
+
+
+def test_run_adds_t_and_shell_uses_ycsbs_command_line(built):
+    assert launcher.build_command(["run", "basic"])[-1] == "-t"
+    shell = launcher.build_command(["shell", "basic"])
+    assert shell[-3:] == [launcher.SHELL_MAIN, "-db", "site.ycsb.BasicDB"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["load"], "usage: bin/ycsb load|run|shell <binding>"),
+    (["bench", "basic"], "usage: bin/ycsb load|run|shell <binding>"),
+    (["load", "mongodb"], "unknown binding 'mongodb'; known: basic, cassandra4"),
+    (["run", "basic", "-P", "no/such/file"], "-P no/such/file: no such workload file"),
+    (["run", "basic", "-threads"], "option -threads needs a value"),
+])
+def test_bad_command_lines_are_refused_with_a_reason(built, argv, message):
+    with pytest.raises(ScriptError, match=None) as e:
+        launcher.build_command(argv)
+    assert message in str(e.value)
+
+
+def test_an_unbuilt_binding_names_the_build_command(built, monkeypatch, tmp_path):
+    monkeypatch.setattr(launcher, "binding_release_dir", lambda m, n: tmp_path / "nowhere")
+    with pytest.raises(ScriptError) as e:
+        launcher.build_command(["run", "cassandra4"])
+    assert "the cassandra4 binding is not built: mvn -q -DskipTests package" in str(e.value)
+
+
+def test_secret_property_values_are_masked_in_the_echoed_command():
+    cmd = ["java", "-Djavax.net.ssl.keyStorePassword=k", "-p", "cassandra.password=p",
+           "-p", "cassandra.username=u", "-p", "hbase.auth.token=t"]
+    assert mask_command(cmd) == ["java", "-Djavax.net.ssl.keyStorePassword=*****", "-p",
+                                 "cassandra.password=*****", "-p", "cassandra.username=u",
+                                 "-p", "hbase.auth.token=*****"]
