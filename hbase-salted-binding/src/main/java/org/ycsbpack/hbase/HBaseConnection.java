@@ -1,0 +1,239 @@
+package org.ycsbpack.hbase;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.ycsbpack.common.BindingProperty;
+import org.ycsbpack.common.ErrorLog;
+import site.ycsb.DBException;
+
+/**
+ * The one HBase {@link Connection} of a client JVM. Opening it connects within
+ * {@code hbase.connecttimeoutms}, creates the table when asked, and verifies that the table exists,
+ * is enabled and has the column family, so every problem surfaces in init() as one sentence
+ * rather than as failed operations.
+ */
+final class HBaseConnection implements AutoCloseable {
+  static final String RPC_REGISTRY = "org.apache.hadoop.hbase.client.RpcConnectionRegistry";
+
+  final Connection connection;
+
+  private HBaseConnection(Connection connection) {
+    this.connection = connection;
+  }
+
+  static HBaseConnection open(HBaseSettings s) throws DBException {
+    Configuration conf = configuration(s);
+    warnAboutUnknownSettings(s, conf);
+    Connection connection = connect(s, conf);
+    try (Admin admin = connection.getAdmin()) {
+      if (s.createTable) {
+        TableCreator.createIfMissing(admin, s);
+      }
+      checkTable(admin, s, conf);
+      return new HBaseConnection(connection);
+    } catch (DBException e) {
+      closeQuietly(connection);
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(connection);
+      throw new DBException("checking table " + s.table + " at " + where(conf) + " failed: "
+          + ErrorLog.describe(e));
+    }
+  }
+
+  /**
+   * HBase's defaults and any {@code hbase-site.xml} on the classpath, then every YCSB property
+   * named {@code hbase.*} or {@code zookeeper.*} that is not a binding property (so any client
+   * setting can be given with -p), then the binding properties the user set.
+   */
+  static Configuration configuration(HBaseSettings s) {
+    Configuration conf = HBaseConfiguration.create();
+    Set<String> ours = bindingPropertyNames();
+    for (String name : s.properties.stringPropertyNames()) {
+      if ((name.startsWith("hbase.") || name.startsWith("zookeeper.")) && !ours.contains(name)) {
+        conf.set(name, s.properties.getProperty(name).trim());
+      }
+    }
+    if (s.zkQuorum != null) {
+      conf.set(HConstants.ZOOKEEPER_QUORUM, s.zkQuorum);
+    }
+    if (s.zkPort != null) {
+      conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, s.zkPort);
+    }
+    if (s.bootstrapServers != null) {
+      conf.set(HBaseProperties.BOOTSTRAP_SERVERS.name(), s.bootstrapServers);
+      conf.set(HConstants.CLIENT_CONNECTION_REGISTRY_IMPL_CONF_KEY, RPC_REGISTRY);
+    }
+    if (s.values.isSet(HBaseProperties.TMP_DIR) || !setBySite(conf, HBaseProperties.TMP_DIR.name())) {
+      conf.set(HBaseProperties.TMP_DIR.name(), s.tmpDir);
+      // HBase also builds a Configuration of its own (the class loader for server exceptions);
+      // ${hbase.tmp.dir} in its defaults expands from this system property first.
+      System.setProperty(HBaseProperties.TMP_DIR.name(), s.tmpDir);
+    }
+    return conf;
+  }
+
+  private static boolean setBySite(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) {
+      return false;
+    }
+    for (String source : sources) {
+      if (!source.contains("hbase-default.xml")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A misspelt binding property would otherwise silently reach HBase and do nothing. */
+  private static void warnAboutUnknownSettings(HBaseSettings s, Configuration conf) {
+    Configuration defaults = HBaseConfiguration.create();
+    Set<String> ours = bindingPropertyNames();
+    for (String name : new TreeSet<>(s.properties.stringPropertyNames())) {
+      if (name.startsWith("hbase.") && !ours.contains(name) && defaults.get(name) == null) {
+        System.err.println("WARN hbase-salted: property " + name + " is neither a binding "
+            + "property nor an HBase default setting; it was passed to the HBase client as it "
+            + "is (a typo?)");
+      }
+    }
+    String scans = s.properties.getProperty("scanproportion", "0").trim();
+    if (s.rowKeys.mode() == SaltedRowKey.Mode.CRC32 && !scans.matches("0*\\.?0*")) {
+      System.err.println("WARN hbase-salted: scanproportion=" + scans + " but hbase.salt=crc32 "
+          + "cannot scan in key order: every SCAN will return "
+          + HBaseErrors.SCAN_UNSUPPORTED.getName() + "; use hbase.salt=buckets:N");
+    }
+  }
+
+  private static Set<String> bindingPropertyNames() {
+    Set<String> names = new HashSet<>();
+    for (BindingProperty p : HBaseProperties.ALL) {
+      names.add(p.name());
+    }
+    // these are HBase's own settings as well; the binding applies them itself
+    names.remove(HBaseProperties.TMP_DIR.name());
+    names.remove(HBaseProperties.ZK_QUORUM.name());
+    names.remove(HBaseProperties.ZK_PORT.name());
+    names.remove(HBaseProperties.BOOTSTRAP_SERVERS.name());
+    return names;
+  }
+
+  /**
+   * Connects and asks for the table within hbase.connecttimeoutms. HBase's own retries against
+   * an unreachable ZooKeeper or master last minutes; a benchmark should fail in seconds.
+   */
+  private static Connection connect(HBaseSettings s, Configuration conf) throws DBException {
+    ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "hbase-salted-connect");
+      t.setDaemon(true);
+      return t;
+    });
+    AtomicReference<Connection> opened = new AtomicReference<>();
+    AtomicBoolean abandoned = new AtomicBoolean();
+    Future<Connection> attempt = executor.submit(() -> {
+      Connection c = ConnectionFactory.createConnection(conf);
+      opened.set(c);
+      if (abandoned.get()) {
+        closeQuietly(c);
+        return null;
+      }
+      try (Admin admin = c.getAdmin()) {
+        admin.tableExists(s.table);
+      }
+      return c;
+    });
+    executor.shutdown();
+    try {
+      return attempt.get(s.connectTimeoutMs, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      abandoned.set(true);
+      attempt.cancel(true);
+      closeInBackground(opened.get());
+      throw new DBException("HBase did not answer within " + s.connectTimeoutMs + " ms at "
+          + where(conf) + ": check that HBase is running and reachable (a local one: "
+          + "scripts/hbase-local start), or raise hbase.connecttimeoutms");
+    } catch (ExecutionException e) {
+      closeInBackground(opened.get());
+      throw new DBException("cannot connect to HBase at " + where(conf) + ": "
+          + ErrorLog.describe(e.getCause()) + "; check that HBase is running and reachable");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeInBackground(opened.get());
+      throw new DBException("interrupted while connecting to HBase at " + where(conf));
+    }
+  }
+
+  private static void checkTable(Admin admin, HBaseSettings s, Configuration conf)
+      throws IOException, DBException {
+    if (!admin.tableExists(s.table)) {
+      throw new DBException("table " + s.table + " does not exist at " + where(conf)
+          + ": create it (HBase shell: create '" + s.table + "', '" + s.familyName + "') or run "
+          + "with -p hbase.createtable=true (property table)");
+    }
+    TableDescriptor descriptor = admin.getDescriptor(s.table);
+    if (!descriptor.hasColumnFamily(s.family)) {
+      Set<String> families = new TreeSet<>();
+      for (ColumnFamilyDescriptor f : descriptor.getColumnFamilies()) {
+        families.add(f.getNameAsString());
+      }
+      throw new DBException("table " + s.table + " has no column family '" + s.familyName
+          + "' (property columnfamily); its families are " + families);
+    }
+    if (!admin.isTableEnabled(s.table)) {
+      throw new DBException("table " + s.table + " is disabled: enable it (HBase shell: "
+          + "enable '" + s.table + "')");
+    }
+  }
+
+  /** Where the client looks for the cluster, with the properties that set it. */
+  static String where(Configuration conf) {
+    String bootstrap = conf.get(HBaseProperties.BOOTSTRAP_SERVERS.name());
+    if (RPC_REGISTRY.equals(conf.get(HConstants.CLIENT_CONNECTION_REGISTRY_IMPL_CONF_KEY))
+        && bootstrap != null) {
+      return "bootstrap servers " + bootstrap + " (property hbase.client.bootstrap.servers)";
+    }
+    return "ZooKeeper " + conf.get(HConstants.ZOOKEEPER_QUORUM) + ":"
+        + conf.get(HConstants.ZOOKEEPER_CLIENT_PORT) + " (properties "
+        + HBaseProperties.ZK_QUORUM.name() + ", " + HBaseProperties.ZK_PORT.name() + ")";
+  }
+
+  private static void closeQuietly(Connection c) {
+    try {
+      c.close();
+    } catch (IOException | RuntimeException e) {
+      // already failing with a better message
+    }
+  }
+
+  /** A connection stuck retrying may take long to close; init() does not wait for it. */
+  private static void closeInBackground(Connection c) {
+    if (c != null) {
+      Thread t = new Thread(() -> closeQuietly(c), "hbase-salted-close");
+      t.setDaemon(true);
+      t.start();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    connection.close();
+  }
+}

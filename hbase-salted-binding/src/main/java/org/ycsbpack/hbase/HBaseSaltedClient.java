@@ -1,0 +1,208 @@
+package org.ycsbpack.hbase;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.Vector;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.ycsbpack.common.ErrorLog;
+import org.ycsbpack.common.InitFailure;
+import org.ycsbpack.common.SharedResource;
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * YCSB binding for Apache HBase 2.6 with salted row keys ({@code bin/ycsb ... hbase-salted}).
+ *
+ * <p>All client threads share one HBase Connection (opened by the first init(), closed by the
+ * last cleanup()); each thread has its own Table and, with {@code hbase.clientbuffering=true},
+ * its own BufferedMutator. Row keys come from {@link SaltedRowKey}; each YCSB field is one column
+ * of the family {@code columnfamily}, its value stored as the exact bytes the workload wrote.
+ */
+public class HBaseSaltedClient extends DB {
+  static final String NAME = "hbase-salted";
+  private static final SharedResource<HBaseConnection> CONNECTION = new SharedResource<>();
+  private static final ErrorLog ERRORS = new ErrorLog(NAME);
+
+  private HBaseSettings settings;
+  private HBaseConnection connection;
+  private Table table;
+  private BufferedWrites buffered;
+
+  @Override
+  public void init() throws DBException {
+    try {
+      settings = new HBaseSettings(getProperties());
+      HBaseSettings s = settings;
+      connection = CONNECTION.acquire(() -> HBaseConnection.open(s));
+      table = connection.connection.getTable(s.table);
+      if (s.clientBuffering) {
+        buffered = new BufferedWrites(connection.connection, s, ERRORS);
+      }
+    } catch (DBException e) {
+      throw InitFailure.report(NAME, e.getMessage(), e);
+    } catch (Exception e) {
+      throw InitFailure.report(NAME, "could not start: " + ErrorLog.describe(e), e);
+    }
+  }
+
+  /**
+   * Flushes this thread's buffered writes (failed rows are reported, see {@link BufferedWrites}),
+   * then releases the shared connection.
+   */
+  @Override
+  public void cleanup() throws DBException {
+    if (connection == null) {
+      return;
+    }
+    String problem = null;
+    try {
+      if (buffered != null) {
+        buffered.close();
+        if (buffered.failedRows() > 0) {
+          problem = buffered.failedRows() + " buffered writes of this thread failed (counted in "
+              + "the Return= lines of their operations)";
+        }
+      }
+      table.close();
+    } catch (IOException e) {
+      problem = "flushing buffered writes failed: " + ErrorLog.describe(e);
+    } finally {
+      buffered = null;
+      connection = null;
+      try {
+        CONNECTION.release();
+      } catch (Exception e) {
+        problem = "closing the connection failed: " + ErrorLog.describe(e);
+      }
+    }
+    if (problem != null) {
+      throw new DBException(NAME + ": " + problem);
+    }
+  }
+
+  @Override
+  public Status read(String tableName, String key, Set<String> fields,
+                     Map<String, ByteIterator> result) {
+    try {
+      Get get = new Get(settings.rowKeys.rowKey(key));
+      if (fields == null) {
+        get.addFamily(settings.family);
+      } else {
+        for (String field : fields) {
+          get.addColumn(settings.family, Bytes.toBytes(field));
+        }
+      }
+      Result row = table.get(get);
+      if (row.isEmpty()) {
+        return Status.NOT_FOUND;
+      }
+      copyFields(row, result);
+      return Status.OK;
+    } catch (IllegalArgumentException e) {
+      return ERRORS.failed(Status.BAD_REQUEST, "READ", key, e);
+    } catch (IOException | RuntimeException e) {
+      return ERRORS.failed(HBaseErrors.statusOf(e), "READ", key, e);
+    }
+  }
+
+  @Override
+  public Status scan(String tableName, String startkey, int recordcount, Set<String> fields,
+                     Vector<HashMap<String, ByteIterator>> result) {
+    if (settings.rowKeys.mode() == SaltedRowKey.Mode.CRC32) {
+      return ERRORS.failed(HBaseErrors.SCAN_UNSUPPORTED, "SCAN", startkey,
+          new UnsupportedOperationException("hbase.salt=crc32 spreads keys over 65,536 "
+              + "prefixes, so a scan in key order would take 65,536 scans; use "
+              + "hbase.salt=buckets:N (N up to 256) or none for workloads with scans"));
+    }
+    try {
+      List<Result> rows = BucketedScan.scan(table, settings.rowKeys, settings.family, fields,
+          startkey, recordcount);
+      for (Result row : rows) {
+        HashMap<String, ByteIterator> values = new HashMap<>();
+        copyFields(row, values);
+        result.add(values);
+      }
+      return Status.OK;
+    } catch (IllegalArgumentException e) {
+      return ERRORS.failed(Status.BAD_REQUEST, "SCAN", startkey, e);
+    } catch (IOException | RuntimeException e) {
+      return ERRORS.failed(HBaseErrors.statusOf(e), "SCAN", startkey, e);
+    }
+  }
+
+  @Override
+  public Status insert(String tableName, String key, Map<String, ByteIterator> values) {
+    return write("INSERT", key, values);
+  }
+
+  @Override
+  public Status update(String tableName, String key, Map<String, ByteIterator> values) {
+    return write("UPDATE", key, values);
+  }
+
+  private Status write(String operation, String key, Map<String, ByteIterator> values) {
+    try {
+      Put put = new BufferedWrites.OperationPut(operation, key, settings.rowKeys.rowKey(key));
+      for (Map.Entry<String, ByteIterator> field : values.entrySet()) {
+        put.addColumn(settings.family, Bytes.toBytes(field.getKey()), field.getValue().toArray());
+      }
+      return send(put);
+    } catch (IllegalArgumentException e) {
+      return ERRORS.failed(Status.BAD_REQUEST, operation, key, e);
+    } catch (IOException | RuntimeException e) {
+      return ERRORS.failed(HBaseErrors.statusOf(e), operation, key, e);
+    }
+  }
+
+  @Override
+  public Status delete(String tableName, String key) {
+    try {
+      return send(new BufferedWrites.OperationDelete(key, settings.rowKeys.rowKey(key)));
+    } catch (IllegalArgumentException e) {
+      return ERRORS.failed(Status.BAD_REQUEST, "DELETE", key, e);
+    } catch (IOException | RuntimeException e) {
+      return ERRORS.failed(HBaseErrors.statusOf(e), "DELETE", key, e);
+    }
+  }
+
+  /**
+   * Writes now, or buffers: deletes take the same path as puts, so that a delete is never
+   * overtaken by an earlier buffered put of the same row.
+   */
+  private Status send(Mutation m) throws IOException {
+    m.setDurability(settings.durability);
+    if (buffered != null) {
+      buffered.mutate(m);
+      return Status.BATCHED_OK;
+    }
+    if (m instanceof Put) {
+      table.put((Put) m);
+    } else {
+      table.delete((Delete) m);
+    }
+    return Status.OK;
+  }
+
+  private void copyFields(Result row, Map<String, ByteIterator> into) {
+    NavigableMap<byte[], byte[]> columns = row.getFamilyMap(settings.family);
+    if (columns == null) {
+      return;
+    }
+    for (Map.Entry<byte[], byte[]> column : columns.entrySet()) {
+      into.put(Bytes.toString(column.getKey()), new ByteArrayByteIterator(column.getValue()));
+    }
+  }
+}
