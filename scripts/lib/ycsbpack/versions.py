@@ -31,3 +31,8 @@ def versions() -> dict:
         "local_cassandra_server": _server_version("cassandra", "cassandra-all"),
         "local_hbase_server": _server_version("hbase", "hbase-server"),
     }
+
+
+def project_version() -> str:
+    root = ET.parse(REPO_ROOT / "pom.xml").getroot()
+    return root.findtext("m:version", namespaces=_NS) or ""
