@@ -171,9 +171,16 @@ def to_number(values: pd.Series) -> pd.Series:
     """
     if len(values) == 0:
         return pd.Series([], index=values.index, dtype=float)
-    s = values.astype(object).where(values.notna(), "NaN").astype(str).str.strip()
-    s = s.str.replace(",", ".", regex=False).str.replace("∞", "inf", regex=False)
-    return pd.to_numeric(s, errors="coerce").astype(float)
+    # Fast path: most values are plain numbers; only the ones that fail get the locale and
+    # infinity fix-ups (a second vectorised pass over that subset).
+    obj = values.astype(object)
+    out = pd.to_numeric(obj, errors="coerce").astype(float)
+    retry = out.isna() & obj.notna() & (obj != "NaN")
+    if retry.any():
+        fixed = (obj[retry].astype(str).str.strip().str.replace(",", ".", regex=False)
+                 .str.replace("∞", "inf", regex=False))
+        out[retry] = pd.to_numeric(fixed, errors="coerce").astype(float)
+    return out
 
 
 def latency_number(values: pd.Series) -> pd.Series:
