@@ -6,6 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# Keep Hypothesis' working files inside analysis/ (git-ignored there), not in the repo root.
+set_hypothesis_home_dir(str(Path(__file__).parent / ".hypothesis"))
 
 FIXTURES = Path(__file__).parent / "fixtures"
 OUTPUTS = FIXTURES / "outputs"

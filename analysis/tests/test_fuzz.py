@@ -34,7 +34,7 @@ def mutated_line(draw):
     return line[:pos] + junk + line[pos + len(junk):]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(mutated_line(), min_size=1, max_size=30))
 def test_mutated_lines_are_parsed_or_counted_never_crash(lines):
     text = "\n".join(lines)
@@ -49,7 +49,7 @@ def test_mutated_lines_are_parsed_or_counted_never_crash(lines):
         _ = o.summary, o.returns, o.overall
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, database=None)
 @given(st.text(max_size=300))
 def test_arbitrary_text_is_classified_line_by_line(text):
     lines = lines_of(text)
