@@ -1,5 +1,6 @@
 package org.ycsbpack.cassandra4;
 
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
@@ -7,7 +8,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
+import org.ycsbpack.common.batch.BatchBindings;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -28,7 +29,8 @@ import site.ycsb.Status;
  * <p>All client threads share one CqlSession (opened by the first init(), closed by the last
  * cleanup()); statements are prepared once and routed token-aware. Field values are stored in
  * {@code text} columns as ISO-8859-1, which maps every byte to one character, so whatever bytes
- * a workload writes are read back identical.
+ * a workload writes are read back identical. Batch operations (for
+ * {@link org.ycsbpack.common.batch.BatchedWorkload}) are in {@link CassandraBatches}.
  */
 public class Cassandra4Client extends DB {
   static final String NAME = "cassandra4";
@@ -48,6 +50,7 @@ public class Cassandra4Client extends DB {
       CassandraSettings s = settings;
       shared = CONNECTIONS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
       connection = shared.acquire(() -> CassandraConnection.open(s));
+      BatchBindings.publish(new CassandraBatches(connection, settings, ERRORS));
     } catch (DBException e) {
       throw InitFailure.report(NAME, e.getMessage(), e);
     } catch (Exception e) {
@@ -59,6 +62,7 @@ public class Cassandra4Client extends DB {
   public void cleanup() throws DBException {
     if (connection != null) {
       connection = null;
+      BatchBindings.clear();
       try {
         shared.release();
       } catch (Exception e) {
@@ -106,15 +110,8 @@ public class Cassandra4Client extends DB {
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     try {
-      TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
-      List<String> fields = new ArrayList<>(sorted.keySet());
-      BoundStatementBuilder b = connection.statements.insert(fields).boundStatementBuilder();
-      b.setString(0, key);
-      int i = 1;
-      for (ByteIterator v : sorted.values()) {
-        b.setString(i++, text(v));
-      }
-      connection.session.execute(b.setConsistencyLevel(settings.writeCl).build());
+      connection.session.execute(insertStatement(connection, key, values)
+          .setConsistencyLevel(settings.writeCl));
       return Status.OK;
     } catch (RuntimeException e) {
       return ERRORS.failed(DriverErrors.statusOf(e), "INSERT", key, e);
@@ -124,19 +121,40 @@ public class Cassandra4Client extends DB {
   @Override
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
-      TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
-      List<String> fields = new ArrayList<>(sorted.keySet());
-      BoundStatementBuilder b = connection.statements.update(fields).boundStatementBuilder();
-      int i = 0;
-      for (ByteIterator v : sorted.values()) {
-        b.setString(i++, text(v));
-      }
-      b.setString(i, key);
-      connection.session.execute(b.setConsistencyLevel(settings.writeCl).build());
+      connection.session.execute(updateStatement(connection, key, values)
+          .setConsistencyLevel(settings.writeCl));
       return Status.OK;
     } catch (RuntimeException e) {
       return ERRORS.failed(DriverErrors.statusOf(e), "UPDATE", key, e);
     }
+  }
+
+  /** INSERT of one row, fields in name order (one prepared statement per field set). */
+  static BoundStatement insertStatement(CassandraConnection c, String key,
+                                        Map<String, ByteIterator> values) {
+    TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
+    BoundStatementBuilder b = c.statements.insert(new ArrayList<>(sorted.keySet()))
+        .boundStatementBuilder();
+    b.setString(0, key);
+    int i = 1;
+    for (ByteIterator v : sorted.values()) {
+      b.setString(i++, text(v));
+    }
+    return b.build();
+  }
+
+  /** UPDATE of the given fields of one row, fields in name order. */
+  static BoundStatement updateStatement(CassandraConnection c, String key,
+                                        Map<String, ByteIterator> values) {
+    TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
+    BoundStatementBuilder b = c.statements.update(new ArrayList<>(sorted.keySet()))
+        .boundStatementBuilder();
+    int i = 0;
+    for (ByteIterator v : sorted.values()) {
+      b.setString(i++, text(v));
+    }
+    b.setString(i, key);
+    return b.build();
   }
 
   @Override
@@ -150,7 +168,15 @@ public class Cassandra4Client extends DB {
     }
   }
 
-  private static void copyFields(Row row, Map<String, ByteIterator> into) {
+  CassandraConnection connectionForTests() {
+    return connection;
+  }
+
+  CassandraSettings settingsForTests() {
+    return settings;
+  }
+
+  static void copyFields(Row row, Map<String, ByteIterator> into) {
     int i = 0;
     for (ColumnDefinition column : row.getColumnDefinitions()) {
       String name = column.getName().asInternal();

@@ -54,6 +54,12 @@ public final class CassandraProperties {
           + "setting; the properties above, when set, override it.");
   public static final BindingProperty SCAN_PAGE_SIZE = BindingProperty.of(
       "cassandra.scanpagesize", "5000", "Rows per page of a scan.");
+  public static final BindingProperty BATCH_READ = BindingProperty.of("cassandra.batchread",
+      "in", "How BatchedWorkload's BATCH_READ runs: `in` (one `WHERE y_id IN ?` statement, as the "
+          + "reports did) or `async` (concurrent single-partition reads, the driver's advice).");
+  public static final BindingProperty BATCH_WRITE = BindingProperty.of("cassandra.batchwrite",
+      "unlogged", "How BATCH_INSERT/BATCH_UPDATE run: `unlogged` or `logged` BATCH statement, or "
+          + "`async` (concurrent single statements).");
   public static final BindingProperty CREATE_SCHEMA = BindingProperty.of(
       "cassandra.createschema", "false", "Create the keyspace and table if missing (once per "
           + "client JVM, before any operation).");
@@ -78,6 +84,6 @@ public final class CassandraProperties {
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
       HOSTS, PORT, LOCAL_DC, KEYSPACE, TABLE, USERNAME, PASSWORD, READ_CL, WRITE_CL, SCAN_CL,
       REQUEST_TIMEOUT_MS, CONNECTIONS_PER_HOST, MAX_REQUESTS_PER_CONNECTION, COMPRESSION, SSL,
-      DRIVER_CONFIG, SCAN_PAGE_SIZE, CREATE_SCHEMA, REPLICATION, COMPACTION, CACHING,
+      DRIVER_CONFIG, SCAN_PAGE_SIZE, BATCH_READ, BATCH_WRITE, CREATE_SCHEMA, REPLICATION, COMPACTION, CACHING,
       SSTABLE_COMPRESSION, FIELD_COUNT, FIELD_PREFIX));
 }

@@ -39,6 +39,8 @@ final class CassandraSettings {
   final int remoteConnections;
   final int maxRequestsPerConnection;
   final String compression;
+  final String batchRead;
+  final String batchWrite;
 
   CassandraSettings(Properties props) throws DBException {
     values = new PropertyValues(props);
@@ -75,16 +77,19 @@ final class CassandraSettings {
     remoteConnections = pools[1];
     maxRequestsPerConnection = values.integer(MAX_REQUESTS_PER_CONNECTION, 1, 32_768);
     compression = values.choice(COMPRESSION, "none", "lz4");
+    batchRead = values.choice(BATCH_READ, "in", "async");
+    batchWrite = values.choice(BATCH_WRITE, "unlogged", "logged", "async");
   }
 
   /**
    * Identifies the session this client may share: every property except the per-operation ones
-   * (consistency levels, scan page size), which each client applies to its own statements.
+   * (consistency levels, scan page size, batch modes), which each client applies itself.
    */
   String connectionKey() {
     StringBuilder sb = new StringBuilder();
     for (org.ycsbpack.common.BindingProperty p : CassandraProperties.ALL) {
-      if (p != READ_CL && p != WRITE_CL && p != SCAN_CL && p != SCAN_PAGE_SIZE) {
+      if (p != READ_CL && p != WRITE_CL && p != SCAN_CL && p != SCAN_PAGE_SIZE
+          && p != BATCH_READ && p != BATCH_WRITE) {
         sb.append(p.name()).append('=').append(values.string(p)).append('\n');
       }
     }

@@ -31,6 +31,13 @@ final class CqlStatements {
     return prepare("R" + cols, "SELECT " + cols + " FROM " + table + " WHERE " + KEY + " = ?");
   }
 
+  /** SELECT of the key and the given fields (all for null) of the rows whose key is IN a list. */
+  PreparedStatement readIn(Set<String> fields) {
+    String cols = fields == null ? "*" : KEY + ", " + columns(fields);
+    return prepare("RIN" + cols, "SELECT " + cols + " FROM " + table + " WHERE " + KEY
+        + " IN ?");
+  }
+
   /**
    * Rows from the key's token on, in token order: under Murmur3 token order is not key order,
    * so this is the only scan a hash-partitioned table can do efficiently.

@@ -1,0 +1,152 @@
+package org.ycsbpack.cassandra4;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.Row;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.ycsbpack.common.ErrorLog;
+import org.ycsbpack.common.batch.BatchOperations;
+import org.ycsbpack.common.batch.BatchResult;
+import site.ycsb.ByteIterator;
+import site.ycsb.Status;
+
+/**
+ * Batch operations of the cassandra4 binding, in the modes the reports and the driver's own
+ * advice compare: one {@code IN} query or concurrent single reads ({@code cassandra.batchread});
+ * a logged/unlogged {@code BATCH} or concurrent single writes ({@code cassandra.batchwrite}).
+ */
+final class CassandraBatches implements BatchOperations {
+  private final CassandraConnection connection;
+  private final CassandraSettings settings;
+  private final ErrorLog errors;
+
+  CassandraBatches(CassandraConnection connection, CassandraSettings settings, ErrorLog errors) {
+    this.connection = connection;
+    this.settings = settings;
+    this.errors = errors;
+  }
+
+  @Override
+  public BatchResult batchRead(String table, List<String> keys, Set<String> fields,
+                               Map<String, Map<String, ByteIterator>> result) {
+    if ("async".equals(settings.batchRead)) {
+      return readAsync(keys, fields, result);
+    }
+    try {
+      BoundStatement in = connection.statements.readIn(fields).boundStatementBuilder(keys)
+          .setConsistencyLevel(settings.readCl).build();
+      for (Row row : connection.session.execute(in)) {
+        Map<String, ByteIterator> values = new HashMap<>();
+        Cassandra4Client.copyFields(row, values);
+        result.put(row.getString(CqlStatements.KEY), values);
+      }
+      int found = Math.min(result.size(), keys.size());
+      return BatchResult.of(found, keys.size() - found, 0, null);
+    } catch (RuntimeException e) {
+      Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ", keys.get(0) + "...", e);
+      return BatchResult.allFailed(keys.size(), s);
+    }
+  }
+
+  private BatchResult readAsync(List<String> keys, Set<String> fields,
+                                Map<String, Map<String, ByteIterator>> result) {
+    List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      pending.add(connection.session.executeAsync(connection.statements.read(fields)
+          .boundStatementBuilder(key).setConsistencyLevel(settings.readCl).build()));
+    }
+    int ok = 0;
+    int missing = 0;
+    int failed = 0;
+    Status firstError = null;
+    for (int i = 0; i < keys.size(); i++) {
+      try {
+        Row row = await(pending.get(i)).one();
+        if (row == null) {
+          missing++;
+        } else {
+          Map<String, ByteIterator> values = new HashMap<>();
+          Cassandra4Client.copyFields(row, values);
+          result.put(keys.get(i), values);
+          ok++;
+        }
+      } catch (RuntimeException e) {
+        failed++;
+        Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ", keys.get(i), e);
+        firstError = firstError == null ? s : firstError;
+      }
+    }
+    return BatchResult.of(ok, missing, failed, firstError);
+  }
+
+  @Override
+  public BatchResult batchInsert(String table, List<String> keys,
+                                 List<Map<String, ByteIterator>> values) {
+    return write("BATCH_INSERT", keys, i -> Cassandra4Client.insertStatement(connection,
+        keys.get(i), values.get(i)));
+  }
+
+  @Override
+  public BatchResult batchUpdate(String table, List<String> keys,
+                                 List<Map<String, ByteIterator>> values) {
+    return write("BATCH_UPDATE", keys, i -> Cassandra4Client.updateStatement(connection,
+        keys.get(i), values.get(i)));
+  }
+
+  private BatchResult write(String operation, List<String> keys,
+                            Function<Integer, BoundStatement> statement) {
+    if ("async".equals(settings.batchWrite)) {
+      List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>(keys.size());
+      for (int i = 0; i < keys.size(); i++) {
+        pending.add(connection.session.executeAsync(
+            statement.apply(i).setConsistencyLevel(settings.writeCl)));
+      }
+      int ok = 0;
+      int failed = 0;
+      Status firstError = null;
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          await(pending.get(i));
+          ok++;
+        } catch (RuntimeException e) {
+          failed++;
+          Status s = errors.failed(DriverErrors.statusOf(e), operation, keys.get(i), e);
+          firstError = firstError == null ? s : firstError;
+        }
+      }
+      return BatchResult.of(ok, 0, failed, firstError);
+    }
+    BatchStatementBuilder batch = BatchStatement.builder("logged".equals(settings.batchWrite)
+        ? DefaultBatchType.LOGGED : DefaultBatchType.UNLOGGED);
+    for (int i = 0; i < keys.size(); i++) {
+      batch.addStatement(statement.apply(i));
+    }
+    try {
+      connection.session.execute(batch.setConsistencyLevel(settings.writeCl).build());
+      return BatchResult.of(keys.size(), 0, 0, null);
+    } catch (RuntimeException e) {
+      // a BATCH statement succeeds or fails as a whole as far as the client can tell
+      Status s = errors.failed(DriverErrors.statusOf(e), operation, keys.get(0) + "...", e);
+      return BatchResult.allFailed(keys.size(), s);
+    }
+  }
+
+  private static AsyncResultSet await(CompletionStage<AsyncResultSet> stage) {
+    try {
+      return stage.toCompletableFuture().join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
+    }
+  }
+}
