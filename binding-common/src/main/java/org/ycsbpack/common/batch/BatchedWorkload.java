@@ -16,7 +16,6 @@ import site.ycsb.RandomByteIterator;
 import site.ycsb.WorkloadException;
 import site.ycsb.generator.DiscreteGenerator;
 import site.ycsb.generator.ExponentialGenerator;
-import site.ycsb.measurements.Measurements;
 import site.ycsb.workloads.CoreWorkload;
 
 /**
@@ -224,27 +223,9 @@ public class BatchedWorkload extends CoreWorkload {
     }
   }
 
-  /** Times a batch and reports it: latency, intended latency, batch status, record statuses. */
-  private static BatchResult measured(String operation, java.util.function.Supplier<BatchResult> batch) {
-    Measurements m = Measurements.getMeasurements();
-    long intendedStart = m.getIntendedtartTimeNs();
-    long start = System.nanoTime();
-    BatchResult r = batch.get();
-    long end = System.nanoTime();
-    m.measure(operation, (int) ((end - start) / 1000));
-    m.measureIntended(operation, (int) ((end - (intendedStart == 0 ? start : intendedStart)) / 1000));
-    m.reportStatus(operation, r.status());
-    String records = operation + RECORDS_SUFFIX;
-    for (int i = 0; i < r.ok(); i++) {
-      m.reportStatus(records, site.ycsb.Status.OK);
-    }
-    for (int i = 0; i < r.missing(); i++) {
-      m.reportStatus(records, site.ycsb.Status.NOT_FOUND);
-    }
-    for (int i = 0; i < r.failed(); i++) {
-      m.reportStatus(records, r.status());
-    }
-    return r;
+  private static BatchResult measured(String operation,
+                                      java.util.function.Supplier<BatchResult> batch) {
+    return OperationMeasurement.batch(operation, batch);
   }
 
   /** {@code batchsize} distinct existing keys by the request distribution (fewer if the key space is smaller). */
