@@ -9,12 +9,13 @@ import argparse
 import json
 import string
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 from . import java, maven, procs
 from .errors import ScriptError, run_main
-from .paths import LOCAL_SERVERS, run_dir
+from .paths import LOCAL_SERVERS, REPO_ROOT, run_dir
 
 HBASE = LOCAL_SERVERS / "hbase"
 HOST = "127.0.0.1"
@@ -110,7 +111,7 @@ def probe(server: Server, classpath: list, seconds: float) -> subprocess.Complet
     return subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
 
 
-def start(server: Server, timeout: float = 180) -> None:
+def start(server: Server, timeout: float = 180, owner_pid=None) -> None:
     if server.pid():
         print(f"HBase already running (pid {server.pid()}) in {server.root}: "
               f"{server.client_properties()}")
@@ -119,6 +120,10 @@ def start(server: Server, timeout: float = 180) -> None:
     classpath = maven.classpath(HBASE / "pom.xml", WHAT)
     server.save()
     conf = _write_config(server)
+    # a failure report must show this start's log, not the previous one's
+    for name in ("hbase.log", "hbase.out", "probe.log"):
+        if (server.logs / name).exists():
+            (server.logs / name).replace(server.logs / f"{name}.previous")
     cmd = [java.java17(), f"-Xmx{server.heap}"] + _jvm_flags(server, "hbase.log") + [
         "-cp", ":".join([str(conf)] + classpath), MAIN, "start"]
     out = open(server.logs / "hbase.out", "ab")
@@ -144,6 +149,27 @@ def start(server: Server, timeout: float = 180) -> None:
                       f"{timeout:.0f} s ({(result.stdout + result.stderr).strip()[-300:]})", p.pid)
     print(f"HBase ready after {time.monotonic() - t0:.0f} s ({result.stdout.strip()}); "
           f"clients: {server.client_properties()}")
+    if owner_pid:
+        _start_watcher(server, owner_pid)
+
+
+def _start_watcher(server: Server, owner_pid: int) -> None:
+    """A detached `hbase-local watch`: stops this HBase when the owner process is gone, even if
+    the owner could not stop it itself (a test JVM killed with SIGKILL)."""
+    log = open(server.logs / "watch.out", "ab")
+    subprocess.Popen([sys.executable, str(REPO_ROOT / "scripts" / "hbase-local"), "watch",
+                      "--run-dir", str(server.root), "--owner-pid", str(owner_pid)],
+                     stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    print(f"HBase will be stopped when process {owner_pid} exits")
+
+
+def watch(server: Server, owner_pid: int) -> None:
+    while server.pid():
+        if not procs.alive(owner_pid):
+            print(f"owner process {owner_pid} is gone: stopping HBase", flush=True)
+            stop(server)
+            return
+        time.sleep(2)
 
 
 def _fail(server: Server, what: str, pid=None) -> None:
@@ -184,7 +210,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="hbase-local",
         description="Start, stop and inspect a real local HBase 2.6 (standalone) on 127.0.0.1.")
-    p.add_argument("command", choices=["start", "stop", "status"])
+    p.add_argument("command", choices=["start", "stop", "status", "watch"],
+                   help="watch (internal): stop HBase when --owner-pid exits")
     p.add_argument("--run-dir", type=Path, default=run_dir("hbase"),
                    help="data, logs, configuration and PID file (default: run/hbase)")
     p.add_argument("--zk-port", type=int, default=2181, help="ZooKeeper client port (default 2181)")
@@ -194,6 +221,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--heap", default="1G", help="heap of the HBase JVM (default 1G)")
     p.add_argument("--timeout", type=float, default=180,
                    help="seconds to wait until a client can list namespaces (start)")
+    p.add_argument("--owner-pid", type=int,
+                   help="stop HBase when this process exits (start; for tests)")
     return p
 
 
@@ -204,7 +233,11 @@ def main(argv=None) -> int:
         raise ScriptError(f"ports {ports}: give three different ports from 1024 to 65535")
     server = Server.load_or_create(args.run_dir.resolve(), args)
     if args.command == "start":
-        start(server, args.timeout)
+        start(server, args.timeout, args.owner_pid)
+    elif args.command == "watch":
+        if not args.owner_pid:
+            raise ScriptError("watch needs --owner-pid")
+        watch(server, args.owner_pid)
     elif args.command == "stop":
         stop(server)
     elif args.command == "status":

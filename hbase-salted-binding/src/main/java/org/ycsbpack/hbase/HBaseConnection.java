@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
@@ -25,35 +26,44 @@ import org.ycsbpack.common.ErrorLog;
 import site.ycsb.DBException;
 
 /**
- * The one HBase {@link Connection} of a client JVM. Opening it connects within
- * {@code hbase.connecttimeoutms}, creates the table when asked, and verifies that the table exists,
- * is enabled and has the column family, so every problem surfaces in init() as one sentence
- * rather than as failed operations.
+ * The one HBase {@link Connection} of a client JVM, opened with the first client's cluster
+ * settings. Opening it connects within {@code hbase.connecttimeoutms}; {@link #prepareTable}
+ * creates the table when asked and verifies that it exists, is enabled and has the column
+ * family, so every problem surfaces in init() as one sentence rather than as failed operations.
  */
 final class HBaseConnection implements AutoCloseable {
   static final String RPC_REGISTRY = "org.apache.hadoop.hbase.client.RpcConnectionRegistry";
 
   final Connection connection;
+  private final Configuration conf;
+  private final Set<TableName> preparedTables = new HashSet<>();
 
-  private HBaseConnection(Connection connection) {
+  private HBaseConnection(Connection connection, Configuration conf) {
     this.connection = connection;
+    this.conf = conf;
   }
 
   static HBaseConnection open(HBaseSettings s) throws DBException {
     Configuration conf = configuration(s);
     warnAboutUnknownSettings(s, conf);
-    Connection connection = connect(s, conf);
+    return new HBaseConnection(connect(s, conf), conf);
+  }
+
+  /**
+   * Creates the table when asked and checks it, once per table and JVM (YCSB's threads share
+   * one table; a JVM running clients on several tables, as the tests do, checks each).
+   */
+  synchronized void prepareTable(HBaseSettings s) throws DBException {
+    if (preparedTables.contains(s.table)) {
+      return;
+    }
     try (Admin admin = connection.getAdmin()) {
       if (s.createTable) {
         TableCreator.createIfMissing(admin, s);
       }
       checkTable(admin, s, conf);
-      return new HBaseConnection(connection);
-    } catch (DBException e) {
-      closeQuietly(connection);
-      throw e;
+      preparedTables.add(s.table);
     } catch (IOException | RuntimeException e) {
-      closeQuietly(connection);
       throw new DBException("checking table " + s.table + " at " + where(conf) + " failed: "
           + ErrorLog.describe(e));
     }
@@ -82,11 +92,12 @@ final class HBaseConnection implements AutoCloseable {
       conf.set(HBaseProperties.BOOTSTRAP_SERVERS.name(), s.bootstrapServers);
       conf.set(HConstants.CLIENT_CONNECTION_REGISTRY_IMPL_CONF_KEY, RPC_REGISTRY);
     }
-    if (s.values.isSet(HBaseProperties.TMP_DIR) || !setBySite(conf, HBaseProperties.TMP_DIR.name())) {
-      conf.set(HBaseProperties.TMP_DIR.name(), s.tmpDir);
+    String tmpDir = HBaseProperties.TMP_DIR.name();
+    if (s.values.isSet(HBaseProperties.TMP_DIR) || !setBySite(conf, tmpDir)) {
+      conf.set(tmpDir, s.tmpDir);
       // HBase also builds a Configuration of its own (the class loader for server exceptions);
       // ${hbase.tmp.dir} in its defaults expands from this system property first.
-      System.setProperty(HBaseProperties.TMP_DIR.name(), s.tmpDir);
+      System.setProperty(tmpDir, s.tmpDir);
     }
     return conf;
   }

@@ -47,14 +47,28 @@ public class HBaseSaltedClient extends DB {
       settings = new HBaseSettings(getProperties());
       HBaseSettings s = settings;
       connection = CONNECTION.acquire(() -> HBaseConnection.open(s));
+      connection.prepareTable(s);
       table = connection.connection.getTable(s.table);
       if (s.clientBuffering) {
         buffered = new BufferedWrites(connection.connection, s, ERRORS);
       }
     } catch (DBException e) {
+      releaseAfterFailedInit();
       throw InitFailure.report(NAME, e.getMessage(), e);
     } catch (Exception e) {
+      releaseAfterFailedInit();
       throw InitFailure.report(NAME, "could not start: " + ErrorLog.describe(e), e);
+    }
+  }
+
+  private void releaseAfterFailedInit() {
+    if (connection != null) {
+      connection = null;
+      try {
+        CONNECTION.release();
+      } catch (Exception e) {
+        // init() is failing with a better message
+      }
     }
   }
 

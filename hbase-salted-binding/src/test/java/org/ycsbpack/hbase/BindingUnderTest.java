@@ -1,0 +1,55 @@
+package org.ycsbpack.hbase;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import site.ycsb.DBException;
+
+/**
+ * Test support: hbase-salted clients on the test HBase, each with its own properties, all
+ * cleaned up by {@link #close()} (which flushes buffered writes).
+ */
+final class BindingUnderTest implements AutoCloseable {
+  private final List<HBaseSaltedClient> clients = new ArrayList<>();
+
+  /** A client initialised with the test HBase's address and the given properties (key, value...). */
+  HBaseSaltedClient client(String... kv) throws DBException {
+    HBaseSaltedClient c = new HBaseSaltedClient();
+    c.setProperties(properties(kv));
+    c.init();
+    clients.add(c);
+    return c;
+  }
+
+  static Properties properties(String... kv) {
+    Properties p = new Properties();
+    p.setProperty("hbase.zookeeper.quorum", LocalHBase.quorum());
+    p.setProperty("hbase.zookeeper.property.clientPort", String.valueOf(LocalHBase.port()));
+    for (int i = 0; i < kv.length; i += 2) {
+      p.setProperty(kv[i], kv[i + 1]);
+    }
+    return p;
+  }
+
+  /** Cleans up one client now (as YCSB does at the end of its thread). */
+  void cleanup(HBaseSaltedClient c) throws DBException {
+    clients.remove(c);
+    c.cleanup();
+  }
+
+  @Override
+  public void close() throws DBException {
+    DBException first = null;
+    for (HBaseSaltedClient c : clients) {
+      try {
+        c.cleanup();
+      } catch (DBException e) {
+        first = first == null ? e : first;
+      }
+    }
+    clients.clear();
+    if (first != null) {
+      throw first;
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package org.ycsbpack.hbase;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.ycsbpack.common.ReadmePropertyTables;
+
+/**
+ * Test support: one real standalone HBase for the whole test JVM, started on first use with
+ * scripts/hbase-local in hbase-salted-binding/target/it-hbase on ports of its own (ZooKeeper
+ * 22181, master 26000, region server 26020), so an HBase of the user's own on 2181 is left
+ * alone; stopped by a shutdown hook when the JVM exits, and by hbase-local's watcher if the JVM
+ * dies without running it. Set YCSBPACK_IT_HBASE_ZK=host:port to
+ * test against a running HBase instead.
+ */
+final class LocalHBase {
+  static final int ZK_PORT = 22181;
+  private static final int MASTER_PORT = 26000;
+  private static final int REGIONSERVER_PORT = 26020;
+  private static String quorum;
+  private static int port;
+
+  private LocalHBase() {
+  }
+
+  /** {@code hbase.zookeeper.quorum} of the test HBase, starting it if needed. */
+  static synchronized String quorum() {
+    if (quorum == null) {
+      String external = System.getenv("YCSBPACK_IT_HBASE_ZK");
+      if (external != null && !external.isEmpty()) {
+        String[] hostPort = external.split(":");
+        quorum = hostPort[0];
+        port = hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 2181;
+      } else {
+        start();
+        quorum = "127.0.0.1";
+        port = ZK_PORT;
+      }
+    }
+    return quorum;
+  }
+
+  /** {@code hbase.zookeeper.property.clientPort} of the test HBase. */
+  static synchronized int port() {
+    quorum();
+    return port;
+  }
+
+  /** The binding properties that point at the test HBase, as {@code -p} arguments. */
+  static String[] ycsbArgs() {
+    return new String[] {"-p", "hbase.zookeeper.quorum=" + quorum(),
+        "-p", "hbase.zookeeper.property.clientPort=" + port()};
+  }
+
+  /** A plain HBase client of the test's own, to look at what the binding did. */
+  static Connection rawConnection() throws IOException {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", quorum());
+    conf.setInt("hbase.zookeeper.property.clientPort", port());
+    conf.set("hbase.tmp.dir", repoRoot().resolve("hbase-salted-binding/target/it-client")
+        .toString());
+    return ConnectionFactory.createConnection(conf);
+  }
+
+  static Path repoRoot() {
+    return ReadmePropertyTables.repoRoot();
+  }
+
+  private static Path runDir() {
+    return repoRoot().resolve("hbase-salted-binding/target/it-hbase");
+  }
+
+  private static void start() {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> script("stop"), "stop-it-hbase"));
+    int status = script("start");
+    if (status != 0) {
+      throw new IllegalStateException("scripts/hbase-local start failed (exit " + status
+          + "); its output above says why");
+    }
+  }
+
+  private static int script(String command) {
+    List<String> cmd = new ArrayList<>(Arrays.asList(
+        repoRoot().resolve("scripts/hbase-local").toString(), command,
+        "--run-dir", runDir().toString()));
+    if ("start".equals(command)) {
+      cmd.addAll(Arrays.asList("--zk-port", String.valueOf(ZK_PORT),
+          "--master-port", String.valueOf(MASTER_PORT),
+          "--regionserver-port", String.valueOf(REGIONSERVER_PORT),
+          // a test JVM killed before its shutdown hook runs still leaves no HBase behind
+          "--owner-pid", String.valueOf(ProcessHandle.current().pid())));
+    }
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      // through System.out, which the test runner captures (not the JVM's native stdout)
+      try (BufferedReader out = new BufferedReader(
+          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          System.out.println("[hbase-local] " + line);
+        }
+      }
+      if (!p.waitFor(10, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+        return -1;
+      }
+      return p.exitValue();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + cmd + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+}
