@@ -17,6 +17,7 @@ import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
 import org.ycsbpack.common.batch.BatchBindings;
+import org.ycsbpack.common.listappend.ListBindings;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -51,6 +52,7 @@ public class Cassandra4Client extends DB {
       shared = CONNECTIONS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
       connection = shared.acquire(() -> CassandraConnection.open(s));
       BatchBindings.publish(new CassandraBatches(connection, settings, ERRORS));
+      ListBindings.publish(new CassandraLists(connection, settings, ERRORS));
     } catch (DBException e) {
       throw InitFailure.report(NAME, e.getMessage(), e);
     } catch (Exception e) {
@@ -63,6 +65,7 @@ public class Cassandra4Client extends DB {
     if (connection != null) {
       connection = null;
       BatchBindings.clear();
+      ListBindings.clear();
       try {
         shared.release();
       } catch (Exception e) {

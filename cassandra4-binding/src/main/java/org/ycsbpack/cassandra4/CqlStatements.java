@@ -74,7 +74,8 @@ final class CqlStatements {
     return prepare("D", "DELETE FROM " + table + " WHERE " + KEY + " = ?");
   }
 
-  private PreparedStatement prepare(String cacheKey, String cql) {
+  /** Any statement, prepared once per cache key for all threads of this session. */
+  PreparedStatement prepare(String cacheKey, String cql) {
     return prepared.computeIfAbsent(cacheKey, k -> session.prepare(cql));
   }
 

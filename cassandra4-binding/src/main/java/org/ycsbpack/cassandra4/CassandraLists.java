@@ -1,0 +1,216 @@
+package org.ycsbpack.cassandra4;
+
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.ycsbpack.common.ErrorLog;
+import org.ycsbpack.common.batch.BatchResult;
+import org.ycsbpack.common.listappend.ListOperations;
+import site.ycsb.Status;
+
+/**
+ * The anti-fraud history of scenario S1 on Cassandra, with the report's own schema and CQL:
+ * {@code (custom_id text, type text, datas list<text>, PRIMARY KEY (custom_id, type))},
+ * {@code UPDATE ... USING TTL ? SET datas = datas + ? WHERE custom_id = ? AND type = ?}.
+ * Batched appends and reads follow {@code cassandra.batchwrite} and {@code cassandra.batchread}.
+ */
+final class CassandraLists implements ListOperations {
+  private static final Object SCHEMA_LOCK = new Object();
+  private final CassandraConnection connection;
+  private final CassandraSettings settings;
+  private final ErrorLog errors;
+
+  CassandraLists(CassandraConnection connection, CassandraSettings settings, ErrorLog errors) {
+    this.connection = connection;
+    this.settings = settings;
+    this.errors = errors;
+  }
+
+  private String qualified(String table) {
+    return settings.keyspace + "." + table;
+  }
+
+  @Override
+  public String prepareListTable(String table) {
+    synchronized (SCHEMA_LOCK) {
+      boolean exists = connection.session.getMetadata().getKeyspace(settings.keyspace)
+          .flatMap(k -> k.getTable(table)).isPresent();
+      if (exists) {
+        return null;
+      }
+      if (!settings.createSchema) {
+        return "table '" + qualified(table) + "' does not exist: create it (custom_id text, "
+            + "type text, datas list<text>, PRIMARY KEY (custom_id, type)), or run with "
+            + "-p cassandra.createschema=true";
+      }
+      try {
+        connection.session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS "
+            + qualified(table) + " (custom_id text, type text, datas list<text>, "
+            + "PRIMARY KEY (custom_id, type)) WITH " + settings.tableOptions.cql())
+            .setTimeout(Duration.ofSeconds(60)));
+        return null;
+      } catch (RuntimeException e) {
+        return "creating table '" + qualified(table) + "' failed: " + ErrorLog.describe(e);
+      }
+    }
+  }
+
+  private BoundStatement appendStatement(String table, String key, String type, String element,
+                                         int ttl) {
+    PreparedStatement append = connection.statements.prepare("LA" + table, "UPDATE "
+        + qualified(table) + " USING TTL ? SET datas = datas + ? WHERE custom_id = ? "
+        + "AND type = ?");
+    return append.bind(ttl, Collections.singletonList(element), key, type)
+        .setConsistencyLevel(settings.writeCl);
+  }
+
+  private BoundStatement readStatement(String table, String key, String type) {
+    return connection.statements.prepare("LR" + table, "SELECT datas FROM " + qualified(table)
+        + " WHERE custom_id = ? AND type = ?").bind(key, type)
+        .setConsistencyLevel(settings.readCl);
+  }
+
+  @Override
+  public Status append(String table, String key, String type, String element, int ttlSeconds) {
+    try {
+      connection.session.execute(appendStatement(table, key, type, element, ttlSeconds));
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return errors.failed(DriverErrors.statusOf(e), "APPEND", key, e);
+    }
+  }
+
+  @Override
+  public Status readList(String table, String key, String type, List<String> out) {
+    try {
+      Row row = connection.session.execute(readStatement(table, key, type)).one();
+      List<String> datas = row == null ? null : row.getList(0, String.class);
+      if (datas == null || datas.isEmpty()) {
+        return Status.NOT_FOUND;
+      }
+      out.addAll(datas);
+      return Status.OK;
+    } catch (RuntimeException e) {
+      return errors.failed(DriverErrors.statusOf(e), "READ_LIST", key, e);
+    }
+  }
+
+  @Override
+  public BatchResult batchAppend(String table, List<String> keys, String type,
+                                 List<String> elements, int ttlSeconds) {
+    if ("async".equals(settings.batchWrite)) {
+      List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>();
+      for (int i = 0; i < keys.size(); i++) {
+        pending.add(connection.session.executeAsync(
+            appendStatement(table, keys.get(i), type, elements.get(i), ttlSeconds)));
+      }
+      int ok = 0;
+      Status firstError = null;
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          await(pending.get(i));
+          ok++;
+        } catch (RuntimeException e) {
+          Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_APPEND", keys.get(i), e);
+          firstError = firstError == null ? s : firstError;
+        }
+      }
+      return BatchResult.of(ok, 0, keys.size() - ok, firstError);
+    }
+    BatchStatementBuilder batch = BatchStatement.builder("logged".equals(settings.batchWrite)
+        ? DefaultBatchType.LOGGED : DefaultBatchType.UNLOGGED);
+    for (int i = 0; i < keys.size(); i++) {
+      batch.addStatement(appendStatement(table, keys.get(i), type, elements.get(i), ttlSeconds));
+    }
+    try {
+      connection.session.execute(batch.setConsistencyLevel(settings.writeCl).build());
+      return BatchResult.of(keys.size(), 0, 0, null);
+    } catch (RuntimeException e) {
+      Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_APPEND", keys.get(0) + "...", e);
+      return BatchResult.allFailed(keys.size(), s);
+    }
+  }
+
+  @Override
+  public BatchResult batchReadList(String table, List<String> keys, String type,
+                                   Map<String, List<String>> out) {
+    if ("async".equals(settings.batchRead)) {
+      List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>();
+      for (String key : keys) {
+        pending.add(connection.session.executeAsync(readStatement(table, key, type)));
+      }
+      int ok = 0;
+      int missing = 0;
+      int failed = 0;
+      Status firstError = null;
+      for (int i = 0; i < keys.size(); i++) {
+        try {
+          Row row = await(pending.get(i)).one();
+          List<String> datas = row == null ? null : row.getList(0, String.class);
+          if (datas == null || datas.isEmpty()) {
+            missing++;
+          } else {
+            out.put(keys.get(i), datas);
+            ok++;
+          }
+        } catch (RuntimeException e) {
+          failed++;
+          Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ_LIST", keys.get(i), e);
+          firstError = firstError == null ? s : firstError;
+        }
+      }
+      return BatchResult.of(ok, missing, failed, firstError);
+    }
+    try {
+      BoundStatement in = connection.statements.prepare("LIN" + table, "SELECT custom_id, datas "
+          + "FROM " + qualified(table) + " WHERE custom_id IN ? AND type = ?").bind(keys, type)
+          .setConsistencyLevel(settings.readCl);
+      for (Row row : connection.session.execute(in)) {
+        List<String> datas = row.getList(1, String.class);
+        if (datas != null && !datas.isEmpty()) {
+          out.put(row.getString(0), datas);
+        }
+      }
+      return BatchResult.of(out.size(), keys.size() - out.size(), 0, null);
+    } catch (RuntimeException e) {
+      Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ_LIST", keys.get(0) + "...", e);
+      return BatchResult.allFailed(keys.size(), s);
+    }
+  }
+
+  @Override
+  public long countElements(String table, String type) {
+    long n = 0;
+    SimpleStatement all = SimpleStatement.newInstance("SELECT type, datas FROM "
+        + qualified(table)).setPageSize(1000).setConsistencyLevel(settings.readCl)
+        .setTimeout(Duration.ofSeconds(60));
+    for (Row row : connection.session.execute(all)) {
+      if (type.equals(row.getString(0))) {
+        List<String> datas = row.getList(1, String.class);
+        n += datas == null ? 0 : datas.size();
+      }
+    }
+    return n;
+  }
+
+  private static AsyncResultSet await(CompletionStage<AsyncResultSet> stage) {
+    try {
+      return stage.toCompletableFuture().join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
+    }
+  }
+}

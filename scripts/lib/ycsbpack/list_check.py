@@ -1,0 +1,67 @@
+"""scripts/check-list-appends: nothing lost in a list-append run.
+
+Sums the successful appends that YCSB reported (`[APPEND], Return=OK, n` and
+`[BATCH_APPEND-RECORDS], Return=OK, n`) in the given outputs, asks the database how many list
+elements it stores (ListAppendWorkload with listappend.count=true, through bin/ycsb and the same
+connection properties), and fails when the two differ. Meaningful on a table that was empty
+before the run and whose TTL has not expired.
+"""
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .errors import ScriptError, run_main
+from .paths import REPO_ROOT
+
+WORKLOAD = "org.ycsbpack.common.listappend.ListAppendWorkload"
+_APPENDED = re.compile(r"^\[(APPEND|BATCH_APPEND-RECORDS)\], Return=OK, (\d+)\s*$", re.M)
+_STORED = re.compile(r"^\[LIST_ELEMENTS\], Stored, (\d+)\s*$", re.M)
+
+
+def appended(outputs: list) -> int:
+    total = 0
+    for out in outputs:
+        text = Path(out).read_text(errors="replace")
+        if "[OVERALL]" not in text:
+            raise ScriptError(f"{out} holds no YCSB final report")
+        total += sum(int(n) for _, n in _APPENDED.findall(text))
+    return total
+
+
+def stored(binding: str, ycsb_args: list) -> int:
+    cmd = [str(REPO_ROOT / "bin" / "ycsb"), "run", binding, "-p", f"workload={WORKLOAD}",
+           "-p", "listappend.count=true", "-p", "operationcount=1", "-threads", "1"] + ycsb_args
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_ROOT)
+    m = _STORED.search(proc.stdout)
+    if proc.returncode != 0 or not m:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-10:])
+        raise ScriptError(f"counting the stored list elements failed (bin/ycsb exit "
+                          f"{proc.returncode}):\n{tail}")
+    return int(m.group(1))
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    ap = argparse.ArgumentParser(
+        prog="check-list-appends", description=__doc__.splitlines()[0],
+        epilog="bin/ycsb arguments for the connection follow a --, e.g. "
+               "-- -P workloads/db/cassandra.properties -p listappend.table=history")
+    ap.add_argument("binding", help="cassandra4 or hbase-salted")
+    ap.add_argument("outputs", nargs="+", help="YCSB stdout files (client-*.out) of the run")
+    args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    want = appended(args.outputs)
+    have = stored(args.binding, extra)
+    print(f"successful appends reported: {want}; list elements stored: {have}")
+    if want != have:
+        print(f"ERROR {abs(want - have)} element(s) {'missing' if have < want else 'more than reported'}",
+              file=sys.stderr)
+        return 1
+    print("OK: every acknowledged append is stored")
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)
