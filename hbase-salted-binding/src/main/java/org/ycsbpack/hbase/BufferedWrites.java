@@ -63,6 +63,11 @@ final class BufferedWrites implements BufferedMutator.ExceptionListener, AutoClo
     mutator.mutate(m);
   }
 
+  /** Sends everything buffered and waits for it (failures reach the listener). */
+  void flush() throws IOException {
+    mutator.flush();
+  }
+
   /** Rows that a flush of this thread failed to write, so far. */
   long failedRows() {
     return failedRows.get();

@@ -76,9 +76,8 @@ final class HBaseConnection implements AutoCloseable {
    */
   static Configuration configuration(HBaseSettings s) {
     Configuration conf = HBaseConfiguration.create();
-    Set<String> ours = bindingPropertyNames();
     for (String name : s.properties.stringPropertyNames()) {
-      if ((name.startsWith("hbase.") || name.startsWith("zookeeper.")) && !ours.contains(name)) {
+      if (isClientSetting(name)) {
         conf.set(name, s.properties.getProperty(name).trim());
       }
     }
@@ -102,6 +101,12 @@ final class HBaseConnection implements AutoCloseable {
     return conf;
   }
 
+  /** A YCSB property passed to the HBase client as it is: hbase.* or zookeeper.*, not ours. */
+  static boolean isClientSetting(String name) {
+    return (name.startsWith("hbase.") || name.startsWith("zookeeper."))
+        && !BINDING_PROPERTY_NAMES.contains(name);
+  }
+
   private static boolean setBySite(Configuration conf, String key) {
     String[] sources = conf.getPropertySources(key);
     if (sources == null) {
@@ -118,9 +123,8 @@ final class HBaseConnection implements AutoCloseable {
   /** A misspelt binding property would otherwise silently reach HBase and do nothing. */
   private static void warnAboutUnknownSettings(HBaseSettings s, Configuration conf) {
     Configuration defaults = HBaseConfiguration.create();
-    Set<String> ours = bindingPropertyNames();
     for (String name : new TreeSet<>(s.properties.stringPropertyNames())) {
-      if (name.startsWith("hbase.") && !ours.contains(name) && defaults.get(name) == null) {
+      if (name.startsWith("hbase.") && isClientSetting(name) && defaults.get(name) == null) {
         System.err.println("WARN hbase-salted: property " + name + " is neither a binding "
             + "property nor an HBase default setting; it was passed to the HBase client as it "
             + "is (a typo?)");
@@ -134,17 +138,13 @@ final class HBaseConnection implements AutoCloseable {
     }
   }
 
-  private static Set<String> bindingPropertyNames() {
-    Set<String> names = new HashSet<>();
+  /** Binding properties, which the binding applies itself (some are HBase settings too). */
+  private static final Set<String> BINDING_PROPERTY_NAMES = new HashSet<>();
+
+  static {
     for (BindingProperty p : HBaseProperties.ALL) {
-      names.add(p.name());
+      BINDING_PROPERTY_NAMES.add(p.name());
     }
-    // these are HBase's own settings as well; the binding applies them itself
-    names.remove(HBaseProperties.TMP_DIR.name());
-    names.remove(HBaseProperties.ZK_QUORUM.name());
-    names.remove(HBaseProperties.ZK_PORT.name());
-    names.remove(HBaseProperties.BOOTSTRAP_SERVERS.name());
-    return names;
   }
 
   /**

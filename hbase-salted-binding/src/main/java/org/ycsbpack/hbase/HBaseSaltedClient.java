@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
@@ -17,6 +18,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
+import org.ycsbpack.common.batch.BatchBindings;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -33,10 +35,13 @@ import site.ycsb.Status;
  */
 public class HBaseSaltedClient extends DB {
   static final String NAME = "hbase-salted";
-  private static final SharedResource<HBaseConnection> CONNECTION = new SharedResource<>();
+  /** One Connection per distinct cluster configuration (YCSB's threads all share one). */
+  private static final ConcurrentHashMap<String, SharedResource<HBaseConnection>> CONNECTIONS =
+      new ConcurrentHashMap<>();
   private static final ErrorLog ERRORS = new ErrorLog(NAME);
 
   private HBaseSettings settings;
+  private SharedResource<HBaseConnection> shared;
   private HBaseConnection connection;
   private Table table;
   private BufferedWrites buffered;
@@ -46,12 +51,14 @@ public class HBaseSaltedClient extends DB {
     try {
       settings = new HBaseSettings(getProperties());
       HBaseSettings s = settings;
-      connection = CONNECTION.acquire(() -> HBaseConnection.open(s));
+      shared = CONNECTIONS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
+      connection = shared.acquire(() -> HBaseConnection.open(s));
       connection.prepareTable(s);
       table = connection.connection.getTable(s.table);
       if (s.clientBuffering) {
         buffered = new BufferedWrites(connection.connection, s, ERRORS);
       }
+      BatchBindings.publish(new HBaseBatches(table, settings, buffered, ERRORS));
     } catch (DBException e) {
       releaseAfterFailedInit();
       throw InitFailure.report(NAME, e.getMessage(), e);
@@ -65,7 +72,7 @@ public class HBaseSaltedClient extends DB {
     if (connection != null) {
       connection = null;
       try {
-        CONNECTION.release();
+        shared.release();
       } catch (Exception e) {
         // init() is failing with a better message
       }
@@ -94,10 +101,11 @@ public class HBaseSaltedClient extends DB {
     } catch (IOException e) {
       problem = "flushing buffered writes failed: " + ErrorLog.describe(e);
     } finally {
+      BatchBindings.clear();
       buffered = null;
       connection = null;
       try {
-        CONNECTION.release();
+        shared.release();
       } catch (Exception e) {
         problem = "closing the connection failed: " + ErrorLog.describe(e);
       }
@@ -111,15 +119,7 @@ public class HBaseSaltedClient extends DB {
   public Status read(String tableName, String key, Set<String> fields,
                      Map<String, ByteIterator> result) {
     try {
-      Get get = new Get(settings.rowKeys.rowKey(key));
-      if (fields == null) {
-        get.addFamily(settings.family);
-      } else {
-        for (String field : fields) {
-          get.addColumn(settings.family, Bytes.toBytes(field));
-        }
-      }
-      Result row = table.get(get);
+      Result row = table.get(getOf(settings, key, fields));
       if (row.isEmpty()) {
         return Status.NOT_FOUND;
       }
@@ -169,11 +169,7 @@ public class HBaseSaltedClient extends DB {
 
   private Status write(String operation, String key, Map<String, ByteIterator> values) {
     try {
-      Put put = new BufferedWrites.OperationPut(operation, key, settings.rowKeys.rowKey(key));
-      for (Map.Entry<String, ByteIterator> field : values.entrySet()) {
-        put.addColumn(settings.family, Bytes.toBytes(field.getKey()), field.getValue().toArray());
-      }
-      return send(put);
+      return send(putOf(settings, operation, key, values));
     } catch (IllegalArgumentException e) {
       return ERRORS.failed(Status.BAD_REQUEST, operation, key, e);
     } catch (IOException | RuntimeException e) {
@@ -190,6 +186,30 @@ public class HBaseSaltedClient extends DB {
     } catch (IOException | RuntimeException e) {
       return ERRORS.failed(HBaseErrors.statusOf(e), "DELETE", key, e);
     }
+  }
+
+  /** The Get of a YCSB read: the whole family, or the given fields' columns. */
+  static Get getOf(HBaseSettings s, String key, Set<String> fields) {
+    Get get = new Get(s.rowKeys.rowKey(key));
+    if (fields == null) {
+      get.addFamily(s.family);
+    } else {
+      for (String field : fields) {
+        get.addColumn(s.family, Bytes.toBytes(field));
+      }
+    }
+    return get;
+  }
+
+  /** The Put of a YCSB insert or update: one column per field, with hbase.durability. */
+  static Put putOf(HBaseSettings s, String operation, String key,
+                   Map<String, ByteIterator> values) {
+    Put put = new BufferedWrites.OperationPut(operation, key, s.rowKeys.rowKey(key));
+    for (Map.Entry<String, ByteIterator> field : values.entrySet()) {
+      put.addColumn(s.family, Bytes.toBytes(field.getKey()), field.getValue().toArray());
+    }
+    put.setDurability(s.durability);
+    return put;
   }
 
   /**
@@ -210,13 +230,17 @@ public class HBaseSaltedClient extends DB {
     return Status.OK;
   }
 
-  private void copyFields(Result row, Map<String, ByteIterator> into) {
-    NavigableMap<byte[], byte[]> columns = row.getFamilyMap(settings.family);
+  static void copyFields(Result row, byte[] family, Map<String, ByteIterator> into) {
+    NavigableMap<byte[], byte[]> columns = row.getFamilyMap(family);
     if (columns == null) {
       return;
     }
     for (Map.Entry<byte[], byte[]> column : columns.entrySet()) {
       into.put(Bytes.toString(column.getKey()), new ByteArrayByteIterator(column.getValue()));
     }
+  }
+
+  private void copyFields(Result row, Map<String, ByteIterator> into) {
+    copyFields(row, settings.family, into);
   }
 }

@@ -70,6 +70,24 @@ final class HBaseSettings {
     ttlSeconds = ttl(values);
   }
 
+  /**
+   * What decides the HBase Connection: the cluster settings and every HBase client setting
+   * passed through. Clients with equal keys share one Connection per JVM.
+   */
+  String connectionKey() {
+    StringBuilder sb = new StringBuilder();
+    for (org.ycsbpack.common.BindingProperty p : java.util.Arrays.asList(ZK_QUORUM, ZK_PORT,
+        BOOTSTRAP_SERVERS, TMP_DIR, CONNECT_TIMEOUT_MS)) {
+      sb.append(p.name()).append('=').append(values.string(p)).append('\n');
+    }
+    for (String name : new java.util.TreeSet<>(properties.stringPropertyNames())) {
+      if (HBaseConnection.isClientSetting(name)) {
+        sb.append(name).append('=').append(properties.getProperty(name)).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
   private static TableName tableName(String name) throws DBException {
     try {
       return TableName.valueOf(name);

@@ -1,0 +1,148 @@
+package org.ycsbpack.hbase;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.batch.BatchBindings;
+import org.ycsbpack.common.batch.BatchOperations;
+import org.ycsbpack.common.batch.BatchResult;
+import site.ycsb.ByteIterator;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.StringByteIterator;
+
+/**
+ * The report's HBase batches (table.get(List), table.put(List)) through BatchedWorkload's
+ * interface on the real test HBase, and BatchedWorkload itself through bin/ycsb.
+ */
+class HBaseBatchIT {
+  private final BindingUnderTest binding = new BindingUnderTest();
+
+  @AfterEach
+  void cleanup() throws DBException {
+    binding.close();
+  }
+
+  private static Map<String, ByteIterator> row(String key, String suffix) {
+    Map<String, ByteIterator> v = new HashMap<>();
+    v.put("field0", new StringByteIterator(key + "/0" + suffix));
+    v.put("field1", new StringByteIterator(key + "/1" + suffix));
+    return v;
+  }
+
+  private static Map<String, String> strings(Map<String, ByteIterator> row) {
+    Map<String, String> out = new HashMap<>();
+    row.forEach((k, v) -> out.put(k, v.toString()));
+    return out;
+  }
+
+  /** A client of this thread and the batch operations it published in init(). */
+  private BatchOperations batches(String... more) throws DBException {
+    List<String> kv = new ArrayList<>(Arrays.asList("table", "it_batch", "hbase.keyencoding",
+        "long", "hbase.createtable", "true", "hbase.presplit", "8"));
+    kv.addAll(Arrays.asList(more));
+    binding.client(kv.toArray(new String[0]));
+    return BatchBindings.current();
+  }
+
+  @Test
+  void aBatchInsertThenABatchReadReturnsEveryRowAndCountsMissingKeys() throws DBException {
+    BatchOperations ops = batches();
+    List<String> keys = new ArrayList<>();
+    List<Map<String, ByteIterator>> values = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      keys.add("user" + (5000 + i));
+      values.add(row("user" + (5000 + i), ""));
+    }
+    BatchResult written = ops.batchInsert("usertable", keys, values);
+    assertSame(Status.OK, written.status(), written.toString());
+    assertEquals(100, written.ok());
+
+    List<String> wanted = new ArrayList<>(keys.subList(0, 10));
+    wanted.add(3, "user999001");
+    wanted.add("user999002");
+    Map<String, Map<String, ByteIterator>> result = new HashMap<>();
+    BatchResult read = ops.batchRead("usertable", wanted, null, result);
+    assertSame(Status.OK, read.status(), read.toString());
+    assertEquals(10, read.ok());
+    assertEquals(2, read.missing());
+    assertEquals(0, read.failed());
+    for (String key : keys.subList(0, 10)) {
+      assertEquals(strings(row(key, "")), strings(result.get(key)), key);
+    }
+    assertNull(result.get("user999001"));
+  }
+
+  @Test
+  void aBatchUpdateIsNotOvertakenByEarlierBufferedWrites() throws DBException {
+    HBaseSaltedClient buffered = binding.client("table", "it_batch", "hbase.keyencoding", "long",
+        "hbase.createtable", "true", "hbase.presplit", "8", "hbase.clientbuffering", "true");
+    BatchOperations ops = BatchBindings.current();
+    HBaseSaltedClient reader = binding.client("table", "it_batch", "hbase.keyencoding", "long");
+    List<String> keys = Arrays.asList("user7001", "user7002", "user7003");
+    List<Map<String, ByteIterator>> updated = new ArrayList<>();
+    for (String key : keys) {
+      assertEquals(Status.BATCHED_OK, buffered.update("usertable", key, row(key, " older")));
+      updated.add(row(key, " updated"));
+    }
+    BatchResult result = ops.batchUpdate("usertable", keys, updated);
+    assertEquals(3, result.ok(), result.toString());
+    // had the older buffered writes stayed in the buffer, this flush would overwrite the batch
+    binding.cleanup(buffered);
+    for (String key : keys) {
+      Map<String, ByteIterator> read = new HashMap<>();
+      assertEquals(Status.OK, reader.read("usertable", key, null, read));
+      assertEquals(strings(row(key, " updated")), strings(read));
+    }
+  }
+
+  @Test
+  void aKeyWithoutANumberFailsTheWholeBatchAsABadRequest() throws DBException {
+    BatchOperations ops = batches();
+    BatchResult result = ops.batchInsert("usertable", Arrays.asList("user1", "userX"),
+        Arrays.asList(row("user1", ""), row("userX", "")));
+    assertSame(Status.BAD_REQUEST, result.status());
+    assertEquals(2, result.failed());
+  }
+
+  @Test
+  void batchedWorkloadCountsEveryRecordThroughBinYcsb() throws Exception {
+    String[] common = {"-p", "workload=org.ycsbpack.common.batch.BatchedWorkload",
+        "-p", "table=it_batched_workload", "-p", "hbase.salt=buckets:16",
+        "-p", "hbase.createtable=true", "-p", "recordcount=500", "-p", "fieldcount=2",
+        "-threads", "3"};
+    YcsbProcess load = YcsbProcess.run(concat(new String[] {"load", "hbase-salted"}, common,
+        LocalHBase.ycsbArgs(), new String[] {"-p", "batchload=true", "-p", "batchsize=50"}));
+    assertEquals(0, load.exitStatus, load.toString());
+    assertEquals("10", load.reportValue("BATCH_INSERT", "Operations"), load.toString());
+    assertEquals("500", load.reportValue("BATCH_INSERT-RECORDS", "Return=OK"), load.toString());
+
+    YcsbProcess run = YcsbProcess.run(concat(new String[] {"run", "hbase-salted"}, common,
+        LocalHBase.ycsbArgs(), new String[] {"-p", "batchreadproportion=0.5",
+            "-p", "batchupdateproportion=0.5", "-p", "batchsize=10", "-p", "operationcount=60",
+            "-p", "requestdistribution=uniform"}));
+    assertEquals(0, run.exitStatus, run.toString());
+    int reads = Integer.parseInt(run.reportValue("BATCH_READ", "Operations"));
+    int updates = Integer.parseInt(run.reportValue("BATCH_UPDATE", "Operations"));
+    assertEquals(60, reads + updates, run.toString());
+    assertEquals(String.valueOf(reads * 10), run.reportValue("BATCH_READ-RECORDS", "Return=OK"));
+    assertEquals(String.valueOf(updates * 10),
+        run.reportValue("BATCH_UPDATE-RECORDS", "Return=OK"));
+  }
+
+  private static String[] concat(String[]... parts) {
+    List<String> out = new ArrayList<>();
+    for (String[] p : parts) {
+      out.addAll(Arrays.asList(p));
+    }
+    return out.toArray(new String[0]);
+  }
+}
