@@ -13,7 +13,8 @@ public final class ListAppendProperties {
   public static final BindingProperty TABLE = BindingProperty.of("listappend.table", "history",
       "Table of the lists: `(custom_id, type) -> list of elements`.");
   public static final BindingProperty KEYS = BindingProperty.of("listappend.keys", "65536",
-      "Distinct list keys, `172.68.x.y` IPv4-like as in the report (up to 16777216).");
+      "Distinct list keys: `172.68.x.y` IPv4-like as in the report, then 172.69.0.0 onwards "
+          + "(at most 12320768).");
   public static final BindingProperty TYPE = BindingProperty.of("listappend.type", "ip",
       "The `type` part of every list's key.");
   public static final BindingProperty TTL = BindingProperty.of("listappend.ttl", "86400",
