@@ -1,5 +1,15 @@
 """Runs one benchmark phase through bin/ycsb and files its output where the analysis expects it.
 
+A phase runs as one YCSB client process, or as N in parallel (`Phase.clients`), each with
+`threads` threads. N clients split the work the way several YCSB machines would:
+  load: disjoint key ranges, client i gets insertstart/insertcount of its share of
+        [insertstart, insertstart + insertcount) (default [0, recordcount));
+  run:  every client reads and updates the loaded range, and its run-phase inserts start at
+        recordcount + i * RUN_INSERT_STRIDE (YCSB starts them at recordcount in every process,
+        so they would collide); `-target` is shared out between the clients.
+Clients can also run different property files side by side (`client_property_files`, e.g. S1's
+writer and reader clients).
+
 Layout (read by analysis/ycsb_analysis/loader.py):
     <out>/<phase>/client-<i>.out        YCSB stdout: the final report
     <out>/<phase>/client-<i>.err        stderr: status lines, warnings, errors
@@ -11,11 +21,12 @@ import platform
 import shlex
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from .errors import ScriptError
 from .paths import REPO_ROOT
@@ -23,6 +34,8 @@ from .secrets import mask_command, mask_properties
 from .versions import versions
 
 YCSB = REPO_ROOT / "bin" / "ycsb"
+# Run-phase inserts of client i start this many keys after client i-1's: room for 1e9 inserts each.
+RUN_INSERT_STRIDE = 1_000_000_000
 
 
 @dataclass
@@ -38,6 +51,24 @@ class Phase:
     target: Optional[int] = None
     label: str = ""
     index: int = 0
+    clients: int = 1
+    # extra -P files per client (client i: property_files + client_property_files[i])
+    client_property_files: List[List[str]] = field(default_factory=list)
+    dir_name: str = ""            # directory under the results; default: name
+    phase_group: str = ""         # what a sweep varies within (e.g. "select" of S3), for metadata
+
+    def __post_init__(self):
+        if self.client_property_files and len(self.client_property_files) != self.clients:
+            raise ValueError(f"phase {self.name}: {len(self.client_property_files)} client "
+                             f"property file lists for {self.clients} clients")
+
+    @property
+    def directory(self) -> str:
+        return self.dir_name or self.name
+
+    def files_of(self, client: int) -> List[str]:
+        extra = self.client_property_files[client] if self.client_property_files else []
+        return list(self.property_files) + list(extra)
 
 
 def read_property_files(files: List[str]) -> Dict[str, str]:
@@ -54,11 +85,34 @@ def read_property_files(files: List[str]) -> Dict[str, str]:
     return props
 
 
-def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0) -> list:
+def client_split(command: str, props: Dict[str, str], clients: int, client: int) -> Dict[str, str]:
+    """The properties that give client `client` of `clients` its own keys (module docstring)."""
+    if clients <= 1:
+        return {}
+    try:
+        records = int(props.get("recordcount", "0"))
+        start = int(props.get("insertstart", "0"))
+        count = int(props.get("insertcount", str(records - start)))
+    except ValueError as e:
+        raise ScriptError(f"recordcount/insertstart/insertcount must be whole numbers: {e}")
+    if command == "load":
+        share = count // clients
+        if share < 1:
+            raise ScriptError(f"cannot split {count} records over {clients} clients: load more "
+                              "records or use fewer clients (--clients)")
+        mine = share + (count % clients if client == clients - 1 else 0)
+        return {"insertstart": str(start + client * share), "insertcount": str(mine)}
+    return {"insertstart": str(start), "insertcount": str(count),
+            "recordcount": str(records + client * RUN_INSERT_STRIDE)}
+
+
+def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
+                 split: Optional[Dict[str, str]] = None) -> list:
     cmd = [str(YCSB), phase.command, phase.binding]
-    for f in phase.property_files:
+    for f in phase.files_of(client):
         cmd += ["-P", str(f)]
     props = dict(phase.properties)
+    props.update(split or {})
     props.setdefault("hdrhistogram.fileoutput", "true")
     props.setdefault("hdrhistogram.output.path", str(phase_dir / "hdr" / f"client-{client}-"))
     props.setdefault("status.interval", "5")
@@ -66,47 +120,101 @@ def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0) -> list:
         cmd += ["-p", f"{k}={v}"]
     cmd += ["-s", "-threads", str(phase.threads)]
     if phase.target:
-        cmd += ["-target", str(phase.target)]
+        cmd += ["-target", str(max(1, phase.target // max(1, phase.clients)))]
     if phase.label:
         cmd += ["-l", phase.label]
     return cmd
 
 
 def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
-    """Runs the phase with one client; returns its directory. Raises ScriptError on failure."""
-    phase_dir = out_dir / phase.name
+    """Runs the phase's client(s) in parallel; returns its directory. Raises ScriptError when a
+    client fails (after writing metadata.json, so the failure is on file)."""
+    phase_dir = out_dir / phase.directory
     (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
-    cmd = ycsb_command(phase, phase_dir)
+    commands = []
+    for i in range(phase.clients):
+        merged = read_property_files(phase.files_of(i))
+        merged.update(phase.properties)
+        commands.append(ycsb_command(phase, phase_dir, i,
+                                     client_split(phase.command, merged, phase.clients, i)))
     start = datetime.now(timezone.utc)
-    t0 = time.monotonic()
-    with open(phase_dir / "client-0.out", "wb") as out, open(phase_dir / "client-0.err", "w") as err:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, text=True,
-                                cwd=REPO_ROOT, stdin=subprocess.DEVNULL)
-        for line in proc.stderr:
-            err.write(line)
-            if echo_status and (" sec: " in line or line.startswith(("ERROR", "WARN"))):
-                sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {line}")
-        status = proc.wait()
+    statuses = _run_clients(commands, phase_dir, echo_status)
     end = datetime.now(timezone.utc)
-    all_props = read_property_files(phase.property_files)
-    all_props.update(ycsb_props(cmd))
+    per_client = []
+    for i, cmd in enumerate(commands):
+        props = read_property_files(phase.files_of(i))
+        props.update(ycsb_props(cmd))
+        per_client.append(props)
+    all_props = per_client[0]
     metadata = {
         "scenario": phase.scenario, "phase": phase.name, "phase_index": phase.index,
         "database": phase.database, "binding": phase.binding,
         "workload": all_props.get("workload", "site.ycsb.workloads.CoreWorkload"),
-        "properties": mask_properties(all_props), "threads": phase.threads, "clients": 1,
+        "properties": mask_properties(all_props), "threads": phase.threads,
+        "clients": phase.clients,
         "batchsize": int(all_props.get("batchsize", "1")), "target": phase.target,
         "versions": versions(), "host": platform.node(),
         "start_time": start.isoformat(), "end_time": end.isoformat(),
-        "command": mask_command(cmd), "label": phase.label or f"{phase.database} {phase.name}",
-        "exit_status": status,
+        "command": mask_command(commands[0]), "label": phase.label or f"{phase.database} {phase.name}",
+        "exit_status": max(statuses, key=abs),
     }
+    if phase.phase_group:
+        metadata["phase_group"] = phase.phase_group
+    if phase.clients > 1:
+        # what differs from client 0's properties (which are "properties" above)
+        metadata["client_properties"] = [
+            mask_properties({k: v for k, v in p.items() if all_props.get(k) != v})
+            for p in per_client]
+        metadata["client_exit_status"] = statuses
+        metadata["commands"] = [mask_command(c) for c in commands]
     (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
-    if status != 0:
-        tail = "\n".join((phase_dir / "client-0.err").read_text().splitlines()[-15:])
-        raise ScriptError(f"phase {phase.name} failed (bin/ycsb exit {status}); last lines of "
-                          f"{phase_dir / 'client-0.err'}:\n{tail}")
+    failed = [i for i, st in enumerate(statuses) if st != 0]
+    if failed:
+        i = failed[0]
+        tail = "\n".join((phase_dir / f"client-{i}.err").read_text().splitlines()[-15:])
+        raise ScriptError(f"phase {phase.name} failed (bin/ycsb exit {statuses[i]} for client "
+                          f"{i}); last lines of {phase_dir / f'client-{i}.err'}:\n{tail}")
     return phase_dir
+
+
+def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool) -> List[int]:
+    """Starts every client, copies each one's stderr to client-<i>.err (echoing status lines),
+    waits for all; kills the ones still running when interrupted."""
+    t0 = time.monotonic()
+    procs, threads, files = [], [], []
+    prefix = len(commands) > 1
+    try:
+        for i, cmd in enumerate(commands):
+            out = open(phase_dir / f"client-{i}.out", "wb")
+            err = open(phase_dir / f"client-{i}.err", "w")
+            files += [out, err]
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, text=True,
+                                    cwd=REPO_ROOT, stdin=subprocess.DEVNULL)
+            procs.append(proc)
+            t = threading.Thread(target=_copy_stderr, daemon=True,
+                                 args=(proc, err, echo_status, t0, f"client {i}: " if prefix else ""))
+            t.start()
+            threads.append(t)
+        statuses = [p.wait() for p in procs]
+        for t in threads:
+            t.join()
+        return statuses
+    except BaseException:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        raise
+    finally:
+        for f in files:
+            f.close()
+
+
+def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str) -> None:
+    for line in proc.stderr:
+        err.write(line)
+        if echo and (" sec: " in line or line.startswith(("ERROR", "WARN"))):
+            sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{line}")
+    err.flush()
 
 
 def ycsb_props(cmd: list) -> Dict[str, str]:
@@ -120,13 +228,19 @@ def ycsb_props(cmd: list) -> Dict[str, str]:
 
 
 def summary(phase_dir: Path) -> str:
-    """The headline lines of the final report: throughput and per-operation latency/returns."""
+    """The headline lines of each client's final report: throughput, latency, returns."""
     keep = ("Throughput", "RunTime", "AverageLatency", "95thPercentile", "99thPercentile",
             "Return=", "Operations")
-    lines = [l for l in (phase_dir / "client-0.out").read_text().splitlines()
-             if l.startswith("[") and not l.startswith(("[TOTAL_G", "[CLEANUP]"))
-             and any(k in l for k in keep)]
-    return "\n".join(lines)
+    outs = sorted(phase_dir.glob("client-*.out"))
+    text = []
+    for out in outs:
+        lines = [l for l in out.read_text().splitlines()
+                 if l.startswith("[") and not l.startswith(("[TOTAL_G", "[CLEANUP]"))
+                 and any(k in l for k in keep)]
+        if len(outs) > 1:
+            text.append(f"-- {out.stem}")
+        text += lines
+    return "\n".join(text)
 
 
 def describe(cmd: list) -> str:

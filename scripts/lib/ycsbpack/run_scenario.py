@@ -1,0 +1,284 @@
+"""scripts/run-scenario: one documented scenario, every phase in order, on local servers or yours.
+
+    scripts/run-scenario S2 --db both --scale local
+    scripts/run-scenario S4 --db cassandra --scale cluster --hosts 10.0.0.1,10.0.0.2 --clients 4
+
+Creates the schema (the bindings' createschema/createtable), loads, runs the phases (thread
+sweeps, batch sizes, table variants, major compactions, S2's fault phase), printing progress.
+Results: results/<scenario>/<timestamp>/<database>-<phase>/ (raw YCSB output, .hdr logs,
+metadata.json), read by `.venv/bin/ycsb-report`. Without --hosts it starts the local servers it
+needs (scripts/cassandra-local, scripts/hbase-local) and always stops what it started.
+Documentation: docs/scenarios.md.
+"""
+import argparse
+import json
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+from .build import ensure_built
+from .errors import ScriptError, run_main
+from .local_servers import LocalCassandra, LocalHBase, ServerSet
+from .paths import REPO_ROOT, run_dir
+from .phase_runner import Phase, describe, run_phase, summary, ycsb_command
+from .progress import Progress
+from .scenario_plan import Action, Composite, Context, estimate_seconds
+from .scenarios import SCENARIOS, scenario_id
+
+DATABASES = ["cassandra", "hbase"]
+START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": 25}
+
+
+@dataclass
+class Settings:
+    """How and where to run: what the command line says."""
+    scale: str = "local"
+    clients: int = 1
+    hosts: Dict[str, str] = field(default_factory=dict)      # database -> --hosts value
+    user_files: List[str] = field(default_factory=list)
+    user_properties: Dict[str, str] = field(default_factory=dict)
+    run_root: Path = None
+    cassandra_address: str = "127.0.0.1"
+    cassandra_jmx_port: int = 7199
+    hbase_ports: tuple = (2181, 16000, 16020)
+    keep_going: bool = False
+    dry_run: bool = False
+
+
+def connection(database: str, settings: Settings, server) -> Dict[str, str]:
+    if database in settings.hosts:
+        if database == "cassandra":
+            return {"hosts": settings.hosts[database]}
+        return {"hbase.zookeeper.quorum": settings.hosts[database]}
+    if database == "cassandra":
+        return {"hosts": server.hosts()}
+    return server.connection()
+
+
+def local_server(database: str, nodes: int, settings: Settings):
+    root = settings.run_root or run_dir("scenarios")
+    if database == "cassandra":
+        return LocalCassandra(root / "cassandra", nodes, settings.cassandra_address,
+                              settings.cassandra_jmx_port)
+    zk, master, rs = settings.hbase_ports
+    return LocalHBase(root / "hbase", zk, master, rs)
+
+
+def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings, out: Path,
+                  quick: bool = False) -> int:
+    """Runs the phases of `scenarios` on each database in turn (servers of one database at a
+    time); returns the number of failed steps."""
+    plans = []  # (database, server or None, steps)
+    for db in databases:
+        nodes = max(SCENARIOS[s].CASSANDRA_NODES for s in scenarios)
+        server = None if db in settings.hosts else local_server(db, nodes, settings)
+        steps = []
+        for s in scenarios:
+            ctx = Context(s, db, settings.scale, settings.clients, connection(db, settings, server),
+                          settings.user_files, settings.user_properties,
+                          cassandra=server if db == "cassandra" and server else None,
+                          quick=quick, out_dir=out)
+            steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
+        plans.append((db, server, steps))
+    index = 0  # phase_index of metadata.json: the order of the result phases
+    for _, step in (st for _, _, steps in plans for st in steps):
+        if isinstance(step, (Phase, Composite)):
+            step.index = index
+            index += step.phases if isinstance(step, Composite) else 1
+    if settings.dry_run:
+        return _print_plan(plans, out)
+
+    estimates = []
+    for db, server, steps in plans:
+        if server:
+            estimates.append(START_ESTIMATE["cassandra"].get(server.nodes, 60)
+                             if db == "cassandra" else START_ESTIMATE["hbase"])
+        estimates += [_estimate(ctx, step) for ctx, step in steps]
+        if server:
+            estimates.append(10)
+    progress = Progress(estimates)
+    outcomes, n = [], 0
+    out.mkdir(parents=True, exist_ok=True)
+    servers = ServerSet()
+    try:
+        for db, server, steps in plans:
+            if server:
+                progress.begin(n, f"start local {db} servers")
+                servers.start(server)
+                progress.end(n)
+                n += 1
+            for ctx, step in steps:
+                progress.begin(n, _what(ctx, step))
+                ok, error = _run_step(step, n, out)
+                took = progress.end(n)
+                outcomes.append({"database": db, "scenario": ctx.scenario, "step": step.name,
+                                 "ok": ok, "seconds": round(took, 1), "error": error})
+                n += 1
+                if not ok and not settings.keep_going:
+                    raise ScriptError(error)
+                if not ok:
+                    print(f"ERROR {error}\n(continuing: --keep-going)", file=sys.stderr, flush=True)
+            if server:
+                progress.begin(n, f"stop the local {db} servers this run started")
+                servers.stop_started()
+                progress.end(n)
+                n += 1
+    finally:
+        servers.stop_started()
+        (out / "scenario-run.json").write_text(json.dumps(
+            {"scenarios": scenarios, "databases": databases, "scale": settings.scale,
+             "steps": outcomes}, indent=2) + "\n")
+    failed = [o for o in outcomes if not o["ok"]]
+    print(f"== done in {progress.elapsed()}: {len(outcomes) - len(failed)} of {len(outcomes)} "
+          f"steps succeeded; results in {out}", flush=True)
+    for o in failed:
+        print(f"   FAILED {o['database']} {o['step']}: {o['error'].splitlines()[0]}", flush=True)
+    return len(failed)
+
+
+def _estimate(ctx: Context, step) -> float:
+    if isinstance(step, Phase):
+        return estimate_seconds(ctx, step)
+    return step.estimate_s
+
+
+def _what(ctx: Context, step) -> str:
+    if isinstance(step, Phase):
+        files = ", ".join(Path(f).stem for f in step.files_of(0)
+                          if Path(f).parent.name == ctx.scenario)
+        clients = f" x {step.clients} clients" if step.clients > 1 else ""
+        return (f"{ctx.database} {step.name} ({step.command} {files}; {step.threads} "
+                f"thread{'s' if step.threads > 1 else ''}{clients})")
+    return f"{ctx.database} {step.name}: {step.describe}"
+
+
+def _run_step(step, index: int, out: Path):
+    """(ok, error message) of one step; ScriptErrors are failures of the step, not the run."""
+    try:
+        if isinstance(step, Phase):
+            phase_dir = run_phase(step, out)
+            print(summary(phase_dir), flush=True)
+        elif isinstance(step, Composite):
+            step.run(step.index)
+        else:
+            step.run()
+        return True, ""
+    except ScriptError as e:
+        return False, f"{step.name}: {e}"
+
+
+def _print_plan(plans, out: Path) -> int:
+    for db, server, steps in plans:
+        where = f"local servers in {server.run_dir}" if server else "your servers"
+        print(f"# {db} on {where}")
+        for ctx, step in steps:
+            print(f"- {_what(ctx, step)}")
+            if isinstance(step, Phase):
+                for i in range(step.clients):
+                    print(f"    {describe(ycsb_command(step, out / step.directory, i))}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="run-scenario", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="Scales: cluster = the reports' counts and threads; "
+                                       "local = 2 cores, minutes; ci = seconds per phase (tests). "
+                                       "See docs/scenarios.md.")
+    p.add_argument("scenario", help="S1, S2, S3, S4 (or a name: list-append, cassandra-vs-hbase, "
+                                    "tps-ceiling, update-heavy)")
+    p.add_argument("--db", choices=DATABASES + ["both"], default="cassandra",
+                   help="database(s) to run on (default cassandra)")
+    p.add_argument("--scale", choices=["local", "cluster", "ci"], default="local",
+                   help="record counts, threads and times (default local)")
+    p.add_argument("--hosts", help="your Cassandra contact points (or, with --db hbase, your "
+                                   "ZooKeeper quorum): no local servers are started")
+    p.add_argument("--hbase-hosts", help="your HBase ZooKeeper quorum (with --db both)")
+    p.add_argument("--clients", type=int, default=1,
+                   help="YCSB client processes per phase (loads split the keys; S2-S4)")
+    p.add_argument("--out", type=Path, help="results directory (default "
+                                            "results/<scenario>/<UTC timestamp>)")
+    p.add_argument("-p", dest="properties", action="append", default=[], metavar="KEY=VALUE",
+                   help="a property for every phase (beats the workload files)")
+    p.add_argument("-P", dest="files", action="append", default=[], metavar="FILE",
+                   help="a property file for every phase, read last (e.g. your credentials)")
+    p.add_argument("--keep-going", action="store_true",
+                   help="run the remaining phases after a failed one")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the phases and YCSB commands without running anything")
+    local = p.add_argument_group("local servers (without --hosts)")
+    local.add_argument("--run-dir", type=Path,
+                       help="run directory of the local servers (default run/scenarios)")
+    local.add_argument("--cassandra-address", default="127.0.0.1",
+                       help="loopback address of Cassandra node1 (default 127.0.0.1)")
+    local.add_argument("--cassandra-jmx-port", type=int, default=7199)
+    local.add_argument("--hbase-ports", default="2181,16000,16020",
+                       help="ZooKeeper, master and region server ports (default 2181,16000,16020)")
+    return p
+
+
+def settings_from(args) -> Settings:
+    hosts = {}
+    if args.hosts:
+        hosts["hbase" if args.db == "hbase" else "cassandra"] = args.hosts
+    if args.hbase_hosts:
+        hosts["hbase"] = args.hbase_hosts
+    if args.db == "both" and len(hosts) == 1:
+        raise ScriptError("--db both with your own servers needs --hosts (Cassandra) and "
+                          "--hbase-hosts (HBase ZooKeeper quorum)")
+    if args.clients < 1:
+        raise ScriptError(f"--clients {args.clients}: give 1 or more")
+    props = {}
+    for kv in args.properties:
+        if "=" not in kv:
+            raise ScriptError(f"-p {kv}: expected KEY=VALUE")
+        k, v = kv.split("=", 1)
+        props[k] = v
+    for f in args.files:
+        if not Path(f).is_file():
+            raise ScriptError(f"-P {f}: no such property file")
+    try:
+        ports = tuple(int(x) for x in args.hbase_ports.split(","))
+        assert len(ports) == 3
+    except (ValueError, AssertionError):
+        raise ScriptError(f"--hbase-ports {args.hbase_ports}: give three ports, e.g. 2181,16000,16020")
+    return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
+                    props, args.run_dir.resolve() if args.run_dir else None,
+                    args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
+                    args.dry_run)
+
+
+def timestamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _terminate_on_sigterm() -> None:
+    """SIGTERM ends the run like Ctrl-C, so the servers it started are stopped."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    sid = scenario_id(args.scenario)
+    settings = settings_from(args)
+    databases = DATABASES if args.db == "both" else [args.db]
+    out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
+    if not settings.dry_run:
+        _terminate_on_sigterm()
+        ensure_built()
+    print(f"{SCENARIOS[sid].TITLE} on {', '.join(databases)}, {settings.scale} scale; "
+          f"results in {out}", flush=True)
+    failed = run_scenarios([sid], databases, settings, out)
+    if not settings.dry_run:
+        print(f"report: .venv/bin/ycsb-report {out} -o {out / 'report'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    run_main(main)

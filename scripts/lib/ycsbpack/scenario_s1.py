@@ -1,0 +1,55 @@
+"""S1 anti-fraud list-append (seed 000): single-thread writes and reads, 1+1 and 10+10 threads,
+10-key batches, on four Cassandra table variants with reads before and after a major compaction.
+
+Per variant: drop and recreate test.history, write, read, compact, read again. The mixed,
+10+10 and batched phases run on the leveled + row cache table, as in the report. A writer and
+a reader thread group run as two YCSB clients side by side. HBase runs the default table only
+(compaction and caching are Cassandra table options). Against your own cluster (--hosts) the
+compaction and the reads after it are left out: the runner cannot run nodetool there.
+"""
+from .scenario_actions import drop_table, major_compaction
+from .scenario_plan import Context
+
+TITLE = "S1 anti-fraud list-append"
+CASSANDRA_NODES = 1
+VARIANTS = ["default", "leveled-rowcache", "rowcache", "leveled"]
+CONCURRENT = "leveled-rowcache"  # where the report ran its mixed and multi-thread tests
+SCALE = {"cluster": {"variants": VARIANTS, "threads": 10},
+         "local": {"variants": VARIANTS, "threads": 10},
+         "ci": {"variants": VARIANTS[:2], "threads": 2}}
+
+
+def plan(ctx: Context) -> list:
+    cassandra = ctx.database == "cassandra"
+    variants = SCALE[ctx.scale]["variants"] if cassandra else ["default"]
+    many = SCALE[ctx.scale]["threads"]
+    if ctx.quick:
+        variants = ["default"]
+    steps = []
+    for v in variants:
+        table = [f"cassandra-table-{v}"] if cassandra else []
+        write, read = ctx.files(["write"], table), ctx.files(["read"], table)
+        if cassandra:
+            props = ctx.merged(write)
+            steps.append(drop_table(ctx, props["cassandra.keyspace"], props["listappend.table"]))
+        steps.append(ctx.phase(f"{v}-write-1-thread", "run", write, 1, group="write"))
+        steps.append(ctx.phase(f"{v}-read-1-thread", "run", read, 1, group="read"))
+        if cassandra and ctx.local and not ctx.quick:
+            props = ctx.merged(write)
+            steps.append(major_compaction(ctx, props["cassandra.keyspace"], props["listappend.table"]))
+            steps.append(ctx.phase(f"{v}-read-1-thread-compacted", "run", read, 1,
+                                   group="read-compacted"))
+        if v == CONCURRENT or not cassandra or ctx.quick:
+            steps += _concurrent(ctx, v, table, many)
+    return steps
+
+
+def _concurrent(ctx: Context, v: str, table: list, many: int) -> list:
+    pairs = [("mixed-1+1", "write", "read", 1), (f"mixed-{many}+{many}", "write", "read", many),
+             (f"batched-{many}+{many}", "batched-write", "batched-read", many)]
+    if ctx.quick:
+        pairs = pairs[2:]
+    return [ctx.phase(f"{v}-{name}", "run", [], threads, clients=2,
+                      client_files=[ctx.files([w], table), ctx.files([r], table)],
+                      group=name.split("-")[0])
+            for name, w, r, threads in pairs]

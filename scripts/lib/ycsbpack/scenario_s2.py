@@ -1,0 +1,27 @@
+"""S2 Cassandra vs HBase (seed 001): batched loads of 10- and 100-byte values (batches of 100
+and 200), then reads with 100 threads at batch 1, 10 and 100; RF 3 on three Cassandra nodes,
+writes at CL ALL, reads at CL ONE. On local Cassandra servers a fault phase follows
+(fault_phase.py): one node stops mid-run, and every acknowledged write is checked afterwards.
+"""
+from .fault_phase import fault_step
+from .scenario_plan import Context
+
+TITLE = "S2 Cassandra vs HBase, RF 3, batches"
+CASSANDRA_NODES = 3
+SCALE = {"cluster": {"load_threads": 5, "read_threads": 100},
+         "local": {"load_threads": 5, "read_threads": 100},
+         "ci": {"load_threads": 4, "read_threads": 8}}
+
+
+def plan(ctx: Context) -> list:
+    s = SCALE[ctx.scale]
+    steps = [ctx.phase("load-value10-batch100", "load", ctx.files(["load-value10"]),
+                       s["load_threads"], clients=ctx.clients, group="load"),
+             ctx.phase("load-value100-batch200", "load", ctx.files(["load-value100"]),
+                       s["load_threads"], clients=ctx.clients, group="load")]
+    for batch in (1, 10, 100):
+        steps.append(ctx.phase(f"read-batch{batch}", "run", ctx.files([f"read-batch{batch}"]),
+                               s["read_threads"], clients=ctx.clients, group="read"))
+    if ctx.database == "cassandra" and ctx.local:
+        steps.append(fault_step(ctx))
+    return steps

@@ -1,0 +1,25 @@
+"""S4 DSE 6 update-heavy and short-range (seed 004): load 1 KB records, warm the caches, then
+50/50 read/update and 95/5 scan/update (token-range scans), zipfian, over a thread sweep.
+"""
+from .scenario_plan import Context
+
+TITLE = "S4 update-heavy and short-range"
+CASSANDRA_NODES = 1
+SCALE = {"cluster": {"load_threads": 64, "threads": [100, 300, 500, 700]},
+         "local": {"load_threads": 4, "threads": [8]},
+         "ci": {"load_threads": 4, "threads": [4]}}
+
+
+def plan(ctx: Context) -> list:
+    s = SCALE[ctx.scale]
+    top = max(s["threads"])
+    steps = [ctx.phase("load", "load", ctx.files(["update-heavy"]), s["load_threads"],
+                       clients=ctx.clients, group="load")]
+    if not ctx.quick:
+        steps.append(ctx.phase("warmup", "run", ctx.files(["update-heavy", "warmup"]), top,
+                               clients=ctx.clients, group="warmup"))
+    for workload in (["update-heavy"] if ctx.quick else ["update-heavy", "short-range"]):
+        for t in s["threads"]:
+            steps.append(ctx.phase(f"{workload}-threads-{t}", "run", ctx.files([workload]), t,
+                                   clients=ctx.clients, group=workload))
+    return steps
