@@ -180,7 +180,9 @@ public class HBaseSaltedClient extends DB {
   @Override
   public Status delete(String tableName, String key) {
     try {
-      return send(new BufferedWrites.OperationDelete(key, settings.rowKeys.rowKey(key)));
+      Delete delete = new BufferedWrites.OperationDelete(key, settings.rowKeys.rowKey(key));
+      delete.setDurability(settings.durability);
+      return send(delete);
     } catch (IllegalArgumentException e) {
       return ERRORS.failed(Status.BAD_REQUEST, "DELETE", key, e);
     } catch (IOException | RuntimeException e) {
@@ -217,7 +219,6 @@ public class HBaseSaltedClient extends DB {
    * overtaken by an earlier buffered put of the same row.
    */
   private Status send(Mutation m) throws IOException {
-    m.setDurability(settings.durability);
     if (buffered != null) {
       buffered.mutate(m);
       return Status.BATCHED_OK;

@@ -8,8 +8,9 @@ import java.util.zip.CRC32;
 /**
  * The one definition of how a YCSB key becomes an HBase row key: {@code salt ++ k}.
  *
- * <p>{@code k} is the key's UTF-8 bytes ({@link KeyEncoding#STRING}) or the number in the key as
- * 8 big-endian bytes ({@link KeyEncoding#LONG}, the comparison report's {@code Bytes.toBytes(long)}).
+ * <p>{@code k} is the key's UTF-8 bytes ({@link KeyEncoding#STRING}) or the number in the key
+ * as 8 big-endian bytes ({@link KeyEncoding#LONG}, the comparison report's
+ * {@code Bytes.toBytes(long)}).
  * The salt depends on the {@link Mode}:
  * <ul>
  *   <li>{@code crc32}: bytes [5,7) of the 8-byte big-endian CRC32 of {@code k} (the report's
@@ -174,13 +175,15 @@ public final class SaltedRowKey {
     }
     if (start == ycsbKey.length()) {
       throw new IllegalArgumentException("key '" + ycsbKey + "' does not end with a number, "
-          + "which hbase.keyencoding=long needs (keys like user123); use hbase.keyencoding=string");
+          + "which hbase.keyencoding=long needs (keys like user123); use "
+          + "hbase.keyencoding=string");
     }
     try {
       return Long.parseLong(ycsbKey.substring(start));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("the number in key '" + ycsbKey + "' does not fit in a "
-          + "signed 64-bit long, which hbase.keyencoding=long needs; use hbase.keyencoding=string");
+      throw new IllegalArgumentException("the number in key '" + ycsbKey + "' does not fit in "
+          + "a signed 64-bit long, which hbase.keyencoding=long needs; use "
+          + "hbase.keyencoding=string");
     }
   }
 
@@ -191,10 +194,11 @@ public final class SaltedRowKey {
     return crc.getValue();
   }
 
-  /** The property value that selects this mode: {@code crc32}, {@code buckets:N} or {@code none}. */
+  /** The mode as its property value ({@code crc32}, {@code buckets:N}, {@code none}) and keys. */
   @Override
   public String toString() {
-    String salt = mode == Mode.BUCKETS ? "buckets:" + buckets : mode.name().toLowerCase(Locale.ROOT);
+    String salt = mode == Mode.BUCKETS ? "buckets:" + buckets
+        : mode.name().toLowerCase(Locale.ROOT);
     return salt + " (" + encoding.name().toLowerCase(Locale.ROOT) + " keys)";
   }
 }

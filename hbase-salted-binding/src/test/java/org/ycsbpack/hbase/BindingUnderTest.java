@@ -12,7 +12,7 @@ import site.ycsb.DBException;
 final class BindingUnderTest implements AutoCloseable {
   private final List<HBaseSaltedClient> clients = new ArrayList<>();
 
-  /** A client initialised with the test HBase's address and the given properties (key, value...). */
+  /** A client initialised with the test HBase's address and the given properties (k, v...). */
   HBaseSaltedClient client(String... kv) throws DBException {
     HBaseSaltedClient c = new HBaseSaltedClient();
     c.setProperties(properties(kv));

@@ -83,7 +83,8 @@ class SaltedRowKeyTest {
   @Test
   void noneIsTheKeyItself() {
     assertArrayEquals(utf8("user1"), SaltedRowKey.none(KeyEncoding.STRING).rowKey("user1"));
-    assertArrayEquals(hex("000000000000007b"), SaltedRowKey.none(KeyEncoding.LONG).rowKey("user123"));
+    assertArrayEquals(hex("000000000000007b"),
+        SaltedRowKey.none(KeyEncoding.LONG).rowKey("user123"));
   }
 
   @Test

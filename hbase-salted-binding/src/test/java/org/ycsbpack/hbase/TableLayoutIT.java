@@ -75,7 +75,8 @@ class TableLayoutIT {
     try (Connection c = LocalHBase.rawConnection(); Admin admin = c.getAdmin()) {
       List<RegionInfo> regions = admin.getRegions(name);
       assertEquals(64, regions.size());
-      ColumnFamilyDescriptor family = admin.getDescriptor(name).getColumnFamily(Bytes.toBytes("cf"));
+      ColumnFamilyDescriptor family =
+          admin.getDescriptor(name).getColumnFamily(Bytes.toBytes("cf"));
       assertEquals(Compression.Algorithm.GZ, family.getCompressionType());
       assertEquals(DataBlockEncoding.FAST_DIFF, family.getDataBlockEncoding());
       assertEquals(BloomType.ROW, family.getBloomFilterType());
