@@ -1,6 +1,5 @@
 package org.ycsbpack.cassandra4;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -11,8 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.batch.BatchOperations;
@@ -60,33 +57,22 @@ final class CassandraBatches implements BatchOperations {
 
   private BatchResult readAsync(List<String> keys, Set<String> fields,
                                 Map<String, Map<String, ByteIterator>> result) {
-    List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>(keys.size());
+    List<BoundStatement> reads = new ArrayList<>(keys.size());
     for (String key : keys) {
-      pending.add(connection.session.executeAsync(connection.statements.read(fields)
-          .boundStatementBuilder(key).setConsistencyLevel(settings.readCl).build()));
+      reads.add(connection.statements.read(fields).boundStatementBuilder(key)
+          .setConsistencyLevel(settings.readCl).build());
     }
-    int ok = 0;
-    int missing = 0;
-    int failed = 0;
-    Status firstError = null;
-    for (int i = 0; i < keys.size(); i++) {
-      try {
-        Row row = await(pending.get(i)).one();
-        if (row == null) {
-          missing++;
-        } else {
+    return ConcurrentRequests.execute(connection.session, reads, keys, "BATCH_READ", errors,
+        (i, response) -> {
+          Row row = response.one();
+          if (row == null) {
+            return false;
+          }
           Map<String, ByteIterator> values = new HashMap<>();
           Cassandra4Client.copyFields(row, values);
           result.put(keys.get(i), values);
-          ok++;
-        }
-      } catch (RuntimeException e) {
-        failed++;
-        Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ", keys.get(i), e);
-        firstError = firstError == null ? s : firstError;
-      }
-    }
-    return BatchResult.of(ok, missing, failed, firstError);
+          return true;
+        });
   }
 
   @Override
@@ -106,25 +92,12 @@ final class CassandraBatches implements BatchOperations {
   private BatchResult write(String operation, List<String> keys,
                             Function<Integer, BoundStatement> statement) {
     if ("async".equals(settings.batchWrite)) {
-      List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>(keys.size());
+      List<BoundStatement> writes = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
-        pending.add(connection.session.executeAsync(
-            statement.apply(i).setConsistencyLevel(settings.writeCl)));
+        writes.add(statement.apply(i).setConsistencyLevel(settings.writeCl));
       }
-      int ok = 0;
-      int failed = 0;
-      Status firstError = null;
-      for (int i = 0; i < keys.size(); i++) {
-        try {
-          await(pending.get(i));
-          ok++;
-        } catch (RuntimeException e) {
-          failed++;
-          Status s = errors.failed(DriverErrors.statusOf(e), operation, keys.get(i), e);
-          firstError = firstError == null ? s : firstError;
-        }
-      }
-      return BatchResult.of(ok, 0, failed, firstError);
+      return ConcurrentRequests.execute(connection.session, writes, keys, operation, errors,
+          ConcurrentRequests.WRITTEN);
     }
     BatchStatementBuilder batch = BatchStatement.builder("logged".equals(settings.batchWrite)
         ? DefaultBatchType.LOGGED : DefaultBatchType.UNLOGGED);
@@ -138,15 +111,6 @@ final class CassandraBatches implements BatchOperations {
       // a BATCH statement succeeds or fails as a whole as far as the client can tell
       Status s = errors.failed(DriverErrors.statusOf(e), operation, keys.get(0) + "...", e);
       return BatchResult.allFailed(keys.size(), s);
-    }
-  }
-
-  private static AsyncResultSet await(CompletionStage<AsyncResultSet> stage) {
-    try {
-      return stage.toCompletableFuture().join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
     }
   }
 }

@@ -1,6 +1,5 @@
 package org.ycsbpack.cassandra4;
 
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
@@ -13,8 +12,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.batch.BatchResult;
 import org.ycsbpack.common.listappend.ListOperations;
@@ -111,23 +108,12 @@ final class CassandraLists implements ListOperations {
   public BatchResult batchAppend(String table, List<String> keys, String type,
                                  List<String> elements, int ttlSeconds) {
     if ("async".equals(settings.batchWrite)) {
-      List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>();
+      List<BoundStatement> appends = new ArrayList<>(keys.size());
       for (int i = 0; i < keys.size(); i++) {
-        pending.add(connection.session.executeAsync(
-            appendStatement(table, keys.get(i), type, elements.get(i), ttlSeconds)));
+        appends.add(appendStatement(table, keys.get(i), type, elements.get(i), ttlSeconds));
       }
-      int ok = 0;
-      Status firstError = null;
-      for (int i = 0; i < keys.size(); i++) {
-        try {
-          await(pending.get(i));
-          ok++;
-        } catch (RuntimeException e) {
-          Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_APPEND", keys.get(i), e);
-          firstError = firstError == null ? s : firstError;
-        }
-      }
-      return BatchResult.of(ok, 0, keys.size() - ok, firstError);
+      return ConcurrentRequests.execute(connection.session, appends, keys, "BATCH_APPEND",
+          errors, ConcurrentRequests.WRITTEN);
     }
     BatchStatementBuilder batch = BatchStatement.builder("logged".equals(settings.batchWrite)
         ? DefaultBatchType.LOGGED : DefaultBatchType.UNLOGGED);
@@ -147,31 +133,20 @@ final class CassandraLists implements ListOperations {
   public BatchResult batchReadList(String table, List<String> keys, String type,
                                    Map<String, List<String>> out) {
     if ("async".equals(settings.batchRead)) {
-      List<CompletionStage<AsyncResultSet>> pending = new ArrayList<>();
+      List<BoundStatement> reads = new ArrayList<>(keys.size());
       for (String key : keys) {
-        pending.add(connection.session.executeAsync(readStatement(table, key, type)));
+        reads.add(readStatement(table, key, type));
       }
-      int ok = 0;
-      int missing = 0;
-      int failed = 0;
-      Status firstError = null;
-      for (int i = 0; i < keys.size(); i++) {
-        try {
-          Row row = await(pending.get(i)).one();
-          List<String> datas = row == null ? null : row.getList(0, String.class);
-          if (datas == null || datas.isEmpty()) {
-            missing++;
-          } else {
+      return ConcurrentRequests.execute(connection.session, reads, keys, "BATCH_READ_LIST",
+          errors, (i, response) -> {
+            Row row = response.one();
+            List<String> datas = row == null ? null : row.getList(0, String.class);
+            if (datas == null || datas.isEmpty()) {
+              return false;
+            }
             out.put(keys.get(i), datas);
-            ok++;
-          }
-        } catch (RuntimeException e) {
-          failed++;
-          Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ_LIST", keys.get(i), e);
-          firstError = firstError == null ? s : firstError;
-        }
-      }
-      return BatchResult.of(ok, missing, failed, firstError);
+            return true;
+          });
     }
     try {
       BoundStatement in = connection.statements.prepare("LIN" + table, "SELECT custom_id, datas "
@@ -203,14 +178,5 @@ final class CassandraLists implements ListOperations {
       }
     }
     return n;
-  }
-
-  private static AsyncResultSet await(CompletionStage<AsyncResultSet> stage) {
-    try {
-      return stage.toCompletableFuture().join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
-    }
   }
 }

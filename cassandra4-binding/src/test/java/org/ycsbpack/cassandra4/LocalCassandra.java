@@ -1,11 +1,14 @@
 package org.ycsbpack.cassandra4;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.ycsbpack.common.ReadmePropertyTables;
 
 /**
@@ -45,11 +48,24 @@ final class LocalCassandra {
   }
 
   private static void start() {
+    // every test run starts from an empty node: tests count what they wrote
+    deleteRecursively(runDir());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> script("stop"), "stop-it-cassandra"));
     int status = script("start");
     if (status != 0) {
       throw new IllegalStateException("scripts/cassandra-local start failed (exit " + status
           + "); its output above says why");
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot clear " + dir + ": " + e.getMessage(), e);
     }
   }
 
