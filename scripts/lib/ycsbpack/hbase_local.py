@@ -105,9 +105,11 @@ def _refuse_taken_ports(server: Server) -> None:
 
 def probe(server: Server, classpath: list, seconds: float) -> subprocess.CompletedProcess:
     """Runs the real client check (HBaseProbe.java: list namespaces) for up to `seconds`."""
-    cmd = [java.java17(), "-Xmx256m"] + _jvm_flags(server, "probe.log") + [
-        "-cp", ":".join(classpath), str(PROBE), str(server.zk_port), str(int(seconds)),
-        str(server.root / "tmp")]
+    tmp = server.root / "tmp"
+    # HBase's own Configuration for server exceptions expands ${hbase.tmp.dir} from this system
+    # property; without it the probe would create /tmp/hbase-<user>/local/jars
+    cmd = [java.java17(), "-Xmx256m", f"-Dhbase.tmp.dir={tmp}"] + _jvm_flags(server, "probe.log") + [
+        "-cp", ":".join(classpath), str(PROBE), str(server.zk_port), str(int(seconds)), str(tmp)]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
 
 
