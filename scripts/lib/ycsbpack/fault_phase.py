@@ -33,6 +33,10 @@ from .scenario_plan import Composite, Context
 
 WRITE, READ, READ_BACK = "BATCH_INSERT", "BATCH_READ", "READ"
 UNAVAILABLE, TIMEOUTS = "UNAVAILABLE", ("WRITE_TIMEOUT", "CLIENT_TIMEOUT")
+# A node that is stopping answers the requests it coordinates with "Server is shutting down"
+# (OVERLOADED), seen once in ~500 reads here; the driver does not retry non-idempotent
+# statements on another node. Tolerated for at most 1% of the reads while the node goes down.
+SHUTDOWN_ANSWER, SHUTDOWN_SHARE = "OVERLOADED", 0.01
 # seconds: (node-down phase, stop the node after, restarted phase)
 TIMINGS = {"cluster": (60, 15, 20), "local": (45, 12, 20), "ci": (28, 8, 10)}
 TARGET_OPS = 40  # batches per second: bounds the keys to read back (~200 written per second)
@@ -122,8 +126,10 @@ def judge(down: dict, up: dict, back: dict, batch: int, tried: int) -> dict:
         ("writes at CL ALL failed while the node was down (UNAVAILABLE or a timeout)",
          w1.get(UNAVAILABLE, 0) + sum(w1.get(t, 0) for t in TIMEOUTS) > 0),
         ("writes at CL ALL succeeded before the node stopped", w1.get("OK", 0) > 0),
-        ("reads at CL ONE all succeeded while the node was down",
-         r1.get("OK", 0) > 0 and set(r1) == {"OK"}),
+        ("reads at CL ONE kept succeeding while the node was down (at most 1% OVERLOADED "
+         "answers of the stopping node)",
+         r1.get("OK", 0) > 0 and set(r1) <= {"OK", SHUTDOWN_ANSWER}
+         and r1.get(SHUTDOWN_ANSWER, 0) <= SHUTDOWN_SHARE * sum(r1.values())),
         ("writes all succeeded after the restart", w2.get("OK", 0) > 0 and set(w2) == {"OK"}),
         ("reads all succeeded after the restart", set(r2) <= {"OK"}),
         ("the read-back read every key tried", found + missing == tried

@@ -66,6 +66,9 @@ class Context:
               properties: Dict[str, str] = None, clients: int = 1,
               client_files: List[List[str]] = None, group: str = "", target: int = None) -> Phase:
         props = dict(self.connection)
+        if command == "load":
+            # a load is bounded by its record count; a scale's time limit is for measured runs
+            props["maxexecutiontime"] = "0"
         props.update(properties or {})
         props.update(self.user_properties)
         return Phase(self.scenario, name, self.database, self.binding, command, files, props,

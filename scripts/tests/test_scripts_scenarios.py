@@ -1,0 +1,166 @@
+"""The scenario pack without servers: workload files, plans, client splits, the fault verdict."""
+import re
+from pathlib import Path
+
+import pytest
+
+from ycsbpack import run_scenario
+from ycsbpack.errors import ScriptError
+from ycsbpack.fault_phase import judge
+from ycsbpack.local_servers import LocalCassandra
+from ycsbpack.phase_runner import Phase, RUN_INSERT_STRIDE, client_split, read_property_files
+from ycsbpack.scenario_plan import Action, Composite, Context, WORKLOADS
+from ycsbpack.scenarios import SCENARIOS, scenario_id
+
+
+def plan(scenario, database="cassandra", scale="local", local=True, clients=1, quick=False):
+    server = LocalCassandra(Path("/nonexistent"), SCENARIOS[scenario].CASSANDRA_NODES) if local else None
+    ctx = Context(scenario, database, scale, clients, {"hosts": "127.0.0.1"},
+                  cassandra=server if database == "cassandra" else None, quick=quick,
+                  out_dir=Path("/tmp/out"))
+    return ctx, SCENARIOS[scenario].plan(ctx)
+
+
+def phases(steps):
+    return [s for s in steps if isinstance(s, Phase)]
+
+
+@pytest.mark.parametrize("path", sorted(p for p in WORKLOADS.rglob("*.properties")
+                                        if p.parent.name.startswith("s")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_scenario_file_opens_with_its_source_report_and_scaling(path):
+    header = "\n".join(l for l in path.read_text().splitlines() if l.startswith("#"))
+    assert path.read_text().startswith("#")
+    assert re.search(r"seeds/00\d_[0-9a-f]+\.txt", header), "names the source report"
+    assert re.search(r"(?i)local scale|scaled|ci size", header), "says what was scaled"
+
+
+def test_scenario_names_and_aliases_resolve_and_unknown_ones_list_the_known():
+    assert scenario_id("S2") == "s2" and scenario_id("list-append") == "s1"
+    with pytest.raises(ScriptError, match="known: S1"):
+        scenario_id("S9")
+
+
+def test_later_files_win_and_the_scale_and_database_files_follow_the_phase():
+    ctx, _ = plan("s1", scale="ci")
+    files = [Path(f).relative_to(WORKLOADS).as_posix()
+             for f in ctx.files(["batched-write"], ["cassandra-table-leveled"])]
+    assert files == ["s1/batched-write.properties", "s1/local.properties",
+                     "s1/local-batched-write.properties", "s1/ci.properties",
+                     "s1/ci-batched-write.properties", "db/cassandra.properties",
+                     "s1/cassandra.properties", "s1/cassandra-table-leveled.properties"]
+    props = ctx.merged(ctx.files(["write"]))
+    assert props["cassandra.keyspace"] == "test" and props["operationcount"] == "1000"
+
+
+def test_s1_recreates_the_table_per_variant_and_reads_again_after_a_major_compaction():
+    _, steps = plan("s1")
+    names = [s.name for s in steps]
+    assert names.count("drop test.history") == 4
+    for v in ("default", "leveled-rowcache", "rowcache", "leveled"):
+        i = names.index(f"{v}-read-1-thread-compacted")
+        assert names[i - 1] == "compact test.history"
+    concurrent = [p for p in phases(steps) if p.clients == 2]
+    assert [p.name for p in concurrent] == ["leveled-rowcache-mixed-1+1",
+                                            "leveled-rowcache-mixed-10+10",
+                                            "leveled-rowcache-batched-10+10"]
+    writer, reader = (read_property_files(f) for f in concurrent[2].client_property_files)
+    assert (writer["appendproportion"], reader["readlistproportion"]) == ("1", "1")
+    assert writer["batchsize"] == reader["batchsize"] == "10"
+
+
+def test_s1_on_your_cluster_leaves_out_what_needs_nodetool():
+    _, steps = plan("s1", local=False)
+    assert not any("compact" in s.name for s in steps)
+
+
+def test_s2_runs_rf3_all_one_and_the_fault_phase_only_on_local_cassandra():
+    ctx, steps = plan("s2")
+    assert isinstance(steps[-1], Composite) and steps[-1].phases == 3
+    props = ctx.merged(steps[0].property_files)
+    assert props["cassandra.replication"] == "NetworkTopologyStrategy:datacenter1=3"
+    assert (props["cassandra.writeconsistencylevel"], props["cassandra.readconsistencylevel"]) \
+        == ("ALL", "ONE")
+    assert [p.name for p in phases(steps)] == ["load-value10-batch100", "load-value100-batch200",
+                                               "read-batch1", "read-batch10", "read-batch100"]
+    assert not any(isinstance(s, Composite) for s in plan("s2", local=False)[1])
+    assert not any(isinstance(s, Composite) for s in plan("s2", "hbase")[1])
+
+
+def test_s3_sweep_points_use_disjoint_key_ranges():
+    _, steps = plan("s3", scale="cluster")
+    ranges = {}
+    for p in phases(steps):
+        if p.command == "load":
+            start, count = int(p.properties["insertstart"]), int(p.properties["insertcount"])
+            ranges[p.name] = range(start, start + count)
+    spans = sorted((r.start, r.stop) for r in ranges.values())
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+    assert [p.threads for p in phases(steps) if p.name.startswith("select-threads")] \
+        == [100, 200, 500, 1000, 1500]
+
+
+def test_load_clients_get_disjoint_ranges_that_cover_the_records():
+    props = {"recordcount": "1000"}
+    parts = [client_split("load", props, 3, i) for i in range(3)]
+    assert parts == [{"insertstart": "0", "insertcount": "333"},
+                     {"insertstart": "333", "insertcount": "333"},
+                     {"insertstart": "666", "insertcount": "334"}]
+
+
+def test_run_clients_read_the_loaded_keys_and_insert_into_distinct_ranges():
+    parts = [client_split("run", {"recordcount": "1000"}, 2, i) for i in range(2)]
+    assert [p["insertcount"] for p in parts] == ["1000", "1000"]
+    assert [int(p["recordcount"]) for p in parts] == [1000, 1000 + RUN_INSERT_STRIDE]
+    assert client_split("run", {"recordcount": "1000"}, 1, 0) == {}
+
+
+def test_the_dry_run_prints_every_ycsb_command_without_starting_anything(capsys, tmp_path):
+    assert run_scenario.main(["S4", "--dry-run", "--db", "both", "--out", str(tmp_path),
+                              "--run-dir", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert "bin/ycsb load cassandra4" in out and "bin/ycsb run hbase-salted" in out
+    assert not (tmp_path / "run").exists()
+
+
+def test_both_databases_on_your_servers_need_both_addresses():
+    with pytest.raises(ScriptError, match="--hbase-hosts"):
+        run_scenario.main(["S2", "--db", "both", "--hosts", "10.0.0.1", "--dry-run"])
+
+
+UNAVAILABLE_ONLY = dict(
+    down={"BATCH_INSERT": {"OK": 30, "UNAVAILABLE": 50}, "BATCH_READ": {"OK": 80}},
+    up={"BATCH_INSERT": {"OK": 20}, "BATCH_READ": {"OK": 20}})
+
+
+def test_the_fault_verdict_passes_when_exactly_the_acknowledged_keys_are_found():
+    v = judge(**UNAVAILABLE_ONLY, back={"READ": {"OK": 500, "NOT_FOUND": 500}}, batch=10,
+              tried=1000)
+    assert v["failed"] == [] and v["exact"] and v["keys_acknowledged"] == 500
+
+
+def test_the_fault_verdict_fails_when_an_acknowledged_write_is_missing():
+    v = judge(**UNAVAILABLE_ONLY, back={"READ": {"OK": 499, "NOT_FOUND": 501}}, batch=10,
+              tried=1000)
+    assert v["failed"] == ["no acknowledged write is missing (found >= acknowledged)"]
+
+
+def test_timed_out_writes_may_or_may_not_be_found():
+    down = {"BATCH_INSERT": {"OK": 30, "WRITE_TIMEOUT": 2, "UNAVAILABLE": 48},
+            "BATCH_READ": {"OK": 80}}
+    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 510, "NOT_FOUND": 490}}, 10, 1000)
+    assert v["failed"] == [] and not v["exact"]
+    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 530, "NOT_FOUND": 470}}, 10, 1000)
+    assert "nothing was found that was never written" in v["failed"][0]
+
+
+def test_failed_reads_at_cl_one_fail_the_verdict():
+    down = dict(UNAVAILABLE_ONLY["down"], BATCH_READ={"OK": 70, "UNAVAILABLE": 10})
+    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 500, "NOT_FOUND": 500}}, 10, 1000)
+    assert v["failed"][0].startswith("reads at CL ONE kept succeeding while the node was down")
+
+
+def test_a_rare_shutting_down_answer_of_the_stopping_node_is_tolerated_for_reads():
+    down = dict(UNAVAILABLE_ONLY["down"], BATCH_READ={"OK": 535, "OVERLOADED": 1})
+    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 500, "NOT_FOUND": 500}}, 10, 1000)
+    assert v["failed"] == []
