@@ -68,7 +68,8 @@ class Server:
                 (HOST, self.regionserver_port, "region server RPC (--regionserver-port)")]
 
     def client_properties(self) -> str:
-        return f"-p hbase.zookeeper.quorum={HOST} -p hbase.zookeeper.property.clientPort={self.zk_port}"
+        return (f"-p hbase.zookeeper.quorum={HOST} "
+                f"-p hbase.zookeeper.property.clientPort={self.zk_port}")
 
 
 def _write_config(server: Server) -> Path:
@@ -108,7 +109,8 @@ def probe(server: Server, classpath: list, seconds: float) -> subprocess.Complet
     tmp = server.root / "tmp"
     # HBase's own Configuration for server exceptions expands ${hbase.tmp.dir} from this system
     # property; without it the probe would create /tmp/hbase-<user>/local/jars
-    cmd = [java.java17(), "-Xmx256m", f"-Dhbase.tmp.dir={tmp}"] + _jvm_flags(server, "probe.log") + [
+    cmd = [java.java17(), "-Xmx256m", f"-Dhbase.tmp.dir={tmp}"]
+    cmd += _jvm_flags(server, "probe.log") + [
         "-cp", ":".join(classpath), str(PROBE), str(server.zk_port), str(int(seconds)), str(tmp)]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
 
@@ -179,10 +181,11 @@ def _fail(server: Server, what: str, pid=None) -> None:
         procs.stop(pid, 30)
         what += " (stopped)"
     server.pid_file.unlink(missing_ok=True)
+    log, out = server.logs / "hbase.log", server.logs / "hbase.out"
     raise ScriptError(
         f"HBase in {server.root} {what}.\n"
-        f"--- last lines of {server.logs / 'hbase.log'} ---\n{procs.tail(server.logs / 'hbase.log')}\n"
-        f"--- last lines of {server.logs / 'hbase.out'} ---\n{procs.tail(server.logs / 'hbase.out', 20)}")
+        f"--- last lines of {log} ---\n{procs.tail(log)}\n"
+        f"--- last lines of {out} ---\n{procs.tail(out, 20)}")
 
 
 def stop(server: Server) -> None:
