@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import java, maven, procs
+from . import java, maven, procs, tls_local
 from .cql_probe import cql_answers
 from .errors import ScriptError, run_main
 from .paths import LOCAL_SERVERS, run_dir
@@ -33,35 +33,39 @@ def node_tokens(n: int) -> list:
 class Cluster:
     """The nodes of one run directory, as recorded in cluster.json when they were first started."""
 
-    def __init__(self, root: Path, nodes: int, first_address: str, jmx_port: int, heap: str):
+    def __init__(self, root: Path, nodes: int, first_address: str, jmx_port: int, heap: str,
+                 tls: bool = False):
         self.root = root
         self.nodes = nodes
         self.first_address = first_address
         self.jmx_port = jmx_port
         self.heap = heap
+        self.tls = tls
 
     @classmethod
     def load_or_create(cls, root: Path, args) -> "Cluster":
         saved = root / "cluster.json"
         if saved.exists():
             c = json.loads(saved.read_text())
-            cluster = cls(root, c["nodes"], c["first_address"], c["jmx_port"], c["heap"])
+            cluster = cls(root, c["nodes"], c["first_address"], c["jmx_port"], c["heap"],
+                          c.get("tls", False) or getattr(args, "tls", False))
             asked = getattr(args, "nodes", None)
             if asked and asked != cluster.nodes and cluster.running():
                 raise ScriptError(
                     f"{root} holds a running {cluster.nodes}-node cluster; stop it before "
                     f"starting {asked} nodes (scripts/cassandra-local stop)")
             if asked and asked != cluster.nodes:
-                return cls(root, asked, args.first_address, args.jmx_port, args.heap)
+                return cls(root, asked, args.first_address, args.jmx_port, args.heap,
+                           getattr(args, "tls", False))
             return cluster
         return cls(root, getattr(args, "nodes", None) or 1, args.first_address, args.jmx_port,
-                   args.heap)
+                   args.heap, getattr(args, "tls", False))
 
     def save(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         (self.root / "cluster.json").write_text(json.dumps(
             {"nodes": self.nodes, "first_address": self.first_address,
-             "jmx_port": self.jmx_port, "heap": self.heap}, indent=2))
+             "jmx_port": self.jmx_port, "heap": self.heap, "tls": self.tls}, indent=2))
 
     def address(self, i: int) -> str:
         return str(ipaddress.IPv4Address(self.first_address) + (i - 1))
@@ -91,11 +95,15 @@ def _write_config(cluster: Cluster, i: int) -> Path:
     for sub in ("data", "commitlog", "saved_caches", "hints", "cdc_raw", "logs", "conf"):
         (d / sub).mkdir(parents=True, exist_ok=True)
     template = string.Template((CASSANDRA / "cassandra.yaml.template").read_text())
+    tls = tls_local.ensure(cluster.root / "tls", [cluster.address(n) for n in
+                                                  range(1, cluster.nodes + 1)]) if cluster.tls else None
     yaml = d / "conf" / "cassandra.yaml"
     yaml.write_text(template.substitute(
         node_dir=d, initial_token=node_tokens(cluster.nodes)[i - 1],
         seeds=f"{cluster.address(1)}:{STORAGE_PORT}", address=cluster.address(i),
-        storage_port=STORAGE_PORT, native_port=NATIVE_PORT))
+        storage_port=STORAGE_PORT, native_port=NATIVE_PORT,
+        client_encryption=tls_local.client_encryption_yaml(tls)))
+    yaml.chmod(0o600)
     return yaml
 
 
@@ -167,6 +175,11 @@ def start(cluster: Cluster, only_node=None, timeout: float = 240) -> None:
                 cluster, min(waiting), f"did not answer CQL within {timeout:.0f} s (stopped)"))
         time.sleep(0.5)
     print(f"Cassandra ready: hosts={cluster.hosts()} (datacenter {DATACENTER})")
+    if cluster.tls:
+        tls = cluster.root / "tls"
+        print(f"TLS (optional) on the CQL port: -p cassandra.ssl=true -jvm-args "
+              f"\"-Djavax.net.ssl.trustStore={tls / 'truststore.jks'} "
+              f"-Djavax.net.ssl.trustStorePassword=$(cat {tls / 'password'})\"")
 
 
 def _failure_report(cluster: Cluster, i: int, what: str) -> str:
@@ -224,6 +237,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--jmx-port", type=int, default=7199,
                    help="JMX port of node1 on 127.0.0.1; node N uses +100*(N-1) (default 7199)")
     p.add_argument("--heap", default="1G", help="heap per node (default 1G)")
+    p.add_argument("--tls", action="store_true",
+                   help="also accept TLS clients (self-signed certificate in <run-dir>/tls)")
     p.add_argument("--timeout", type=float, default=240, help="seconds to wait for CQL (start)")
     p.epilog = "nodetool arguments follow a --: cassandra-local nodetool --node 2 -- status"
     return p

@@ -50,7 +50,7 @@ def classpath(binding_name: str, extra: list) -> list:
 
 
 def _warn_if_stale(module: str, lib: Path) -> None:
-    sources = REPO_ROOT / module / "src"
+    sources = REPO_ROOT / module / "src" / "main"
     newest = max((p.stat().st_mtime for p in sources.rglob("*") if p.is_file()), default=0)
     # the binding's own jar: copied dependencies keep their old timestamps from ~/.m2
     built = min((p.stat().st_mtime for p in lib.glob(f"{module}-*.jar")), default=0)

@@ -70,9 +70,13 @@ final class CassandraConnection implements AutoCloseable {
     try {
       return builder.build();
     } catch (AllNodesFailedException e) {
+      String error = firstError(e);
+      String hint = error.contains("SSL") || error.contains("ssl")
+          ? "; check cassandra.ssl and that the JVM trusts the nodes' certificate (-jvm-args "
+              + "\"-Djavax.net.ssl.trustStore=... -Djavax.net.ssl.trustStorePassword=...\")"
+          : "; check that the nodes are up and reachable from here";
       throw new DBException("cannot connect to Cassandra at " + hosts(s) + " (property hosts, "
-          + "port " + s.contactPoints.get(0).getPort() + "): " + firstError(e)
-          + "; check that the nodes are up and reachable from here");
+          + "port " + s.contactPoints.get(0).getPort() + "): " + error + hint);
     } catch (RuntimeException e) {
       throw new DBException("cannot open a session to Cassandra at " + hosts(s) + ": "
           + ErrorLog.describe(e));

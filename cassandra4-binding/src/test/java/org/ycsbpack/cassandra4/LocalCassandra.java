@@ -13,8 +13,8 @@ import org.ycsbpack.common.ReadmePropertyTables;
 
 /**
  * Test support: one real Cassandra node for the whole test JVM, started on first use with
- * scripts/cassandra-local on 127.0.0.41 (so a node of the user's own on 127.0.0.1 is left alone)
- * and stopped when the JVM exits. Set YCSBPACK_IT_CASSANDRA_HOSTS to test against a running
+ * scripts/cassandra-local on 127.0.0.41 (so a node of the user's own on 127.0.0.1 is left alone),
+ * accepting plain and TLS clients, and stopped when the JVM exits. Set YCSBPACK_IT_CASSANDRA_HOSTS to test against a running
  * node instead.
  */
 final class LocalCassandra {
@@ -37,6 +37,11 @@ final class LocalCassandra {
       }
     }
     return hosts;
+  }
+
+  /** The trust store of the test node's self-signed certificate, and its password file. */
+  static Path tlsDir() {
+    return runDir().resolve("tls");
   }
 
   static Path repoRoot() {
@@ -75,7 +80,7 @@ final class LocalCassandra {
         "--run-dir", runDir().toString()));
     if ("start".equals(command)) {
       cmd.addAll(Arrays.asList("--first-address", ADDRESS, "--jmx-port",
-          String.valueOf(JMX_PORT)));
+          String.valueOf(JMX_PORT), "--tls"));
     }
     try {
       Process p = new ProcessBuilder(cmd).inheritIO().start();
