@@ -4,11 +4,14 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.Connection;
@@ -16,7 +19,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.ycsbpack.common.ReadmePropertyTables;
 
 /**
- * Test support: one real standalone HBase for the whole test JVM, started on first use with
+ * Test support: one real standalone HBase for the whole test JVM, started empty on first use with
  * scripts/hbase-local in hbase-salted-binding/target/it-hbase on ports of its own (ZooKeeper
  * 22181, master 26000, region server 26020), so an HBase of the user's own on 2181 is left
  * alone; stopped by a shutdown hook when the JVM exits, and by hbase-local's watcher if the JVM
@@ -80,12 +83,26 @@ final class LocalHBase {
     return repoRoot().resolve("hbase-salted-binding/target/it-hbase");
   }
 
+  /** Starts an empty HBase: tables left by an earlier run (a disabled one, say) must not count. */
   private static void start() {
+    script("stop"); // a leftover of a killed run, if any
+    deleteRecursively(runDir());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> script("stop"), "stop-it-hbase"));
     int status = script("start");
     if (status != 0) {
       throw new IllegalStateException("scripts/hbase-local start failed (exit " + status
           + "); its output above says why");
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot empty " + dir + ": " + e.getMessage(), e);
     }
   }
 
