@@ -1,65 +1,44 @@
-"""scripts/quickstart: the whole path once, on real local databases, in a few minutes.
+"""scripts/quickstart: the showcase, on real local databases, in a few minutes.
 
-Builds what is missing, starts a local Cassandra node (unless one is already running, which it
-then leaves running), loads and runs S4 update-heavy at local scale with the cassandra4 binding,
-prints YCSB's summary and stops what it started. Raw outputs: results/quickstart/<time>/.
+Builds what is missing, then per database (Cassandra, then HBase): starts a local server,
+runs S4 update-heavy (load, then 50/50 read/update for --seconds) and S1 list-append (single-
+thread appends and reads, 10+10-thread batches) at local scale, and stops the server. Then the
+analysis report of those results; the last line is the path of report.html. Results:
+results/quickstart/<UTC time>/. The full scenarios: scripts/run-scenario (docs/scenarios.md).
 """
 import argparse
-import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
-from . import cassandra_local
 from .build import ensure_built
 from .errors import run_main
-from .paths import REPO_ROOT, run_dir
-from .phase_runner import Phase, run_phase, summary
-
-WORKLOADS = REPO_ROOT / "workloads"
-S4 = [str(WORKLOADS / "s4" / "update-heavy.properties"), str(WORKLOADS / "s4" / "local.properties")]
-
-
-def cassandra_phases(seconds: int) -> list:
-    db = [str(WORKLOADS / "db" / "cassandra.properties")]
-    return [
-        Phase("quickstart", "s4-update-heavy-load", "cassandra", "cassandra4", "load", S4 + db,
-              threads=4, index=0),
-        Phase("quickstart", "s4-update-heavy-run", "cassandra", "cassandra4", "run", S4 + db,
-              {"maxexecutiontime": str(seconds)}, threads=8, index=1),
-    ]
+from .paths import REPO_ROOT
+from .report_tool import write_report
+from .run_scenario import DATABASES, Settings, run_scenarios, timestamp
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="quickstart", description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=int, default=60, help="length of the run phase (default 60)")
-    ap.add_argument("--out", type=Path, help="results directory (default results/quickstart/<time>)")
+    ap.add_argument("--seconds", type=int, default=30,
+                    help="length of each measured run phase (default 30)")
+    ap.add_argument("--db", choices=DATABASES + ["both"], default="both",
+                    help="database(s) to show (default both)")
+    ap.add_argument("--out", type=Path, help="results directory (default "
+                                             "results/quickstart/<UTC time>)")
     args = ap.parse_args(argv)
-    out = args.out or REPO_ROOT / "results" / "quickstart" / datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = (args.out or REPO_ROOT / "results" / "quickstart" / timestamp()).resolve()
     t0 = time.monotonic()
     ensure_built()
-
-    cluster = cassandra_local.Cluster.load_or_create(
-        run_dir("cassandra"), argparse.Namespace(nodes=None, first_address="127.0.0.1",
-                                                 jmx_port=7199, heap="1G"))
-    started_here = not cluster.running()
-    phases = cassandra_phases(args.seconds)
-    try:
-        if started_here:
-            print("== starting a local Cassandra node", flush=True)
-            cassandra_local.start(cluster)
-        for i, phase in enumerate(phases, 1):
-            print(f"== phase {i} of {len(phases)}: {phase.database} {phase.name} "
-                  f"({phase.command}, {phase.threads} threads)", flush=True)
-            phase_dir = run_phase(phase, out)
-            print(summary(phase_dir), flush=True)
-    finally:
-        if started_here:
-            print("== stopping the local Cassandra node", flush=True)
-            cassandra_local.stop(cluster)
-    print(f"== done in {time.monotonic() - t0:.0f} s; raw YCSB output, HdrHistogram logs and "
-          f"metadata in {out}")
-    return 0
+    settings = Settings(scale="local", keep_going=True,
+                        user_properties={"maxexecutiontime": str(args.seconds)})
+    databases = DATABASES if args.db == "both" else [args.db]
+    failed = run_scenarios(["s4", "s1"], databases, settings, out, quick=True)
+    print("== writing the report (.venv/bin/ycsb-report)", flush=True)
+    report = write_report(out, out / "report")
+    print(f"== quickstart done in {time.monotonic() - t0:.0f} s"
+          + (f", {failed} step(s) FAILED (see above)" if failed else ""), flush=True)
+    print(report)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

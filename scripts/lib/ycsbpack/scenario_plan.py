@@ -66,11 +66,11 @@ class Context:
               properties: Dict[str, str] = None, clients: int = 1,
               client_files: List[List[str]] = None, group: str = "", target: int = None) -> Phase:
         props = dict(self.connection)
-        if command == "load":
-            # a load is bounded by its record count; a scale's time limit is for measured runs
-            props["maxexecutiontime"] = "0"
         props.update(properties or {})
         props.update(self.user_properties)
+        if command == "load":
+            # a load is bounded by its record count; time limits are for the measured runs
+            props["maxexecutiontime"] = "0"
         return Phase(self.scenario, name, self.database, self.binding, command, files, props,
                      threads=threads, target=target, clients=clients,
                      client_property_files=client_files or [],
