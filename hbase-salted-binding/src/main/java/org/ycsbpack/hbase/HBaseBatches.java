@@ -48,7 +48,7 @@ final class HBaseBatches implements BatchOperations {
       return BatchResult.allFailed(keys.size(),
           errors.failed(Status.BAD_REQUEST, "BATCH_READ", keys.get(0) + "...", e));
     }
-    Object[] outcomes = run("BATCH_READ", keys, gets);
+    Object[] outcomes = run(table, gets);
     int ok = 0;
     int missing = 0;
     int failed = 0;
@@ -103,7 +103,7 @@ final class HBaseBatches implements BatchOperations {
       return BatchResult.allFailed(keys.size(), errors.failed(HBaseErrors.statusOf(e),
           batchOperation, keys.get(0) + "...", e));
     }
-    Object[] outcomes = run(batchOperation, keys, puts);
+    Object[] outcomes = run(table, puts);
     int ok = 0;
     int failed = 0;
     Status firstError = null;
@@ -123,7 +123,7 @@ final class HBaseBatches implements BatchOperations {
    * Runs the batch; each slot of the answer holds the row's Result, or the Throwable (or null)
    * of a row that failed. Table.batch fills the slots before it throws for the failed rows.
    */
-  private Object[] run(String operation, List<String> keys, List<Row> actions) {
+  static Object[] run(Table table, List<Row> actions) {
     Object[] outcomes = new Object[actions.size()];
     try {
       table.batch(actions, outcomes);

@@ -53,18 +53,27 @@ final class HBaseConnection implements AutoCloseable {
    * Creates the table when asked and checks it, once per table and JVM (YCSB's threads share
    * one table; a JVM running clients on several tables, as the tests do, checks each).
    */
-  synchronized void prepareTable(HBaseSettings s) throws DBException {
-    if (preparedTables.contains(s.table)) {
+  void prepareTable(HBaseSettings s) throws DBException {
+    prepareTable(s, s.table, HBaseProperties.TABLE.name());
+  }
+
+  /**
+   * As {@link #prepareTable(HBaseSettings)} for another table of the binding (a list table);
+   * {@code property} names the property that chose it, for the message when it is missing.
+   */
+  synchronized void prepareTable(HBaseSettings s, TableName table, String property)
+      throws DBException {
+    if (preparedTables.contains(table)) {
       return;
     }
     try (Admin admin = connection.getAdmin()) {
       if (s.createTable) {
-        TableCreator.createIfMissing(admin, s);
+        TableCreator.createIfMissing(admin, s, table);
       }
-      checkTable(admin, s, conf);
-      preparedTables.add(s.table);
+      checkTable(admin, s, table, property, conf);
+      preparedTables.add(table);
     } catch (IOException | RuntimeException e) {
-      throw new DBException("checking table " + s.table + " at " + where(conf) + " failed: "
+      throw new DBException("checking table " + table + " at " + where(conf) + " failed: "
           + ErrorLog.describe(e));
     }
   }
@@ -192,25 +201,25 @@ final class HBaseConnection implements AutoCloseable {
     }
   }
 
-  private static void checkTable(Admin admin, HBaseSettings s, Configuration conf)
-      throws IOException, DBException {
-    if (!admin.tableExists(s.table)) {
-      throw new DBException("table " + s.table + " does not exist at " + where(conf)
-          + ": create it (HBase shell: create '" + s.table + "', '" + s.familyName + "') or run "
-          + "with -p hbase.createtable=true (property table)");
+  private static void checkTable(Admin admin, HBaseSettings s, TableName table, String property,
+                                 Configuration conf) throws IOException, DBException {
+    if (!admin.tableExists(table)) {
+      throw new DBException("table " + table + " does not exist at " + where(conf)
+          + ": create it (HBase shell: create '" + table + "', '" + s.familyName + "') or run "
+          + "with -p hbase.createtable=true (property " + property + ")");
     }
-    TableDescriptor descriptor = admin.getDescriptor(s.table);
+    TableDescriptor descriptor = admin.getDescriptor(table);
     if (!descriptor.hasColumnFamily(s.family)) {
       Set<String> families = new TreeSet<>();
       for (ColumnFamilyDescriptor f : descriptor.getColumnFamilies()) {
         families.add(f.getNameAsString());
       }
-      throw new DBException("table " + s.table + " has no column family '" + s.familyName
+      throw new DBException("table " + table + " has no column family '" + s.familyName
           + "' (property columnfamily); its families are " + families);
     }
-    if (!admin.isTableEnabled(s.table)) {
-      throw new DBException("table " + s.table + " is disabled: enable it (HBase shell: "
-          + "enable '" + s.table + "')");
+    if (!admin.isTableEnabled(table)) {
+      throw new DBException("table " + table + " is disabled: enable it (HBase shell: "
+          + "enable '" + table + "')");
     }
   }
 

@@ -19,6 +19,7 @@ import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
 import org.ycsbpack.common.batch.BatchBindings;
+import org.ycsbpack.common.listappend.ListBindings;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -45,6 +46,7 @@ public class HBaseSaltedClient extends DB {
   private HBaseConnection connection;
   private Table table;
   private BufferedWrites buffered;
+  private HBaseLists lists;
 
   @Override
   public void init() throws DBException {
@@ -59,6 +61,8 @@ public class HBaseSaltedClient extends DB {
         buffered = new BufferedWrites(connection.connection, s, ERRORS);
       }
       BatchBindings.publish(new HBaseBatches(table, settings, buffered, ERRORS));
+      lists = new HBaseLists(connection, settings, ERRORS);
+      ListBindings.publish(lists);
     } catch (DBException e) {
       releaseAfterFailedInit();
       throw InitFailure.report(NAME, e.getMessage(), e);
@@ -98,11 +102,14 @@ public class HBaseSaltedClient extends DB {
         }
       }
       table.close();
+      lists.close();
     } catch (IOException e) {
       problem = "flushing buffered writes failed: " + ErrorLog.describe(e);
     } finally {
       BatchBindings.clear();
+      ListBindings.clear();
       buffered = null;
+      lists = null;
       connection = null;
       try {
         shared.release();

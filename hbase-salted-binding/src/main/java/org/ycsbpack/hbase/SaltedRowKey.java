@@ -94,6 +94,47 @@ public final class SaltedRowKey {
   public byte[] rowKey(String ycsbKey) {
     byte[] k = encode(ycsbKey);
     byte[] row = new byte[prefixLength() + k.length];
+    writeSalt(k, row);
+    System.arraycopy(k, 0, row, prefixLength(), k.length);
+    return row;
+  }
+
+  /**
+   * The row key of the list of (customId, type) (ListAppendWorkload):
+   * {@code salt(customId) ++ customId ++ 0x00 ++ type}, both in UTF-8 whatever
+   * {@code hbase.keyencoding} says (list keys such as {@code 172.68.1.2} are not numbers). The
+   * salt is computed from customId alone, so all types of one key are neighbours in one region,
+   * as they share a partition in Cassandra; the 0x00 cannot occur in UTF-8 text without a NUL
+   * character, which is refused, so every row key has exactly one (customId, type).
+   *
+   * @throws IllegalArgumentException if customId contains the character U+0000
+   */
+  public byte[] listRowKey(String customId, String type) {
+    if (customId.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("list key '" + customId.replace('\0', '?')
+          + "' contains the character U+0000, which separates key and type in HBase row keys");
+    }
+    byte[] id = customId.getBytes(StandardCharsets.UTF_8);
+    byte[] t = type.getBytes(StandardCharsets.UTF_8);
+    byte[] row = new byte[prefixLength() + id.length + 1 + t.length];
+    writeSalt(id, row);
+    System.arraycopy(id, 0, row, prefixLength(), id.length);
+    System.arraycopy(t, 0, row, prefixLength() + id.length + 1, t.length);
+    return row;
+  }
+
+  /** The type of a row key made by {@link #listRowKey}, or null for any other row key. */
+  public String listType(byte[] rowKey) {
+    for (int i = prefixLength(); i < rowKey.length; i++) {
+      if (rowKey[i] == 0) {
+        return new String(rowKey, i + 1, rowKey.length - i - 1, StandardCharsets.UTF_8);
+      }
+    }
+    return null;
+  }
+
+  /** Writes the salt of {@code k} into the first {@link #prefixLength()} bytes of {@code row}. */
+  private void writeSalt(byte[] k, byte[] row) {
     long crc = mode == Mode.NONE ? 0 : crc32Of(k);
     if (mode == Mode.CRC32) {
       // bytes 5 and 6 of the CRC as an 8-byte big-endian long
@@ -102,8 +143,6 @@ public final class SaltedRowKey {
     } else if (mode == Mode.BUCKETS) {
       row[0] = (byte) (crc % buckets);
     }
-    System.arraycopy(k, 0, row, prefixLength(), k.length);
-    return row;
   }
 
   /** The first row key of a given prefix at or after the YCSB key (a bucket's scan start). */

@@ -5,6 +5,7 @@ import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceExistException;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.TableExistsException;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -25,22 +26,32 @@ final class TableCreator {
   private TableCreator() {
   }
 
+  /** Creates the YCSB table ({@code table}) if it is missing. */
   static void createIfMissing(Admin admin, HBaseSettings s) throws DBException, IOException {
-    if (admin.tableExists(s.table)) {
-      System.err.println("INFO hbase-salted: table " + s.table + " already exists; "
+    createIfMissing(admin, s, s.table);
+  }
+
+  /**
+   * Creates {@code table} if it is missing, with the YCSB table's options (list tables are
+   * created this way too, so both variants of a benchmark run on alike tables).
+   */
+  static void createIfMissing(Admin admin, HBaseSettings s, TableName table)
+      throws DBException, IOException {
+    if (admin.tableExists(table)) {
+      System.err.println("INFO hbase-salted: table " + table + " already exists; "
           + "hbase.presplit, hbase.compression, hbase.blockencoding, hbase.bloomfilter and "
           + "hbase.ttl were not applied to it");
       return;
     }
-    createNamespaceIfMissing(admin, s.table.getNamespaceAsString());
+    createNamespaceIfMissing(admin, table.getNamespaceAsString());
     byte[][] splits = s.rowKeys.splitKeys(s.presplit);
     try {
-      admin.createTable(descriptor(s), splits.length == 0 ? null : splits);
-      System.err.println("INFO hbase-salted: created table " + s.table + " with "
+      admin.createTable(descriptor(s, table), splits.length == 0 ? null : splits);
+      System.err.println("INFO hbase-salted: created table " + table + " with "
           + s.presplit + " regions over the salt " + s.rowKeys + ", " + familySummary(s));
     } catch (TableExistsException e) {
       // another client JVM created it first: fine, it used the same properties or its own
-      System.err.println("INFO hbase-salted: table " + s.table + " was created concurrently "
+      System.err.println("INFO hbase-salted: table " + table + " was created concurrently "
           + "by another client; using it as it is");
     } catch (IOException e) {
       if (s.compression != Compression.Algorithm.NONE
@@ -51,11 +62,11 @@ final class TableCreator {
             + firstLine(e) + "); choose GZ, which needs no native library, or install the codec "
             + "on the servers");
       }
-      throw new DBException("creating table " + s.table + " failed: " + ErrorLog.describe(e));
+      throw new DBException("creating table " + table + " failed: " + ErrorLog.describe(e));
     }
   }
 
-  static TableDescriptor descriptor(HBaseSettings s) {
+  static TableDescriptor descriptor(HBaseSettings s, TableName table) {
     ColumnFamilyDescriptor family = ColumnFamilyDescriptorBuilder.newBuilder(s.family)
         .setMaxVersions(1)
         .setCompressionType(s.compression)
@@ -63,7 +74,7 @@ final class TableCreator {
         .setBloomFilterType(s.bloomFilter)
         .setTimeToLive(s.ttlSeconds)
         .build();
-    return TableDescriptorBuilder.newBuilder(s.table).setColumnFamily(family).build();
+    return TableDescriptorBuilder.newBuilder(table).setColumnFamily(family).build();
   }
 
   private static void createNamespaceIfMissing(Admin admin, String namespace)

@@ -158,4 +158,32 @@ class SaltedRowKeyTest {
     assertThrows(IllegalArgumentException.class,
         () -> SaltedRowKey.buckets(257, KeyEncoding.STRING));
   }
+
+  @Test
+  void aListRowKeyIsTheSaltOfTheKeyThenKeyZeroByteType() {
+    // zlib.crc32(b'172.68.0.1') = 0x0bac19d6: salt ac 19, bucket 6 of 16
+    assertArrayEquals(concat(hex("ac19"), concat(utf8("172.68.0.1"), concat(hex("00"),
+        utf8("ip")))), SaltedRowKey.crc32(KeyEncoding.LONG).listRowKey("172.68.0.1", "ip"));
+    assertArrayEquals(concat(hex("06"), concat(utf8("172.68.0.1"), concat(hex("00"),
+        utf8("email")))), SaltedRowKey.buckets(16, KeyEncoding.STRING)
+        .listRowKey("172.68.0.1", "email"));
+    SaltedRowKey none = SaltedRowKey.none(KeyEncoding.STRING);
+    assertArrayEquals(concat(utf8("k"), concat(hex("00"), utf8("ip"))), none.listRowKey("k", "ip"));
+  }
+
+  @Test
+  void theTypeOfAListRowKeyIsWhatFollowsTheFirstZeroByte() {
+    SaltedRowKey keys = SaltedRowKey.crc32(KeyEncoding.STRING);
+    assertEquals("ip", keys.listType(keys.listRowKey("172.68.0.1", "ip")));
+    assertEquals("", keys.listType(keys.listRowKey("172.68.0.1", "")));
+    assertEquals("a\0b", keys.listType(keys.listRowKey("x", "a\0b")));
+    assertEquals(null, keys.listType(keys.rowKey("user1")));
+  }
+
+  @Test
+  void aListKeyWithANulCharacterIsRefused() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> SaltedRowKey.crc32(KeyEncoding.STRING).listRowKey("a\0b", "ip"));
+    assertTrue(e.getMessage().contains("U+0000"), e.getMessage());
+  }
 }

@@ -1,0 +1,205 @@
+package org.ycsbpack.hbase;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ycsbpack.common.batch.BatchResult;
+import org.ycsbpack.common.listappend.ListBindings;
+import org.ycsbpack.common.listappend.ListOperations;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * The S1 anti-fraud history on the real test HBase: one cell per appended element with a cell
+ * TTL, whole-list reads in append order, batched appends and reads, and nothing lost in a run.
+ */
+class HBaseListAppendIT {
+  private final BindingUnderTest binding = new BindingUnderTest();
+
+  @AfterEach
+  void cleanup() throws DBException {
+    binding.close();
+  }
+
+  /** The list operations a client of this thread published in init(), on table "history". */
+  private ListOperations lists(String... more) throws DBException {
+    List<String> kv = new ArrayList<>(Arrays.asList("table", "it_lists_ycsb",
+        "hbase.createtable", "true", "hbase.presplit", "8"));
+    kv.addAll(Arrays.asList(more));
+    binding.client(kv.toArray(new String[0]));
+    ListOperations lists = ListBindings.current();
+    assertNull(lists.prepareListTable("history"));
+    return lists;
+  }
+
+  @Test
+  void aListReadReturnsEveryAppendedElementInOrder() throws DBException {
+    ListOperations lists = lists();
+    List<String> appended = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      appended.add("{\"n\":" + i + "}");
+      assertEquals(Status.OK, lists.append("history", "172.68.0.1", "ip", appended.get(i), 600));
+    }
+    List<String> read = new ArrayList<>();
+    assertEquals(Status.OK, lists.readList("history", "172.68.0.1", "ip", read));
+    assertEquals(appended, read);
+    assertEquals(Status.NOT_FOUND, lists.readList("history", "172.68.0.1", "email",
+        new ArrayList<>()));
+  }
+
+  @Test
+  void aListIsOneRowOfOneCellPerElementUnderTheSaltedKeyAndType() throws Exception {
+    ListOperations lists = lists("hbase.salt", "buckets:16");
+    for (String e : Arrays.asList("first", "second", "third")) {
+      assertEquals(Status.OK, lists.append("history", "172.68.7.7", "ip", e, 600));
+    }
+    byte[] row = SaltedRowKey.buckets(16, SaltedRowKey.KeyEncoding.STRING)
+        .listRowKey("172.68.7.7", "ip");
+    try (Connection raw = LocalHBase.rawConnection();
+         Table t = raw.getTable(TableName.valueOf("history"));
+         ResultScanner rows = t.getScanner(new Scan().withStartRow(row).withStopRow(row, true))) {
+      Result stored = rows.next();
+      assertArrayEquals(row, stored.getRow());
+      List<String> values = new ArrayList<>();
+      for (Cell cell : stored.rawCells()) {
+        assertEquals(12, cell.getQualifierLength(), "8-byte time and 4-byte writer id");
+        values.add(new String(CellUtil.cloneValue(cell), StandardCharsets.UTF_8));
+      }
+      assertEquals(Arrays.asList("first", "second", "third"), values);
+      assertNull(rows.next());
+    }
+  }
+
+  @Test
+  void appendedElementsExpireAfterTheirTtl() throws Exception {
+    ListOperations lists = lists();
+    assertEquals(Status.OK, lists.append("history", "172.68.9.9", "ip", "short-lived", 2));
+    assertEquals(Status.OK, lists.append("history", "172.68.9.9", "ip", "long-lived", 600));
+    List<String> before = new ArrayList<>();
+    assertEquals(Status.OK, lists.readList("history", "172.68.9.9", "ip", before));
+    assertEquals(Arrays.asList("short-lived", "long-lived"), before);
+    Thread.sleep(3500);
+    List<String> read = new ArrayList<>();
+    assertEquals(Status.OK, lists.readList("history", "172.68.9.9", "ip", read));
+    assertEquals(Arrays.asList("long-lived"), read, "the 2 s element is gone, the other stays");
+  }
+
+  @Test
+  void aListWhoseOnlyElementExpiredIsNotFound() throws Exception {
+    ListOperations lists = lists();
+    assertEquals(Status.OK, lists.append("history", "172.68.9.10", "ip", "short-lived", 1));
+    Thread.sleep(2500);
+    assertEquals(Status.NOT_FOUND, lists.readList("history", "172.68.9.10", "ip",
+        new ArrayList<>()));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"false", "true"})
+  void aBatchedListReadCountsMissingKeys(String clientBuffering) throws DBException {
+    ListOperations lists = lists("hbase.clientbuffering", clientBuffering);
+    String tag = "-buffered-" + clientBuffering;
+    List<String> keys = Arrays.asList("10.0.0.1" + tag, "10.0.0.2" + tag, "10.0.0.3" + tag);
+    BatchResult written = lists.batchAppend("history", keys, "ip",
+        Arrays.asList("a", "b", "c"), 600);
+    assertSame(Status.OK, written.status(), written.toString());
+    assertEquals(3, written.ok());
+    Map<String, List<String>> out = new HashMap<>();
+    List<String> asked = new ArrayList<>(keys);
+    asked.add(1, "10.9.9.9-absent");
+    BatchResult r = lists.batchReadList("history", asked, "ip", out);
+    assertSame(Status.OK, r.status(), r.toString());
+    assertEquals(3, r.ok());
+    assertEquals(1, r.missing());
+    assertEquals(Arrays.asList("b"), out.get("10.0.0.2" + tag));
+    for (String key : keys) {
+      List<String> single = new ArrayList<>();
+      assertEquals(Status.OK, lists.readList("history", key, "ip", single));
+      assertEquals(single, out.get(key), "a batched read equals the single read of " + key);
+    }
+  }
+
+  @Test
+  void aMissingListTableIsNamedWithHowToCreateIt() throws DBException {
+    binding.client("table", "it_lists_ycsb", "hbase.createtable", "true");
+    binding.client("table", "it_lists_ycsb");
+    String problem = ListBindings.current().prepareListTable("it_no_such_history");
+    assertTrue(problem.startsWith("table it_no_such_history does not exist at ZooKeeper "),
+        problem);
+    assertTrue(problem.endsWith("create it (HBase shell: create 'it_no_such_history', 'cf') or "
+        + "run with -p hbase.createtable=true (property listappend.table)"), problem);
+  }
+
+  @Test
+  void everyAcknowledgedAppendOfARunIsStored(@TempDir Path tmp) throws Exception {
+    List<String> connection = new ArrayList<>(Arrays.asList(LocalHBase.ycsbArgs()));
+    connection.addAll(Arrays.asList("-p", "table=it_lists_ycsb", "-p", "hbase.createtable=true",
+        "-p", "listappend.table=it_lists_run"));
+    String[] workload = {"-p", "workload=org.ycsbpack.common.listappend.ListAppendWorkload",
+        "-p", "listappend.keys=200", "-threads", "4"};
+    String[] connect = connection.toArray(new String[0]);
+    YcsbProcess load = YcsbProcess.run(concat(new String[] {"load", "hbase-salted"}, connect,
+        workload, new String[] {"-p", "recordcount=300"}));
+    assertEquals(0, load.exitStatus, load.toString());
+    assertEquals("300", load.reportValue("APPEND", "Return=OK"), load.toString());
+    YcsbProcess batched = YcsbProcess.run(concat(new String[] {"run", "hbase-salted"}, connect,
+        workload, new String[] {"-p", "operationcount=40", "-p", "batchsize=10"}));
+    assertEquals(0, batched.exitStatus, batched.toString());
+    int batchReads = Integer.parseInt(batched.reportValue("BATCH_READ_LIST", "Operations"));
+    int batchAppends = Integer.parseInt(batched.reportValue("BATCH_APPEND", "Operations"));
+    assertEquals(40, batchReads + batchAppends);
+    assertEquals(String.valueOf(batchAppends * 10),
+        batched.reportValue("BATCH_APPEND-RECORDS", "Return=OK"), batched.toString());
+
+    Path loadOut = tmp.resolve("load.out");
+    Path runOut = tmp.resolve("run.out");
+    Files.write(loadOut, load.stdout.getBytes(StandardCharsets.UTF_8));
+    Files.write(runOut, batched.stdout.getBytes(StandardCharsets.UTF_8));
+    List<String> check = new ArrayList<>(Arrays.asList(
+        LocalHBase.repoRoot().resolve("scripts/check-list-appends").toString(), "hbase-salted",
+        loadOut.toString(), runOut.toString(), "--"));
+    check.addAll(connection);
+    Path out = tmp.resolve("check.txt");
+    Process p = new ProcessBuilder(check).redirectErrorStream(true).redirectOutput(out.toFile())
+        .redirectInput(new File("/dev/null")).start();
+    assertTrue(p.waitFor(3, TimeUnit.MINUTES));
+    String report = new String(Files.readAllBytes(out), StandardCharsets.UTF_8);
+    assertEquals(0, p.exitValue(), report);
+    int expected = 300 + batchAppends * 10;
+    assertTrue(report.contains("successful appends reported: " + expected + "; list elements "
+        + "stored: " + expected), report);
+  }
+
+  private static String[] concat(String[]... parts) {
+    List<String> out = new ArrayList<>();
+    for (String[] p : parts) {
+      out.addAll(Arrays.asList(p));
+    }
+    return out.toArray(new String[0]);
+  }
+}
