@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import cassandra_local
+from . import cassandra_local, hbase_local
 from .build import ensure_built
 from .errors import ScriptError, run_main
 from .paths import REPO_ROOT, run_dir
@@ -22,10 +22,12 @@ from .paths import REPO_ROOT, run_dir
 WORKLOAD = "org.ycsbpack.common.batch.BatchedWorkload"
 YCSB = str(REPO_ROOT / "bin" / "ycsb")
 
-# database -> binding, connection properties, and the modes of batched reads and writes
+# database -> binding, connection properties (--hosts sets hosts_property), and the modes of
+# batched reads and writes
 DATABASES = {
     "cassandra": {
         "binding": "cassandra4",
+        "hosts_property": "hosts",
         "props": {"hosts": "127.0.0.1", "cassandra.keyspace": "bench_batches",
                   "cassandra.createschema": "true"},
         "read": {"in": {"cassandra.batchread": "in"},
@@ -33,6 +35,18 @@ DATABASES = {
         "write": {"unlogged": {"cassandra.batchwrite": "unlogged"},
                   "logged": {"cassandra.batchwrite": "logged"},
                   "async": {"cassandra.batchwrite": "async"}},
+    },
+    # reads: one Table.batch of Gets (the report's table.get(List<Get>)); writes: one
+    # Table.batch of Puts (table.put(List<Put>)) or a BufferedMutator's mutate(List) + flush()
+    "hbase": {
+        "binding": "hbase-salted",
+        "hosts_property": "hbase.zookeeper.quorum",
+        "props": {"hbase.zookeeper.quorum": "127.0.0.1",
+                  "hbase.zookeeper.property.clientPort": "2181", "table": "bench_batches",
+                  "hbase.createtable": "true"},
+        "read": {"multiget": {}},
+        "write": {"batch": {"hbase.batchwrite": "batch"},
+                  "mutator": {"hbase.batchwrite": "mutator"}},
     },
 }
 
@@ -85,7 +99,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
     ap.add_argument("--records", type=int, default=20000, help="rows loaded (default 20000)")
     ap.add_argument("--threads", type=int, default=8, help="client threads (default 8)")
-    ap.add_argument("--hosts", help="an existing cluster instead of a local node")
+    ap.add_argument("--hosts", help="an existing cluster instead of a local node (Cassandra "
+                    "contact points, or the HBase ZooKeeper quorum)")
     args = ap.parse_args(argv)
     if args.warmup >= args.seconds:
         raise ScriptError("--warmup must be shorter than --seconds")
@@ -98,8 +113,8 @@ def main(argv=None) -> int:
     base = dict(db["props"], workload=WORKLOAD, recordcount=str(args.records), fieldcount="1",
                 fieldlength="100", requestdistribution="uniform", **{"status.interval": "1"})
     if args.hosts:
-        base["hosts"] = args.hosts
-    cluster, started = None, False
+        base[db["hosts_property"]] = args.hosts
+    cluster, hbase, started = None, None, False
     try:
         if not args.hosts and args.db == "cassandra":
             cluster = cassandra_local.Cluster.load_or_create(run_dir("cassandra"), argparse.Namespace(
@@ -107,6 +122,15 @@ def main(argv=None) -> int:
             started = not cluster.running()
             if started:
                 cassandra_local.start(cluster)
+        if not args.hosts and args.db == "hbase":
+            # the ports of run/hbase's last start (hbase.json), else hbase-local's defaults
+            hbase = hbase_local.Server.load_or_create(run_dir("hbase"), argparse.Namespace(
+                command="status", zk_port=2181, master_port=16000, regionserver_port=16020,
+                heap="1G"))
+            started = not hbase.pid()
+            if started:
+                hbase_local.start(hbase)
+            base["hbase.zookeeper.property.clientPort"] = str(hbase.zk_port)
         print(f"loading {args.records} rows (100-byte values) in batches of 100...", flush=True)
         ycsb("load", db["binding"], dict(base, batchload="true", batchsize="100"), 4)
         results = {}
@@ -125,8 +149,10 @@ def main(argv=None) -> int:
                       f"batch {size}: {rate:,.0f} records/s{mark} ({time.monotonic() - t0:.0f} s)",
                       flush=True)
     finally:
-        if started:
+        if started and cluster:
             cassandra_local.stop(cluster)
+        if started and hbase:
+            hbase_local.stop(hbase)
     print_table(results, sizes, args)
     return 0
 

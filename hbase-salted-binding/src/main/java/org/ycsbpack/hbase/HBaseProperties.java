@@ -46,6 +46,11 @@ public final class HBaseProperties {
           + "flush fails to write are counted under their error status.");
   public static final BindingProperty WRITE_BUFFER_SIZE = BindingProperty.of(
       "hbase.writebuffersize", "2097152", "BufferedMutator buffer in bytes (HBase's default).");
+  public static final BindingProperty BATCH_WRITE = BindingProperty.of("hbase.batchwrite",
+      "batch", "How BatchedWorkload's BATCH_INSERT / BATCH_UPDATE are sent: `batch`, one "
+          + "`Table.batch` call (the report's `table.put(List<Put>)`); `mutator`, the Puts into "
+          + "a per-thread BufferedMutator of their own, then `flush()`. Both return when every "
+          + "row is written and count failed rows exactly.");
   public static final BindingProperty DURABILITY = BindingProperty.of("hbase.durability",
       "USE_DEFAULT", "Durability of writes: USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or "
           + "FSYNC_WAL.");
@@ -69,6 +74,6 @@ public final class HBaseProperties {
   /** All properties, in README order. */
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
       ZK_QUORUM, ZK_PORT, BOOTSTRAP_SERVERS, TMP_DIR, CONNECT_TIMEOUT_MS, TABLE, COLUMN_FAMILY,
-      SALT, KEY_ENCODING, CLIENT_BUFFERING, WRITE_BUFFER_SIZE, DURABILITY, CREATE_TABLE,
+      SALT, KEY_ENCODING, CLIENT_BUFFERING, WRITE_BUFFER_SIZE, BATCH_WRITE, DURABILITY, CREATE_TABLE,
       PRESPLIT, COMPRESSION, BLOCK_ENCODING, BLOOM_FILTER, TTL));
 }

@@ -47,6 +47,7 @@ public class HBaseSaltedClient extends DB {
   private Table table;
   private BufferedWrites buffered;
   private HBaseLists lists;
+  private HBaseBatches batches;
 
   @Override
   public void init() throws DBException {
@@ -60,7 +61,8 @@ public class HBaseSaltedClient extends DB {
       if (s.clientBuffering) {
         buffered = new BufferedWrites(connection.connection, s, ERRORS);
       }
-      BatchBindings.publish(new HBaseBatches(table, settings, buffered, ERRORS));
+      batches = new HBaseBatches(connection.connection, table, settings, buffered, ERRORS);
+      BatchBindings.publish(batches);
       lists = new HBaseLists(connection, settings, ERRORS);
       ListBindings.publish(lists);
     } catch (DBException e) {
@@ -101,6 +103,7 @@ public class HBaseSaltedClient extends DB {
               + "the Return= lines of their operations)";
         }
       }
+      batches.close();
       table.close();
       lists.close();
     } catch (IOException e) {
@@ -110,6 +113,7 @@ public class HBaseSaltedClient extends DB {
       ListBindings.clear();
       buffered = null;
       lists = null;
+      batches = null;
       connection = null;
       try {
         shared.release();

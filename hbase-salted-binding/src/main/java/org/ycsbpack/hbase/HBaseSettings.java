@@ -29,6 +29,8 @@ final class HBaseSettings {
   final SaltedRowKey rowKeys;
   final boolean clientBuffering;
   final long writeBufferSize;
+  /** {@code batch} or {@code mutator}: see {@link HBaseBatches}. */
+  final String batchWrite;
   final Durability durability;
   final int connectTimeoutMs;
   /** Null when not set as a property: then hbase-site.xml or HBase's default applies. */
@@ -56,6 +58,7 @@ final class HBaseSettings {
     rowKeys = rowKeys(values);
     clientBuffering = values.bool(CLIENT_BUFFERING);
     writeBufferSize = values.longValue(WRITE_BUFFER_SIZE, 1024, 1L << 31);
+    batchWrite = values.choice(BATCH_WRITE, "batch", "mutator");
     durability = values.enumValue(DURABILITY, Durability.class);
     connectTimeoutMs = values.integer(CONNECT_TIMEOUT_MS, 100, 3_600_000);
     zkQuorum = values.isSet(ZK_QUORUM) ? values.string(ZK_QUORUM) : null;

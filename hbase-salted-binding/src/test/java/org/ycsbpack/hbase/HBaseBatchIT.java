@@ -82,6 +82,26 @@ class HBaseBatchIT {
   }
 
   @Test
+  void aBatchWriteThroughTheBufferedMutatorWritesEveryRowBeforeItReturns() throws DBException {
+    BatchOperations ops = batches("hbase.batchwrite", "mutator");
+    HBaseSaltedClient reader = binding.client("table", "it_batch", "hbase.keyencoding", "long");
+    List<String> keys = new ArrayList<>();
+    List<Map<String, ByteIterator>> values = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      keys.add("user" + (8000 + i));
+      values.add(row("user" + (8000 + i), " mutator"));
+    }
+    BatchResult written = ops.batchInsert("usertable", keys, values);
+    assertSame(Status.OK, written.status(), written.toString());
+    assertEquals(50, written.ok());
+    for (String key : keys) {
+      Map<String, ByteIterator> read = new HashMap<>();
+      assertEquals(Status.OK, reader.read("usertable", key, null, read), key);
+      assertEquals(strings(row(key, " mutator")), strings(read));
+    }
+  }
+
+  @Test
   void aBatchUpdateIsNotOvertakenByEarlierBufferedWrites() throws DBException {
     HBaseSaltedClient buffered = binding.client("table", "it_batch", "hbase.keyencoding", "long",
         "hbase.createtable", "true", "hbase.presplit", "8", "hbase.clientbuffering", "true");
