@@ -4,8 +4,9 @@ import math
 
 import numpy as np
 import pytest
+from pandas.testing import assert_frame_equal
 
-from conftest import OUTPUTS
+from conftest import OUTPUTS, SEED
 from ycsb_analysis.multi_output import parse_file, parse_text
 
 COUNTED_TYPES = ["hdrhistogram", "raw", "hdrhistogram+histogram", "hdrhistogram+raw", "locale-de",
@@ -91,3 +92,34 @@ def test_empty_interval_minimum_and_nan_average_are_missing_values():
     m = out.status_measurements.iloc[0]
     assert m["count"] == 0 and math.isnan(m["min_latency_us"]) and math.isnan(m["average_latency_us"])
     assert out.status_entries["current_ops_per_s"].iloc[0] == pytest.approx(142.86)
+
+
+BLOCK_FIXTURES = [OUTPUTS / "hdrhistogram+histogram.err", OUTPUTS / "locale-de.err", OUTPUTS / "raw.out",
+                  OUTPUTS / "timeseries.out", SEED / "hbase-insert-4-clients.txt"]
+
+
+@pytest.mark.parametrize("path", BLOCK_FIXTURES, ids=lambda p: p.name)
+def test_a_file_read_in_small_blocks_parses_exactly_as_the_whole_text(path):
+    # 300-byte blocks cut through the multi-line entries of the two-in-one types and
+    # between the outputs of the seed's four pasted clients.
+    whole = parse_text(path.read_text(encoding="utf-8"), source=str(path))
+    blocks = parse_file(path, block_bytes=300)
+    assert [o.source for o in blocks] == [o.source for o in whole]
+    for b, w in zip(blocks, whole):
+        assert b.line_counts == w.line_counts
+        for frame in ("report", "status_entries", "status_measurements", "timeseries", "raw_datapoints"):
+            assert_frame_equal(getattr(b, frame), getattr(w, frame), obj=f"{path.name} {frame}")
+
+
+def test_an_entry_repeated_in_a_later_block_counts_once_as_in_a_whole_file_parse(tmp_path):
+    # The same status log pasted twice: with one block per copy, every entry of the second
+    # block repeats one of the first, as YCSB's repeated last line does within a file.
+    real = (OUTPUTS / "hdrhistogram.err").read_text(encoding="utf-8")
+    path = tmp_path / "client-0.err"
+    path.write_text(real + real, encoding="utf-8")
+    (blocks,) = parse_file(path, block_bytes=len(real.encode("utf-8")))
+    (whole,) = parse_text(real + real)
+    (once,) = parse_file(OUTPUTS / "hdrhistogram.err")
+    assert_frame_equal(blocks.status_entries, whole.status_entries)
+    assert_frame_equal(blocks.status_measurements, whole.status_measurements)
+    assert len(blocks.status_entries) == len(once.status_entries)

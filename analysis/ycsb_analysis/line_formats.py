@@ -48,10 +48,14 @@ LINE_KINDS = (
     "unknown",
 )
 
+# Every pattern below is also run over many lines joined by "\n" (see LINE_SCANNER), so none
+# may cross a line end: whitespace is written `[^\S\n]`, negated classes exclude `\n`. On a
+# single line that changes nothing.
+
 # `[READ], AverageLatency(us), 477.65714285714284` — metric in brackets, then the measurement
 # name, then the value. Raw's `[READ], Below is a summary of latency in microseconds:, -1`
 # has a colon and spaces in the measurement, so the measurement is "anything but a comma".
-REPORT_LINE = re.compile(r"^\[(?P<metric>[^\]]+)\], (?P<measurement>[^,]+), (?P<value>\S+)\s*$")
+REPORT_LINE = re.compile(r"^\[(?P<metric>[^\]\n]+)\], (?P<measurement>[^,\n]+), (?P<value>\S+)[^\S\n]*$")
 
 # `[READ], 0, 623.7826086956521`: timeseries rows put the interval start (ms) where the
 # measurement name would be.
@@ -60,13 +64,14 @@ TIMESERIES_MEASUREMENT = re.compile(r"^-?\d+$")
 # Status entry head. A `-l label` is printed glued to the date. The date has milliseconds
 # after a colon (SimpleDateFormat "yyyy-MM-dd HH:mm:ss:SSS"). `current ops/sec` is `∞` on a
 # first interval of 0 ms and uses the JVM's decimal separator. `est completion in ...` is
-# only there while YCSB can estimate it ("0 second", "3 minutes", "1 hours 2 minutes").
+# only there while YCSB can estimate it ("0 second", "3 minutes", "1 hours 2 minutes");
+# `est_marker` tells an empty estimate from none.
 STATUS_HEAD = re.compile(
     r"^(?P<label>.*?)(?P<time>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}) "
     r"(?P<elapsed_s>\d+) sec: (?P<operations>\d+) operations; "
-    r"(?P<current_ops_per_s>\S+) current ops/sec;\s?"
-    r"(?:est completion in (?P<est_completion>.*?)(?: (?=\[|[\w-]+ count: )|\s*$))?"
-    r"(?P<measurements>.*?)\s*$"
+    r"(?P<current_ops_per_s>\S+) current ops/sec;[^\S\n]?"
+    r"(?:(?P<est_marker>est completion in )(?P<est_completion>.*?)(?: (?=\[|[\w-]+ count: )|[^\S\n]*$))?"
+    r"(?P<measurements>(?:.*\S)?)[^\S\n]*$"   # up to the last non-blank: greedy is faster than .*?
 )
 STATUS_HEAD_HINT = " sec: "
 
@@ -74,7 +79,7 @@ STATUS_HEAD_HINT = " sec: "
 # its two summaries): `[BucketREAD AverageLatency(us)=671.39] [HdrUPDATE: Count=39, ...`
 # or `RawREAD count: 27, average latency(us): 459.78 [HdrCLEANUP: Count=2, ...`.
 STATUS_CONTINUATION = re.compile(
-    r"^\s*(?:\[[^\],]+(?:: Count=| AverageLatency\(us\)=)|[\w-]+ count: \d+, average latency\(us\): )"
+    r"^[^\S\n]*(?:\[[^\],\n]+(?:: Count=| AverageLatency\(us\)=)|[\w-]+ count: \d+, average latency\(us\): )"
 )
 
 # One measurement inside a status entry, in any of the three summary formats:
@@ -83,9 +88,9 @@ STATUS_CONTINUATION = re.compile(
 #   raw:               READ count: 6, average latency(us): 1.00
 _NUM = r"-?\d+(?:[.,]\d+)?(?:E-?\d+)?"
 STATUS_MEASUREMENT = re.compile(
-    r"\[(?P<hdr_metric>[^\]:]+): Count=(?P<hdr_count>\d+), Max=(?P<hdr_max>-?\d+), "
+    r"\[(?P<hdr_metric>[^\]:\n]+): Count=(?P<hdr_count>\d+), Max=(?P<hdr_max>-?\d+), "
     r"Min=(?P<hdr_min>-?\d+), Avg=(?P<hdr_avg>NaN|" + _NUM + r")(?P<hdr_percentiles>(?:, \d+(?:\.\d+)?=-?\d+)*)\]"
-    r"|\[(?P<avg_metric>[^\]]+?) AverageLatency\(us\)=(?P<avg_avg>NaN|" + _NUM + r")\]"
+    r"|\[(?P<avg_metric>[^\]\n]+?) AverageLatency\(us\)=(?P<avg_avg>NaN|" + _NUM + r")\]"
     r"|(?P<raw_metric>[\w-]+) count: (?P<raw_count>\d+), average latency\(us\): (?P<raw_avg>NaN|" + _NUM + r")"
 )
 PERCENTILE_PAIR = re.compile(r", (?P<percentile>\d+(?:\.\d+)?)=(?P<value>-?\d+)")
@@ -98,9 +103,41 @@ YCSB_MESSAGE = re.compile(
     r"^(?:Command line: |YCSB Client \d|Loading workload\.\.\.|Starting test\.|DBWrapper: "
     r"|Maximum time elapsed|Stop requested for workload|Could not wait until max specified time"
     r"|Raw data measurement: |[\w-]+ latency raw data: op, timestamp|\*{5,} properties \*{5,}|\*{20,}$"
-    r'|"[^"]+"="[^"]*"$|\[WARN\] |Workload failed|Error in processing|Exception in thread'
+    r'|"[^"\n]+"="[^"\n]*"$|\[WARN\] |Workload failed|Error in processing|Exception in thread'
     r"|Connecting to |Connected\.|ERROR: |Property )"
 )
+
+
+def _body(rx: re.Pattern) -> str:
+    """A line pattern without its ``^`` and named groups, to embed in a bigger pattern."""
+    return re.sub(r"\(\?P<\w+>", "(?:", rx.pattern.removeprefix("^"))
+
+
+# The line classifier: ONE regex run over a whole block of lines joined by "\n" (multiline
+# mode), which yields one match per line. Each alternative is a lookahead for one line kind,
+# in the order of precedence, then captures the line's first character under that kind's
+# name (a one-character capture costs no copy of the line); a blank line captures nothing.
+LINE_SCANNER = re.compile(
+    r"^(?:"
+    rf"(?={_body(STATUS_HEAD)})(?P<status>.)"
+    rf"|(?=\[[^\]\n]+\], -?\d+, \S+[^\S\n]*$)(?P<timeseries>.)"
+    rf"|(?={_body(REPORT_LINE)})(?P<report>.)"
+    rf"|(?={_body(STATUS_CONTINUATION)})(?P<status_continuation>.)"
+    rf"|(?={_body(RAW_DATAPOINT)})(?P<raw_datapoint>.)"
+    rf"|(?={_body(YCSB_MESSAGE)})(?P<ycsb_message>.)"
+    r"|(?=[^\S\n]*$)"
+    r"|(?P<unknown>.)"
+    r")?.*$",
+    re.MULTILINE,
+)
+_SCANNED_KINDS = list(LINE_SCANNER.groupindex)
+
+# The same patterns over many entries / summaries joined by "\n": a match of the separator
+# alternative ends one entry, so matches can be numbered by entry without a Python loop.
+STATUS_HEAD_SCANNER = re.compile(STATUS_HEAD.pattern, re.MULTILINE)
+RAW_DATAPOINT_SCANNER = re.compile(RAW_DATAPOINT.pattern, re.MULTILINE)
+STATUS_MEASUREMENT_SCANNER = re.compile(STATUS_MEASUREMENT.pattern + r"|(?P<end_of_entry>\n)")
+PERCENTILE_SCANNER = re.compile(PERCENTILE_PAIR.pattern + r"|(?P<end_of_entry>\n)")
 
 # Long.MAX_VALUE: what YCSB prints as the minimum of an empty histogram.
 LONG_MAX = 9223372036854775807
@@ -117,48 +154,34 @@ def lines_of(text: str) -> pd.Series:
     return pd.Series(text.splitlines(), dtype=object)
 
 
+def scan(rx: re.Pattern, texts) -> list[tuple]:
+    """``rx.findall`` over ``texts`` joined by "\n": one regex pass in C over a whole block."""
+    return rx.findall("\n".join(texts))
+
+
+def columns_of(matches: list, n_groups: int) -> list[np.ndarray]:
+    """findall's row tuples → one object array per group ('' where a group did not take part)."""
+    if not matches:
+        return [np.empty(0, dtype=object) for _ in range(n_groups)]
+    table = np.empty((len(matches), n_groups), dtype=object)
+    table[:] = matches if n_groups > 1 else [[m] for m in matches]
+    return [table[:, i] for i in range(n_groups)]
+
+
 def classify_lines(lines: pd.Series) -> pd.Series:
-    """Label every line with one of :data:`LINE_KINDS` (vectorised, one regex pass per kind).
+    """Label every line with one of :data:`LINE_KINDS` in one regex pass (:data:`LINE_SCANNER`).
 
-    Cheap prefix tests narrow each regex to the lines that can match it.
+    Precedence when a line fits several shapes: status head, timeseries row, report line,
+    status continuation, raw datapoint, YCSB message; whitespace-only lines are blank,
+    anything else unknown.
     """
-    kind = np.full(len(lines), "unknown", dtype=object)
     if len(lines) == 0:
-        return pd.Series(kind, index=lines.index, dtype=object)
-    s = lines.astype(object)
-    bracket = s.str.startswith("[", na=False).to_numpy()
-
-    if bracket.any():
-        sub = s[bracket]
-        report = sub.str.match(REPORT_LINE.pattern, na=False)
-        # Among report-shaped lines, a purely numeric measurement is a timeseries row.
-        meas = sub[report].str.extract(REPORT_LINE.pattern)["measurement"]
-        is_ts = meas.str.match(TIMESERIES_MEASUREMENT.pattern, na=False)
-        idx_report = np.flatnonzero(bracket)[report.to_numpy()]
-        kind[idx_report] = np.where(is_ts.to_numpy(), "timeseries", "report")
-
-    maybe_status = s.str.contains(STATUS_HEAD_HINT, regex=False, na=False).to_numpy()
-    if maybe_status.any():
-        head = s[maybe_status].str.match(STATUS_HEAD.pattern, na=False).to_numpy()
-        kind[np.flatnonzero(maybe_status)[head]] = "status"
-
-    blank = s.str.strip().str.len().to_numpy() == 0
-    kind[blank & (kind == "unknown")] = "blank"
-    undecided = kind == "unknown"
-    if undecided.any():
-        und = s[undecided]
-        cont = und.str.match(STATUS_CONTINUATION.pattern, na=False).to_numpy()
-        idx = np.flatnonzero(undecided)
-        kind[idx[cont]] = "status_continuation"
-        rest = ~cont
-        if rest.any():
-            und2 = und[rest]
-            raw = und2.str.match(RAW_DATAPOINT.pattern, na=False).to_numpy()
-            kind[idx[rest][raw]] = "raw_datapoint"
-            rest_idx = idx[rest][~raw]
-            if len(rest_idx):
-                msg = s.iloc[rest_idx].str.match(YCSB_MESSAGE.pattern, na=False).to_numpy()
-                kind[rest_idx[msg]] = "ycsb_message"
+        return pd.Series(np.empty(0, dtype=object), index=lines.index, dtype=object)
+    found = columns_of(scan(LINE_SCANNER, lines.astype(object).tolist()), len(_SCANNED_KINDS))
+    if len(found[0]) != len(lines):  # cannot happen for lines from str.splitlines
+        raise AssertionError(f"line scanner matched {len(found[0])} times for {len(lines)} lines")
+    conditions = [col != "" for col in found]
+    kind = np.select(conditions, np.array(_SCANNED_KINDS, dtype=object), default="blank").astype(object)
     return pd.Series(kind, index=lines.index, dtype=object)
 
 
@@ -175,12 +198,29 @@ def to_number(values: pd.Series) -> pd.Series:
     # infinity fix-ups (a second vectorised pass over that subset).
     obj = values.astype(object)
     out = pd.to_numeric(obj, errors="coerce").astype(float)
-    retry = out.isna() & obj.notna() & (obj != "NaN")
-    if retry.any():
-        fixed = (obj[retry].astype(str).str.strip().str.replace(",", ".", regex=False)
-                 .str.replace("∞", "inf", regex=False))
-        out[retry] = pd.to_numeric(fixed, errors="coerce").astype(float)
+    missing = np.flatnonzero(np.isnan(out.to_numpy()))
+    if len(missing):
+        texts = obj.iloc[missing]
+        retry = missing[(texts.notna() & (texts != "NaN")).to_numpy()]
+        if len(retry):
+            out.iloc[retry] = pd.to_numeric(_locale_fixed(obj.iloc[retry]), errors="coerce").astype(float).to_numpy()
     return out
+
+
+_OUTER_BLANKS = re.compile(r"^[^\S\n]+|[^\S\n]+$", re.MULTILINE)
+
+
+def _locale_fixed(values: pd.Series) -> pd.Series:
+    """Stripped, decimal comma → point, ``∞`` → ``inf``: on all values joined into one
+    string (three C-level passes instead of three Python calls per value)."""
+    texts = values.tolist()
+    if all(type(t) is str for t in texts):
+        joined = _OUTER_BLANKS.sub("", "\n".join(texts)).replace(",", ".").replace("∞", "inf")
+        fixed = joined.split("\n")
+        if len(fixed) == len(texts):
+            return pd.Series(fixed, index=values.index, dtype=object)
+    return (values.astype(str).str.strip().str.replace(",", ".", regex=False)
+            .str.replace("∞", "inf", regex=False))
 
 
 def latency_number(values: pd.Series) -> pd.Series:

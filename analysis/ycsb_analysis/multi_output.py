@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,8 @@ import pandas as pd
 
 from . import exporters, report_parser, status_parser
 from .errors import UnreadableInput
-from .line_formats import LINE_KINDS, RAW_DATAPOINT, classify_lines, latency_number, lines_of, to_number
+from .line_formats import (LINE_KINDS, RAW_DATAPOINT, RAW_DATAPOINT_SCANNER, classify_lines, columns_of,
+                           latency_number, scan, to_number)
 
 _JSON_START = re.compile(r"^\s*(?:\{|\[\s*\{)")
 
@@ -98,30 +100,28 @@ class ParsedOutput:
         )
 
 
-def segment_of_lines(kinds: pd.Series, report_metrics: pd.Series) -> pd.Series:
-    """Which output (0, 1, ...) each line belongs to.
+# Big files are parsed in blocks of about this many bytes (whole lines), so that memory
+# holds one block's intermediate columns (~20 times its size), not the whole file's.
+BLOCK_BYTES = 4 * 2**20
 
-    ``report_metrics`` holds the bracketed metric of report lines (index ⊂ kinds.index).
+
+def segment_starts(is_report: np.ndarray, metrics: np.ndarray, after_overall: bool,
+                   seen_report: bool) -> np.ndarray:
+    """Which report lines start a new output: an ``[OVERALL]`` line that follows a
+    non-``[OVERALL]`` report line, or the first report line of the file.
+
+    ``after_overall``/``seen_report`` carry the state of the lines before this block.
     """
-    n = len(kinds)
-    is_report = kinds.isin(["report", "timeseries"]).to_numpy()
-    start = np.zeros(n, dtype=bool)
-    if is_report.any():
-        rep_idx = np.flatnonzero(is_report)
-        metric = report_metrics.reindex(kinds.index[rep_idx]).fillna("").to_numpy()
-        is_overall = metric == "OVERALL"
-        prev_overall = np.concatenate([[False], is_overall[:-1]])
-        first = np.zeros(len(rep_idx), dtype=bool)
-        first[0] = True
-        starts = (is_overall & ~prev_overall) | first
-        start[rep_idx[starts]] = True
-    n_segments = int(start.sum())
-    if n_segments <= 1:
-        return pd.Series(np.zeros(n, dtype="int64"), index=kinds.index)
-    starts_upto = np.cumsum(start)
-    seg = np.where(is_report, starts_upto - 1, starts_upto)   # non-report lines → next report
-    seg = np.clip(seg, 0, n_segments - 1)
-    return pd.Series(seg.astype("int64"), index=kinds.index)
+    start = np.zeros(len(is_report), dtype=bool)
+    if not is_report.any():
+        return start
+    rep_idx = np.flatnonzero(is_report)
+    is_overall = metrics[rep_idx] == "OVERALL"
+    prev_overall = np.concatenate([[after_overall], is_overall[:-1]])
+    first = np.zeros(len(rep_idx), dtype=bool)
+    first[0] = not seen_report
+    start[rep_idx[(is_overall & ~prev_overall) | first]] = True
+    return start
 
 
 def _empty(columns: list[str]) -> pd.DataFrame:
@@ -131,67 +131,230 @@ def _empty(columns: list[str]) -> pd.DataFrame:
 def _parse_raw_datapoints(lines: pd.Series) -> pd.DataFrame:
     if lines.empty:
         return _empty(["metric", "timestamp_ms", "latency_us"])
-    p = lines.astype(object).str.extract(RAW_DATAPOINT.pattern)
-    return pd.DataFrame({"metric": p["metric"].astype(object), "timestamp_ms": to_number(p["timestamp_ms"]),
-                         "latency_us": latency_number(p["latency_us"])})
+    metric, timestamp, latency = columns_of(scan(RAW_DATAPOINT_SCANNER, lines.astype(object).tolist()), 3)
+    if len(metric) != len(lines):  # not all raw datapoints (only when called with other lines)
+        p = lines.astype(object).str.extract(RAW_DATAPOINT.pattern)
+        metric, timestamp, latency = (p[c].to_numpy(dtype=object) for c in ("metric", "timestamp_ms", "latency_us"))
+    return pd.DataFrame({"metric": pd.Series(metric, index=lines.index, dtype=object),
+                         "timestamp_ms": to_number(pd.Series(timestamp, index=lines.index, dtype=object)),
+                         "latency_us": latency_number(pd.Series(latency, index=lines.index, dtype=object))})
+
+
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate blocks' frames; text columns get the dtype pandas infers for the whole
+    column (as if parsed in one piece), not what a block of only missing values had."""
+    out = pd.concat(frames, ignore_index=True)
+    for c, col in out.items():
+        if col.dtype == object or isinstance(col.dtype, pd.StringDtype):
+            out[c] = pd.DataFrame({c: col.to_numpy(dtype=object)})[c]
+    return out
+
+
+class _FileParse:
+    """The parse of one text, fed block by block (whole lines, in order); :meth:`outputs`
+    then gives exactly what parsing the whole text at once gives.
+
+    What crosses block boundaries: line numbers, which output a line belongs to (the
+    ``[OVERALL]`` state), YCSB's repeated last status line (dropped by fingerprint, see
+    ``status_parser.entry_fingerprints``), and a status entry's continuation lines — the
+    caller keeps the lines from a block's last status head for the next block.
+    """
+
+    def __init__(self, source: str):
+        self.source = source
+        self.n_lines = 0
+        self.n_starts = 0
+        self.after_overall = False
+        self.seen_report = False
+        self.report_lines: list[pd.Series] = []
+        self.timeseries_lines: list[pd.Series] = []
+        self.raw: list[pd.DataFrame] = []
+        self.entries: list[pd.DataFrame] = []
+        self.fingerprints: list[pd.DataFrame] = []
+        self.measurements: list[pd.DataFrame] = []
+        self.counts: list[pd.DataFrame] = []
+        self.line_segment: list[pd.Series] = []   # segment of report/timeseries/raw lines
+
+    def feed(self, lines: list[str], kinds: pd.Series | None = None) -> None:
+        """Parse the next block of lines (``kinds`` from ``classify_lines``, if known)."""
+        n = len(lines)
+        if n == 0:
+            return
+        index = pd.RangeIndex(self.n_lines, self.n_lines + n)
+        lines_s = pd.Series(lines, index=index, dtype=object)
+        kinds = classify_lines(lines_s) if kinds is None else kinds.set_axis(index)
+        kind = kinds.to_numpy()
+
+        report_lines = lines_s[kind == "report"]
+        ts_lines = lines_s[kind == "timeseries"]
+        is_report = (kind == "report") | (kind == "timeseries")
+        metrics = np.full(n, "", dtype=object)
+        if len(report_lines):
+            metrics[report_lines.index - self.n_lines] = \
+                report_parser.parse_report_lines(report_lines)["metric"].to_numpy()
+        if len(ts_lines):
+            metrics[ts_lines.index - self.n_lines] = \
+                report_parser.parse_timeseries_lines(ts_lines)["metric"].to_numpy()
+        start = segment_starts(is_report, metrics, self.after_overall, self.seen_report)
+        starts_upto = np.cumsum(start) + self.n_starts
+        # Status lines and raw datapoints are printed while a run goes on: they belong to
+        # the next report. Clipped to the real number of outputs in outputs().
+        segment = np.where(is_report, starts_upto - 1, starts_upto).astype("int64")
+        if is_report.any():
+            self.after_overall = bool(metrics[np.flatnonzero(is_report)[-1]] == "OVERALL")
+            self.seen_report = True
+        self.n_starts = int(starts_upto[-1])
+        segments = pd.Series(segment, index=index)
+
+        self.counts.append(pd.DataFrame({"segment": segment, "kind": kind}).value_counts().rename("n").reset_index())
+        self.report_lines.append(report_lines)
+        self.timeseries_lines.append(ts_lines)
+        raw_lines = lines_s[kind == "raw_datapoint"]
+        if len(raw_lines):
+            self.raw.append(_parse_raw_datapoints(raw_lines))
+        self.line_segment.append(segments[is_report | (kind == "raw_datapoint")])
+
+        texts = status_parser.join_entries(lines_s, kinds)
+        if len(texts):
+            entries = status_parser.parse_status_entries(texts, drop_repeats=False)
+            if len(entries):
+                measurements = status_parser.parse_status_measurements(entries)
+                if len(measurements):
+                    self.measurements.append(measurements)
+                entries = entries.drop(columns=["measurements_text"])
+                entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
+                self.entries.append(entries)
+                self.fingerprints.append(status_parser.entry_fingerprints(texts).loc[entries["entry"]])
+        self.n_lines += n
+
+    def _status(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        if not self.entries:
+            return _empty(status_parser.ENTRY_COLUMNS + ["segment"]), _empty(["entry", "metric", "count"])
+        entries = _concat(self.entries)
+        repeated = pd.concat(self.fingerprints, ignore_index=True).duplicated(keep="first").to_numpy()
+        if not self.measurements:
+            return entries[~repeated].reset_index(drop=True), pd.DataFrame(columns=["entry", "metric", "count"])
+        measurements = _concat(self.measurements)
+        if repeated.any():
+            entries = entries[~repeated].reset_index(drop=True)
+            measurements = measurements[measurements["entry"].isin(entries["entry"])].reset_index(drop=True)
+        pct = sorted([c for c in measurements.columns if c.startswith("p") and c[1:2].isdigit()],
+                     key=lambda c: float(c[1:]))
+        measurements = measurements[[c for c in measurements.columns if c not in pct] + pct]
+        return entries, measurements
+
+    def outputs(self) -> list[ParsedOutput]:
+        """One :class:`ParsedOutput` per YCSB output found in the text fed so far."""
+        n_segments = max(self.n_starts, 1)
+        lines = pd.concat(self.report_lines) if self.report_lines else pd.Series([], dtype=object)
+        report = report_parser.parse_report_lines(lines)
+        ts_lines = pd.concat(self.timeseries_lines) if self.timeseries_lines else pd.Series([], dtype=object)
+        timeseries = report_parser.parse_timeseries_lines(ts_lines) if len(ts_lines) else \
+            _empty(["metric", "time_ms", "average_latency_us"])
+        raw = pd.concat(self.raw) if self.raw else _empty(["metric", "timestamp_ms", "latency_us"])
+        line_segment = (pd.concat(self.line_segment) if self.line_segment else pd.Series([], dtype="int64")
+                        ).clip(0, n_segments - 1)
+        entries, measurements = self._status()
+        entry_segment = entries.pop("segment").to_numpy(dtype="int64").clip(0, n_segments - 1)
+        if self.counts:
+            counts = pd.concat(self.counts, ignore_index=True)
+            counts["segment"] = counts["segment"].clip(0, n_segments - 1)
+            counts = counts.groupby(["segment", "kind"])["n"].sum()
+        else:
+            counts = pd.Series(dtype="int64")
+
+        outputs = []
+        for seg in range(n_segments):
+            def pick(df: pd.DataFrame) -> pd.DataFrame:
+                if df.empty:
+                    return df.reset_index(drop=True)
+                return df[line_segment.reindex(df.index).to_numpy() == seg].reset_index(drop=True)
+            ents = entries[entry_segment == seg].reset_index(drop=True) if len(entries) else \
+                entries.reset_index(drop=True)
+            meas = measurements[measurements["entry"].isin(ents["entry"])].reset_index(drop=True) \
+                if not measurements.empty else measurements
+            line_counts = {k: int(counts.get((seg, k), 0)) for k in LINE_KINDS}
+            outputs.append(ParsedOutput(
+                source=self.source if n_segments == 1 else f"{self.source}#{seg + 1}",
+                report=pick(report).drop(columns=["value_text"], errors="ignore"),
+                status_entries=ents,
+                status_measurements=meas,
+                timeseries=pick(timeseries),
+                raw_datapoints=pick(raw),
+                line_counts=line_counts,
+            ))
+        return outputs
+
+
+def _parse_blocks(blocks: Iterator[str], source: str) -> list[ParsedOutput]:
+    """Parse text given as consecutive blocks of whole lines.
+
+    A block's lines from its last status head on wait for the next block, so an entry's
+    continuation lines always meet their head (a block whose only head is its first line
+    waits whole: text without another status head grows the block).
+    """
+    parse = _FileParse(source)
+    pending: list[str] = []
+    block = next(blocks, None)
+    while block is not None:
+        following = next(blocks, None)
+        lines = pending + block.splitlines()
+        kinds = classify_lines(pd.Series(lines, dtype=object))
+        cut = len(lines)
+        if following is not None:
+            heads = np.flatnonzero(kinds.to_numpy() == "status")
+            if len(heads):
+                cut = int(heads[-1])
+        if cut:
+            parse.feed(lines[:cut], kinds.iloc[:cut])
+        pending = lines[cut:]
+        block = following
+    parse.feed(pending)
+    return parse.outputs()
 
 
 def parse_text(text: str, source: str = "<text>") -> list[ParsedOutput]:
     """Parse YCSB text (report and/or status lines, any mix) into one ParsedOutput per output."""
-    lines = lines_of(text)
-    kinds = classify_lines(lines)
-    report_lines = lines[kinds == "report"]
-    report = report_parser.parse_report_lines(report_lines)
-    ts_lines = lines[kinds == "timeseries"]
-    timeseries = report_parser.parse_timeseries_lines(ts_lines) if len(ts_lines) else \
-        _empty(["metric", "time_ms", "average_latency_us"])
-    metrics = pd.concat([report["metric"], timeseries["metric"]]) if len(timeseries) else report["metric"]
-    segments = segment_of_lines(kinds, metrics)
-
-    entries_text = status_parser.join_entries(lines, kinds)
-    entries = status_parser.parse_status_entries(entries_text) if len(entries_text) else \
-        _empty(status_parser.ENTRY_COLUMNS + ["measurements_text"])
-    measurements = status_parser.parse_status_measurements(entries) if len(entries) else \
-        _empty(["entry", "metric", "count"])
-    raw = _parse_raw_datapoints(lines[kinds == "raw_datapoint"])
-
-    n_segments = int(segments.max()) + 1 if len(segments) else 1
-    counts = pd.crosstab(segments, kinds) if len(lines) else pd.DataFrame()
-    outputs = []
-    for seg in range(n_segments):
-        def pick(df: pd.DataFrame, index_col: str | None = None) -> pd.DataFrame:
-            if df.empty:
-                return df.reset_index(drop=True)
-            idx = df[index_col] if index_col else df.index
-            mask = segments.reindex(idx).to_numpy() == seg
-            return df[mask].reset_index(drop=True)
-        ents = pick(entries, "entry")
-        meas = measurements[measurements["entry"].isin(ents["entry"])].reset_index(drop=True) \
-            if not measurements.empty else measurements
-        line_counts = {k: int(counts.loc[seg, k]) if (seg in counts.index and k in counts.columns) else 0
-                       for k in LINE_KINDS}
-        outputs.append(ParsedOutput(
-            source=source if n_segments == 1 else f"{source}#{seg + 1}",
-            report=pick(report).drop(columns=["value_text"], errors="ignore"),
-            status_entries=ents.drop(columns=["measurements_text"], errors="ignore"),
-            status_measurements=meas,
-            timeseries=pick(timeseries),
-            raw_datapoints=pick(raw),
-            line_counts=line_counts,
-        ))
-    return outputs
+    return _parse_blocks(iter([text]), source)
 
 
-def parse_file(path: Path | str) -> list[ParsedOutput]:
+def text_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[str]:
+    """The file's text in blocks of whole lines (cut after a newline byte, which never
+    occurs inside a UTF-8 character), undecodable bytes replaced."""
+    with path.open("rb") as f:
+        rest = b""
+        while True:
+            data = f.read(block_bytes)
+            if not data:
+                break
+            data = rest + data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                rest = data
+                continue
+            rest = data[cut:]
+            yield data[:cut].decode("utf-8", errors="replace")
+        if rest:
+            yield rest.decode("utf-8", errors="replace")
+
+
+def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedOutput]:
     """Parse one YCSB output file: text (stdout/stderr, any number of outputs) or a JSON
-    exporter file. Raises :class:`UnreadableInput` when it holds no YCSB output at all."""
+    exporter file. Raises :class:`UnreadableInput` when it holds no YCSB output at all.
+
+    Text is read and parsed in blocks of about ``block_bytes``; the result is the same for
+    any block size."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            head = f.read(200).decode("utf-8", errors="replace")
+        if _JSON_START.match(head):
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        else:
+            outputs = _parse_blocks(text_blocks(path, block_bytes), source=str(path))
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
-    text = data.decode("utf-8", errors="replace")
-    if _JSON_START.match(text[:200]):
+    if _JSON_START.match(head):
         try:
             report = exporters.parse_exporter_text(text)
         except ValueError as e:
@@ -202,7 +365,6 @@ def parse_file(path: Path | str) -> list[ParsedOutput]:
                              timeseries=_empty(["metric", "time_ms", "average_latency_us"]),
                              raw_datapoints=_empty(["metric", "timestamp_ms", "latency_us"]),
                              line_counts={"report": len(report)})]
-    outputs = parse_text(text, source=str(path))
     if not any(o.has_report or not o.status_entries.empty or not o.timeseries.empty
                or not o.raw_datapoints.empty for o in outputs):
         total = sum(sum(o.line_counts.values()) for o in outputs)

@@ -14,88 +14,128 @@ first interval may say ``∞ current ops/sec``, an empty interval says
 
 Two frames come out: :func:`parse_status_entries` (one row per entry: time, elapsed,
 operations, current ops/s) and :func:`parse_status_measurements` (one row per entry and
-metric: count, min, max, avg, percentiles). Everything is pandas string methods on whole
-columns; the only Python-level iteration is over distinct percentile layouts (one or two
-per file).
+metric: count, min, max, avg, percentiles). Every regex runs once over a whole block of
+entries joined by "\n" (``re.findall`` in C, see ``line_formats.scan``); the results are
+numpy/pandas columns. No Python code runs per line or per entry; only per distinct metric
+name and percentile (a handful).
 """
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 
-from .line_formats import PERCENTILE_PAIR, STATUS_HEAD, STATUS_MEASUREMENT, latency_number, to_number
+from .line_formats import (PERCENTILE_SCANNER, STATUS_HEAD, STATUS_HEAD_SCANNER, STATUS_MEASUREMENT,
+                           STATUS_MEASUREMENT_SCANNER, columns_of, latency_number, scan, to_number)
 from .report_parser import split_metric
 
 ENTRY_COLUMNS = ["entry", "label", "time", "elapsed_s", "operations", "current_ops_per_s", "est_completion"]
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S:%f"
 
 
 def join_entries(lines: pd.Series, kinds: pd.Series) -> pd.Series:
     """Glue continuation lines to their status head: one string per status entry.
 
-    Returns a Series indexed by the head line's index. Continuation lines that appear
-    before any head are dropped (they cannot be placed).
+    Returns a Series indexed by the head line's index; an entry is its head and every
+    continuation line up to the next head, joined by single spaces (lines of other kinds
+    in between are left out). Continuation lines that appear before any head are dropped
+    (they cannot be placed).
     """
-    is_head = (kinds == "status").to_numpy()
-    is_cont = (kinds == "status_continuation").to_numpy()
-    keep = is_head | is_cont
-    if not is_cont.any():
-        return lines[is_head]
-    sel = lines[keep]
-    head_pos = pd.Series(np.where(is_head[keep], sel.index.to_numpy(), -1), index=sel.index)
-    owner = head_pos.where(head_pos >= 0).ffill()
-    sel = sel[owner.notna()]
-    owner = owner[owner.notna()].astype("int64")
-    if not is_cont[keep].any():
-        return sel
-    # Only entries that really have continuation lines pay for a join.
-    has_cont = owner[kinds[sel.index] == "status_continuation"].unique()
-    multi = owner.isin(has_cont)
-    joined = sel[multi].groupby(owner[multi], sort=False).agg(" ".join)
-    single = sel[~multi]
-    return pd.concat([single, joined]).sort_index()
+    kind = kinds.to_numpy()
+    is_head = kind == "status"
+    if not is_head.any():
+        return pd.Series([], index=lines.index[:0], dtype=object)
+    keep = is_head | (kind == "status_continuation")
+    keep[: int(np.argmax(is_head))] = False
+    pos = np.flatnonzero(keep)
+    heads = is_head[pos]
+    if heads.all():
+        return pd.Series(lines.to_numpy(dtype=object)[pos], index=lines.index[pos], dtype=object)
+    # Interleave the kept lines with separators — " " before a continuation line, "\n"
+    # before the next head — so that one join and one split make all entries at once.
+    parts = np.empty(2 * len(pos) - 1, dtype=object)
+    parts[0::2] = lines.to_numpy(dtype=object)[pos]
+    parts[1::2] = np.where(heads[1:], "\n", " ")
+    texts = "".join(parts).split("\n")
+    return pd.Series(texts, index=lines.index[pos[heads]], dtype=object)
 
 
-def parse_status_entries(entries: pd.Series) -> pd.DataFrame:
-    """Entry strings → one row each: ``label, time, elapsed_s, operations, current_ops_per_s``.
+def entry_fingerprints(entries: pd.Series) -> pd.DataFrame:
+    """Two independent 64-bit hashes of each entry text, to find YCSB's repeated last line
+    across blocks of a big file without keeping the texts (a false match needs a 128-bit
+    collision)."""
+    values = entries.to_numpy(dtype=object)
+    return pd.DataFrame({
+        "h1": pd.util.hash_array(values, hash_key="ycsb-status-ln-1", categorize=False),
+        "h2": pd.util.hash_array(values, hash_key="ycsb-status-ln-2", categorize=False),
+    }, index=entries.index)
 
-    Repeats of the same entry (YCSB prints the final one twice) are dropped.
+
+def parse_status_entries(entries: pd.Series, drop_repeats: bool = True) -> pd.DataFrame:
+    """Entry strings → one row each: ``label, time, elapsed_s, operations, current_ops_per_s``
+    (and the entry's ``measurements_text``).
+
+    Repeats of the same entry (YCSB prints the final one twice) are dropped unless
+    ``drop_repeats`` is false (the caller then drops them, see :func:`entry_fingerprints`).
+    Entries that are not status heads are left out.
     """
-    entries = entries[~entries.duplicated(keep="first")]
-    parts = entries.astype(object).str.extract(STATUS_HEAD.pattern)
+    if drop_repeats:
+        entries = entries[~entries.duplicated(keep="first")]
+    found = scan(STATUS_HEAD_SCANNER, entries.astype(object).tolist()) if len(entries) else []
+    if len(found) == len(entries):
+        (label, time, elapsed, operations, current, est_marker, est,
+         measurements) = columns_of(found, STATUS_HEAD.groups)
+        est = np.where(est_marker == "", np.nan, est).astype(object)
+    else:  # some entry is not a status head (only when called with other strings)
+        parts = entries.astype(object).str.extract(STATUS_HEAD.pattern)
+        label, time, elapsed, operations, current, measurements = (
+            parts[c].fillna("").astype(object).to_numpy()
+            for c in ("label", "time", "elapsed_s", "operations", "current_ops_per_s", "measurements"))
+        est = parts["est_completion"].astype(object).to_numpy()
     out = pd.DataFrame({
         "entry": entries.index.to_numpy(),
-        "label": parts["label"].fillna("").astype(object).to_numpy(),
-        "time": pd.to_datetime(parts["time"], format="%Y-%m-%d %H:%M:%S:%f", errors="coerce").to_numpy(),
-        "elapsed_s": to_number(parts["elapsed_s"]).to_numpy(),
-        "operations": to_number(parts["operations"]).to_numpy(),
-        "current_ops_per_s": to_number(parts["current_ops_per_s"]).to_numpy(),
-        "est_completion": parts["est_completion"].astype(object).to_numpy(),
+        "label": label,
+        "time": pd.to_datetime(pd.Series(time, dtype=object), format=TIME_FORMAT, errors="coerce").to_numpy(),
+        "elapsed_s": _numbers(elapsed, to_number),
+        "operations": _numbers(operations, to_number),
+        "current_ops_per_s": _numbers(current, to_number),
+        "est_completion": est,
     })
-    out["measurements_text"] = parts["measurements"].fillna("").astype(object).to_numpy()
+    out["measurements_text"] = measurements
     return out[out["time"].notna()].reset_index(drop=True)
 
 
-def _percentile_columns(text: pd.Series) -> pd.DataFrame:
-    """``, 90=1408, 99=2175, 99.9=2175`` → columns p90, p99, p99.9 (µs)."""
-    if text.empty:
-        return pd.DataFrame(index=text.index)
-    layout = text.str.replace(r"=-?\d+", "=", regex=True)
-    frames = []
-    for pattern_text in layout.dropna().unique():  # one or two distinct layouts per file
-        keys = re.findall(r"(\d+(?:\.\d+)?)=", pattern_text)
-        if not keys:
-            continue
-        rx = "".join(rf", {re.escape(k)}=(?P<p{i}>-?\d+)" for i, k in enumerate(keys))
-        sub = text[layout == pattern_text]
-        got = sub.str.extract("^" + rx + "$")
-        got.columns = [f"p{k}" for k in keys]
-        frames.append(got.apply(latency_number))
-    if not frames:
-        return pd.DataFrame(index=text.index)
-    return pd.concat(frames).reindex(text.index)
+def _numbers(texts: np.ndarray, convert) -> np.ndarray:
+    """'' (a group that did not take part) → NaN, the rest through ``convert``."""
+    values = np.where(texts == "", np.nan, texts).astype(object) if len(texts) else texts
+    return convert(pd.Series(values, dtype=object)).to_numpy()
+
+
+def _interned(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct values and codes of a text column; the column rebuilt to share one string
+    object per distinct value (a few metric names over millions of rows)."""
+    codes, uniques = pd.factorize(texts)
+    uniques = np.asarray(uniques, dtype=object)
+    return uniques[codes], codes, uniques
+
+
+def _percentile_columns(text: np.ndarray) -> dict[str, np.ndarray]:
+    """``, 90=1408, 99=2175, 99.9=2175`` per row → {"p90": µs per row, "p99": ..., ...}."""
+    found = scan(PERCENTILE_SCANNER, text.tolist())
+    if not found:
+        return {}
+    percentile, value, end = columns_of(found, 3)
+    is_end = end != ""
+    row = np.cumsum(is_end)[~is_end]
+    codes, keys = pd.factorize(percentile[~is_end])
+    microseconds = latency_number(pd.Series(value[~is_end], dtype=object)).to_numpy()
+    out = {}
+    for code, key in enumerate(keys):  # one per percentile printed: a handful
+        mine = codes == code
+        column = np.full(len(text), np.nan)
+        column[row[mine]] = microseconds[mine]
+        out[f"p{key}"] = column
+    return dict(sorted(out.items(), key=lambda kv: float(kv[0][1:])))
 
 
 def parse_status_measurements(entries: pd.DataFrame) -> pd.DataFrame:
@@ -108,34 +148,37 @@ def parse_status_measurements(entries: pd.DataFrame) -> pd.DataFrame:
     number of operations measured in that interval; it is NaN for ``average`` entries, which
     do not print it.
     """
-    text = entries.set_index("entry")["measurements_text"]
+    text = entries["measurements_text"]
     if text.empty:
         return pd.DataFrame(columns=["entry", "metric", "count"])
-    m = text.str.extractall(STATUS_MEASUREMENT.pattern)
-    if m.empty:
+    found = scan(STATUS_MEASUREMENT_SCANNER, text.astype(object).tolist())
+    groups = columns_of(found, STATUS_MEASUREMENT_SCANNER.groups)
+    is_end = groups[-1] != "" if found else np.zeros(0, dtype=bool)
+    if is_end.all():
         return pd.DataFrame(columns=["entry", "metric", "count"])
-    fmt = np.select(
-        [m["hdr_metric"].notna().to_numpy(), m["avg_metric"].notna().to_numpy()],
-        ["hdrhistogram", "average"], "raw")
-    metric = m["hdr_metric"].fillna(m["avg_metric"]).fillna(m["raw_metric"])
-    count = to_number(m["hdr_count"].fillna(m["raw_count"]))
-    avg = latency_number(m["hdr_avg"].fillna(m["avg_avg"]).fillna(m["raw_avg"]))
+    entry_pos = np.cumsum(is_end)[~is_end]
+    (hdr_metric, hdr_count, hdr_max, hdr_min, hdr_avg, hdr_percentiles, avg_metric, avg_avg,
+     raw_metric, raw_count, raw_avg) = (g[~is_end] for g in groups[:-1])
+    is_hdr, is_avg = hdr_metric != "", avg_metric != ""
+    fmt = np.select([is_hdr, is_avg], ["hdrhistogram", "average"], "raw")
+    metric, codes, names = _interned(np.where(is_hdr, hdr_metric, np.where(is_avg, avg_metric, raw_metric)))
     out = pd.DataFrame({
-        "entry": m.index.get_level_values(0).to_numpy(),
-        "metric": metric.to_numpy(),
+        "entry": entries["entry"].to_numpy()[entry_pos],
+        "metric": metric,
         "format": fmt,
-        "count": count.to_numpy(),
-        "min_latency_us": latency_number(m["hdr_min"]).to_numpy(),
-        "max_latency_us": latency_number(m["hdr_max"]).to_numpy(),
-        "average_latency_us": avg.to_numpy(),
+        "count": _numbers(np.where(is_hdr, hdr_count, raw_count), to_number),
+        "min_latency_us": _numbers(hdr_min, latency_number),
+        "max_latency_us": _numbers(hdr_max, latency_number),
+        "average_latency_us": _numbers(np.where(is_hdr, hdr_avg, np.where(is_avg, avg_avg, raw_avg)),
+                                       latency_number),
     })
-    pct = _percentile_columns(m["hdr_percentiles"].fillna("").where(m["hdr_percentiles"].fillna("") != ""))
-    for c in sorted(pct.columns, key=lambda c: float(c[1:])):
-        out[c] = pct[c].to_numpy()
+    for name, column in _percentile_columns(hdr_percentiles).items():
+        out[name] = column
     # Metric name parts, computed once per distinct name (a handful), not per row.
-    names = {name: split_metric(name) for name in out["metric"].unique()}
+    parts = [split_metric(n) for n in names]
     for pos, part in enumerate(("operation", "failed", "intended", "structure"), start=2):
-        out.insert(pos, part, out["metric"].map({n: getattr(v, part) for n, v in names.items()}))
+        values = np.array([getattr(p, part) for p in parts], dtype=bool if part in ("failed", "intended") else object)
+        out.insert(pos, part, values[codes])
     head = entries.set_index("entry")[["time", "elapsed_s"]]
     out = out.join(head, on="entry")
     first = ["entry", "time", "elapsed_s"]
