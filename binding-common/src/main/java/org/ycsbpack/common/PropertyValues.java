@@ -32,16 +32,7 @@ public final class PropertyValues {
   }
 
   public int integer(BindingProperty p, int min, int max) throws DBException {
-    String v = string(p);
-    try {
-      int n = Integer.parseInt(v);
-      if (n < min || n > max) {
-        throw bad(p, v, "a whole number from " + min + " to " + max);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw bad(p, v, "a whole number from " + min + " to " + max);
-    }
+    return (int) longValue(p, min, max);
   }
 
   public long longValue(BindingProperty p, long min, long max) throws DBException {
