@@ -50,7 +50,7 @@ def test_later_files_win_and_the_scale_and_database_files_follow_the_phase():
                      "s1/ci-batched-write.properties", "db/cassandra.properties",
                      "s1/cassandra.properties", "s1/cassandra-table-leveled.properties"]
     props = ctx.merged(ctx.files(["write"]))
-    assert props["cassandra.keyspace"] == "test" and props["operationcount"] == "1000"
+    assert props["cassandra.keyspace"] == "test" and props["operationcount"] == "300"
 
 
 def test_s1_recreates_the_table_per_variant_and_reads_again_after_a_major_compaction():

@@ -212,6 +212,7 @@ def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool) -
 def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str) -> None:
     for line in proc.stderr:
         err.write(line)
+        err.flush()  # the status stream is read while the phase runs (S2's fault phase)
         if echo and (" sec: " in line or line.startswith(("ERROR", "WARN"))):
             sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{line}")
     err.flush()
