@@ -210,6 +210,9 @@ def parser() -> argparse.ArgumentParser:
                    help="run the remaining phases after a failed one")
     p.add_argument("--dry-run", action="store_true",
                    help="print the phases and YCSB commands without running anything")
+    p.add_argument("--no-build", action="store_true",
+                   help="use the bindings as built (default: mvn package what is missing or "
+                        "older than its sources)")
     local = p.add_argument_group("local servers (without --hosts)")
     local.add_argument("--run-dir", type=Path,
                        help="run directory of the local servers (default run/scenarios)")
@@ -271,7 +274,8 @@ def main(argv=None) -> int:
     out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
     if not settings.dry_run:
         _terminate_on_sigterm()
-        ensure_built()
+        if not args.no_build:
+            ensure_built()
     print(f"{SCENARIOS[sid].TITLE} on {', '.join(databases)}, {settings.scale} scale; "
           f"results in {out}", flush=True)
     failed = run_scenarios([sid], databases, settings, out)
