@@ -36,7 +36,7 @@ def test_every_parsed_figure_is_exported_with_its_run_and_client(built_report):
 
 def test_report_html_holds_every_run_and_its_exact_properties(built_report):
     html = (built_report / "report.html").read_text()
-    assert "basic:batch-read" in html and "hbase" in html
+    assert "basic:batch-run" in html and "hbase" in html
     assert "hdrhistogram.output.path" in html          # a property from metadata.json
     assert "http://" not in html and "https://" not in html   # self-contained
 
@@ -72,3 +72,36 @@ def test_console_script_is_installed_and_runs(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "report.html").exists()
+
+
+COMPARED_PHASES = ["load", "batch-run", "run-threads-1"]
+
+
+def _copy_results(dst, timestamp, scenario="fixture-sweep"):
+    """A few fixture phases under another timestamp and scenario name (metadata rewritten)."""
+    import shutil
+
+    (src,) = (RESULTS / "fixture-sweep").iterdir()
+    target = dst / scenario / timestamp
+    for phase in COMPARED_PHASES:
+        shutil.copytree(src / phase, target / phase)
+    for meta in target.glob("*/metadata.json"):
+        m = json.loads(meta.read_text())
+        m["scenario"] = scenario
+        meta.write_text(json.dumps(m))
+    return target
+
+
+def test_comparison_matches_phases_on_scenario_phase_and_database_using_the_latest_run(tmp_path):
+    current = tmp_path / "current"
+    _copy_results(current, "20000101T000000Z")                 # an older run of the same phases
+    (latest,) = (RESULTS / "fixture-sweep").iterdir()
+    _copy_results(current, latest.name)                        # the latest: identical to the baseline
+    _copy_results(current, latest.name, scenario="other-scenario")   # same phase names, other scenario
+    out = tmp_path / "out"
+    assert main([str(current), "-o", str(out), "--baseline", str(RESULTS)]) == 0
+    cmp = pd.read_csv(out / "comparison.csv")
+    assert set(cmp["scenario"]) == {"fixture-sweep"}
+    assert not cmp.duplicated(["scenario", "phase", "database", "figure"]).any()
+    assert (cmp["change_percent"].abs() < 1e-9).all()         # the latest run was compared
+    assert set(cmp["phase"]) == set(COMPARED_PHASES)

@@ -10,7 +10,7 @@ from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.hdr_logs import decode_histogram, merge_histograms, percentiles, read_hdr_log
 from ycsb_analysis.multi_output import parse_file
 
-V2_PHASE, V1_PHASE = "batch-read", "run-clients-2"   # see make_fixtures.sh
+V2_PHASE, V1_PHASE = "batch-run", "run-clients-2"   # see make_fixtures.sh
 
 
 def test_fixture_logs_really_are_v1_and_v2():

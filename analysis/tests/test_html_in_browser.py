@@ -60,4 +60,4 @@ def test_report_renders_with_every_chart_shown_and_no_broken_link(browser, built
           .filter(h => !(h.startsWith('#') && document.getElementById(h.slice(1))));""")
     assert broken == []
     text = browser.find_element("tag name", "body").text
-    assert "Overview" in text and "basic:batch-read" in text
+    assert "Overview" in text and "basic:batch-run" in text

@@ -11,6 +11,8 @@ from conftest import SEED, phase_dir
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.merge import PERCENTILES_MERGED, merge_clients
+from ycsb_analysis.summary import run_summary
+from ycsb_analysis.timeseries import record_throughput
 
 
 def seed_hbase(batchsize=1):
@@ -66,23 +68,76 @@ def test_pooled_variance_of_histogram_clients():
         2 * own.loc["READ", "operations"] / (out.overall["runtime_ms"] / 1000))
 
 
-def _records_ok_and_runtime(path):
-    text = path.read_text()
-    ok = int(re.search(r"^\[BATCH_READ-RECORDS\], Return=OK, (\d+)$", text, re.M).group(1))
-    runtime = float(re.search(r"^\[OVERALL\], RunTime\(ms\), (\d+)$", text, re.M).group(1))
-    return ok, runtime
+def report_figures(path):
+    """``{(metric, measurement): value}`` of a client's final report, read straight from the text."""
+    found = re.findall(r"^\[([^\]]+)\], ([^,]+), (\S+)$", path.read_text(), re.M)
+    return {(metric, measurement): float(value) for metric, measurement, value in found}
 
 
-def test_records_per_second_of_a_batched_phase_uses_the_recorded_records():
-    d = phase_dir("batch-read")
-    run = load_phase_dir(d)
-    rec = records_table(run).set_index("operation").loc["BATCH_READ"]
-    expected = sum(ok / (rt / 1000) for ok, rt in map(_records_ok_and_runtime, sorted(d.glob("client-*.out"))))
+def client_reports(phase):
+    return [report_figures(p) for p in sorted(phase_dir(phase).glob("client-*.out"))]
+
+
+def record_statuses(report, op):
+    """``{status: count}`` of ``[<op>-RECORDS], Return=<status>, n``."""
+    return {m[len("Return="):]: n for (metric, m), n in report.items()
+            if metric == op + "-RECORDS" and m.startswith("Return=")}
+
+
+# batch-run: the project's BatchedWorkload (50/50 BATCH_READ/BATCH_UPDATE of 10 records, two
+# clients) on basic, which cannot batch: every batch ran as 10 single operations, and FixtureDB
+# answered some reads NOT_FOUND and some updates ERROR.
+
+@pytest.mark.parametrize("op", ["BATCH_READ", "BATCH_UPDATE"])
+def test_records_per_second_of_a_real_batched_phase_are_its_ok_records_over_run_time(op):
+    rec = records_table(load_phase_dir(phase_dir("batch-run"))).set_index("operation").loc[op]
+    reports = client_reports("batch-run")
+    expected = sum(record_statuses(r, op)["OK"] / (r[("OVERALL", "RunTime(ms)")] / 1000) for r in reports)
     assert rec["records_source"] == "recorded"
     assert rec["records_per_s"] == pytest.approx(expected)
-    assert rec["records_not_ok"] > 0      # the fixture workload reports some NOT_FOUND records
-    assert rec["per_record_latency_us"] == pytest.approx(
-        rec["batch_average_latency_us"] * rec["batches"] / rec["records_ok"])
+    assert rec["records_ok"] == sum(record_statuses(r, op)["OK"] for r in reports)
+
+
+@pytest.mark.parametrize("op", ["BATCH_READ", "BATCH_UPDATE"])
+def test_per_record_latency_is_the_time_spent_in_batches_over_the_ok_records(op):
+    rec = records_table(load_phase_dir(phase_dir("batch-run"))).set_index("operation").loc[op]
+    reports = client_reports("batch-run")
+    batch_time_us = sum(r[(op, "AverageLatency(us)")] * r[(op, "Operations")] for r in reports)
+    ok_records = sum(record_statuses(r, op)["OK"] for r in reports)
+    assert rec["per_record_latency_us"] == pytest.approx(batch_time_us / ok_records)
+    assert rec["batches"] == sum(r[(op, "Operations")] for r in reports)
+
+
+def test_records_not_found_or_failed_are_counted_apart_from_the_ok_records():
+    rec = records_table(load_phase_dir(phase_dir("batch-run"))).set_index("operation")
+    reports = client_reports("batch-run")
+    for op, status in (("BATCH_READ", "NOT_FOUND"), ("BATCH_UPDATE", "ERROR")):
+        not_ok = sum(n for r in reports for s, n in record_statuses(r, op).items() if s != "OK")
+        assert not_ok == sum(record_statuses(r, op).get(status, 0) for r in reports) > 0
+        assert rec.loc[op, "records_not_ok"] == not_ok
+
+
+def test_single_operations_of_a_batch_run_as_singles_are_kept_but_not_taken_as_batches():
+    run = load_phase_dir(phase_dir("batch-run"))
+    assert set(records_table(run)["operation"]) == {"BATCH_READ", "BATCH_UPDATE"}
+    returns = merge_clients(run).returns
+    for single, batch in (("READ", "BATCH_READ-RECORDS"), ("UPDATE", "BATCH_UPDATE-RECORDS")):
+        # Each record of a batch was one single operation: the same statuses, counted twice.
+        by_status = returns[returns["operation"] == single].set_index("status")["count"]
+        assert by_status.to_dict() == returns[returns["operation"] == batch].set_index("status")["count"].to_dict()
+    summary = run_summary(run)
+    assert summary["main_operation"] in {"BATCH_READ", "BATCH_UPDATE"}
+    assert summary["records_per_s"] == pytest.approx(records_table(run)["records_per_s"].sum())
+
+
+def test_a_batched_load_inserts_every_record_once_in_batches_of_the_batchsize():
+    run = load_phase_dir(phase_dir("batch-load"))
+    rec = records_table(run).set_index("operation").loc["BATCH_INSERT"]
+    # Two clients split the key space with insertstart/insertcount: together, recordcount.
+    assert rec["records_ok"] == int(run.properties["recordcount"]) == rec["batches"] * run.batchsize
+    over_time = record_throughput(run)
+    assert set(over_time["operation"]) == {"BATCH_INSERT"}
+    assert (over_time["records_per_batch"] == 10).all()
 
 
 def test_without_a_records_block_the_batchsize_is_used_and_said():

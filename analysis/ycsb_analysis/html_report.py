@@ -113,10 +113,21 @@ def _run_section(run: Run, merged: MergedRun) -> str:
 </section>"""
 
 
+COMPARISON_KEY = ["scenario", "phase", "database"]
+
+
 def comparison_table(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
-    """Baseline vs current per phase (matched on phase and database), change in percent."""
-    key = ["phase", "database"]
-    merged = baseline.merge(current, on=key, suffixes=(" baseline", " current"))
+    """Baseline vs current per phase, change in percent.
+
+    Phases are matched on scenario, phase and database (S2's ``load`` is not S3's ``load``);
+    when one side holds a phase several times (several timestamps), its latest run is used.
+    """
+    def latest(summary: pd.DataFrame) -> pd.DataFrame:
+        if summary.empty:
+            return summary.reindex(columns=COMPARISON_KEY)
+        return summary.sort_values("timestamp", kind="stable").drop_duplicates(COMPARISON_KEY, keep="last")
+
+    merged = latest(baseline).merge(latest(current), on=COMPARISON_KEY, suffixes=(" baseline", " current"))
     rows = []
     for _, r in merged.iterrows():
         for col, title, better in COMPARED_FIGURES:
@@ -126,11 +137,11 @@ def comparison_table(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
                 continue
             # From 0 to 0 is no change; from 0 to something has no percentage.
             change = (c - b) / b * 100.0 if b else (0.0 if c == b else float("nan"))
-            rows.append({"phase": r["phase"], "database": r["database"], "figure": title,
-                         "baseline": float(b), "current": float(c), "change_percent": change,
+            rows.append({"scenario": r["scenario"], "phase": r["phase"], "database": r["database"],
+                         "figure": title, "baseline": float(b), "current": float(c), "change_percent": change,
                          "better_when": better})
-    return pd.DataFrame(rows, columns=["phase", "database", "figure", "baseline", "current",
-                                       "change_percent", "better_when"])
+    return pd.DataFrame(rows, columns=COMPARISON_KEY + ["figure", "baseline", "current", "change_percent",
+                                                        "better_when"])
 
 
 def _comparison_html(table: pd.DataFrame) -> str:
@@ -141,12 +152,13 @@ def _comparison_html(table: pd.DataFrame) -> str:
         ch = r["change_percent"]
         good = (ch > 0) == (r["better_when"] == "higher")
         cls = "" if (math.isnan(ch) or abs(ch) < 0.5) else ("better" if good else "worse")
-        rows.append(f'<tr><td class="text">{html.escape(r["phase"])}</td><td class="text">'
+        rows.append(f'<tr><td class="text">{html.escape(r["scenario"])}</td>'
+                    f'<td class="text">{html.escape(r["phase"])}</td><td class="text">'
                     f'{html.escape(r["database"])}</td><td class="text">{html.escape(r["figure"])}</td>'
                     f'<td>{_fmt(r["baseline"])}</td><td>{_fmt(r["current"])}</td>'
                     f'<td class="{cls}">{"–" if math.isnan(ch) else f"{ch:+.1f} %"}</td></tr>')
-    return ('<table><thead><tr><th class="text">phase</th><th class="text">database</th><th class="text">'
-            'figure</th><th>baseline</th><th>current</th><th>change</th></tr></thead><tbody>'
+    return ('<table><thead><tr><th class="text">scenario</th><th class="text">phase</th>'
+            '<th class="text">database</th><th class="text">figure</th><th>baseline</th><th>current</th><th>change</th></tr></thead><tbody>'
             + "".join(rows) + "</tbody></table>")
 
 

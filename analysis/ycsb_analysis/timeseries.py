@@ -5,7 +5,8 @@ Status entries carry, per metric, the number of operations measured in that inte
 length. Clients of one run are put on one time axis (seconds since the run's first status
 entry, less its elapsed time) and summed per interval for throughput; latency percentiles
 are drawn per client, because per-interval percentiles of different clients cannot be
-added.
+added — unless the clients wrote .hdr interval logs: then the intervals' histograms are
+merged across clients (:func:`merged_latency_over_time`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .batched import RECORDS_SUFFIX, records_table
+from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
+from .report_parser import split_metric
 
 NOT_PLOTTED_OPERATIONS = {"CLEANUP"}
 
@@ -69,6 +73,26 @@ def operation_throughput(run: Run) -> pd.DataFrame:
     return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(["metric", "t_s"])
 
 
+def record_throughput(run: Run) -> pd.DataFrame:
+    """``t_s, operation, records_per_s, records_per_batch``: records/s of batch operations
+    over time, clients summed.
+
+    Status lines count batches per interval, not records (the ``<OP>-RECORDS`` block holds
+    only statuses, its interval ``Count`` stays 0), so each interval's batches/s is scaled by
+    the phase's records per batch from the final report (OK records / batches; ``batchsize``
+    when there is no ``-RECORDS`` block).
+    """
+    rec = records_table(run)
+    thr = operation_throughput(run)
+    if rec.empty or thr.empty:
+        return pd.DataFrame(columns=["t_s", "operation", "records_per_s", "records_per_batch"])
+    per_batch = (rec["records_ok"] / rec["batches"]).set_axis(rec["operation"])
+    out = thr[~thr["failed"] & thr["operation"].isin(per_batch.index) & (thr["metric"] == thr["operation"])].copy()
+    out["records_per_batch"] = out["operation"].map(per_batch).to_numpy(dtype=float)
+    out["records_per_s"] = out["ops_per_s"] * out["records_per_batch"]
+    return out[["t_s", "operation", "records_per_s", "records_per_batch"]].reset_index(drop=True)
+
+
 def total_throughput(run: Run) -> pd.DataFrame:
     """``t_s, ops_per_s``: YCSB's own ``current ops/sec``, summed over clients."""
     start = _run_start(run)
@@ -103,6 +127,44 @@ def latency_over_time(run: Run) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=["client", "t_s", "metric", "operation", "failed", "average_latency_us"])
     return pd.concat(frames, ignore_index=True)
+
+
+def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:
+    """``t_s, metric, operation, failed, count, clients, p50, p99, p99.9``: per-interval latency
+    of all clients together, from their ``.hdr`` interval logs.
+
+    Each client logs one histogram per status tick; the k-th intervals of the clients are
+    merged (the clients of a phase start together, so their k-th ticks fall within one
+    interval of each other — rounding times to a grid would instead fold a run's short last
+    interval into the one before) and read: percentiles are never averaged. ``t_s`` is the
+    median end of those intervals since the earliest log start. A metric is left out unless
+    every client has a log of it.
+    """
+    columns = ["t_s", "metric", "operation", "failed", "count", "clients"] + [f"p{p:g}" for p in points]
+    logs_by_metric: dict[str, list] = {}
+    for c in run.clients:
+        for metric, log in c.hdr_logs.items():
+            logs_by_metric.setdefault(metric, []).append(log)
+    logs_by_metric = {m: logs for m, logs in logs_by_metric.items()
+                      if len(logs) == len(run.clients) and not m.startswith("Intended-")
+                      and not m.endswith(RECORDS_SUFFIX) and split_metric(m).operation not in NOT_PLOTTED_OPERATIONS}
+    all_logs = [log for logs in logs_by_metric.values() for log in logs if not log.intervals.empty]
+    if not all_logs:
+        return pd.DataFrame(columns=columns)
+    t0 = min(float(log.intervals["start_s"].min()) for log in all_logs)
+    rows = []
+    for metric, logs in logs_by_metric.items():
+        name = split_metric(metric)
+        for k in range(max(len(log.histograms) for log in logs)):  # one per status tick: small
+            ticks = [(log.intervals.iloc[k], log.histograms[k]) for log in logs if k < len(log.histograms)]
+            merged = merge_histograms([h for _, h in ticks])
+            if merged.total_count == 0:
+                continue
+            ends = [iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]
+            rows.append({"t_s": float(np.median(ends)), "metric": metric, "operation": name.operation,
+                         "failed": name.failed, "count": merged.total_count, "clients": len(ticks),
+                         **percentiles(merged, points)})
+    return pd.DataFrame(rows, columns=columns)
 
 
 def errors_over_time(run: Run) -> pd.DataFrame:

@@ -21,29 +21,46 @@ def _data_operations(frames: dict[str, "object"]) -> list[str]:
 
 
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
-    """Throughput (ops/s) per operation over time, one panel per operation, runs overlaid."""
+    """Throughput per operation over time, one panel per operation, runs overlaid; batch
+    operations in records/s (their batches/s × records per batch), the rest in ops/s."""
     frames = {run_label(r): timeseries.operation_throughput(r) for r in runs}
+    records = {run_label(r): timeseries.record_throughput(r) for r in runs}
     ops = _data_operations(frames)
     if not ops:
         return []
     fig, axes = new_figure(len(ops))
     for ax, op in zip(axes, ops):
+        units = set()
         for label, df in frames.items():
+            rec = records[label]
+            rec = rec[rec["operation"] == op]
+            if not rec.empty:
+                ax.plot(rec["t_s"], rec["records_per_s"], marker=".",
+                        label=f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)")
+                units.add("records/s")
+                continue
             d = df[(df["operation"] == op) & ~df["failed"].astype(bool)] if not df.empty else df
             if not d.empty:
                 ax.plot(d["t_s"], d["ops_per_s"], marker=".", label=label)
-        ax.set_title(op)
+                units.add("ops/s")
+        ax.set_title(f"{op} (records/s)" if units == {"records/s"} else op)
         ax.set_xlabel("time since start (s)")
-        ax.set_ylabel("throughput (ops/s)")
+        ax.set_ylabel(f"throughput ({'; '.join(sorted(units, reverse=True))})")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="best")
-    return [save(fig, out_dir, "throughput-over-time", "Throughput over time per operation (clients summed)")]
+    return [save(fig, out_dir, "throughput-over-time",
+                 "Throughput over time per operation (clients summed; batch operations in records/s)")]
 
 
 def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -> list[Chart]:
-    """Per-interval latency percentiles over time (log axis), one panel per operation."""
+    """Per-interval latency percentiles over time (log axis), one panel per operation.
+
+    A run of several clients is drawn from its clients' merged .hdr logs when every client
+    has them; otherwise per client (per-interval percentiles cannot be combined).
+    """
     frames = {run_label(r): timeseries.latency_over_time(r) for r in runs}
+    merged = {run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None for r in runs}
     ops = _data_operations(frames)
     if not ops:
         return []
@@ -51,6 +68,14 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     drew = False
     for ax, op in zip(axes, ops):
         for label, df in frames.items():
+            m = merged[label]
+            if m is not None and not m.empty:
+                dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
+                if not dm.empty:
+                    for col, style in (("p50", ":"), (percentile, "-"), ("p99.9", "--")):
+                        ax.plot(dm["t_s"], dm[col], style, marker=".", label=f"{label} {col} (clients merged)")
+                    drew = True
+                    continue
             if df.empty:
                 continue
             d = df[(df["operation"] == op) & ~df["failed"].astype(bool)]
@@ -75,7 +100,8 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     if not drew:
         return []
     return [save(fig, out_dir, "latency-over-time",
-                 f"Latency percentiles per status interval ({percentile}, p50, p99.9; per client)")]
+                 f"Latency percentiles per status interval ({percentile}, p50, p99.9; several clients "
+                 "merged from their .hdr logs, else per client)")]
 
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:

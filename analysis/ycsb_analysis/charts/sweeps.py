@@ -40,6 +40,13 @@ def find_knee(x, y) -> int | None:
     return int(np.flatnonzero(ok)[i])
 
 
+def _throughput(g: pd.DataFrame) -> tuple[np.ndarray, str]:
+    """The group's throughput and its unit: records/s when every run of it is batched."""
+    if g["records_per_s"].notna().all():
+        return g["records_per_s"].to_numpy(dtype=float), "records/s"
+    return g["throughput_ops_per_s"].to_numpy(dtype=float), "ops/s"
+
+
 def _groups(summary: pd.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tuple, pd.DataFrame]]:
     """Groups of runs where only ``vary`` changes (≥ 2 distinct values)."""
     s = summary.dropna(subset=[vary])
@@ -71,12 +78,13 @@ def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
         name = _name(key)
         fig, axes = new_figure(2, panel_height=3.4)
         ax = axes[0]
-        x, thr = g["threads"].to_numpy(dtype=float), g["throughput_ops_per_s"].to_numpy(dtype=float)
+        x = g["threads"].to_numpy(dtype=float)
+        thr, unit = _throughput(g)
         ax.plot(x, thr, "o-", color="tab:blue", label="throughput")
         ax.set_xscale("log", base=2)
         ax.set_xticks(x, [f"{int(t)}" for t in x])
         ax.set_xlabel("client threads")
-        ax.set_ylabel("throughput (ops/s)", color="tab:blue")
+        ax.set_ylabel(f"throughput ({unit})", color="tab:blue")
         ax.set_ylim(bottom=0)
         knee = find_knee(x, thr)
         if knee is not None:
@@ -89,7 +97,7 @@ def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
         ax2.set_ylabel(f"p99 latency of {g['main_operation'].iloc[0]} (µs)", color="tab:red")
         ax2.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
-        ax.set_title("Throughput and p99 against threads")
+        ax.set_title(f"Throughput ({unit}) and p99 against threads")
         axb = axes[1]
         axb.plot(x, g["runtime_ms"].to_numpy(dtype=float) / 1000.0, "o-", color="tab:green")
         axb.set_xscale("log", base=2)
@@ -114,7 +122,7 @@ def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
         fig, axes = new_figure(1, panel_height=4.0)
         ax = axes[0]
         x = g["clients"].to_numpy(dtype=float)
-        thr = g["throughput_ops_per_s"].to_numpy(dtype=float)
+        thr, unit = _throughput(g)
         ax.plot(x, thr, "o-", label="cluster throughput (sum of clients)")
         ax.plot(x, thr / x, "s--", label="per client")
         knee = find_knee(x, thr)
@@ -124,7 +132,7 @@ def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
                         xytext=(6, -14), fontsize=8)
         ax.set_xticks(x, [str(int(v)) for v in x])
         ax.set_xlabel(f"client processes ({int(key[-1])} threads each)")
-        ax.set_ylabel("throughput (ops/s)")
+        ax.set_ylabel(f"throughput ({unit})")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)

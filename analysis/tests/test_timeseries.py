@@ -1,0 +1,46 @@
+"""Figures over time: several clients' latency merged per interval, batches in records/s."""
+
+import numpy as np
+import pytest
+
+from conftest import phase_dir
+from ycsb_analysis.hdr_logs import interval_percentiles
+from ycsb_analysis.loader import load_phase_dir
+from ycsb_analysis.batched import records_table
+from ycsb_analysis.timeseries import merged_latency_over_time, operation_throughput, record_throughput
+
+
+def test_latency_of_several_clients_is_merged_per_interval_from_their_hdr_logs():
+    run = load_phase_dir(phase_dir("run-clients-3"))
+    merged = merged_latency_over_time(run)
+    read = merged[merged["metric"] == "READ"]
+    # Every operation of every client lands in exactly one merged interval.
+    assert read["count"].sum() == sum(c.output.summary.set_index("metric").loc["READ", "operations"]
+                                      for c in run.clients)
+    # One merged line, not one per client: each interval merges the three clients' intervals.
+    assert len(read) < sum(len(c.hdr_logs["READ"].intervals) for c in run.clients)
+    assert (read["clients"] == 3).all()
+
+
+def test_merging_the_intervals_of_one_client_gives_its_own_interval_percentiles():
+    run = load_phase_dir(phase_dir("run-threads-4"))
+    merged = merged_latency_over_time(run)
+    read = merged[merged["metric"] == "READ"]
+    log = run.clients[0].hdr_logs["READ"]
+    own = interval_percentiles(log)[log.intervals["count"].to_numpy() > 0]
+    assert read["p99"].tolist() == own["p99"].tolist()
+    assert read["count"].tolist() == log.intervals.loc[log.intervals["count"] > 0, "count"].tolist()
+
+
+def test_batch_operations_over_time_are_in_records_per_second():
+    run = load_phase_dir(phase_dir("batch-run"))
+    records = record_throughput(run)
+    batches = operation_throughput(run)
+    rec = records_table(run).set_index("operation")
+    for op in ("BATCH_READ", "BATCH_UPDATE"):
+        r = records[records["operation"] == op].set_index("t_s")["records_per_s"]
+        b = batches[(batches["metric"] == op)].set_index("t_s")["ops_per_s"]
+        assert len(r) == len(b) > 0
+        # Status lines count batches; each is scaled by the phase's OK records per batch.
+        assert r.to_numpy() == pytest.approx(b.to_numpy() * rec.loc[op, "records_ok"] / rec.loc[op, "batches"])
+    assert "READ" not in set(records["operation"])
