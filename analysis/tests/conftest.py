@@ -1,8 +1,11 @@
-"""Shared fixture paths. Every file under fixtures/ is real YCSB 0.17.0 output (remade by
-fixtures/make_fixtures.sh) or a verbatim quote of seed 001; only metadata.json is hand-made."""
+"""Shared fixture paths and readers. Every file under fixtures/ is real YCSB 0.17.0 output
+(remade by fixtures/make_fixtures.sh; list-append/ by fixtures/make_list_append_fixtures.sh,
+which needs a local Cassandra) or a verbatim quote of seed 001; only metadata.json is
+hand-made."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,12 +18,31 @@ FIXTURES = Path(__file__).parent / "fixtures"
 OUTPUTS = FIXTURES / "outputs"
 SEED = FIXTURES / "seed001"
 RESULTS = FIXTURES / "results"
+LIST_APPEND = FIXTURES / "list-append"     # cassandra4 output, made by make_list_append_fixtures.sh
 
 
 def phase_dir(phase: str) -> Path:
     """The fixture results directory of one phase (the timestamp differs per regeneration)."""
     (found,) = RESULTS.glob(f"fixture-sweep/*/{phase}")
     return found
+
+
+def report_figures(path):
+    """``{(metric, measurement): value}`` of a client's final report, read straight from the text."""
+    found = re.findall(r"^\[([^\]]+)\], ([^,]+), (\S+)$", path.read_text(), re.M)
+    return {(metric, measurement): float(value) for metric, measurement, value in found}
+
+
+def client_reports(phase_or_dir):
+    """Every client's final report of a phase (a fixture phase name or a phase directory)."""
+    d = phase_dir(phase_or_dir) if isinstance(phase_or_dir, str) else phase_or_dir
+    return [report_figures(p) for p in sorted(d.glob("client-*.out"))]
+
+
+def record_statuses(report, op):
+    """``{status: count}`` of ``[<op>-RECORDS], Return=<status>, n``."""
+    return {m[len("Return="):]: n for (metric, m), n in report.items()
+            if metric == op + "-RECORDS" and m.startswith("Return=")}
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import SEED, phase_dir
+from conftest import SEED, client_reports, phase_dir, record_statuses
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.merge import PERCENTILES_MERGED, merge_clients
@@ -66,22 +66,6 @@ def test_pooled_variance_of_histogram_clients():
     assert ops.loc["READ", "latency_variance_us"] == pytest.approx(own.loc["READ", "latency_variance_us"])
     assert ops.loc["READ", "throughput_ops_per_s"] == pytest.approx(
         2 * own.loc["READ", "operations"] / (out.overall["runtime_ms"] / 1000))
-
-
-def report_figures(path):
-    """``{(metric, measurement): value}`` of a client's final report, read straight from the text."""
-    found = re.findall(r"^\[([^\]]+)\], ([^,]+), (\S+)$", path.read_text(), re.M)
-    return {(metric, measurement): float(value) for metric, measurement, value in found}
-
-
-def client_reports(phase):
-    return [report_figures(p) for p in sorted(phase_dir(phase).glob("client-*.out"))]
-
-
-def record_statuses(report, op):
-    """``{status: count}`` of ``[<op>-RECORDS], Return=<status>, n``."""
-    return {m[len("Return="):]: n for (metric, m), n in report.items()
-            if metric == op + "-RECORDS" and m.startswith("Return=")}
 
 
 # batch-run: the project's BatchedWorkload (50/50 BATCH_READ/BATCH_UPDATE of 10 records, two

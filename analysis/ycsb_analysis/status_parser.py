@@ -15,7 +15,7 @@ first interval may say ``∞ current ops/sec``, an empty interval says
 Two frames come out: :func:`parse_status_entries` (one row per entry: time, elapsed,
 operations, current ops/s) and :func:`parse_status_measurements` (one row per entry and
 metric: count, min, max, avg, percentiles). Every regex runs once over a whole block of
-entries joined by "\n" (``re.findall`` in C, see ``line_formats.scan``); the results are
+entries joined by newlines (``re.findall`` in C, see ``line_formats.scan``); the results are
 numpy/pandas columns. No Python code runs per line or per entry; only per distinct metric
 name and percentile (a handful).
 """
