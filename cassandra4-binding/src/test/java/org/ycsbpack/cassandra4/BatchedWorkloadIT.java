@@ -1,10 +1,12 @@
 package org.ycsbpack.cassandra4;
 
+import static org.ycsbpack.common.testing.ServerScripts.concat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /**
  * BatchedWorkload through bin/ycsb: a batch is one operation, and the records it touched are
@@ -49,19 +51,5 @@ class BatchedWorkloadIT {
     assertEquals("100", run.reportValue("BATCH_READ-RECORDS", "Return=OK"), run.toString());
     assertEquals("100", run.reportValue("READ", "Operations"), run.toString());
     assertTrue(run.stderr.contains("each batch runs as single operations"), run.stderr);
-  }
-
-  private static String[] concat(String[]... parts) {
-    int n = 0;
-    for (String[] p : parts) {
-      n += p.length;
-    }
-    String[] out = new String[n];
-    int i = 0;
-    for (String[] p : parts) {
-      System.arraycopy(p, 0, out, i, p.length);
-      i += p.length;
-    }
-    return out;
   }
 }

@@ -1,5 +1,6 @@
 package org.ycsbpack.cassandra4;
 
+import static org.ycsbpack.common.testing.ServerScripts.concat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,7 @@ import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.batch.BatchResult;
 import site.ycsb.DBException;
 import site.ycsb.Status;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /** The S1 anti-fraud history on the real test node: list appends with TTL and list reads. */
 class ListAppendIT {
@@ -123,13 +125,5 @@ class ListAppendIT {
     int expected = 300 + batchAppends * 10;
     assertTrue(report.contains("successful appends reported: " + expected + "; list elements "
         + "stored: " + expected), report);
-  }
-
-  private static String[] concat(String[]... parts) {
-    List<String> out = new ArrayList<>();
-    for (String[] p : parts) {
-      out.addAll(Arrays.asList(p));
-    }
-    return out.toArray(new String[0]);
   }
 }

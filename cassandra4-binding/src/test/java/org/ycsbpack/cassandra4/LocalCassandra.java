@@ -1,15 +1,11 @@
 package org.ycsbpack.cassandra4;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.ycsbpack.common.ReadmePropertyTables;
+import org.ycsbpack.common.testing.ServerScripts;
 
 /**
  * Test support: one real Cassandra node for the whole test JVM, started on first use with
@@ -54,23 +50,12 @@ final class LocalCassandra {
 
   private static void start() {
     // every test run starts from an empty node: tests count what they wrote
-    deleteRecursively(runDir());
+    ServerScripts.deleteRecursively(runDir());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> script("stop"), "stop-it-cassandra"));
     int status = script("start");
     if (status != 0) {
       throw new IllegalStateException("scripts/cassandra-local start failed (exit " + status
           + "); its output above says why");
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot clear " + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -82,18 +67,6 @@ final class LocalCassandra {
       cmd.addAll(Arrays.asList("--first-address", ADDRESS, "--jmx-port",
           String.valueOf(JMX_PORT), "--tls"));
     }
-    try {
-      Process p = new ProcessBuilder(cmd).inheritIO().start();
-      if (!p.waitFor(10, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        return -1;
-      }
-      return p.exitValue();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + cmd + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return -1;
-    }
+    return ServerScripts.run(cmd, "[cassandra-local] ");
   }
 }

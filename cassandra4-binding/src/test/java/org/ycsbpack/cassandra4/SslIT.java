@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /** cassandra.ssl=true against the test node's TLS port (self-signed certificate, optional TLS). */
 class SslIT {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /** bin/ycsb with the cassandra4 binding, run as a user runs it, against the real test node. */
 class YcsbCommandIT {

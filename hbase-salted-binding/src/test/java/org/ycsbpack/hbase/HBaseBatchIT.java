@@ -1,5 +1,6 @@
 package org.ycsbpack.hbase;
 
+import static org.ycsbpack.common.testing.ServerScripts.concat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -18,6 +19,7 @@ import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.StringByteIterator;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /**
  * The report's HBase batches (table.get(List), table.put(List)) through BatchedWorkload's
@@ -156,13 +158,5 @@ class HBaseBatchIT {
     assertEquals(String.valueOf(reads * 10), run.reportValue("BATCH_READ-RECORDS", "Return=OK"));
     assertEquals(String.valueOf(updates * 10),
         run.reportValue("BATCH_UPDATE-RECORDS", "Return=OK"));
-  }
-
-  private static String[] concat(String[]... parts) {
-    List<String> out = new ArrayList<>();
-    for (String[] p : parts) {
-      out.addAll(Arrays.asList(p));
-    }
-    return out.toArray(new String[0]);
   }
 }

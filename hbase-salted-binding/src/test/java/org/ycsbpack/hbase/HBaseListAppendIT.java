@@ -1,5 +1,6 @@
 package org.ycsbpack.hbase;
 
+import static org.ycsbpack.common.testing.ServerScripts.concat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,6 +35,7 @@ import org.ycsbpack.common.listappend.ListBindings;
 import org.ycsbpack.common.listappend.ListOperations;
 import site.ycsb.DBException;
 import site.ycsb.Status;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /**
  * The S1 anti-fraud history on the real test HBase: one cell per appended element with a cell
@@ -193,13 +195,5 @@ class HBaseListAppendIT {
     int expected = 300 + batchAppends * 10;
     assertTrue(report.contains("successful appends reported: " + expected + "; list elements "
         + "stored: " + expected), report);
-  }
-
-  private static String[] concat(String[]... parts) {
-    List<String> out = new ArrayList<>();
-    for (String[] p : parts) {
-      out.addAll(Arrays.asList(p));
-    }
-    return out.toArray(new String[0]);
   }
 }

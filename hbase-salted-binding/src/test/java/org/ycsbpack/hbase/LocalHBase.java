@@ -1,22 +1,16 @@
 package org.ycsbpack.hbase;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.ycsbpack.common.ReadmePropertyTables;
+import org.ycsbpack.common.testing.ServerScripts;
 
 /**
  * Test support: one real standalone HBase for the whole test JVM, started empty on first use with
@@ -86,23 +80,12 @@ final class LocalHBase {
   /** Starts an empty HBase: tables left by an earlier run (a disabled one, say) must not count. */
   private static void start() {
     script("stop"); // a leftover of a killed run, if any
-    deleteRecursively(runDir());
+    ServerScripts.deleteRecursively(runDir());
     Runtime.getRuntime().addShutdownHook(new Thread(() -> script("stop"), "stop-it-hbase"));
     int status = script("start");
     if (status != 0) {
       throw new IllegalStateException("scripts/hbase-local start failed (exit " + status
           + "); its output above says why");
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot empty " + dir + ": " + e.getMessage(), e);
     }
   }
 
@@ -117,25 +100,6 @@ final class LocalHBase {
           // a test JVM killed before its shutdown hook runs still leaves no HBase behind
           "--owner-pid", String.valueOf(ProcessHandle.current().pid())));
     }
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      // through System.out, which the test runner captures (not the JVM's native stdout)
-      try (BufferedReader out = new BufferedReader(
-          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          System.out.println("[hbase-local] " + line);
-        }
-      }
-      if (!p.waitFor(10, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        return -1;
-      }
-      return p.exitValue();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + cmd + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return -1;
-    }
+    return ServerScripts.run(cmd, "[hbase-local] ");
   }
 }

@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /**
  * Tables created by the binding, inspected through Admin: the report's layout (64 regions over

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.testing.YcsbProcess;
 
 /** bin/ycsb with the hbase-salted binding, run as a user runs it, against the real test HBase. */
 class YcsbCommandIT {

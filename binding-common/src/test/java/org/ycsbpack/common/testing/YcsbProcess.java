@@ -1,4 +1,4 @@
-package org.ycsbpack.hbase;
+package org.ycsbpack.common.testing;
 
 import java.io.File;
 import java.io.IOException;
@@ -9,12 +9,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.ycsbpack.common.ReadmePropertyTables;
 
 /** Test support: runs bin/ycsb as a user would and keeps its exit status, stdout and stderr. */
-final class YcsbProcess {
-  final int exitStatus;
-  final String stdout;
-  final String stderr;
+public final class YcsbProcess {
+  public final int exitStatus;
+  public final String stdout;
+  public final String stderr;
 
   private YcsbProcess(int exitStatus, String stdout, String stderr) {
     this.exitStatus = exitStatus;
@@ -22,14 +23,14 @@ final class YcsbProcess {
     this.stderr = stderr;
   }
 
-  static YcsbProcess run(String... args) throws IOException, InterruptedException {
+  public static YcsbProcess run(String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(LocalHBase.repoRoot().resolve("bin/ycsb").toString());
+    cmd.add(ReadmePropertyTables.repoRoot().resolve("bin/ycsb").toString());
     cmd.addAll(Arrays.asList(args));
     Path out = Files.createTempFile("ycsb", ".out");
     Path err = Files.createTempFile("ycsb", ".err");
     try {
-      Process p = new ProcessBuilder(cmd).directory(LocalHBase.repoRoot().toFile())
+      Process p = new ProcessBuilder(cmd).directory(ReadmePropertyTables.repoRoot().toFile())
           .redirectOutput(out.toFile()).redirectError(err.toFile())
           .redirectInput(new File("/dev/null")).start();
       if (!p.waitFor(5, TimeUnit.MINUTES)) {
@@ -46,7 +47,7 @@ final class YcsbProcess {
   }
 
   /** The value of a final-report line such as {@code [READ], Return=OK, 1000}, or null. */
-  String reportValue(String metric, String name) {
+  public String reportValue(String metric, String name) {
     String prefix = "[" + metric + "], " + name + ", ";
     for (String line : stdout.split("\n")) {
       if (line.startsWith(prefix)) {
