@@ -71,6 +71,8 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
         p = ctx.phase(name, "run", files, THREADS, target=TARGET_OPS, group="fault",
                       properties={"insertstart": "0", "insertcount": str(loaded),
                                   "recordcount": str(start_key), "maxexecutiontime": str(seconds),
+                                  # time-bound, whatever a scale file says about counts
+                                  "operationcount": "2000000000",
                                   "status.interval": "2"})
         p.index = index
         return p

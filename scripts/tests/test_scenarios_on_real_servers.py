@@ -1,0 +1,198 @@
+"""CI-SIZED scenario runs on real local servers (scripts/run-scenario --scale ci).
+
+Every scenario once, seconds per phase: each phase must leave a result the analysis package
+parses, with the operations the phase is about and no error status it does not expect; S2's
+fault phase must show CL ALL writes failing while a node is down, CL ONE reads going on, and
+every acknowledged write read back. About 8-10 minutes on 2 busy cores.
+
+Servers: one 3-node Cassandra on 127.0.0.51-53 (JMX 7251, 7351, 7451) and one HBase on ports
+23181/23000/23020, in a temporary run directory, shared by the tests through the runner's
+"use what runs in --run-dir" rule and stopped at the end; S4 starts and stops its own node on
+127.0.0.61 to check that the runner stops what it started. Nothing here uses the default
+addresses or ports, nor the ones of the Java integration tests (127.0.0.41, 22181).
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ycsbpack import procs
+from ycsbpack.paths import REPO_ROOT
+
+pytestmark = pytest.mark.skipif(os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1",
+                                reason="YCSBPACK_SKIP_SERVER_TESTS=1")
+
+loader = pytest.importorskip("ycsb_analysis.loader")
+merge = pytest.importorskip("ycsb_analysis.merge")
+
+CASSANDRA = ["--cassandra-address", "127.0.0.51", "--cassandra-jmx-port", "7251"]
+HBASE_PORTS = "23181,23000,23020"
+HBASE_HAS_LISTS = "ListBindings.publish" in "".join(
+    p.read_text() for p in (REPO_ROOT / "hbase-salted-binding" / "src" / "main").rglob("*.java"))
+
+
+def script(name, *args):
+    return [sys.executable, str(REPO_ROOT / "scripts" / name), *map(str, args)]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """The servers the scenario runs share; always stopped, even when a test fails."""
+    root = tmp_path_factory.mktemp("scenario-servers")
+    cassandra = ["--run-dir", root / "cassandra", "--first-address", "127.0.0.51",
+                 "--jmx-port", "7251"]
+    zk, master, rs = HBASE_PORTS.split(",")
+    hbase = ["--run-dir", root / "hbase", "--zk-port", zk, "--master-port", master,
+             "--regionserver-port", rs]
+    try:
+        subprocess.run(script("cassandra-local", "start", "--nodes", "3", *cassandra), check=True)
+        subprocess.run(script("hbase-local", "start", "--owner-pid", os.getpid(), *hbase),
+                       check=True)
+        yield root
+    finally:
+        subprocess.run(script("cassandra-local", "stop", *cassandra))
+        subprocess.run(script("hbase-local", "stop", *hbase))
+
+
+def run_scenario(name, db, out, run_dir, *extra):
+    # --no-build: CI builds first (mvn verify); a build in the middle of the tests would race
+    # with other Maven runs in a shared tree
+    proc = subprocess.run(script("run-scenario", name, "--no-build", "--db", db, "--scale", "ci",
+                                 "--out", out,
+                                 "--run-dir", run_dir, "--hbase-ports", HBASE_PORTS, *CASSANDRA,
+                                 *extra), capture_output=True, text=True, timeout=900)
+    return proc
+
+
+def returns_by_phase(out: Path) -> dict:
+    """{phase directory: {operation: {status: count}}}, parsed by the analysis package."""
+    result = {}
+    for meta in sorted(out.glob("*/metadata.json")):
+        run = loader.load_phase_dir(meta.parent)
+        assert run.clients, f"{meta.parent} has no parsable client output"
+        r = merge.merge_clients(run).returns
+        by_op = {}
+        for row in r.itertuples():
+            if not row.intended:
+                by_op.setdefault(row.operation, {})[row.status] = int(row.count)
+        result[meta.parent.name] = by_op
+    return result
+
+
+def assert_phases(out: Path, expected: dict, allowed=("OK",)):
+    """expected: {phase directory: operations that must have OK results}; a status other than
+    OK must be in `allowed` and stay below 5% of the operation's results."""
+    found = returns_by_phase(out)
+    assert sorted(found) == sorted(expected), "the phases that ran"
+    for phase, operations in expected.items():
+        for op in operations:
+            assert found[phase].get(op, {}).get("OK", 0) > 0, f"{phase}: no successful {op}"
+        for op, statuses in found[phase].items():
+            unexpected = set(statuses) - set(allowed)
+            assert not unexpected, f"{phase}: {op} returned {statuses}"
+            if not op.endswith("-RECORDS"):
+                assert statuses.get("OK", 0) >= 0.95 * sum(statuses.values()), \
+                    f"{phase}: {op} returned {statuses}"
+
+
+def test_s1_list_append_on_cassandra_every_phase_variant_and_compaction(run_dir, tmp_path):
+    p = run_scenario("S1", "cassandra", tmp_path, run_dir)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    v = "cassandra-leveled-rowcache"
+    assert_phases(tmp_path, {
+        f"{v}-write-1-thread": ["APPEND"], f"{v}-read-1-thread": ["READ_LIST"],
+        f"{v}-read-1-thread-compacted": ["READ_LIST"], f"{v}-mixed-1+1": ["APPEND", "READ_LIST"],
+        f"{v}-mixed-2+2": ["APPEND", "READ_LIST"],
+        f"{v}-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
+        # an empty list reads as NOT_FOUND: with ~10 appends per key a rare, legitimate answer
+        allowed=("OK", "NOT_FOUND"))
+    assert "compact test.history" in p.stdout
+
+
+@pytest.mark.skipif(not HBASE_HAS_LISTS, reason="hbase-salted has no list-append operations "
+                                                "yet (ListBindings.publish in HBaseSaltedClient)")
+def test_s1_list_append_on_hbase(run_dir, tmp_path):
+    p = run_scenario("S1", "hbase", tmp_path, run_dir)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert_phases(tmp_path, {
+        "hbase-default-write-1-thread": ["APPEND"], "hbase-default-read-1-thread": ["READ_LIST"],
+        "hbase-default-mixed-1+1": ["APPEND", "READ_LIST"],
+        "hbase-default-mixed-2+2": ["APPEND", "READ_LIST"],
+        "hbase-default-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
+        allowed=("OK", "NOT_FOUND"))
+
+
+S2_PHASES = {"load-value10-batch100": ["BATCH_INSERT"], "load-value100-batch200": ["BATCH_INSERT"],
+             "read-batch1": ["BATCH_READ"], "read-batch10": ["BATCH_READ"],
+             "read-batch100": ["BATCH_READ"]}
+
+
+def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_dir, tmp_path):
+    p = run_scenario("S2", "cassandra", tmp_path, run_dir)
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-3000:]
+    found = returns_by_phase(tmp_path)
+    meta = json.loads((tmp_path / "cassandra-read-batch1" / "metadata.json").read_text())
+    assert meta["properties"]["hosts"] == "127.0.0.51,127.0.0.52,127.0.0.53"
+    for phase, ops in S2_PHASES.items():
+        for op in ops:
+            assert set(found[f"cassandra-{phase}"][op]) == {"OK"}, (phase, found[f"cassandra-{phase}"])
+    down = found["cassandra-fault-node-down"]
+    assert down["BATCH_INSERT"].get("UNAVAILABLE", 0) + down["BATCH_INSERT"].get("WRITE_TIMEOUT", 0) > 0
+    assert down["BATCH_READ"]["OK"] > 0
+    assert set(found["cassandra-fault-restarted"]["BATCH_INSERT"]) == {"OK"}
+    verdict = json.loads((tmp_path / "fault-verdict.json").read_text())
+    assert verdict["failed"] == [], verdict["lines"]
+    assert verdict["keys_found"] >= verdict["keys_acknowledged"] > 0
+    # the node the fault phase stopped runs again: the cluster is left as it was found
+    assert "node3 answers CQL" in p.stdout
+
+
+def test_s2_on_hbase_with_the_reports_table_layout(run_dir, tmp_path):
+    p = run_scenario("S2", "hbase", tmp_path, run_dir)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    # without hbase-salted batch operations, batches fall back to single operations: either way
+    # every phase must have results; the batch operations only when the binding batches
+    found = returns_by_phase(tmp_path)
+    assert sorted(found) == sorted(f"hbase-{ph}" for ph in S2_PHASES)
+    for phase, by_op in found.items():
+        assert by_op and all(set(s) == {"OK"} for s in by_op.values()), (phase, by_op)
+
+
+def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
+    p = run_scenario("S3", "cassandra", tmp_path, run_dir)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    expected = {}
+    for suffix in ("clients-2-threads-4",):
+        expected.update({f"cassandra-insert-{suffix}": ["INSERT"],
+                         f"cassandra-select-{suffix}": ["READ"],
+                         f"cassandra-update-{suffix}": ["UPDATE"]})
+    assert_phases(tmp_path, expected)
+    meta = json.loads((tmp_path / "cassandra-insert-clients-2-threads-4" / "metadata.json").read_text())
+    assert meta["clients"] == 2
+    starts = [int(c.get("insertstart", meta["properties"]["insertstart"]))
+              for c in meta["client_properties"]]
+    assert len(set(starts)) == 2, "the two loading clients have disjoint key ranges"
+
+
+def test_s4_starts_its_own_server_and_stops_it_afterwards(tmp_path):
+    own = tmp_path / "own-servers"
+    proc = subprocess.run(script("run-scenario", "S4", "--no-build", "--scale", "ci",
+                                 "--out", tmp_path / "out",
+                                 "--run-dir", own, "--cassandra-address", "127.0.0.61",
+                                 "--cassandra-jmx-port", "7261"),
+                          capture_output=True, text=True, timeout=600)
+    try:
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        assert_phases(tmp_path / "out", {
+            "cassandra-load": ["INSERT"], "cassandra-warmup": ["READ", "UPDATE"],
+            "cassandra-update-heavy-threads-4": ["READ", "UPDATE"],
+            "cassandra-short-range-threads-4": ["SCAN"]})
+        pid = procs.read_pid(own / "cassandra" / "node1.pid")
+        assert not procs.alive(pid), "the node the runner started is stopped"
+    finally:
+        subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
+                              "--first-address", "127.0.0.61", "--jmx-port", "7261"),
+                       capture_output=True)
