@@ -235,6 +235,7 @@ class _FileParse:
         if not self.measurements:
             return entries[~repeated].reset_index(drop=True), pd.DataFrame(columns=["entry", "metric", "count"])
         measurements = _concat(self.measurements)
+        self.measurements = []  # the blocks' frames are in the concatenation now
         if repeated.any():
             entries = entries[~repeated].reset_index(drop=True)
             measurements = measurements[measurements["entry"].isin(entries["entry"])].reset_index(drop=True)
@@ -269,10 +270,13 @@ class _FileParse:
                 if df.empty:
                     return df.reset_index(drop=True)
                 return df[line_segment.reindex(df.index).to_numpy() == seg].reset_index(drop=True)
-            ents = entries[entry_segment == seg].reset_index(drop=True) if len(entries) else \
-                entries.reset_index(drop=True)
-            meas = measurements[measurements["entry"].isin(ents["entry"])].reset_index(drop=True) \
-                if not measurements.empty else measurements
+            if n_segments == 1:  # everything belongs to the one output: no filtered copies
+                ents = entries.reset_index(drop=True)
+                meas = measurements.reset_index(drop=True) if not measurements.empty else measurements
+            else:
+                ents = entries[entry_segment == seg].reset_index(drop=True)
+                meas = measurements[measurements["entry"].isin(ents["entry"])].reset_index(drop=True) \
+                    if not measurements.empty else measurements
             line_counts = {k: int(counts.get((seg, k), 0)) for k in LINE_KINDS}
             outputs.append(ParsedOutput(
                 source=self.source if n_segments == 1 else f"{self.source}#{seg + 1}",

@@ -160,7 +160,8 @@ def parse_status_measurements(entries: pd.DataFrame) -> pd.DataFrame:
     (hdr_metric, hdr_count, hdr_max, hdr_min, hdr_avg, hdr_percentiles, avg_metric, avg_avg,
      raw_metric, raw_count, raw_avg) = (g[~is_end] for g in groups[:-1])
     is_hdr, is_avg = hdr_metric != "", avg_metric != ""
-    fmt = np.select([is_hdr, is_avg], ["hdrhistogram", "average"], "raw")
+    # One shared string object per format name, not one per row (millions of rows).
+    fmt = np.array(["hdrhistogram", "average", "raw"], dtype=object)[np.select([is_hdr, is_avg], [0, 1], 2)]
     metric, codes, names = _interned(np.where(is_hdr, hdr_metric, np.where(is_avg, avg_metric, raw_metric)))
     out = pd.DataFrame({
         "entry": entries["entry"].to_numpy()[entry_pos],
