@@ -66,6 +66,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
         return []
     fig, axes = new_figure(len(ops))
     drew = False
+    shown = []  # the percentiles really drawn, for an honest title
     for ax, op in zip(axes, ops):
         for label, df in frames.items():
             m = merged[label]
@@ -74,6 +75,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                 if not dm.empty:
                     for col, style in (("p50", ":"), (percentile, "-"), ("p99.9", "--")):
                         ax.plot(dm["t_s"], dm[col], style, marker=".", label=f"{label} {col} (clients merged)")
+                        shown.append(col)
                     drew = True
                     continue
             if df.empty:
@@ -87,9 +89,11 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                 for col, style in (("p50", ":"), (percentile, "-"), ("p99.9", "--")):
                     if col in dc and dc[col].notna().any():
                         ax.plot(dc["t_s"], dc[col], style, marker=".", label=f"{label}{suffix} {col}")
+                        shown.append(col)
                         drew = True
                 if not (percentile in dc and dc[percentile].notna().any()):
                     ax.plot(dc["t_s"], dc["average_latency_us"], "-", marker=".", label=f"{label}{suffix} average")
+                    shown.append("average")
                     drew = True
         ax.set_yscale("log")
         ax.set_title(op)
@@ -99,9 +103,10 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
         ax.legend(fontsize=6, loc="best", ncol=2)
     if not drew:
         return []
+    drawn = ", ".join(dict.fromkeys(shown))
     return [save(fig, out_dir, "latency-over-time",
-                 f"Latency percentiles per status interval ({percentile}, p50, p99.9; several clients "
-                 "merged from their .hdr logs, else per client)")]
+                 f"Latency per status interval ({drawn}; several clients merged from their "
+                 ".hdr logs, else per client)")]
 
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
