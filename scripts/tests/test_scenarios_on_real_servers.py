@@ -168,7 +168,8 @@ def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
     for suffix in ("clients-2-threads-4",):
         expected.update({f"cassandra-insert-{suffix}": ["INSERT"],
                          f"cassandra-select-{suffix}": ["READ"],
-                         f"cassandra-update-{suffix}": ["UPDATE"]})
+                         f"cassandra-update-{suffix}": ["UPDATE"],
+                         f"cassandra-delete-{suffix}": ["DELETE"]})
     assert_phases(tmp_path, expected)
     meta = json.loads((tmp_path / "cassandra-insert-clients-2-threads-4" / "metadata.json").read_text())
     assert meta["clients"] == 2

@@ -2,19 +2,18 @@
 growing thread counts from one client, then several clients at once; RF 3, CL LOCAL_ONE.
 
 Each sweep point works on its own key range: point k inserts rows [k*N, (k+1)*N) (a YCSB load
-with insertstart/insertcount), then selects and updates N times within them. The report's
-delete phases are not here: no workload of this project issues deletes yet.
+with insertstart/insertcount), then selects and updates N times within them, then deletes them
+(BatchedWorkload's DELETE over sequential keys: each row once, in order).
 """
 from .scenario_plan import Context
 
 TITLE = "S3 cluster TPS ceiling"
 CASSANDRA_NODES = 3
-OPERATIONS = ["insert", "select", "update"]
+OPERATIONS = ["insert", "select", "update", "delete"]
 SCALE = {"cluster": {"threads": [100, 200, 500, 1000, 1500], "clients": [2, 3, 4, 5, 6, 7, 8],
                      "client_threads": 500},
          "local": {"threads": [4, 16, 64], "clients": [2], "client_threads": 16},
          "ci": {"threads": [], "clients": [2], "client_threads": 4}}  # CI: the split only
-MISSING = "S3's delete phases: no workload issues deletes yet (needs a deleteproportion)"
 
 
 def plan(ctx: Context) -> list:
@@ -25,12 +24,13 @@ def plan(ctx: Context) -> list:
     sweep += [(s["client_threads"], c, f"clients-{c}-threads-{s['client_threads']}")
               for c in s["clients"]]
     for threads, clients, suffix in sweep:
-        # every client of a point inserts and then reads/updates `rows` rows, as in the report
+        # every client of a point inserts and then reads/updates/deletes `rows` rows, as in the report
         first, count = point * rows, rows * clients
         keys = {"insertstart": str(first), "insertcount": str(count),
                 "recordcount": str(first + count)}
         for op in OPERATIONS:
             # load: the clients split the point's range; run: each does `rows` operations on it
+            # (deletes go last: they empty the range)
             props = dict(keys, **({"operationcount": str(rows)} if op != "insert" else {}))
             steps.append(ctx.phase(f"{op}-{suffix}", "load" if op == "insert" else "run",
                                    ctx.files([op]), threads, props, clients=clients, group=op))

@@ -20,7 +20,8 @@ import site.ycsb.workloads.CoreWorkload;
 
 /**
  * CoreWorkload plus multi-key operations: BATCH_READ, BATCH_UPDATE and BATCH_INSERT of
- * {@code batchsize} distinct keys, drawn by the usual request distribution, mixed with the usual
+ * {@code batchsize} distinct keys (and single DELETEs, which CoreWorkload lacks), drawn by the
+ * usual request distribution, mixed with the usual
  * operations by their proportions; and, with {@code batchload=true}, a load phase in batches.
  *
  * <p>A batch is ONE YCSB operation (counts, throughput, -target pacing, latency per batch). The
@@ -33,6 +34,7 @@ public class BatchedWorkload extends CoreWorkload {
   public static final String BATCH_UPDATE = "BATCH_UPDATE";
   public static final String BATCH_INSERT = "BATCH_INSERT";
   public static final String RECORDS_SUFFIX = "-RECORDS";
+  public static final String DELETE = "DELETE";
 
   private int batchSize;
   private boolean batchLoad;
@@ -68,15 +70,17 @@ public class BatchedWorkload extends CoreWorkload {
   }
 
   /**
-   * CoreWorkload's operation mix plus the batch operations, by their proportions. When a batch
-   * proportion is set, CoreWorkload's proportions left unset count as 0 (not its defaults of
-   * read 0.95 / update 0.05), so {@code batchreadproportion=1} alone means only batch reads.
+   * CoreWorkload's operation mix plus the batch operations and DELETE, by their proportions.
+   * When one of those is set, CoreWorkload's proportions left unset count as 0 (not its
+   * defaults of read 0.95 / update 0.05), so {@code batchreadproportion=1} alone means only
+   * batch reads.
    */
   private DiscreteGenerator operations(Properties p) throws WorkloadException {
     String[][] batch = {
         {BatchedWorkloadProperties.BATCH_READ.name(), BATCH_READ},
         {BatchedWorkloadProperties.BATCH_UPDATE.name(), BATCH_UPDATE},
-        {BatchedWorkloadProperties.BATCH_INSERT.name(), BATCH_INSERT}};
+        {BatchedWorkloadProperties.BATCH_INSERT.name(), BATCH_INSERT},
+        {BatchedWorkloadProperties.DELETE.name(), DELETE}};
     double batchTotal = 0;
     for (String[] b : batch) {
       batchTotal += proportion(p, b[0]);
@@ -168,6 +172,9 @@ public class BatchedWorkload extends CoreWorkload {
         break;
       case BATCH_INSERT:
         doBatchInsert(db, threadState);
+        break;
+      case DELETE:
+        db.delete(table, buildKeyName(nextKeynum()));
         break;
       case "READ":
         doTransactionRead(db);

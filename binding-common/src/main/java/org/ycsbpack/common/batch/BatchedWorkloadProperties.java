@@ -18,11 +18,14 @@ public final class BatchedWorkloadProperties {
       "0", "Share of BATCH_UPDATE operations (multi-key update).");
   public static final BindingProperty BATCH_INSERT = BindingProperty.of("batchinsertproportion",
       "0", "Share of BATCH_INSERT operations (new keys after recordcount, like INSERT).");
+  public static final BindingProperty DELETE = BindingProperty.of("deleteproportion", "0",
+      "Share of single DELETE operations of existing keys (CoreWorkload has none); with "
+          + "requestdistribution=sequential each key of the range is deleted once, in order.");
   public static final BindingProperty BATCH_LOAD = BindingProperty.of("batchload", "false",
       "Load phase: insert in batches of batchsize (BATCH_INSERT) instead of single INSERTs; "
           + "each client thread stops when the key range insertstart..insertstart+insertcount is "
           + "done.");
 
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
-      BATCH_SIZE, BATCH_READ, BATCH_UPDATE, BATCH_INSERT, BATCH_LOAD));
+      BATCH_SIZE, BATCH_READ, BATCH_UPDATE, BATCH_INSERT, DELETE, BATCH_LOAD));
 }
