@@ -38,3 +38,16 @@ def test_the_knee_of_a_synthetic_saturating_curve_is_where_it_bends():
 @pytest.mark.parametrize("throughput", [[100, 200], [np.nan, np.nan, 300], [500, 500, 500]])
 def test_too_few_points_or_a_flat_line_have_no_knee(throughput):
     assert find_knee([1, 2, 4][: len(throughput)], throughput) is None
+
+
+def test_sweeps_of_different_phase_groups_are_not_drawn_as_one():
+    # Synthetic summary rows (pure logic): S3 runs an insert and a select sweep over the same
+    # threads with the same workload class; the runner's phase_group tells them apart.
+    import pandas as pd
+    from ycsb_analysis.charts.sweeps import SWEEP_KEYS, _groups
+    rows = [{"scenario": "s3", "database": "cassandra", "workload": "w", "batchsize": 1,
+             "phase_group": group, "threads": t, "throughput_ops_per_s": 100.0 * t}
+            for group in ("insert", "select") for t in (4, 16, 64)]
+    groups = _groups(pd.DataFrame(rows), "threads", SWEEP_KEYS)
+    assert sorted(key[4] for key, _ in groups) == ["insert", "select"]
+    assert all(len(g) == 3 for _, g in groups)

@@ -46,6 +46,8 @@ def run_summary(run: Run, merged: MergedRun | None = None) -> dict:
         "database": run.database,
         "label": run.metadata.get("label", ""),
         "workload": run.metadata.get("workload", ""),
+        # the runner's name for phases that belong together (S3's "insert" sweep, say)
+        "phase_group": run.metadata.get("phase_group", ""),
         "threads": run.threads,
         "clients": len(run.clients),
         "batchsize": run.batchsize,

@@ -11,7 +11,9 @@ from ..loader import Run
 from ..summary import runs_summary
 from .common import Chart, new_figure, save, slug
 
-SWEEP_KEYS = ["scenario", "database", "workload", "batchsize"]
+# Runs that differ only in threads (or clients) form a sweep; phase_group keeps the runner's
+# separate sweeps (S3's insert, select, update, delete) apart.
+SWEEP_KEYS = ["scenario", "database", "workload", "batchsize", "phase_group"]
 
 
 def find_knee(x, y) -> int | None:
@@ -63,10 +65,11 @@ def _groups(summary: pd.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tu
 
 
 def _name(key: tuple) -> str:
-    """``(scenario, database, workload class, batchsize)`` → a file-name slug."""
-    scenario, database, workload, batchsize = key[:4]
+    """``(scenario, database, workload class, batchsize, phase group)`` → a file-name slug."""
+    scenario, database, workload, batchsize, group = key[:5]
     short = str(workload).rsplit(".", 1)[-1] or "workload"
-    return slug(f"{scenario}-{database}-{short}" + (f"-b{int(batchsize)}" if batchsize and batchsize > 1 else ""))
+    return slug(f"{scenario}-{database}-{short}" + (f"-{group}" if group else "")
+                + (f"-b{int(batchsize)}" if batchsize and batchsize > 1 else ""))
 
 
 def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
