@@ -11,23 +11,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.ycsbpack.common.ErrorLog;
-import org.ycsbpack.common.batch.BatchResult;
+import org.ycsbpack.common.testing.ListOperationsContract;
 import site.ycsb.DBException;
-import site.ycsb.Status;
 import org.ycsbpack.common.testing.YcsbProcess;
 
-/** The S1 anti-fraud history on the real test node: list appends with TTL and list reads. */
-class ListAppendIT {
+/**
+ * The S1 anti-fraud history on the real test node: the list-append contract of every binding
+ * (order, TTL, batched reads in every mode) and nothing lost in a real run.
+ */
+class ListAppendIT extends ListOperationsContract {
   private final BindingUnderTest binding = new BindingUnderTest();
 
   @AfterEach
@@ -35,7 +33,16 @@ class ListAppendIT {
     binding.close();
   }
 
-  private CassandraLists lists(String... more) throws DBException {
+  @Override
+  protected List<String[]> batchModes() {
+    return Arrays.asList(
+        new String[] {"cassandra.batchread", "in", "cassandra.batchwrite", "unlogged"},
+        new String[] {"cassandra.batchread", "async", "cassandra.batchwrite", "logged"},
+        new String[] {"cassandra.batchread", "in", "cassandra.batchwrite", "async"});
+  }
+
+  @Override
+  protected CassandraLists lists(String... more) throws DBException {
     List<String> kv = new ArrayList<>(Arrays.asList("cassandra.keyspace", "it_lists",
         "cassandra.createschema", "true"));
     kv.addAll(Arrays.asList(more));
@@ -44,49 +51,6 @@ class ListAppendIT {
         new ErrorLog("cassandra4-test"));
     assertNull(lists.prepareListTable("history"));
     return lists;
-  }
-
-  @Test
-  void aListReadReturnsEveryAppendedElementInOrder() throws DBException {
-    CassandraLists lists = lists();
-    List<String> appended = new ArrayList<>();
-    for (int i = 0; i < 7; i++) {
-      appended.add("{\"n\":" + i + "}");
-      assertEquals(Status.OK, lists.append("history", "172.68.0.1", "ip", appended.get(i), 600));
-    }
-    List<String> read = new ArrayList<>();
-    assertEquals(Status.OK, lists.readList("history", "172.68.0.1", "ip", read));
-    assertEquals(appended, read);
-    assertEquals(Status.NOT_FOUND, lists.readList("history", "172.68.0.1", "email",
-        new ArrayList<>()));
-  }
-
-  @Test
-  void appendedElementsExpireAfterTheirTtl() throws Exception {
-    CassandraLists lists = lists();
-    assertEquals(Status.OK, lists.append("history", "172.68.9.9", "ip", "short-lived", 2));
-    assertEquals(Status.OK, lists.append("history", "172.68.9.9", "ip", "long-lived", 600));
-    Thread.sleep(3500);
-    List<String> read = new ArrayList<>();
-    assertEquals(Status.OK, lists.readList("history", "172.68.9.9", "ip", read));
-    assertEquals(Arrays.asList("long-lived"), read, "the 2 s element is gone, the other stays");
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"in", "async"})
-  void aBatchedListReadCountsMissingKeys(String mode) throws DBException {
-    CassandraLists lists = lists("cassandra.batchread", mode, "cassandra.batchwrite", "logged");
-    List<String> keys = Arrays.asList("10.0.0.1-" + mode, "10.0.0.2-" + mode, "10.0.0.3-" + mode);
-    BatchResult written = lists.batchAppend("history", keys, "ip",
-        Arrays.asList("a", "b", "c"), 600);
-    assertEquals(3, written.ok());
-    Map<String, List<String>> out = new HashMap<>();
-    List<String> asked = new ArrayList<>(keys);
-    asked.add("10.9.9.9-absent");
-    BatchResult r = lists.batchReadList("history", asked, "ip", out);
-    assertEquals(3, r.ok());
-    assertEquals(1, r.missing());
-    assertEquals(Arrays.asList("b"), out.get("10.0.0.2-" + mode));
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.ycsbpack.common.testing.ServerScripts.concat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -13,9 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -28,9 +25,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.ycsbpack.common.batch.BatchResult;
+import org.ycsbpack.common.testing.ListOperationsContract;
 import org.ycsbpack.common.listappend.ListBindings;
 import org.ycsbpack.common.listappend.ListOperations;
 import site.ycsb.DBException;
@@ -41,7 +36,7 @@ import org.ycsbpack.common.testing.YcsbProcess;
  * The S1 anti-fraud history on the real test HBase: one cell per appended element with a cell
  * TTL, whole-list reads in append order, batched appends and reads, and nothing lost in a run.
  */
-class HBaseListAppendIT {
+class HBaseListAppendIT extends ListOperationsContract {
   private final BindingUnderTest binding = new BindingUnderTest();
 
   @AfterEach
@@ -50,7 +45,14 @@ class HBaseListAppendIT {
   }
 
   /** The list operations a client of this thread published in init(), on table "history". */
-  private ListOperations lists(String... more) throws DBException {
+  @Override
+  protected List<String[]> batchModes() {
+    return Arrays.asList(new String[] {"hbase.clientbuffering", "false"},
+        new String[] {"hbase.clientbuffering", "true"});
+  }
+
+  @Override
+  protected ListOperations lists(String... more) throws DBException {
     List<String> kv = new ArrayList<>(Arrays.asList("table", "it_lists_ycsb",
         "hbase.createtable", "true", "hbase.presplit", "8"));
     kv.addAll(Arrays.asList(more));
@@ -58,21 +60,6 @@ class HBaseListAppendIT {
     ListOperations lists = ListBindings.current();
     assertNull(lists.prepareListTable("history"));
     return lists;
-  }
-
-  @Test
-  void aListReadReturnsEveryAppendedElementInOrder() throws DBException {
-    ListOperations lists = lists();
-    List<String> appended = new ArrayList<>();
-    for (int i = 0; i < 7; i++) {
-      appended.add("{\"n\":" + i + "}");
-      assertEquals(Status.OK, lists.append("history", "172.68.0.1", "ip", appended.get(i), 600));
-    }
-    List<String> read = new ArrayList<>();
-    assertEquals(Status.OK, lists.readList("history", "172.68.0.1", "ip", read));
-    assertEquals(appended, read);
-    assertEquals(Status.NOT_FOUND, lists.readList("history", "172.68.0.1", "email",
-        new ArrayList<>()));
   }
 
   @Test
@@ -95,54 +82,6 @@ class HBaseListAppendIT {
       }
       assertEquals(Arrays.asList("first", "second", "third"), values);
       assertNull(rows.next());
-    }
-  }
-
-  @Test
-  void appendedElementsExpireAfterTheirTtl() throws Exception {
-    ListOperations lists = lists();
-    assertEquals(Status.OK, lists.append("history", "172.68.9.9", "ip", "short-lived", 2));
-    assertEquals(Status.OK, lists.append("history", "172.68.9.9", "ip", "long-lived", 600));
-    List<String> before = new ArrayList<>();
-    assertEquals(Status.OK, lists.readList("history", "172.68.9.9", "ip", before));
-    assertEquals(Arrays.asList("short-lived", "long-lived"), before);
-    Thread.sleep(3500);
-    List<String> read = new ArrayList<>();
-    assertEquals(Status.OK, lists.readList("history", "172.68.9.9", "ip", read));
-    assertEquals(Arrays.asList("long-lived"), read, "the 2 s element is gone, the other stays");
-  }
-
-  @Test
-  void aListWhoseOnlyElementExpiredIsNotFound() throws Exception {
-    ListOperations lists = lists();
-    assertEquals(Status.OK, lists.append("history", "172.68.9.10", "ip", "short-lived", 1));
-    Thread.sleep(2500);
-    assertEquals(Status.NOT_FOUND, lists.readList("history", "172.68.9.10", "ip",
-        new ArrayList<>()));
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"false", "true"})
-  void aBatchedListReadCountsMissingKeys(String clientBuffering) throws DBException {
-    ListOperations lists = lists("hbase.clientbuffering", clientBuffering);
-    String tag = "-buffered-" + clientBuffering;
-    List<String> keys = Arrays.asList("10.0.0.1" + tag, "10.0.0.2" + tag, "10.0.0.3" + tag);
-    BatchResult written = lists.batchAppend("history", keys, "ip",
-        Arrays.asList("a", "b", "c"), 600);
-    assertSame(Status.OK, written.status(), written.toString());
-    assertEquals(3, written.ok());
-    Map<String, List<String>> out = new HashMap<>();
-    List<String> asked = new ArrayList<>(keys);
-    asked.add(1, "10.9.9.9-absent");
-    BatchResult r = lists.batchReadList("history", asked, "ip", out);
-    assertSame(Status.OK, r.status(), r.toString());
-    assertEquals(3, r.ok());
-    assertEquals(1, r.missing());
-    assertEquals(Arrays.asList("b"), out.get("10.0.0.2" + tag));
-    for (String key : keys) {
-      List<String> single = new ArrayList<>();
-      assertEquals(Status.OK, lists.readList("history", key, "ip", single));
-      assertEquals(single, out.get(key), "a batched read equals the single read of " + key);
     }
   }
 
