@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.ycsbpack.common.ErrorLog;
@@ -33,6 +34,30 @@ final class CassandraLists implements ListOperations {
     this.connection = connection;
     this.settings = settings;
     this.errors = errors;
+  }
+
+  /** The three statements of one list table, prepared on its first use by this client. */
+  private static final class ListStatements {
+    final PreparedStatement append;
+    final PreparedStatement read;
+    final PreparedStatement readIn;
+
+    ListStatements(CqlStatements statements, String table) {
+      append = statements.prepare("LA" + table, "UPDATE " + table + " USING TTL ? SET datas = "
+          + "datas + ? WHERE custom_id = ? AND type = ?");
+      read = statements.prepare("LR" + table, "SELECT datas FROM " + table
+          + " WHERE custom_id = ? AND type = ?");
+      readIn = statements.prepare("LIN" + table, "SELECT custom_id, datas FROM " + table
+          + " WHERE custom_id IN ? AND type = ?");
+    }
+  }
+
+  // one client thread's: no operation builds CQL text or looks up a shared cache
+  private final Map<String, ListStatements> byTable = new HashMap<>();
+
+  private ListStatements statements(String table) {
+    return byTable.computeIfAbsent(table,
+        t -> new ListStatements(connection.statements, qualified(t)));
   }
 
   private String qualified(String table) {
@@ -66,16 +91,12 @@ final class CassandraLists implements ListOperations {
 
   private BoundStatement appendStatement(String table, String key, String type, String element,
                                          int ttl) {
-    PreparedStatement append = connection.statements.prepare("LA" + table, "UPDATE "
-        + qualified(table) + " USING TTL ? SET datas = datas + ? WHERE custom_id = ? "
-        + "AND type = ?");
-    return append.bind(ttl, Collections.singletonList(element), key, type)
+    return statements(table).append.bind(ttl, Collections.singletonList(element), key, type)
         .setConsistencyLevel(settings.writeCl);
   }
 
   private BoundStatement readStatement(String table, String key, String type) {
-    return connection.statements.prepare("LR" + table, "SELECT datas FROM " + qualified(table)
-        + " WHERE custom_id = ? AND type = ?").bind(key, type)
+    return statements(table).read.bind(key, type)
         .setConsistencyLevel(settings.readCl);
   }
 
@@ -149,8 +170,7 @@ final class CassandraLists implements ListOperations {
           });
     }
     try {
-      BoundStatement in = connection.statements.prepare("LIN" + table, "SELECT custom_id, datas "
-          + "FROM " + qualified(table) + " WHERE custom_id IN ? AND type = ?").bind(keys, type)
+      BoundStatement in = statements(table).readIn.bind(keys, type)
           .setConsistencyLevel(settings.readCl);
       for (Row row : connection.session.execute(in)) {
         List<String> datas = row.getList(1, String.class);

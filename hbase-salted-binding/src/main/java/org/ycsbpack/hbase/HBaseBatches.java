@@ -82,7 +82,7 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
         }
       } else {
         failed++;
-        Status s = failure("BATCH_READ", keys.get(i), outcome);
+        Status s = failure(errors, "BATCH_READ", keys.get(i), outcome);
         firstError = firstError == null ? s : firstError;
       }
     }
@@ -120,6 +120,12 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
     }
     Object[] outcomes = "mutator".equals(settings.batchWrite) ? viaMutator(puts)
         : run(table, puts);
+    return writeOutcomes(batchOperation, keys, outcomes, errors);
+  }
+
+  /** Counts the outcomes of a batch of writes: a Result per written row, else its failure. */
+  static BatchResult writeOutcomes(String operation, List<String> keys, Object[] outcomes,
+                                   ErrorLog errors) {
     int ok = 0;
     int failed = 0;
     Status firstError = null;
@@ -128,7 +134,7 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
         ok++;
       } else {
         failed++;
-        Status s = failure(batchOperation, keys.get(i), outcomes[i]);
+        Status s = failure(errors, operation, keys.get(i), outcomes[i]);
         firstError = firstError == null ? s : firstError;
       }
     }
@@ -209,7 +215,8 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
     }
   }
 
-  private Status failure(String operation, String key, Object outcome) {
+  /** The status of a row that failed in a batch (its Throwable, or null for no answer). */
+  static Status failure(ErrorLog errors, String operation, String key, Object outcome) {
     Throwable error = outcome instanceof Throwable ? (Throwable) outcome
         : new IOException("no result for this row");
     return errors.failed(HBaseErrors.statusOf(error), operation, key, error);

@@ -167,19 +167,7 @@ final class HBaseLists implements ListOperations, AutoCloseable {
       return BatchResult.allFailed(keys.size(),
           errors.failed(HBaseErrors.statusOf(e), "BATCH_APPEND", keys.get(0) + "...", e));
     }
-    int ok = 0;
-    int failed = 0;
-    Status firstError = null;
-    for (int i = 0; i < keys.size(); i++) {
-      if (outcomes[i] instanceof Result) {
-        ok++;
-      } else {
-        failed++;
-        Status s = failure("BATCH_APPEND", keys.get(i), outcomes[i]);
-        firstError = firstError == null ? s : firstError;
-      }
-    }
-    return BatchResult.of(ok, 0, failed, firstError);
+    return HBaseBatches.writeOutcomes("BATCH_APPEND", keys, outcomes, errors);
   }
 
   @Override
@@ -214,17 +202,11 @@ final class HBaseLists implements ListOperations, AutoCloseable {
         }
       } else {
         failed++;
-        Status s = failure("BATCH_READ_LIST", keys.get(i), outcomes[i]);
+        Status s = HBaseBatches.failure(errors, "BATCH_READ_LIST", keys.get(i), outcomes[i]);
         firstError = firstError == null ? s : firstError;
       }
     }
     return BatchResult.of(ok, missing, failed, firstError);
-  }
-
-  private Status failure(String operation, String key, Object outcome) {
-    Throwable error = outcome instanceof Throwable ? (Throwable) outcome
-        : new IOException("no result for this row");
-    return errors.failed(HBaseErrors.statusOf(error), operation, key, error);
   }
 
   /**

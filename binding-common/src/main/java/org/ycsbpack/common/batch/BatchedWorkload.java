@@ -151,7 +151,7 @@ public class BatchedWorkload extends CoreWorkload {
     if (keys.isEmpty()) {
       return false;
     }
-    BatchResult r = measured(BATCH_INSERT, () -> ops(db, threadState)
+    BatchResult r = OperationMeasurement.batch(BATCH_INSERT, () -> ops(db, threadState)
         .batchInsert(table, keys, newRows(keys.size(), true)));
     // like CoreWorkload.doInsert: a failed insert ends this thread's load
     return r.failed() == 0;
@@ -202,13 +202,13 @@ public class BatchedWorkload extends CoreWorkload {
       fields.add(fieldNames.get(fieldchooser.nextValue().intValue()));
     }
     Set<String> wanted = fields;
-    measured(BATCH_READ, () -> ops(db, threadState).batchRead(table, keys, wanted,
+    OperationMeasurement.batch(BATCH_READ, () -> ops(db, threadState).batchRead(table, keys, wanted,
         new HashMap<>()));
   }
 
   private void doBatchUpdate(DB db, Object threadState) {
     List<String> keys = distinctKeys();
-    measured(BATCH_UPDATE, () -> ops(db, threadState).batchUpdate(table, keys,
+    OperationMeasurement.batch(BATCH_UPDATE, () -> ops(db, threadState).batchUpdate(table, keys,
         newRows(keys.size(), writeallfields)));
   }
 
@@ -221,18 +221,13 @@ public class BatchedWorkload extends CoreWorkload {
       keys.add(buildKeyName(keynum));
     }
     try {
-      measured(BATCH_INSERT, () -> ops(db, threadState).batchInsert(table, keys,
+      OperationMeasurement.batch(BATCH_INSERT, () -> ops(db, threadState).batchInsert(table, keys,
           newRows(keys.size(), true)));
     } finally {
       for (long k : keynums) {
         transactioninsertkeysequence.acknowledge(k);
       }
     }
-  }
-
-  private static BatchResult measured(String operation,
-                                      java.util.function.Supplier<BatchResult> batch) {
-    return OperationMeasurement.batch(operation, batch);
   }
 
   /** {@code batchsize} distinct existing keys by the request distribution (fewer if the key space is smaller). */

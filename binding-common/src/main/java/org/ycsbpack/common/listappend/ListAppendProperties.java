@@ -31,6 +31,10 @@ public final class ListAppendProperties {
   public static final BindingProperty DISTRIBUTION = BindingProperty.of("requestdistribution",
       "uniform", "How keys are drawn: `uniform` or `zipfian`.");
 
+  public static final BindingProperty COUNT = BindingProperty.of("listappend.count", "false",
+      "Instead of a workload, count the stored elements once and print "
+          + "`[LIST_ELEMENTS], Stored, <n>` (what scripts/check-list-appends runs).");
+
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
-      TABLE, KEYS, TYPE, TTL, ELEMENT_SIZE, APPEND, READ_LIST, BATCH_SIZE, DISTRIBUTION));
+      TABLE, KEYS, TYPE, TTL, ELEMENT_SIZE, APPEND, READ_LIST, BATCH_SIZE, DISTRIBUTION, COUNT));
 }

@@ -37,7 +37,6 @@ public class ListAppendWorkload extends Workload {
   public static final String READ_LIST = "READ_LIST";
   public static final String BATCH_APPEND = "BATCH_APPEND";
   public static final String BATCH_READ_LIST = "BATCH_READ_LIST";
-  public static final String COUNT_PROPERTY = "listappend.count";
 
   private String table;
   private String type;
@@ -59,7 +58,7 @@ public class ListAppendWorkload extends Workload {
       elementSize = v.integer(ELEMENT_SIZE, 120, 1_000_000);
       batchSize = v.integer(BATCH_SIZE, 1, 10_000);
       keys = v.longValue(KEYS, 1, ListElements.MAX_KEYS);
-      countOnly = Boolean.parseBoolean(p.getProperty(COUNT_PROPERTY, "false"));
+      countOnly = v.bool(COUNT);
       String distribution = v.choice(DISTRIBUTION, "uniform", "zipfian");
       keyChooser = "zipfian".equals(distribution) ? new ScrambledZipfianGenerator(0, keys - 1)
           : new UniformLongGenerator(0, keys - 1);
