@@ -11,21 +11,39 @@ public final class BindingProperty {
   private final String name;
   private final String defaultValue;
   private final String description;
+  private final boolean perClient;
 
-  private BindingProperty(String name, String defaultValue, String description) {
+  private BindingProperty(String name, String defaultValue, String description,
+                          boolean perClient) {
     this.name = Objects.requireNonNull(name);
     this.defaultValue = defaultValue;
     this.description = Objects.requireNonNull(description);
+    this.perClient = perClient;
   }
 
   /** A property that has a default value, applied when the user does not set it. */
   public static BindingProperty of(String name, String defaultValue, String description) {
-    return new BindingProperty(name, Objects.requireNonNull(defaultValue), description);
+    return new BindingProperty(name, Objects.requireNonNull(defaultValue), description, false);
   }
 
   /** A property without a default: unset means "not used" (e.g. a password). */
   public static BindingProperty optional(String name, String description) {
-    return new BindingProperty(name, null, description);
+    return new BindingProperty(name, null, description, false);
+  }
+
+  /**
+   * This property, applied by each client on its own (a consistency level, a batch mode, a
+   * table's options): clients that differ only in such properties still share one session of
+   * the JVM. Every property not marked so decides the shared session (see {@link SessionKey}),
+   * so a forgotten mark costs at most an extra session, never a session with the wrong settings.
+   */
+  public BindingProperty perClient() {
+    return new BindingProperty(name, defaultValue, description, true);
+  }
+
+  /** True when each client applies this property itself; see {@link #perClient()}. */
+  public boolean isPerClient() {
+    return perClient;
   }
 
   public String name() {

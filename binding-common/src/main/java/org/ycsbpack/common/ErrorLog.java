@@ -18,7 +18,7 @@ public final class ErrorLog {
     this.binding = binding;
   }
 
-  /** Records one failed operation; returns {@code status} so callers can write {@code return log.failed(...)}. */
+  /** Records one failed operation; returns {@code status}, for {@code return log.failed(...)}. */
   public Status failed(Status status, String operation, String key, Throwable error) {
     long n = seen.computeIfAbsent(status.getName(), s -> new AtomicLong()).incrementAndGet();
     if (n <= PRINTED_PER_STATUS) {

@@ -87,6 +87,43 @@ public final class PropertyValues {
     throw bad(p, v, "one of " + String.join(", ", names));
   }
 
+  /**
+   * An enum constant by its word: the constant's name in lower case with '-' for '_'
+   * ({@code UNLOGGED} is {@code unlogged}), any case accepted; the message of a bad value lists
+   * the words, as the README does.
+   */
+  public <E extends Enum<E>> E word(BindingProperty p, Class<E> type) throws DBException {
+    String v = string(p);
+    List<String> words = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      String word = wordOf(e);
+      if (word.equalsIgnoreCase(v)) {
+        return e;
+      }
+      words.add(word);
+    }
+    throw bad(p, v, "one of " + String.join(", ", words));
+  }
+
+  /** The word of an enum constant as {@link #word} reads it. */
+  public static String wordOf(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** A share of operations: a number from 0 to 1 (a workload's {@code *proportion}). */
+  public double proportion(BindingProperty p) throws DBException {
+    String v = string(p);
+    try {
+      double d = v == null ? Double.NaN : Double.parseDouble(v);
+      if (d >= 0 && d <= 1) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw bad(p, v, "a proportion from 0 to 1");
+  }
+
   /** A comma-separated list, items trimmed, empty items dropped. */
   public List<String> list(BindingProperty p) {
     String v = string(p);

@@ -1,16 +1,10 @@
 package org.ycsbpack.cassandra4;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
 import org.ycsbpack.common.ErrorLog;
@@ -18,7 +12,6 @@ import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
 import org.ycsbpack.common.batch.BatchBindings;
 import org.ycsbpack.common.listappend.ListBindings;
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -28,9 +21,8 @@ import site.ycsb.Status;
  * YCSB binding for Apache Cassandra on java-driver 4 ({@code bin/ycsb ... cassandra4}).
  *
  * <p>All client threads share one CqlSession (opened by the first init(), closed by the last
- * cleanup()); statements are prepared once and routed token-aware. Field values are stored in
- * {@code text} columns as ISO-8859-1, which maps every byte to one character, so whatever bytes
- * a workload writes are read back identical. Batch operations (for
+ * cleanup()); statements are prepared once and routed token-aware. Rows are encoded by
+ * {@link CassandraRows}, byte for byte. Batch operations (for
  * {@link org.ycsbpack.common.batch.BatchedWorkload}) are in {@link CassandraBatches}.
  */
 public class Cassandra4Client extends DB {
@@ -84,7 +76,7 @@ public class Cassandra4Client extends DB {
       if (row == null) {
         return Status.NOT_FOUND;
       }
-      copyFields(row, result);
+      CassandraRows.copyFields(row, result);
       return Status.OK;
     } catch (RuntimeException e) {
       return ERRORS.failed(DriverErrors.statusOf(e), "READ", key, e);
@@ -101,7 +93,7 @@ public class Cassandra4Client extends DB {
           .setConsistencyLevel(settings.scanCl).build());
       for (Row row : rows) {
         HashMap<String, ByteIterator> values = new HashMap<>();
-        copyFields(row, values);
+        CassandraRows.copyFields(row, values);
         result.add(values);
       }
       return Status.OK;
@@ -113,7 +105,7 @@ public class Cassandra4Client extends DB {
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     try {
-      connection.session.execute(insertStatement(connection, key, values)
+      connection.session.execute(CassandraRows.insert(connection.statements, key, values)
           .setConsistencyLevel(settings.writeCl));
       return Status.OK;
     } catch (RuntimeException e) {
@@ -124,40 +116,12 @@ public class Cassandra4Client extends DB {
   @Override
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
-      connection.session.execute(updateStatement(connection, key, values)
+      connection.session.execute(CassandraRows.update(connection.statements, key, values)
           .setConsistencyLevel(settings.writeCl));
       return Status.OK;
     } catch (RuntimeException e) {
       return ERRORS.failed(DriverErrors.statusOf(e), "UPDATE", key, e);
     }
-  }
-
-  /** INSERT of one row, fields in name order (one prepared statement per field set). */
-  static BoundStatement insertStatement(CassandraConnection c, String key,
-                                        Map<String, ByteIterator> values) {
-    TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
-    BoundStatementBuilder b = c.statements.insert(new ArrayList<>(sorted.keySet()))
-        .boundStatementBuilder();
-    b.setString(0, key);
-    int i = 1;
-    for (ByteIterator v : sorted.values()) {
-      b.setString(i++, text(v));
-    }
-    return b.build();
-  }
-
-  /** UPDATE of the given fields of one row, fields in name order. */
-  static BoundStatement updateStatement(CassandraConnection c, String key,
-                                        Map<String, ByteIterator> values) {
-    TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
-    BoundStatementBuilder b = c.statements.update(new ArrayList<>(sorted.keySet()))
-        .boundStatementBuilder();
-    int i = 0;
-    for (ByteIterator v : sorted.values()) {
-      b.setString(i++, text(v));
-    }
-    b.setString(i, key);
-    return b.build();
   }
 
   @Override
@@ -177,23 +141,5 @@ public class Cassandra4Client extends DB {
 
   CassandraSettings settingsForTests() {
     return settings;
-  }
-
-  static void copyFields(Row row, Map<String, ByteIterator> into) {
-    int i = 0;
-    for (ColumnDefinition column : row.getColumnDefinitions()) {
-      String name = column.getName().asInternal();
-      if (!CqlStatements.KEY.equals(name)) {
-        String value = row.getString(i);
-        if (value != null) {
-          into.put(name, new ByteArrayByteIterator(value.getBytes(StandardCharsets.ISO_8859_1)));
-        }
-      }
-      i++;
-    }
-  }
-
-  private static String text(ByteIterator value) {
-    return new String(value.toArray(), StandardCharsets.ISO_8859_1);
   }
 }

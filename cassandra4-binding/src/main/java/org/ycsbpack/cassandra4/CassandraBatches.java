@@ -1,9 +1,6 @@
 package org.ycsbpack.cassandra4;
 
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +33,7 @@ final class CassandraBatches implements BatchOperations {
   @Override
   public BatchResult batchRead(String table, List<String> keys, Set<String> fields,
                                Map<String, Map<String, ByteIterator>> result) {
-    if ("async".equals(settings.batchRead)) {
+    if (settings.batchRead == BatchReadMode.ASYNC) {
       return readAsync(keys, fields, result);
     }
     try {
@@ -44,7 +41,7 @@ final class CassandraBatches implements BatchOperations {
           .setConsistencyLevel(settings.readCl).build();
       for (Row row : connection.session.execute(in)) {
         Map<String, ByteIterator> values = new HashMap<>();
-        Cassandra4Client.copyFields(row, values);
+        CassandraRows.copyFields(row, values);
         result.put(row.getString(CqlStatements.KEY), values);
       }
       int found = Math.min(result.size(), keys.size());
@@ -69,7 +66,7 @@ final class CassandraBatches implements BatchOperations {
             return false;
           }
           Map<String, ByteIterator> values = new HashMap<>();
-          Cassandra4Client.copyFields(row, values);
+          CassandraRows.copyFields(row, values);
           result.put(keys.get(i), values);
           return true;
         });
@@ -78,39 +75,24 @@ final class CassandraBatches implements BatchOperations {
   @Override
   public BatchResult batchInsert(String table, List<String> keys,
                                  List<Map<String, ByteIterator>> values) {
-    return write("BATCH_INSERT", keys, i -> Cassandra4Client.insertStatement(connection,
+    return write("BATCH_INSERT", keys, i -> CassandraRows.insert(connection.statements,
         keys.get(i), values.get(i)));
   }
 
   @Override
   public BatchResult batchUpdate(String table, List<String> keys,
                                  List<Map<String, ByteIterator>> values) {
-    return write("BATCH_UPDATE", keys, i -> Cassandra4Client.updateStatement(connection,
+    return write("BATCH_UPDATE", keys, i -> CassandraRows.update(connection.statements,
         keys.get(i), values.get(i)));
   }
 
   private BatchResult write(String operation, List<String> keys,
                             Function<Integer, BoundStatement> statement) {
-    if ("async".equals(settings.batchWrite)) {
-      List<BoundStatement> writes = new ArrayList<>(keys.size());
-      for (int i = 0; i < keys.size(); i++) {
-        writes.add(statement.apply(i).setConsistencyLevel(settings.writeCl));
-      }
-      return ConcurrentRequests.execute(connection.session, writes, keys, operation, errors,
-          ConcurrentRequests.WRITTEN);
-    }
-    BatchStatementBuilder batch = BatchStatement.builder("logged".equals(settings.batchWrite)
-        ? DefaultBatchType.LOGGED : DefaultBatchType.UNLOGGED);
+    List<BoundStatement> writes = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
-      batch.addStatement(statement.apply(i));
+      writes.add(statement.apply(i));
     }
-    try {
-      connection.session.execute(batch.setConsistencyLevel(settings.writeCl).build());
-      return BatchResult.of(keys.size(), 0, 0, null);
-    } catch (RuntimeException e) {
-      // a BATCH statement succeeds or fails as a whole as far as the client can tell
-      Status s = errors.failed(DriverErrors.statusOf(e), operation, keys.get(0) + "...", e);
-      return BatchResult.allFailed(keys.size(), s);
-    }
+    return BatchWrites.execute(connection.session, settings.batchWrite, settings.writeCl, writes,
+        keys, operation, errors);
   }
 }

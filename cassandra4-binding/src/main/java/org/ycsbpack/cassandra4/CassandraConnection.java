@@ -116,7 +116,8 @@ final class CassandraConnection implements AutoCloseable {
       b.withString(DefaultDriverOption.PROTOCOL_COMPRESSION, s.compression);
     }
     // Schema DDL from several client processes at once needs time to reach agreement.
-    b.withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30));
+    b.withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT,
+        Duration.ofSeconds(30));
     return b;
   }
 

@@ -1,9 +1,6 @@
 package org.ycsbpack.cassandra4;
 
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -128,32 +125,18 @@ final class CassandraLists implements ListOperations {
   @Override
   public BatchResult batchAppend(String table, List<String> keys, String type,
                                  List<String> elements, int ttlSeconds) {
-    if ("async".equals(settings.batchWrite)) {
-      List<BoundStatement> appends = new ArrayList<>(keys.size());
-      for (int i = 0; i < keys.size(); i++) {
-        appends.add(appendStatement(table, keys.get(i), type, elements.get(i), ttlSeconds));
-      }
-      return ConcurrentRequests.execute(connection.session, appends, keys, "BATCH_APPEND",
-          errors, ConcurrentRequests.WRITTEN);
-    }
-    BatchStatementBuilder batch = BatchStatement.builder("logged".equals(settings.batchWrite)
-        ? DefaultBatchType.LOGGED : DefaultBatchType.UNLOGGED);
+    List<BoundStatement> appends = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
-      batch.addStatement(appendStatement(table, keys.get(i), type, elements.get(i), ttlSeconds));
+      appends.add(appendStatement(table, keys.get(i), type, elements.get(i), ttlSeconds));
     }
-    try {
-      connection.session.execute(batch.setConsistencyLevel(settings.writeCl).build());
-      return BatchResult.of(keys.size(), 0, 0, null);
-    } catch (RuntimeException e) {
-      Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_APPEND", keys.get(0) + "...", e);
-      return BatchResult.allFailed(keys.size(), s);
-    }
+    return BatchWrites.execute(connection.session, settings.batchWrite, settings.writeCl,
+        appends, keys, "BATCH_APPEND", errors);
   }
 
   @Override
   public BatchResult batchReadList(String table, List<String> keys, String type,
                                    Map<String, List<String>> out) {
-    if ("async".equals(settings.batchRead)) {
+    if (settings.batchRead == BatchReadMode.ASYNC) {
       List<BoundStatement> reads = new ArrayList<>(keys.size());
       for (String key : keys) {
         reads.add(readStatement(table, key, type));
@@ -180,7 +163,8 @@ final class CassandraLists implements ListOperations {
       }
       return BatchResult.of(out.size(), keys.size() - out.size(), 0, null);
     } catch (RuntimeException e) {
-      Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ_LIST", keys.get(0) + "...", e);
+      Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ_LIST", keys.get(0) + "...",
+          e);
       return BatchResult.allFailed(keys.size(), s);
     }
   }

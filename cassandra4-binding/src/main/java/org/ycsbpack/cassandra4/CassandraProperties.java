@@ -7,7 +7,9 @@ import org.ycsbpack.common.BindingProperty;
 
 /**
  * Every property of the cassandra4 binding, with its default and meaning: the one definition
- * the code reads and the README table is generated from.
+ * the code reads and the README table is generated from. Properties marked
+ * {@link BindingProperty#perClient()} are applied by each client; all others decide which
+ * CqlSession a client shares.
  */
 public final class CassandraProperties {
   private CassandraProperties() {
@@ -30,12 +32,13 @@ public final class CassandraProperties {
       "Password of `cassandra.username`; never printed or logged.");
   public static final BindingProperty READ_CL = BindingProperty.of(
       "cassandra.readconsistencylevel", "ONE", "Consistency level of reads (ONE, TWO, THREE, "
-          + "QUORUM, ALL, LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM, SERIAL, LOCAL_SERIAL, ANY).");
+          + "QUORUM, ALL, LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM, SERIAL, LOCAL_SERIAL, ANY).")
+      .perClient();
   public static final BindingProperty WRITE_CL = BindingProperty.of(
       "cassandra.writeconsistencylevel", "ONE", "Consistency level of inserts, updates and "
-          + "deletes.");
+          + "deletes.").perClient();
   public static final BindingProperty SCAN_CL = BindingProperty.of(
-      "cassandra.scanconsistencylevel", "ONE", "Consistency level of scans.");
+      "cassandra.scanconsistencylevel", "ONE", "Consistency level of scans.").perClient();
   public static final BindingProperty REQUEST_TIMEOUT_MS = BindingProperty.of(
       "cassandra.requesttimeoutms", "2000", "Client-side timeout of one request, in ms "
           + "(driver `basic.request.timeout`); expiry is counted as CLIENT_TIMEOUT.");
@@ -53,13 +56,14 @@ public final class CassandraProperties {
       "cassandra.driverconfig", "Path of a java-driver `application.conf` for any other driver "
           + "setting; the properties above, when set, override it.");
   public static final BindingProperty SCAN_PAGE_SIZE = BindingProperty.of(
-      "cassandra.scanpagesize", "5000", "Rows per page of a scan.");
+      "cassandra.scanpagesize", "5000", "Rows per page of a scan.").perClient();
   public static final BindingProperty BATCH_READ = BindingProperty.of("cassandra.batchread",
       "in", "How BatchedWorkload's BATCH_READ runs: `in` (one `WHERE y_id IN ?` statement, as the "
-          + "reports did) or `async` (concurrent single-partition reads, the driver's advice).");
+          + "reports did) or `async` (concurrent single-partition reads, the driver's advice).")
+      .perClient();
   public static final BindingProperty BATCH_WRITE = BindingProperty.of("cassandra.batchwrite",
       "unlogged", "How BATCH_INSERT/BATCH_UPDATE run: `unlogged` or `logged` BATCH statement, or "
-          + "`async` (concurrent single statements).");
+          + "`async` (concurrent single statements).").perClient();
   public static final BindingProperty CREATE_SCHEMA = BindingProperty.of(
       "cassandra.createschema", "false", "Create the keyspace and table if missing (once per "
           + "client JVM, before any operation).");
@@ -84,6 +88,6 @@ public final class CassandraProperties {
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
       HOSTS, PORT, LOCAL_DC, KEYSPACE, TABLE, USERNAME, PASSWORD, READ_CL, WRITE_CL, SCAN_CL,
       REQUEST_TIMEOUT_MS, CONNECTIONS_PER_HOST, MAX_REQUESTS_PER_CONNECTION, COMPRESSION, SSL,
-      DRIVER_CONFIG, SCAN_PAGE_SIZE, BATCH_READ, BATCH_WRITE, CREATE_SCHEMA, REPLICATION, COMPACTION, CACHING,
-      SSTABLE_COMPRESSION, FIELD_COUNT, FIELD_PREFIX));
+      DRIVER_CONFIG, SCAN_PAGE_SIZE, BATCH_READ, BATCH_WRITE, CREATE_SCHEMA, REPLICATION,
+      COMPACTION, CACHING, SSTABLE_COMPRESSION, FIELD_COUNT, FIELD_PREFIX));
 }

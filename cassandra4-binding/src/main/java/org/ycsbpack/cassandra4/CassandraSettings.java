@@ -1,6 +1,28 @@
 package org.ycsbpack.cassandra4;
 
-import static org.ycsbpack.cassandra4.CassandraProperties.*;
+import static org.ycsbpack.cassandra4.CassandraProperties.BATCH_READ;
+import static org.ycsbpack.cassandra4.CassandraProperties.BATCH_WRITE;
+import static org.ycsbpack.cassandra4.CassandraProperties.COMPRESSION;
+import static org.ycsbpack.cassandra4.CassandraProperties.CONNECTIONS_PER_HOST;
+import static org.ycsbpack.cassandra4.CassandraProperties.CREATE_SCHEMA;
+import static org.ycsbpack.cassandra4.CassandraProperties.DRIVER_CONFIG;
+import static org.ycsbpack.cassandra4.CassandraProperties.FIELD_COUNT;
+import static org.ycsbpack.cassandra4.CassandraProperties.FIELD_PREFIX;
+import static org.ycsbpack.cassandra4.CassandraProperties.HOSTS;
+import static org.ycsbpack.cassandra4.CassandraProperties.KEYSPACE;
+import static org.ycsbpack.cassandra4.CassandraProperties.LOCAL_DC;
+import static org.ycsbpack.cassandra4.CassandraProperties.MAX_REQUESTS_PER_CONNECTION;
+import static org.ycsbpack.cassandra4.CassandraProperties.PASSWORD;
+import static org.ycsbpack.cassandra4.CassandraProperties.PORT;
+import static org.ycsbpack.cassandra4.CassandraProperties.READ_CL;
+import static org.ycsbpack.cassandra4.CassandraProperties.REPLICATION;
+import static org.ycsbpack.cassandra4.CassandraProperties.REQUEST_TIMEOUT_MS;
+import static org.ycsbpack.cassandra4.CassandraProperties.SCAN_CL;
+import static org.ycsbpack.cassandra4.CassandraProperties.SCAN_PAGE_SIZE;
+import static org.ycsbpack.cassandra4.CassandraProperties.SSL;
+import static org.ycsbpack.cassandra4.CassandraProperties.TABLE;
+import static org.ycsbpack.cassandra4.CassandraProperties.USERNAME;
+import static org.ycsbpack.cassandra4.CassandraProperties.WRITE_CL;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
@@ -9,6 +31,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Properties;
 import org.ycsbpack.common.PropertyValues;
+import org.ycsbpack.common.SessionKey;
 import site.ycsb.DBException;
 
 /**
@@ -39,8 +62,8 @@ final class CassandraSettings {
   final int remoteConnections;
   final int maxRequestsPerConnection;
   final String compression;
-  final String batchRead;
-  final String batchWrite;
+  final BatchReadMode batchRead;
+  final BatchWriteMode batchWrite;
 
   CassandraSettings(Properties props) throws DBException {
     values = new PropertyValues(props);
@@ -77,23 +100,16 @@ final class CassandraSettings {
     remoteConnections = pools[1];
     maxRequestsPerConnection = values.integer(MAX_REQUESTS_PER_CONNECTION, 1, 32_768);
     compression = values.choice(COMPRESSION, "none", "lz4");
-    batchRead = values.choice(BATCH_READ, "in", "async");
-    batchWrite = values.choice(BATCH_WRITE, "unlogged", "logged", "async");
+    batchRead = values.word(BATCH_READ, BatchReadMode.class);
+    batchWrite = values.word(BATCH_WRITE, BatchWriteMode.class);
   }
 
   /**
-   * Identifies the session this client may share: every property except the per-operation ones
+   * Identifies the session this client may share: every property but the per-client ones
    * (consistency levels, scan page size, batch modes), which each client applies itself.
    */
   String connectionKey() {
-    StringBuilder sb = new StringBuilder();
-    for (org.ycsbpack.common.BindingProperty p : CassandraProperties.ALL) {
-      if (p != READ_CL && p != WRITE_CL && p != SCAN_CL && p != SCAN_PAGE_SIZE
-          && p != BATCH_READ && p != BATCH_WRITE) {
-        sb.append(p.name()).append('=').append(values.string(p)).append('\n');
-      }
-    }
-    return sb.toString();
+    return SessionKey.of(CassandraProperties.ALL, values);
   }
 
   private int[] pools(List<String> parts) throws DBException {

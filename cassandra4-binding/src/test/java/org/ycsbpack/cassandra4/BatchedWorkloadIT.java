@@ -44,7 +44,8 @@ class BatchedWorkloadIT {
 
   @Test
   void aBindingWithoutBatchingFallsBackToSingleOperations() throws Exception {
-    YcsbProcess run = YcsbProcess.run("run", "basic", "-p", "workload=" + WORKLOAD, "-p", "recordcount=100", "-p", "operationcount=20",
+    YcsbProcess run = YcsbProcess.run("run", "basic", "-p", "workload=" + WORKLOAD,
+        "-p", "recordcount=100", "-p", "operationcount=20",
         "-p", "batchreadproportion=1", "-p", "batchsize=5", "-p", "basicdb.verbose=false");
     assertEquals(0, run.exitStatus, run.toString());
     assertEquals("20", run.reportValue("BATCH_READ", "Operations"), run.toString());

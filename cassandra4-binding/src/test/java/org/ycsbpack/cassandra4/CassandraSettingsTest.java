@@ -78,7 +78,8 @@ class CassandraSettingsTest {
     assertTrue(rejection("cassandra.createschema", "yes").contains("true or false"));
     assertTrue(rejection("cassandra.connectionsperhost", "8,2,1")
         .startsWith("property cassandra.connectionsperhost='8,2,1'"));
-    assertTrue(rejection("cassandra.compaction", "tiered").contains("size-tiered, leveled, unified"));
+    assertTrue(rejection("cassandra.compaction", "tiered")
+        .contains("size-tiered, leveled, unified"));
     assertTrue(rejection("cassandra.caching", "everything").contains("keys, rows, all, none"));
     assertTrue(rejection("cassandra.sstablecompression", "LZ4Compressor:3")
         .contains("chunk KB a power of two"));

@@ -10,8 +10,8 @@ import org.ycsbpack.common.testing.ServerScripts;
 /**
  * Test support: one real Cassandra node for the whole test JVM, started on first use with
  * scripts/cassandra-local on 127.0.0.41 (so a node of the user's own on 127.0.0.1 is left alone),
- * accepting plain and TLS clients, and stopped when the JVM exits. Set YCSBPACK_IT_CASSANDRA_HOSTS to test against a running
- * node instead.
+ * accepting plain and TLS clients, and stopped when the JVM exits. Set
+ * YCSBPACK_IT_CASSANDRA_HOSTS to test against a running node instead.
  */
 final class LocalCassandra {
   static final String ADDRESS = "127.0.0.41";

@@ -57,36 +57,18 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
     List<Row> gets = new ArrayList<>(keys.size());
     try {
       for (String key : keys) {
-        gets.add(HBaseSaltedClient.getOf(settings, key, fields));
+        gets.add(HBaseRows.getOf(settings, key, fields));
       }
     } catch (IllegalArgumentException e) {
       return BatchResult.allFailed(keys.size(),
           errors.failed(Status.BAD_REQUEST, "BATCH_READ", keys.get(0) + "...", e));
     }
-    Object[] outcomes = run(table, gets);
-    int ok = 0;
-    int missing = 0;
-    int failed = 0;
-    Status firstError = null;
-    for (int i = 0; i < keys.size(); i++) {
-      Object outcome = outcomes[i];
-      if (outcome instanceof Result) {
-        Result row = (Result) outcome;
-        if (row.isEmpty()) {
-          missing++;
-        } else {
+    return BatchOutcomes.reads("BATCH_READ", keys, BatchOutcomes.run(table, gets), errors,
+        (i, row) -> {
           Map<String, ByteIterator> values = new HashMap<>();
-          HBaseSaltedClient.copyFields(row, settings.family, values);
+          HBaseRows.copyFields(row, settings.family, values);
           result.put(keys.get(i), values);
-          ok++;
-        }
-      } else {
-        failed++;
-        Status s = failure(errors, "BATCH_READ", keys.get(i), outcome);
-        firstError = firstError == null ? s : firstError;
-      }
-    }
-    return BatchResult.of(ok, missing, failed, firstError);
+        });
   }
 
   @Override
@@ -106,7 +88,7 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
     List<Row> puts = new ArrayList<>(keys.size());
     try {
       for (int i = 0; i < keys.size(); i++) {
-        puts.add(HBaseSaltedClient.putOf(settings, operation, keys.get(i), values.get(i)));
+        puts.add(HBaseRows.putOf(settings, operation, keys.get(i), values.get(i)));
       }
       if (buffered != null) {
         buffered.flush();
@@ -118,53 +100,9 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
       return BatchResult.allFailed(keys.size(), errors.failed(HBaseErrors.statusOf(e),
           batchOperation, keys.get(0) + "...", e));
     }
-    Object[] outcomes = "mutator".equals(settings.batchWrite) ? viaMutator(puts)
-        : run(table, puts);
-    return writeOutcomes(batchOperation, keys, outcomes, errors);
-  }
-
-  /** Counts the outcomes of a batch of writes: a Result per written row, else its failure. */
-  static BatchResult writeOutcomes(String operation, List<String> keys, Object[] outcomes,
-                                   ErrorLog errors) {
-    int ok = 0;
-    int failed = 0;
-    Status firstError = null;
-    for (int i = 0; i < keys.size(); i++) {
-      if (outcomes[i] instanceof Result) {
-        ok++;
-      } else {
-        failed++;
-        Status s = failure(errors, operation, keys.get(i), outcomes[i]);
-        firstError = firstError == null ? s : firstError;
-      }
-    }
-    return BatchResult.of(ok, 0, failed, firstError);
-  }
-
-  /**
-   * Runs the batch; each slot of the answer holds the row's Result, or the Throwable (or null)
-   * of a row that failed. Table.batch fills the slots before it throws for the failed rows.
-   */
-  static Object[] run(Table table, List<Row> actions) {
-    Object[] outcomes = new Object[actions.size()];
-    try {
-      table.batch(actions, outcomes);
-    } catch (IOException e) {
-      // the failed rows' slots say why; a slot left empty failed with this exception
-      for (int i = 0; i < outcomes.length; i++) {
-        if (outcomes[i] == null) {
-          outcomes[i] = e;
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      for (int i = 0; i < outcomes.length; i++) {
-        if (!(outcomes[i] instanceof Result)) {
-          outcomes[i] = e;
-        }
-      }
-    }
-    return outcomes;
+    Object[] outcomes = settings.batchWrite == BatchWriteMode.MUTATOR ? viaMutator(puts)
+        : BatchOutcomes.run(table, puts);
+    return BatchOutcomes.writes(batchOperation, keys, outcomes, errors);
   }
 
   /**
@@ -213,12 +151,5 @@ final class HBaseBatches implements BatchOperations, AutoCloseable {
       mutator.close();
       mutator = null;
     }
-  }
-
-  /** The status of a row that failed in a batch (its Throwable, or null for no answer). */
-  static Status failure(ErrorLog errors, String operation, String key, Object outcome) {
-    Throwable error = outcome instanceof Throwable ? (Throwable) outcome
-        : new IOException("no result for this row");
-    return errors.failed(HBaseErrors.statusOf(error), operation, key, error);
   }
 }

@@ -1,5 +1,7 @@
 package org.ycsbpack.hbase;
 
+import static org.ycsbpack.hbase.HBaseClientSettings.isClientSetting;
+
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
@@ -21,7 +23,6 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.ycsbpack.common.BindingProperty;
 import org.ycsbpack.common.ErrorLog;
 import site.ycsb.DBException;
 
@@ -110,12 +111,6 @@ final class HBaseConnection implements AutoCloseable {
     return conf;
   }
 
-  /** A YCSB property passed to the HBase client as it is: hbase.* or zookeeper.*, not ours. */
-  static boolean isClientSetting(String name) {
-    return (name.startsWith("hbase.") || name.startsWith("zookeeper."))
-        && !BINDING_PROPERTY_NAMES.contains(name);
-  }
-
   private static boolean setBySite(Configuration conf, String key) {
     String[] sources = conf.getPropertySources(key);
     if (sources == null) {
@@ -144,15 +139,6 @@ final class HBaseConnection implements AutoCloseable {
       System.err.println("WARN hbase-salted: scanproportion=" + scans + " but hbase.salt=crc32 "
           + "cannot scan in key order: every SCAN will return "
           + HBaseErrors.SCAN_UNSUPPORTED.getName() + "; use hbase.salt=buckets:N");
-    }
-  }
-
-  /** Binding properties, which the binding applies itself (some are HBase settings too). */
-  private static final Set<String> BINDING_PROPERTY_NAMES = new HashSet<>();
-
-  static {
-    for (BindingProperty p : HBaseProperties.ALL) {
-      BINDING_PROPERTY_NAMES.add(p.name());
     }
   }
 

@@ -33,7 +33,8 @@ import site.ycsb.Status;
  * big-endian microseconds, strictly increasing within a client JVM, then 4 bytes that tell
  * client JVMs apart), with the element's TTL as a cell TTL ({@code Put.setTTL}, milliseconds).
  * A read is a Get of the row: HBase returns the cells in qualifier order, i.e. oldest first, and
- * leaves out the expired ones. Why not HBase's Append: hbase-salted-binding/README.md.
+ * leaves out the expired ones. Why not HBase's Append: hbase-salted-binding/README.md, "Why a
+ * cell per element".
  *
  * <p>Appends are sent at once even with {@code hbase.clientbuffering=true}: an append counts as
  * done only when HBase has it, which is what the "nothing lost" check compares with the stored
@@ -159,7 +160,7 @@ final class HBaseLists implements ListOperations, AutoCloseable {
       for (int i = 0; i < keys.size(); i++) {
         puts.add(appendOf(keys.get(i), type, elements.get(i), ttlSeconds));
       }
-      outcomes = HBaseBatches.run(table(table), puts);
+      outcomes = BatchOutcomes.run(table(table), puts);
     } catch (IllegalArgumentException e) {
       return BatchResult.allFailed(keys.size(),
           errors.failed(Status.BAD_REQUEST, "BATCH_APPEND", keys.get(0) + "...", e));
@@ -167,7 +168,7 @@ final class HBaseLists implements ListOperations, AutoCloseable {
       return BatchResult.allFailed(keys.size(),
           errors.failed(HBaseErrors.statusOf(e), "BATCH_APPEND", keys.get(0) + "...", e));
     }
-    return HBaseBatches.writeOutcomes("BATCH_APPEND", keys, outcomes, errors);
+    return BatchOutcomes.writes("BATCH_APPEND", keys, outcomes, errors);
   }
 
   @Override
@@ -179,7 +180,7 @@ final class HBaseLists implements ListOperations, AutoCloseable {
       for (String key : keys) {
         gets.add(readOf(key, type));
       }
-      outcomes = HBaseBatches.run(table(table), gets);
+      outcomes = BatchOutcomes.run(table(table), gets);
     } catch (IllegalArgumentException e) {
       return BatchResult.allFailed(keys.size(),
           errors.failed(Status.BAD_REQUEST, "BATCH_READ_LIST", keys.get(0) + "...", e));
@@ -187,26 +188,8 @@ final class HBaseLists implements ListOperations, AutoCloseable {
       return BatchResult.allFailed(keys.size(),
           errors.failed(HBaseErrors.statusOf(e), "BATCH_READ_LIST", keys.get(0) + "...", e));
     }
-    int ok = 0;
-    int missing = 0;
-    int failed = 0;
-    Status firstError = null;
-    for (int i = 0; i < keys.size(); i++) {
-      if (outcomes[i] instanceof Result) {
-        Result row = (Result) outcomes[i];
-        if (row.isEmpty()) {
-          missing++;
-        } else {
-          out.put(keys.get(i), elements(row));
-          ok++;
-        }
-      } else {
-        failed++;
-        Status s = HBaseBatches.failure(errors, "BATCH_READ_LIST", keys.get(i), outcomes[i]);
-        firstError = firstError == null ? s : firstError;
-      }
-    }
-    return BatchResult.of(ok, missing, failed, firstError);
+    return BatchOutcomes.reads("BATCH_READ_LIST", keys, outcomes, errors,
+        (i, row) -> out.put(keys.get(i), elements(row)));
   }
 
   /**

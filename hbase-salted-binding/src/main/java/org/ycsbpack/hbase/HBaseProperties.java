@@ -7,7 +7,9 @@ import org.ycsbpack.common.BindingProperty;
 
 /**
  * Every property of the hbase-salted binding, with its default and meaning: the one definition
- * the code reads and the README table is generated from.
+ * the code reads and the README table is generated from. The cluster settings decide which
+ * HBase Connection a client shares; the others, marked {@link BindingProperty#perClient()}, each
+ * client applies itself (its Table, row keys, writes, table checks).
  */
 public final class HBaseProperties {
   private HBaseProperties() {
@@ -31,49 +33,63 @@ public final class HBaseProperties {
       "hbase.connecttimeoutms", "30000", "How long init() waits for the cluster to answer "
           + "(connect, check the table) before it fails naming the ZooKeeper quorum.");
   public static final BindingProperty TABLE = BindingProperty.of("table", "usertable",
-      "Table, `name` or `namespace:name` (YCSB core property).");
+      "Table, `name` or `namespace:name` (YCSB core property).")
+      .perClient();
   public static final BindingProperty COLUMN_FAMILY = BindingProperty.of("columnfamily", "cf",
-      "Column family holding the fields (the report's `cf`); one column per YCSB field.");
+      "Column family holding the fields (the report's `cf`); one column per YCSB field.")
+      .perClient();
   public static final BindingProperty SALT = BindingProperty.of("hbase.salt", "crc32",
       "Row-key salt: `crc32` (2 bytes from the key's CRC32, the report's function), "
-          + "`buckets:N` (1 byte, CRC32 modulo N, N from 1 to 256; scans work) or `none`.");
+          + "`buckets:N` (1 byte, CRC32 modulo N, N from 1 to 256; scans work) or `none`.")
+      .perClient();
   public static final BindingProperty KEY_ENCODING = BindingProperty.of("hbase.keyencoding",
       "string", "Key bytes after the salt: `string` (the YCSB key in UTF-8) or `long` (the number "
-          + "the key ends with, as 8 big-endian bytes: `user123` gives 123).");
+          + "the key ends with, as 8 big-endian bytes: `user123` gives 123).")
+      .perClient();
   public static final BindingProperty CLIENT_BUFFERING = BindingProperty.of(
       "hbase.clientbuffering", "false", "Send inserts, updates and deletes through a per-thread "
           + "BufferedMutator (they return BATCHED_OK); flushed when full and in cleanup(). Rows a "
-          + "flush fails to write are counted under their error status.");
+          + "flush fails to write are counted under their error status.")
+      .perClient();
   public static final BindingProperty WRITE_BUFFER_SIZE = BindingProperty.of(
-      "hbase.writebuffersize", "2097152", "BufferedMutator buffer in bytes (HBase's default).");
+      "hbase.writebuffersize", "2097152", "BufferedMutator buffer in bytes (HBase's default).")
+      .perClient();
   public static final BindingProperty BATCH_WRITE = BindingProperty.of("hbase.batchwrite",
       "batch", "How BatchedWorkload's BATCH_INSERT / BATCH_UPDATE are sent: `batch`, one "
           + "`Table.batch` call (the report's `table.put(List<Put>)`); `mutator`, the Puts into "
           + "a per-thread BufferedMutator of their own, then `flush()`. Both return when every "
-          + "row is written and count failed rows exactly.");
+          + "row is written and count failed rows exactly.")
+      .perClient();
   public static final BindingProperty DURABILITY = BindingProperty.of("hbase.durability",
       "USE_DEFAULT", "Durability of writes: USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or "
-          + "FSYNC_WAL.");
+          + "FSYNC_WAL.")
+      .perClient();
   public static final BindingProperty CREATE_TABLE = BindingProperty.of("hbase.createtable",
       "false", "Create the table (and its namespace) if missing, once per client JVM, with the "
-          + "options below. An existing table is used as it is.");
+          + "options below. An existing table is used as it is.")
+      .perClient();
   public static final BindingProperty PRESPLIT = BindingProperty.of("hbase.presplit", "auto",
       "Regions of a created table, split uniformly over the salt prefixes. `auto`: 64 for "
-          + "`crc32` (the report's), min(N, 64) for `buckets:N`, 1 for `none`.");
+          + "`crc32` (the report's), min(N, 64) for `buckets:N`, 1 for `none`.")
+      .perClient();
   public static final BindingProperty COMPRESSION = BindingProperty.of("hbase.compression",
       "NONE", "Compression of a created table's family: NONE, GZ (pure Java, works everywhere), "
-          + "SNAPPY, LZ4, LZO, BZIP2, ZSTD, LZMA, BROTLI; the servers must have the codec.");
+          + "SNAPPY, LZ4, LZO, BZIP2, ZSTD, LZMA, BROTLI; the servers must have the codec.")
+      .perClient();
   public static final BindingProperty BLOCK_ENCODING = BindingProperty.of("hbase.blockencoding",
       "NONE", "Data block encoding of a created table: NONE, PREFIX, DIFF, FAST_DIFF (the "
-          + "report's) or ROW_INDEX_V1.");
+          + "report's) or ROW_INDEX_V1.")
+      .perClient();
   public static final BindingProperty BLOOM_FILTER = BindingProperty.of("hbase.bloomfilter",
-      "ROW", "Bloom filter of a created table: NONE, ROW or ROWCOL.");
+      "ROW", "Bloom filter of a created table: NONE, ROW or ROWCOL.")
+      .perClient();
   public static final BindingProperty TTL = BindingProperty.of("hbase.ttl", "FOREVER",
-      "Time to live of a created table's cells, in seconds, or FOREVER.");
+      "Time to live of a created table's cells, in seconds, or FOREVER.")
+      .perClient();
 
   /** All properties, in README order. */
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
       ZK_QUORUM, ZK_PORT, BOOTSTRAP_SERVERS, TMP_DIR, CONNECT_TIMEOUT_MS, TABLE, COLUMN_FAMILY,
-      SALT, KEY_ENCODING, CLIENT_BUFFERING, WRITE_BUFFER_SIZE, BATCH_WRITE, DURABILITY, CREATE_TABLE,
-      PRESPLIT, COMPRESSION, BLOCK_ENCODING, BLOOM_FILTER, TTL));
+      SALT, KEY_ENCODING, CLIENT_BUFFERING, WRITE_BUFFER_SIZE, BATCH_WRITE, DURABILITY,
+      CREATE_TABLE, PRESPLIT, COMPRESSION, BLOCK_ENCODING, BLOOM_FILTER, TTL));
 }

@@ -4,23 +4,19 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.client.Delete;
-import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
 import org.ycsbpack.common.batch.BatchBindings;
 import org.ycsbpack.common.listappend.ListBindings;
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -31,8 +27,7 @@ import site.ycsb.Status;
  *
  * <p>All client threads share one HBase Connection (opened by the first init(), closed by the
  * last cleanup()); each thread has its own Table and, with {@code hbase.clientbuffering=true},
- * its own BufferedMutator. Row keys come from {@link SaltedRowKey}; each YCSB field is one column
- * of the family {@code columnfamily}, its value stored as the exact bytes the workload wrote.
+ * its own BufferedMutator. Row keys come from {@link SaltedRowKey}, rows from {@link HBaseRows}.
  */
 public class HBaseSaltedClient extends DB {
   static final String NAME = "hbase-salted";
@@ -130,7 +125,7 @@ public class HBaseSaltedClient extends DB {
   public Status read(String tableName, String key, Set<String> fields,
                      Map<String, ByteIterator> result) {
     try {
-      Result row = table.get(getOf(settings, key, fields));
+      Result row = table.get(HBaseRows.getOf(settings, key, fields));
       if (row.isEmpty()) {
         return Status.NOT_FOUND;
       }
@@ -183,7 +178,7 @@ public class HBaseSaltedClient extends DB {
 
   private Status write(String operation, String key, Map<String, ByteIterator> values) {
     try {
-      return send(putOf(settings, operation, key, values));
+      return send(HBaseRows.putOf(settings, operation, key, values));
     } catch (IllegalArgumentException e) {
       return ERRORS.failed(Status.BAD_REQUEST, operation, key, e);
     } catch (IOException | RuntimeException e) {
@@ -204,30 +199,6 @@ public class HBaseSaltedClient extends DB {
     }
   }
 
-  /** The Get of a YCSB read: the whole family, or the given fields' columns. */
-  static Get getOf(HBaseSettings s, String key, Set<String> fields) {
-    Get get = new Get(s.rowKeys.rowKey(key));
-    if (fields == null) {
-      get.addFamily(s.family);
-    } else {
-      for (String field : fields) {
-        get.addColumn(s.family, Bytes.toBytes(field));
-      }
-    }
-    return get;
-  }
-
-  /** The Put of a YCSB insert or update: one column per field, with hbase.durability. */
-  static Put putOf(HBaseSettings s, String operation, String key,
-                   Map<String, ByteIterator> values) {
-    Put put = new BufferedWrites.OperationPut(operation, key, s.rowKeys.rowKey(key));
-    for (Map.Entry<String, ByteIterator> field : values.entrySet()) {
-      put.addColumn(s.family, Bytes.toBytes(field.getKey()), field.getValue().toArray());
-    }
-    put.setDurability(s.durability);
-    return put;
-  }
-
   /**
    * Writes now, or buffers: deletes take the same path as puts, so that a delete is never
    * overtaken by an earlier buffered put of the same row.
@@ -245,17 +216,7 @@ public class HBaseSaltedClient extends DB {
     return Status.OK;
   }
 
-  static void copyFields(Result row, byte[] family, Map<String, ByteIterator> into) {
-    NavigableMap<byte[], byte[]> columns = row.getFamilyMap(family);
-    if (columns == null) {
-      return;
-    }
-    for (Map.Entry<byte[], byte[]> column : columns.entrySet()) {
-      into.put(Bytes.toString(column.getKey()), new ByteArrayByteIterator(column.getValue()));
-    }
-  }
-
   private void copyFields(Result row, Map<String, ByteIterator> into) {
-    copyFields(row, settings.family, into);
+    HBaseRows.copyFields(row, settings.family, into);
   }
 }

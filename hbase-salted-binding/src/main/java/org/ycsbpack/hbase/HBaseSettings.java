@@ -1,9 +1,28 @@
 package org.ycsbpack.hbase;
 
-import static org.ycsbpack.hbase.HBaseProperties.*;
+import static org.ycsbpack.hbase.HBaseProperties.BATCH_WRITE;
+import static org.ycsbpack.hbase.HBaseProperties.BLOCK_ENCODING;
+import static org.ycsbpack.hbase.HBaseProperties.BLOOM_FILTER;
+import static org.ycsbpack.hbase.HBaseProperties.BOOTSTRAP_SERVERS;
+import static org.ycsbpack.hbase.HBaseProperties.CLIENT_BUFFERING;
+import static org.ycsbpack.hbase.HBaseProperties.COLUMN_FAMILY;
+import static org.ycsbpack.hbase.HBaseProperties.COMPRESSION;
+import static org.ycsbpack.hbase.HBaseProperties.CONNECT_TIMEOUT_MS;
+import static org.ycsbpack.hbase.HBaseProperties.CREATE_TABLE;
+import static org.ycsbpack.hbase.HBaseProperties.DURABILITY;
+import static org.ycsbpack.hbase.HBaseProperties.KEY_ENCODING;
+import static org.ycsbpack.hbase.HBaseProperties.PRESPLIT;
+import static org.ycsbpack.hbase.HBaseProperties.SALT;
+import static org.ycsbpack.hbase.HBaseProperties.TABLE;
+import static org.ycsbpack.hbase.HBaseProperties.TMP_DIR;
+import static org.ycsbpack.hbase.HBaseProperties.TTL;
+import static org.ycsbpack.hbase.HBaseProperties.WRITE_BUFFER_SIZE;
+import static org.ycsbpack.hbase.HBaseProperties.ZK_PORT;
+import static org.ycsbpack.hbase.HBaseProperties.ZK_QUORUM;
 
 import java.util.Locale;
 import java.util.Properties;
+import java.util.TreeSet;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Durability;
@@ -11,6 +30,7 @@ import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.ycsbpack.common.PropertyValues;
+import org.ycsbpack.common.SessionKey;
 import site.ycsb.DBException;
 
 /**
@@ -29,8 +49,7 @@ final class HBaseSettings {
   final SaltedRowKey rowKeys;
   final boolean clientBuffering;
   final long writeBufferSize;
-  /** {@code batch} or {@code mutator}: see {@link HBaseBatches}. */
-  final String batchWrite;
+  final BatchWriteMode batchWrite;
   final Durability durability;
   final int connectTimeoutMs;
   /** Null when not set as a property: then hbase-site.xml or HBase's default applies. */
@@ -58,7 +77,7 @@ final class HBaseSettings {
     rowKeys = rowKeys(values);
     clientBuffering = values.bool(CLIENT_BUFFERING);
     writeBufferSize = values.longValue(WRITE_BUFFER_SIZE, 1024, 1L << 31);
-    batchWrite = values.choice(BATCH_WRITE, "batch", "mutator");
+    batchWrite = values.word(BATCH_WRITE, BatchWriteMode.class);
     durability = values.enumValue(DURABILITY, Durability.class);
     connectTimeoutMs = values.integer(CONNECT_TIMEOUT_MS, 100, 3_600_000);
     zkQuorum = values.isSet(ZK_QUORUM) ? values.string(ZK_QUORUM) : null;
@@ -74,17 +93,14 @@ final class HBaseSettings {
   }
 
   /**
-   * What decides the HBase Connection: the cluster settings and every HBase client setting
-   * passed through. Clients with equal keys share one Connection per JVM.
+   * What decides the HBase Connection: the properties that are not per client (the cluster
+   * settings) and every HBase client setting passed through. Clients with equal keys share one
+   * Connection per JVM.
    */
   String connectionKey() {
-    StringBuilder sb = new StringBuilder();
-    for (org.ycsbpack.common.BindingProperty p : java.util.Arrays.asList(ZK_QUORUM, ZK_PORT,
-        BOOTSTRAP_SERVERS, TMP_DIR, CONNECT_TIMEOUT_MS)) {
-      sb.append(p.name()).append('=').append(values.string(p)).append('\n');
-    }
-    for (String name : new java.util.TreeSet<>(properties.stringPropertyNames())) {
-      if (HBaseConnection.isClientSetting(name)) {
+    StringBuilder sb = new StringBuilder(SessionKey.of(HBaseProperties.ALL, values));
+    for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+      if (HBaseClientSettings.isClientSetting(name)) {
         sb.append(name).append('=').append(properties.getProperty(name)).append('\n');
       }
     }

@@ -3,11 +3,13 @@ package org.ycsbpack.common.batch;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.ycsbpack.common.BindingProperty;
 import org.ycsbpack.common.PropertyValues;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -76,14 +78,22 @@ public class BatchedWorkload extends CoreWorkload {
    * batch reads.
    */
   private DiscreteGenerator operations(Properties p) throws WorkloadException {
-    String[][] batch = {
-        {BatchedWorkloadProperties.BATCH_READ.name(), BATCH_READ},
-        {BatchedWorkloadProperties.BATCH_UPDATE.name(), BATCH_UPDATE},
-        {BatchedWorkloadProperties.BATCH_INSERT.name(), BATCH_INSERT},
-        {BatchedWorkloadProperties.DELETE.name(), DELETE}};
+    Map<String, BindingProperty> batch = new LinkedHashMap<>();
+    batch.put(BATCH_READ, BatchedWorkloadProperties.BATCH_READ);
+    batch.put(BATCH_UPDATE, BatchedWorkloadProperties.BATCH_UPDATE);
+    batch.put(BATCH_INSERT, BatchedWorkloadProperties.BATCH_INSERT);
+    batch.put(DELETE, BatchedWorkloadProperties.DELETE);
+    PropertyValues values = new PropertyValues(p);
+    Map<String, Double> shares = new LinkedHashMap<>();
     double batchTotal = 0;
-    for (String[] b : batch) {
-      batchTotal += proportion(p, b[0]);
+    try {
+      for (Map.Entry<String, BindingProperty> b : batch.entrySet()) {
+        double share = values.proportion(b.getValue());
+        shares.put(b.getKey(), share);
+        batchTotal += share;
+      }
+    } catch (DBException e) {
+      throw new WorkloadException(e.getMessage());
     }
     Properties core = p;
     if (batchTotal > 0) {
@@ -98,27 +108,12 @@ public class BatchedWorkload extends CoreWorkload {
       }
     }
     DiscreteGenerator chooser = createOperationGenerator(core);
-    for (String[] b : batch) {
-      double share = proportion(p, b[0]);
-      if (share > 0) {
-        chooser.addValue(share, b[1]);
+    for (Map.Entry<String, Double> share : shares.entrySet()) {
+      if (share.getValue() > 0) {
+        chooser.addValue(share.getValue(), share.getKey());
       }
     }
     return chooser;
-  }
-
-  private static double proportion(Properties p, String name) throws WorkloadException {
-    String v = p.getProperty(name, "0");
-    try {
-      double d = Double.parseDouble(v.trim());
-      if (d >= 0 && d <= 1) {
-        return d;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new WorkloadException("property " + name + "='" + v + "' is not valid: expected a "
-        + "proportion from 0 to 1");
   }
 
   @Override
@@ -230,7 +225,7 @@ public class BatchedWorkload extends CoreWorkload {
     }
   }
 
-  /** {@code batchsize} distinct existing keys by the request distribution (fewer if the key space is smaller). */
+  /** {@code batchsize} distinct existing keys by the requestdistribution (fewer if fewer exist). */
   private List<String> distinctKeys() {
     Set<Long> keynums = new LinkedHashSet<>();
     int attempts = 0;

@@ -1,7 +1,5 @@
 package org.ycsbpack.common.listappend;
 
-import static org.ycsbpack.common.listappend.ListAppendProperties.*;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -52,19 +50,19 @@ public class ListAppendWorkload extends Workload {
   public void init(Properties p) throws WorkloadException {
     PropertyValues v = new PropertyValues(p);
     try {
-      table = v.string(TABLE);
-      type = v.string(TYPE);
-      ttl = v.integer(TTL, 0, 630_720_000);
-      elementSize = v.integer(ELEMENT_SIZE, 120, 1_000_000);
-      batchSize = v.integer(BATCH_SIZE, 1, 10_000);
-      keys = v.longValue(KEYS, 1, ListElements.MAX_KEYS);
-      countOnly = v.bool(COUNT);
-      String distribution = v.choice(DISTRIBUTION, "uniform", "zipfian");
+      table = v.string(ListAppendProperties.TABLE);
+      type = v.string(ListAppendProperties.TYPE);
+      ttl = v.integer(ListAppendProperties.TTL, 0, 630_720_000);
+      elementSize = v.integer(ListAppendProperties.ELEMENT_SIZE, 120, 1_000_000);
+      batchSize = v.integer(ListAppendProperties.BATCH_SIZE, 1, 10_000);
+      keys = v.longValue(ListAppendProperties.KEYS, 1, ListElements.MAX_KEYS);
+      countOnly = v.bool(ListAppendProperties.COUNT);
+      String distribution = v.choice(ListAppendProperties.DISTRIBUTION, "uniform", "zipfian");
       keyChooser = "zipfian".equals(distribution) ? new ScrambledZipfianGenerator(0, keys - 1)
           : new UniformLongGenerator(0, keys - 1);
       operations = new DiscreteGenerator();
-      double append = share(p, ListAppendProperties.APPEND.name());
-      double read = share(p, ListAppendProperties.READ_LIST.name());
+      double append = v.proportion(ListAppendProperties.APPEND);
+      double read = v.proportion(ListAppendProperties.READ_LIST);
       if (append + read <= 0) {
         throw new WorkloadException("appendproportion and readlistproportion are both 0: set "
             + "one of them above 0");
@@ -78,20 +76,6 @@ public class ListAppendWorkload extends Workload {
     } catch (DBException e) {
       throw new WorkloadException(e.getMessage());
     }
-  }
-
-  private static double share(Properties p, String name) throws WorkloadException {
-    String raw = p.getProperty(name, "0.5");
-    try {
-      double d = Double.parseDouble(raw.trim());
-      if (d >= 0 && d <= 1) {
-        return d;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new WorkloadException("property " + name + "='" + raw + "' is not valid: expected a "
-        + "proportion from 0 to 1");
   }
 
   @Override
