@@ -1,6 +1,7 @@
 package org.ycsbpack.cassandra4;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -116,5 +117,42 @@ class CassandraSettingsTest {
         + "{'class': 'SizeTieredCompactionStrategy'} AND caching = "
         + "{'keys': 'NONE', 'rows_per_partition': 'ALL'} AND compression = {'enabled': 'false'}",
         SchemaCreator.tableCql(s));
+  }
+
+  @Test
+  void batchModesAreWordsOfTheirOwnType() throws DBException {
+    CassandraSettings s = new CassandraSettings(props("cassandra.batchread", "ASYNC",
+        "cassandra.batchwrite", "logged"));
+    assertEquals(BatchReadMode.ASYNC, s.batchRead);
+    assertEquals(BatchWriteMode.LOGGED, s.batchWrite);
+    assertEquals(BatchReadMode.IN, new CassandraSettings(new Properties()).batchRead);
+    assertEquals(BatchWriteMode.UNLOGGED, new CassandraSettings(new Properties()).batchWrite);
+    assertEquals("property cassandra.batchwrite='counter' is not valid: expected one of "
+        + "unlogged, logged, async (default: unlogged)",
+        rejection("cassandra.batchwrite", "counter"));
+    assertEquals("property cassandra.batchread='multi' is not valid: expected one of in, async "
+        + "(default: in)", rejection("cassandra.batchread", "multi"));
+  }
+
+  @Test
+  void clientsThatDifferOnlyInPerOperationSettingsShareOneSession() throws DBException {
+    String key = new CassandraSettings(props("cassandra.keyspace", "ks1")).connectionKey();
+    for (String[] perClient : new String[][] {{"cassandra.readconsistencylevel", "ALL"},
+        {"cassandra.writeconsistencylevel", "QUORUM"}, {"cassandra.scanconsistencylevel", "TWO"},
+        {"cassandra.scanpagesize", "10"}, {"cassandra.batchread", "async"},
+        {"cassandra.batchwrite", "logged"}}) {
+      assertEquals(key, new CassandraSettings(props("cassandra.keyspace", "ks1", perClient[0],
+          perClient[1])).connectionKey(), perClient[0]);
+    }
+  }
+
+  @Test
+  void clientsThatDifferInClusterOrSchemaSettingsGetSessionsOfTheirOwn() throws DBException {
+    String key = new CassandraSettings(new Properties()).connectionKey();
+    for (String[] own : new String[][] {{"cassandra.keyspace", "ks2"}, {"hosts", "127.0.0.2"},
+        {"cassandra.requesttimeoutms", "10000"}, {"table", "t2"},
+        {"cassandra.createschema", "true"}}) {
+      assertNotEquals(key, new CassandraSettings(props(own[0], own[1])).connectionKey(), own[0]);
+    }
   }
 }

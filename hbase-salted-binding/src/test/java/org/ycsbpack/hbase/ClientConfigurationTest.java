@@ -76,4 +76,32 @@ class ClientConfigurationTest {
     assertNotEquals(settings().connectionKey(),
         settings("hbase.client.retries.number", "2").connectionKey());
   }
+
+  @Test
+  void onlyTheClusterSettingsAndPassedThroughClientSettingsDecideTheConnection()
+      throws DBException {
+    String key = settings().connectionKey();
+    for (String[] perClient : new String[][] {{"hbase.salt", "none"},
+        {"hbase.batchwrite", "mutator"}, {"hbase.clientbuffering", "true"},
+        {"hbase.durability", "SKIP_WAL"}, {"columnfamily", "data"}, {"hbase.createtable", "true"},
+        {"hbase.presplit", "8"}, {"hbase.ttl", "60"}}) {
+      assertEquals(key, settings(perClient).connectionKey(), perClient[0]);
+    }
+    for (String[] cluster : new String[][] {{"hbase.zookeeper.quorum", "zk9"},
+        {"hbase.zookeeper.property.clientPort", "2182"}, {"hbase.tmp.dir", "/tmp/elsewhere"},
+        {"hbase.connecttimeoutms", "5000"}, {"hbase.client.bootstrap.servers", "rs:16020"},
+        {"zookeeper.recovery.retry", "1"}}) {
+      assertNotEquals(key, settings(cluster).connectionKey(), cluster[0]);
+    }
+  }
+
+  @Test
+  void theBatchWriteModeIsAWordOfItsOwnType() throws DBException {
+    assertEquals(BatchWriteMode.BATCH, settings().batchWrite);
+    assertEquals(BatchWriteMode.MUTATOR, settings("hbase.batchwrite", "Mutator").batchWrite);
+    DBException e = org.junit.jupiter.api.Assertions.assertThrows(DBException.class,
+        () -> settings("hbase.batchwrite", "buffered"));
+    assertEquals("property hbase.batchwrite='buffered' is not valid: expected one of batch, "
+        + "mutator (default: batch)", e.getMessage());
+  }
 }

@@ -35,7 +35,6 @@ public class BatchedWorkload extends CoreWorkload {
   public static final String BATCH_READ = "BATCH_READ";
   public static final String BATCH_UPDATE = "BATCH_UPDATE";
   public static final String BATCH_INSERT = "BATCH_INSERT";
-  public static final String RECORDS_SUFFIX = "-RECORDS";
   public static final String DELETE = "DELETE";
 
   private int batchSize;
