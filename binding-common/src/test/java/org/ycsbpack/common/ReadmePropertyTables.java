@@ -17,10 +17,18 @@ public final class ReadmePropertyTables {
   private ReadmePropertyTables() {
   }
 
-  /** Returns null when the README matches, otherwise a message saying what to do. */
+  /** As {@link #mismatch(Path, String, List)} for the root README.md (the workloads' tables). */
   public static String mismatch(String binding, List<BindingProperty> properties)
       throws IOException {
-    Path readme = repoRoot().resolve("README.md");
+    return mismatch(repoRoot().resolve("README.md"), binding, properties);
+  }
+
+  /**
+   * Returns null when the table {@code binding} of {@code readme} (a binding's own README.md)
+   * matches the code, otherwise a message saying what to do.
+   */
+  public static String mismatch(Path readme, String binding, List<BindingProperty> properties)
+      throws IOException {
     String text = new String(Files.readAllBytes(readme), StandardCharsets.UTF_8);
     String open = "<!-- properties:" + binding + " -->\n";
     String close = "<!-- /properties:" + binding + " -->";

@@ -47,17 +47,29 @@ final class CassandraBatches implements BatchOperations {
       int found = Math.min(result.size(), keys.size());
       return BatchResult.of(found, keys.size() - found, 0, null);
     } catch (RuntimeException e) {
-      Status s = errors.failed(DriverErrors.statusOf(e), "BATCH_READ", keys.get(0) + "...", e);
-      return BatchResult.allFailed(keys.size(), s);
+      return refused("BATCH_READ", keys, e);
     }
+  }
+
+  /**
+   * A batch that failed as a whole: the server refused to prepare its statement (an unknown
+   * column) or to run its one IN query; none of its records was done.
+   */
+  private BatchResult refused(String operation, List<String> keys, RuntimeException e) {
+    Status s = errors.failed(DriverErrors.statusOf(e), operation, keys.get(0) + "...", e);
+    return BatchResult.allFailed(keys.size(), s);
   }
 
   private BatchResult readAsync(List<String> keys, Set<String> fields,
                                 Map<String, Map<String, ByteIterator>> result) {
     List<BoundStatement> reads = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      reads.add(connection.statements.read(fields).boundStatementBuilder(key)
-          .setConsistencyLevel(settings.readCl).build());
+    try {
+      for (String key : keys) {
+        reads.add(connection.statements.read(fields).boundStatementBuilder(key)
+            .setConsistencyLevel(settings.readCl).build());
+      }
+    } catch (RuntimeException e) {
+      return refused("BATCH_READ", keys, e);
     }
     return ConcurrentRequests.execute(connection.session, reads, keys, "BATCH_READ", errors,
         (i, response) -> {
@@ -89,8 +101,12 @@ final class CassandraBatches implements BatchOperations {
   private BatchResult write(String operation, List<String> keys,
                             Function<Integer, BoundStatement> statement) {
     List<BoundStatement> writes = new ArrayList<>(keys.size());
-    for (int i = 0; i < keys.size(); i++) {
-      writes.add(statement.apply(i));
+    try {
+      for (int i = 0; i < keys.size(); i++) {
+        writes.add(statement.apply(i));
+      }
+    } catch (RuntimeException e) {
+      return refused(operation, keys, e);
     }
     return BatchWrites.execute(connection.session, settings.batchWrite, settings.writeCl, writes,
         keys, operation, errors);
