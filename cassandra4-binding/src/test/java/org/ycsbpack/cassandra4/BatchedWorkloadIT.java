@@ -52,5 +52,8 @@ class BatchedWorkloadIT {
     assertEquals("100", run.reportValue("BATCH_READ-RECORDS", "Return=OK"), run.toString());
     assertEquals("100", run.reportValue("READ", "Operations"), run.toString());
     assertTrue(run.stderr.contains("each batch runs as single operations"), run.stderr);
+    String notice = "INFO ycsbpack: [<OP>-RECORDS] counts the records of each batch by status";
+    assertTrue(run.stderr.contains(notice), run.stderr);
+    assertEquals(run.stderr.indexOf(notice), run.stderr.lastIndexOf(notice), "said once");
   }
 }

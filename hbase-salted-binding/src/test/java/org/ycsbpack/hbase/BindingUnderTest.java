@@ -23,8 +23,7 @@ final class BindingUnderTest implements AutoCloseable {
 
   static Properties properties(String... kv) {
     Properties p = new Properties();
-    p.setProperty("hbase.zookeeper.quorum", LocalHBase.quorum());
-    p.setProperty("hbase.zookeeper.property.clientPort", String.valueOf(LocalHBase.port()));
+    LocalHBase.connectionProperties().forEach(p::setProperty);
     for (int i = 0; i < kv.length; i += 2) {
       p.setProperty(kv[i], kv[i + 1]);
     }

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.Connection;
@@ -53,17 +55,25 @@ final class LocalHBase {
     return port;
   }
 
-  /** The binding properties that point at the test HBase, as {@code -p} arguments. */
+  /** The binding properties that point at the test HBase: the one place that says where it is. */
+  static Map<String, String> connectionProperties() {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put(HBaseProperties.ZK_QUORUM.name(), quorum());
+    p.put(HBaseProperties.ZK_PORT.name(), String.valueOf(port()));
+    return p;
+  }
+
+  /** {@link #connectionProperties()} as {@code -p} arguments of bin/ycsb. */
   static String[] ycsbArgs() {
-    return new String[] {"-p", "hbase.zookeeper.quorum=" + quorum(),
-        "-p", "hbase.zookeeper.property.clientPort=" + port()};
+    List<String> args = new ArrayList<>();
+    connectionProperties().forEach((k, v) -> args.addAll(Arrays.asList("-p", k + "=" + v)));
+    return args.toArray(new String[0]);
   }
 
   /** A plain HBase client of the test's own, to look at what the binding did. */
   static Connection rawConnection() throws IOException {
     Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", quorum());
-    conf.setInt("hbase.zookeeper.property.clientPort", port());
+    connectionProperties().forEach(conf::set);
     conf.set("hbase.tmp.dir", repoRoot().resolve("hbase-salted-binding/target/it-client")
         .toString());
     return ConnectionFactory.createConnection(conf);
