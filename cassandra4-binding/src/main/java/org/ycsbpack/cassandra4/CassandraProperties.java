@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.ycsbpack.common.BindingProperty;
+import org.ycsbpack.common.PropertyValues;
 
 /**
  * Every property of the cassandra4 binding, with its default and meaning: the one definition
@@ -58,12 +59,14 @@ public final class CassandraProperties {
   public static final BindingProperty SCAN_PAGE_SIZE = BindingProperty.of(
       "cassandra.scanpagesize", "5000", "Rows per page of a scan.").perClient();
   public static final BindingProperty BATCH_READ = BindingProperty.of("cassandra.batchread",
-      "in", "How BatchedWorkload's BATCH_READ runs: `in` (one `WHERE y_id IN ?` statement, as the "
-          + "reports did) or `async` (concurrent single-partition reads, the driver's advice).")
+      PropertyValues.wordOf(BatchReadMode.IN), "How BatchedWorkload's BATCH_READ runs: `in` "
+          + "(one `WHERE y_id IN ?` statement, as the reports did) or `async` (concurrent "
+          + "single-partition reads, the driver's advice).")
       .perClient();
   public static final BindingProperty BATCH_WRITE = BindingProperty.of("cassandra.batchwrite",
-      "unlogged", "How BATCH_INSERT/BATCH_UPDATE run: `unlogged` or `logged` BATCH statement, or "
-          + "`async` (concurrent single statements).").perClient();
+      PropertyValues.wordOf(BatchWriteMode.UNLOGGED), "How BATCH_INSERT/BATCH_UPDATE run: "
+          + "`unlogged` or `logged` BATCH statement, or `async` (concurrent single statements).")
+      .perClient();
   public static final BindingProperty CREATE_SCHEMA = BindingProperty.of(
       "cassandra.createschema", "false", "Create the keyspace and table if missing (once per "
           + "client JVM, before any operation).");

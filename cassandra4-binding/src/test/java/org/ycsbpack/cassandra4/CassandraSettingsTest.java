@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.PropertyValues;
 import site.ycsb.DBException;
 
 class CassandraSettingsTest {
@@ -132,6 +133,18 @@ class CassandraSettingsTest {
         rejection("cassandra.batchwrite", "counter"));
     assertEquals("property cassandra.batchread='multi' is not valid: expected one of in, async "
         + "(default: in)", rejection("cassandra.batchread", "multi"));
+  }
+
+  @Test
+  void theBatchModePropertiesDocumentEveryMode() {
+    for (BatchReadMode m : BatchReadMode.values()) {
+      assertTrue(CassandraProperties.BATCH_READ.description().contains(
+          "`" + PropertyValues.wordOf(m) + "`"), m.name());
+    }
+    for (BatchWriteMode m : BatchWriteMode.values()) {
+      assertTrue(CassandraProperties.BATCH_WRITE.description().contains(
+          "`" + PropertyValues.wordOf(m) + "`"), m.name());
+    }
   }
 
   @Test

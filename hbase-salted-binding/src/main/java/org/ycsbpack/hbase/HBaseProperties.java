@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.ycsbpack.common.BindingProperty;
+import org.ycsbpack.common.PropertyValues;
 
 /**
  * Every property of the hbase-salted binding, with its default and meaning: the one definition
@@ -55,7 +56,8 @@ public final class HBaseProperties {
       "hbase.writebuffersize", "2097152", "BufferedMutator buffer in bytes (HBase's default).")
       .perClient();
   public static final BindingProperty BATCH_WRITE = BindingProperty.of("hbase.batchwrite",
-      "batch", "How BatchedWorkload's BATCH_INSERT / BATCH_UPDATE are sent: `batch`, one "
+      PropertyValues.wordOf(BatchWriteMode.BATCH), "How BatchedWorkload's BATCH_INSERT / "
+          + "BATCH_UPDATE are sent: `batch`, one "
           + "`Table.batch` call (the report's `table.put(List<Put>)`); `mutator`, the Puts into "
           + "a per-thread BufferedMutator of their own, then `flush()`. Both return when every "
           + "row is written and count failed rows exactly.")

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.PropertyValues;
 import site.ycsb.DBException;
 
 /** How YCSB properties become the HBase client's Configuration (no server needed). */
@@ -92,6 +93,14 @@ class ClientConfigurationTest {
         {"hbase.connecttimeoutms", "5000"}, {"hbase.client.bootstrap.servers", "rs:16020"},
         {"zookeeper.recovery.retry", "1"}}) {
       assertNotEquals(key, settings(cluster).connectionKey(), cluster[0]);
+    }
+  }
+
+  @Test
+  void theBatchWritePropertyDocumentsEveryMode() {
+    for (BatchWriteMode m : BatchWriteMode.values()) {
+      org.junit.jupiter.api.Assertions.assertTrue(HBaseProperties.BATCH_WRITE.description()
+          .contains("`" + PropertyValues.wordOf(m) + "`"), m.name());
     }
   }
 
