@@ -27,7 +27,9 @@ public final class ListAppendProperties {
   public static final BindingProperty READ_LIST = BindingProperty.of("readlistproportion", "0.5",
       "Share of READ_LIST operations (BATCH_READ_LIST when batchsize > 1).");
   public static final BindingProperty BATCH_SIZE = BindingProperty.of("batchsize", "1",
-      "Keys per operation: 1 for single appends/reads, 10 for the report's batched variant.");
+      "Keys per operation: 1 for single appends/reads, 10 for the report's batched variant. "
+          + "A load phase of recordcount operations then appends recordcount × batchsize "
+          + "elements.");
   public static final BindingProperty DISTRIBUTION = BindingProperty.of("requestdistribution",
       "uniform", "How keys are drawn: `uniform` or `zipfian`.");
 

@@ -24,7 +24,8 @@ import site.ycsb.generator.UniformLongGenerator;
  * with a TTL to the list of a random {@code 172.68.x.y} key; READ_LIST reads a whole list. With
  * {@code batchsize} > 1 they become BATCH_APPEND / BATCH_READ_LIST of distinct keys (the report's
  * BEGIN BATCH of 10 appends and 10-key IN reads), with records counted under
- * {@code <OP>-RECORDS}. The load phase appends, one operation per record.
+ * {@code <OP>-RECORDS}. The load phase appends too: its recordcount operations append
+ * recordcount elements, or recordcount × batchsize with {@code batchsize} > 1.
  *
  * <p>With {@code listappend.count=true} the run does one thing: it counts the stored elements and
  * prints {@code [LIST_ELEMENTS], Stored, <n>}, the "nothing lost" check of
