@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -92,7 +93,7 @@ class BatchedWorkloadTest {
   /** A plain load of n records, as YCSB's client runs it (n single INSERTs). */
   private static InMemoryDb loaded(int n, String... kv) throws WorkloadException {
     InMemoryDb db = new InMemoryDb();
-    List<String> props = new ArrayList<>(java.util.Arrays.asList(kv));
+    List<String> props = new ArrayList<>(Arrays.asList(kv));
     props.add("recordcount");
     props.add(String.valueOf(n));
     BatchedWorkload w = workload(props.toArray(new String[0]));

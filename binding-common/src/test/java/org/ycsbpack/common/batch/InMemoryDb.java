@@ -2,6 +2,7 @@ package org.ycsbpack.common.batch;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +21,7 @@ final class InMemoryDb extends DB implements BatchOperations {
   final List<String> singleCalls = new ArrayList<>();
   final List<List<String>> batchCalls = new ArrayList<>();
   final List<String> deleted = new ArrayList<>();
-  final Set<String> failing = new java.util.HashSet<>();
+  final Set<String> failing = new HashSet<>();
 
   @Override
   public Status read(String table, String key, Set<String> fields,
