@@ -51,12 +51,13 @@ def test_metadata_without_required_keys_is_an_error_naming_the_file(tmp_path):
     assert e.value.path.endswith("metadata.json")
 
 
-def test_a_client_without_a_final_report_is_an_error(tmp_path):
+def test_a_client_without_a_final_report_keeps_its_status_lines_and_is_named_incomplete(tmp_path):
     d = _copy_phase(tmp_path)
     (d / "client-0.out").write_text("Exception in thread \"main\" java.lang.NoClassDefFoundError\n")
-    with pytest.raises(UnreadableInput) as e:
-        load([str(tmp_path / "res")])
-    assert e.value.path.endswith("client-0.out")
+    (run,) = load([str(tmp_path / "res")])
+    (client,) = run.clients
+    assert not client.output.has_report and not client.output.status_entries.empty
+    assert any("client-0.out" in u and "final figures are missing" in u for u in run.unused)
 
 
 def test_a_directory_without_metadata_is_an_error(tmp_path):

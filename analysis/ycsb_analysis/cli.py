@@ -4,8 +4,11 @@
     ycsb-report cassandra=seed-cassandra.txt hbase=seed-hbase.txt --batchsize hbase=100 -o out/
     ycsb-report results/new -o out/ --baseline results/old
 
-Exit status: 0 on success, 2 when an input cannot be read or holds no YCSB output (the
-message names the file and what was wrong), 1 on an unexpected internal error.
+Exit status (:data:`EXIT_CODES`): 0 when every input was used completely; 3 when the report
+was written but something was not used or is incomplete (an input skipped, a client file
+without output, a final report cut short or missing, an unreadable .hdr log — each named on
+stderr and at the top of the report); 2 when no report could be written (no input usable, bad
+arguments); 1 on an unexpected internal error.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import json
 import sys
 import traceback
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -22,10 +26,25 @@ from . import __version__
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .errors import UnreadableInput
-from .html_report import comparison_table, write_report
-from .loader import Run, load, run_label
+from .html_report import comparison_table_and_unmatched, write_report
+from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
+from .per_client import client_figures
+from .plausibility import implausible_figures
 from .summary import runs_summary
+
+
+EXIT_COMPLETE = 0
+EXIT_INTERNAL_ERROR = 1
+EXIT_NO_REPORT = 2
+EXIT_INCOMPLETE = 3
+EXIT_CODES = {
+    EXIT_COMPLETE: "every input was used completely",
+    EXIT_INTERNAL_ERROR: "internal error (a bug: the traceback is printed)",
+    EXIT_NO_REPORT: "no report written: no input could be used, or bad arguments",
+    EXIT_INCOMPLETE: "report written, but some input was skipped or is incomplete (named on stderr "
+                     "and at the top of report.html)",
+}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,7 +52,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="ycsb-report",
         description="Parse YCSB 0.17 outputs (results directories of the scenario runner, or plain "
                     "output files), merge the clients of each phase, and write charts (PNG, SVG), "
-                    "CSV/JSON of every figure and a self-contained report.html.")
+                    "CSV/JSON of every figure and a self-contained report.html.",
+        epilog="exit status: " + "; ".join(f"{k} = {v}" for k, v in sorted(EXIT_CODES.items())),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="RESULTS",
                    help="results directory (searched for <phase>/metadata.json) or YCSB output file; "
                         "a file may be given as LABEL=PATH")
@@ -53,6 +74,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
     """Write every parsed figure as CSV and JSON; return the files written."""
     written = []
     figures, operations, returns, records, status = [], [], [], [], []
+    clients, series, raw = [], [], []
     for r in runs:
         label = run_label(r)
         for c in r.clients:
@@ -61,6 +83,15 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
             sm = c.output.status_measurements
             if not sm.empty:
                 status.append(sm.assign(run=label, client=c.index))
+            ts = c.output.timeseries
+            if not ts.empty:
+                series.append(ts.assign(run=label, client=c.index)[["run", "client", "metric", "time_ms",
+                                                                     "average_latency_us"]])
+            rd = c.output.raw_datapoints
+            if not rd.empty:
+                raw.append(rd.assign(run=label, client=c.index)[["run", "client", "metric", "timestamp_ms",
+                                                                 "latency_us"]])
+        clients.append(client_figures(r).assign(run=label))
         operations.append(merged[label].operations.assign(run=label))
         returns.append(merged[label].returns.assign(run=label))
         rec = records_table(r)
@@ -80,9 +111,12 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
             written.append(out / f"{stem}.json")
 
     dump(figures, "figures")
+    dump(clients, "clients")
     dump(operations, "operations")
     dump(returns, "returns")
     dump(records, "records")
+    dump(series, "timeseries")
+    dump(raw, "raw-datapoints", json_too=False)   # one row per operation: CSV only
     dump(status, "status", json_too=False)
     if not summary.empty:
         summary.to_csv(out / "summary.csv", index=False)
@@ -103,26 +137,67 @@ def parse_batchsizes(values: list[str]) -> dict[str, int]:
     return out
 
 
-def build_report(inputs: list[str], out: Path, baseline: list[str] | None = None,
-                 batchsize: int | dict[str, int] = 1, title: str = "YCSB results") -> Path:
-    """Everything ``ycsb-report`` does, as a function (used by the notebook and tests)."""
-    runs = load(inputs, batchsize=batchsize)
+@dataclass
+class ReportOutcome:
+    """What ``ycsb-report`` wrote and what it could not use."""
+
+    report: Path
+    skipped: list[SkippedInput] = field(default_factory=list)     # inputs not used at all
+    unused: list[str] = field(default_factory=list)               # parts of used runs, "run: why"
+    notes: list[str] = field(default_factory=list)                # worth knowing, nothing lost
+    warnings: list[str] = field(default_factory=list)             # "run: flag" (implausible figures ...)
+
+    @property
+    def complete(self) -> bool:
+        return not self.skipped and not self.unused
+
+
+def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | None = None,
+                         batchsize: int | dict[str, int] = 1, title: str = "YCSB results") -> ReportOutcome:
+    """Everything ``ycsb-report`` does, and what it could not use.
+
+    Raises :class:`UnreadableInput` only when no input can be used at all.
+    """
+    skipped: list[SkippedInput] = []
+    runs = load(inputs, batchsize=batchsize, skipped=skipped)
     if not runs:
-        raise UnreadableInput(" ".join(inputs), "no run found")
+        reasons = "; ".join(str(s) for s in skipped) or "no run found"
+        raise UnreadableInput(" ".join(inputs), f"nothing could be used ({reasons})")
     out.mkdir(parents=True, exist_ok=True)
+    for r in runs:
+        r.warnings += [f"implausible: {f}" for f in implausible_figures(r)]
     merged = {run_label(r): merge_clients(r) for r in runs}
     summary = runs_summary(runs, merged)
     charts: list[Chart] = []
     for chart in ALL_CHARTS:
         charts.extend(chart(runs, out))
-    export_figures(out, runs, merged, summary)
+    written = export_figures(out, runs, merged, summary)
     comparison = None
+    notes: list[str] = []
     if baseline:
-        base_runs = load(baseline, batchsize=batchsize)
-        comparison = comparison_table(summary, runs_summary(base_runs))
+        base_skipped: list[SkippedInput] = []
+        base_runs = load(baseline, batchsize=batchsize, skipped=base_skipped)
+        skipped += [SkippedInput(s.path, f"(baseline) {s.reason}") for s in base_skipped]
+        comparison, unmatched = comparison_table_and_unmatched(summary, runs_summary(base_runs))
         comparison.to_csv(out / "comparison.csv", index=False)
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
-    return write_report(out / "report.html", runs, merged, summary, charts, comparison, title)
+        written += [out / "comparison.csv", out / "comparison.json"]
+        notes += unmatched
+    unused = [f"{run_label(r)}: {u}" for r in runs for u in r.unused]
+    # Repeated inputs are read once: worth saying, but nothing is lost.
+    repeated = [s for s in skipped if "read once" in s.reason]
+    skipped = [s for s in skipped if s not in repeated]
+    notes = [str(s) for s in repeated] + notes
+    report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
+                          skipped=skipped, unused=unused, notes=notes, files=written)
+    warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
+    return ReportOutcome(report, skipped, unused, notes, warnings)
+
+
+def build_report(inputs: list[str], out: Path, baseline: list[str] | None = None,
+                 batchsize: int | dict[str, int] = 1, title: str = "YCSB results") -> Path:
+    """Everything ``ycsb-report`` does, as a function (used by the notebook and tests)."""
+    return build_report_outcome(inputs, out, baseline, batchsize, title).report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,19 +208,32 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         parser.error(f"--batchsize: {e}")
     try:
-        report = build_report(args.inputs, args.out, args.baseline, batchsizes, args.title)
+        outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes, args.title)
     except UnreadableInput as e:
         print(f"ycsb-report: error: {e.path}: {e.problem}", file=sys.stderr)
-        return 2
+        return EXIT_NO_REPORT
     except OSError as e:
         print(f"ycsb-report: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return EXIT_NO_REPORT
     except Exception:  # a bug of ours: say so, with the traceback for the bug report
         print("ycsb-report: internal error (please report it with this traceback):", file=sys.stderr)
         traceback.print_exc()
-        return 1
-    print(f"wrote {report}")
-    return 0
+        return EXIT_INTERNAL_ERROR
+    for s in outcome.skipped:
+        print(f"ycsb-report: skipped: {s.path}: {s.reason}", file=sys.stderr)
+    for u in outcome.unused:
+        print(f"ycsb-report: incomplete: {u}", file=sys.stderr)
+    for n in outcome.notes:
+        print(f"ycsb-report: note: {n}", file=sys.stderr)
+    for w in outcome.warnings:
+        print(f"ycsb-report: warning: {w}", file=sys.stderr)
+    print(f"wrote {outcome.report}")
+    if not outcome.complete:
+        print(f"ycsb-report: the report covers what could be used; exit status {EXIT_INCOMPLETE} "
+              f"({len(outcome.skipped)} input(s) skipped, {len(outcome.unused)} incomplete part(s))",
+              file=sys.stderr)
+        return EXIT_INCOMPLETE
+    return EXIT_COMPLETE
 
 
 if __name__ == "__main__":

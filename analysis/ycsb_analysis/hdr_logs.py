@@ -57,6 +57,7 @@ MERGED_HIGHEST_US = 3_600_000_000
 DEFAULT_PERCENTILES = (50.0, 90.0, 95.0, 99.0, 99.9, 99.99)
 
 _HEADER_LINE = re.compile(r"^#\[(?P<key>[^:\]]+):\s*(?P<value>.*?)\]?\s*$")
+_FORMAT_LINE = re.compile(r"^#\[Histogram log format version [\d.]+\]")
 
 
 @dataclass
@@ -244,13 +245,20 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
     header: dict[str, str] = {}
     rows: list[list[str]] = []
+    known_header = False   # a line only an HdrHistogram log writer prints
     for line in text.splitlines():  # one line per status interval: small files
         if line.startswith("#"):
+            # "#[Histogram log format version 1.3]" has no colon, so it is not a key: value line.
+            known_header = known_header or _FORMAT_LINE.match(line) is not None
             m = _HEADER_LINE.match(line)
             if m:
                 header[m.group("key").strip()] = m.group("value")
+                known_header = known_header or m.group("key").strip() in ("StartTime", "BaseTime", "Logging for")
             continue
-        if not line.strip() or line.startswith('"StartTimestamp"'):
+        if line.startswith('"StartTimestamp"'):
+            known_header = True
+            continue
+        if not line.strip():
             continue
         parts = line.split(",")
         # Tagged lines ("Tag=...,start,length,max,payload") have 5 fields.
@@ -259,8 +267,11 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         if len(parts) != 4:
             raise UnreadableInput(path, f"line {line[:60]!r} is not start,length,max,histogram")
         rows.append(parts)
-    if not rows and "Histogram log format version" not in " ".join(header):
-        raise UnreadableInput(path, "is not an HdrHistogram interval log (no header, no intervals)")
+    if not rows and not known_header:
+        # A log with its header only (a client that stopped before its first status tick)
+        # is a log of no intervals; an empty file or other text is not a log at all.
+        raise UnreadableInput(path, "is empty" if not text.strip() else
+                              "is not an HdrHistogram interval log (no log header, no intervals)")
 
     def _epoch(key: str) -> float | None:
         v = header.get(key)

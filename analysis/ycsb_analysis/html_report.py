@@ -20,6 +20,7 @@ from .batched import records_table
 from .charts import Chart
 from .loader import Run, run_label
 from .merge import MERGE_RULES, MergedRun
+from .per_client import client_figures, client_latencies
 
 COMPARED_FIGURES = [
     ("throughput_ops_per_s", "throughput (ops/s)", "higher"),
@@ -34,8 +35,11 @@ COMPARED_FIGURES = [
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;margin:.6em 0;font-size:.85em}
-th,td{border:1px solid #ddd;padding:.25em .5em;text-align:right}th{background:#f3f3f3}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.6em 0;font-size:.8em}
+th,td{border:1px solid #ddd;padding:.25em .45em;text-align:right}th{background:#f3f3f3;vertical-align:bottom}
+td{white-space:nowrap}td.text{white-space:normal;max-width:28em;overflow-wrap:anywhere}
+.problems{border:2px solid #cf222e;padding:.4em 1em;background:#fff5f5}.flag{color:#9a6700}
 td.text,th.text{text-align:left}
 figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:.9em;color:#555}.note{color:#666;font-size:.85em}
@@ -44,28 +48,65 @@ figcaption{font-size:.9em;color:#555}.note{color:#666;font-size:.85em}
 
 
 def _fmt(v) -> str:
+    """A figure as text: whole numbers without decimals, others with at least two decimals
+    (three significant digits below 1), so 630.5005 µs reads 630.50, not 631."""
     if v is None:
         return ""
     if isinstance(v, bool):
         return "yes" if v else "no"
+    if isinstance(v, (int,)) and not isinstance(v, bool):
+        return f"{v:,}"
     if isinstance(v, float):
         if math.isnan(v):
             return "–"
-        if abs(v) >= 100 or v == int(v):
+        if math.isinf(v):
+            return "∞" if v > 0 else "−∞"
+        if v == int(v):
             return f"{v:,.0f}"
-        return f"{v:,.2f}"
+        if abs(v) >= 1:
+            return f"{v:,.2f}"
+        return f"{v:.3g}" if abs(v) >= 0.001 else f"{v:.2e}"
     return html.escape(str(v))
+
+
+# Column headers in words with units (the CSV/JSON files keep the short names).
+COLUMN_TITLES = {
+    "run": "Run", "threads": "Threads", "clients": "Clients", "batchsize": "Records per batch",
+    "runtime_ms": "Run time (ms)", "throughput_ops_per_s": "Throughput (ops/s)",
+    "records_per_s": "Records/s", "main_operation": "Main operation",
+    "average_latency_us": "Average latency (µs)", "min_latency_us": "Min latency (µs)",
+    "max_latency_us": "Max latency (µs)", "p95_latency_us": "p95 latency (µs)",
+    "p99_latency_us": "p99 latency (µs)", "percentiles_source": "Percentiles from",
+    "errors": "Errors (non-OK returns)", "metric": "Metric", "operation": "Operation",
+    "operations": "Operations", "status": "Status", "count": "Count", "intended": "Intended?",
+    "client": "Client", "source": "Source file", "returns": "Returns",
+    "gc_count": "GC count", "gc_time_ms": "GC time (ms)", "gc_time_percent": "GC time (% of run)",
+    "batches": "Batches", "records_ok": "Records OK", "records_source": "Records from",
+    "per_record_latency_us": "Per-record latency (µs)", "records_per_batch": "Records per batch",
+    "records_total": "Records", "property": "Property", "value": "Value", "metadata": "Metadata",
+    "figure": "Figure", "how clients are merged": "How clients are merged",
+}
+
+
+def column_title(column: str) -> str:
+    """``p99.9`` → ``p99.9 (µs)``; known columns → their words; others as they are."""
+    if column in COLUMN_TITLES:
+        return COLUMN_TITLES[column]
+    if column.startswith("p") and column[1:2].isdigit():
+        return f"{column} (µs)"
+    return column.replace("_", " ")
 
 
 def _table(df: pd.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
     if df.empty:
         return '<p class="note">(none)</p>'
-    head = "".join(f'<th class="{"text" if c in text_columns else ""}">{html.escape(str(c))}</th>' for c in df.columns)
+    head = "".join(f'<th class="{"text" if c in text_columns else ""}">{html.escape(column_title(str(c)))}</th>'
+                   for c in df.columns)
     body = []
     for _, row in df.iterrows():
         cells = "".join(f'<td class="{"text" if c in text_columns else ""}">{_fmt(row[c])}</td>' for c in df.columns)
         body.append(f"<tr>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
 def _anchor(text: str) -> str:
@@ -77,6 +118,17 @@ def _chart_html(chart: Chart) -> str:
     return (f'<figure id="chart-{html.escape(chart.name)}"><img alt="{html.escape(chart.title)}" '
             f'src="data:image/png;base64,{data}"><figcaption>{html.escape(chart.title)} '
             f'(also <code>{html.escape(chart.svg.name)}</code> beside this report)</figcaption></figure>')
+
+
+INTENDED_NOTE = (
+    "<code>Intended-</code> rows are YCSB's intended latency (<code>measurement.interval=intended|both</code>): "
+    "measured from the moment <code>-target</code> pacing meant the operation to start, so time an "
+    "operation waited behind a slow one counts (coordinated omission corrected). The plain rows are "
+    "service latency: from the moment the operation really started. With no backlog the two agree.")
+
+
+def _list(items: list[str], cls: str = "") -> str:
+    return f'<ul class="{cls}">' + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>"
 
 
 def _run_section(run: Run, merged: MergedRun) -> str:
@@ -92,16 +144,29 @@ def _run_section(run: Run, merged: MergedRun) -> str:
     props = pd.DataFrame(sorted(run.properties.items()), columns=["property", "value"])
     command = run.metadata.get("command")
     overall = merged.overall
-    warn = "".join(f'<p class="note">⚠ {html.escape(w)}</p>' for w in run.warnings)
+    problems = ""
+    if run.unused:
+        problems = '<div class="problems"><strong>Not used or incomplete:</strong>' + _list(run.unused) + "</div>"
+    warn = _list(run.warnings, "flag") if run.warnings else ""
     skipped = run.skipped_lines
+    intended = not merged.operations.empty and merged.operations["intended"].astype(bool).any()
+    per_client = client_figures(run)
+    latencies = client_latencies(run)
+    many = len(run.clients) > 1
+    skipped_text = f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) skipped." if skipped else ""
     return f"""
 <section id="{_anchor(label)}">
 <h2>{html.escape(label)}</h2>
 <p>{html.escape(str(run.metadata.get('label') or ''))} — {overall['clients']} client(s), run time
 {_fmt(overall['runtime_ms'])} ms, throughput {_fmt(overall['throughput_ops_per_s'])} ops/s
 (sum of clients). Source: <code>{html.escape(run.path)}</code>.
-{f'{skipped} unknown line(s) skipped.' if skipped else ''}</p>{warn}
-<h3>Operations</h3>{_table(ops, ("metric", "percentiles_source"))}
+{skipped_text}</p>
+{problems}{warn}
+<h3>Operations{' (clients merged)' if many else ''}</h3>{_table(ops, ("metric", "percentiles_source"))}
+{f'<p class="note">{INTENDED_NOTE}</p>' if intended else ''}
+<h3>{'Per client' if many else 'Client'}</h3>{_table(per_client, ("source", "returns"))}
+<details{' open' if many else ''}><summary>Latency of each client as YCSB printed it</summary>
+{_table(latencies, ("metric",))}</details>
 <h3>Return statuses</h3>{_table(merged.returns, ("operation", "status"))}
 {'<h3>Batched records</h3>' + _table(rec, ("operation", "records_source")) if not rec.empty else ''}
 <details><summary>Exact properties and metadata of this run</summary>
@@ -144,6 +209,28 @@ def comparison_table(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
                                                         "better_when"])
 
 
+def comparison_table_and_unmatched(current: pd.DataFrame, baseline: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """:func:`comparison_table`, plus one sentence per phase found on one side only (and one
+    saying so when no phase matches at all)."""
+    table = comparison_table(current, baseline)
+
+    def keys(summary: pd.DataFrame) -> set[tuple]:
+        if summary.empty:
+            return set()
+        return set(map(tuple, summary[COMPARISON_KEY].astype(str).itertuples(index=False)))
+
+    cur, base = keys(current), keys(baseline)
+    notes = []
+    if not cur & base:
+        notes.append(f"no phase of the baseline ({len(base)} phase(s)) matches a phase of these results "
+                     f"({len(cur)}) on scenario, phase and database: the comparison is empty")
+    for k in sorted(cur - base):
+        notes.append(f"phase {'/'.join(k)} is not in the baseline: not compared")
+    for k in sorted(base - cur):
+        notes.append(f"baseline phase {'/'.join(k)} is not in these results: not compared")
+    return table, notes
+
+
 def _comparison_html(table: pd.DataFrame) -> str:
     if table.empty:
         return '<p class="note">No phase of the baseline matches a phase of these results.</p>'
@@ -162,10 +249,42 @@ def _comparison_html(table: pd.DataFrame) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
+def _files_html(files: list[Path], report_dir: Path) -> str:
+    """Links to every CSV/JSON written beside the report (relative: they travel together)."""
+    items = []
+    for f in files:
+        f = Path(f)
+        rel = f.name if f.parent.resolve() == report_dir.resolve() else str(f)
+        items.append(f'<li><a href="{html.escape(rel)}">{html.escape(rel)}</a> — '
+                     f'{html.escape(FILE_CONTENTS.get(f.stem, ""))}</li>')
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+FILE_CONTENTS = {
+    "figures": "every final-report figure of every client (run, client, source, metric, measurement, value)",
+    "clients": "per client: run time, throughput, operations, returns, GC",
+    "operations": "per run and metric, the clients merged",
+    "returns": "Return= counts, clients summed",
+    "records": "batched records (records/s, per-record latency)",
+    "timeseries": "measurementtype=timeseries rows: average latency per interval (time_ms)",
+    "raw-datapoints": "measurementtype=raw datapoints: one row per operation (timestamp_ms, latency_us)",
+    "status": "every per-interval status-line figure",
+    "summary": "one row per run (the overview)",
+    "comparison": "baseline vs current, change in percent",
+}
+
+
 def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summary: pd.DataFrame,
                  charts: list[Chart], comparison: pd.DataFrame | None = None,
-                 title: str = "YCSB results") -> Path:
-    """Write the self-contained HTML report and return its path."""
+                 title: str = "YCSB results", skipped: list | None = None, unused: list[str] | None = None,
+                 notes: list[str] | None = None, files: list[Path] | None = None) -> Path:
+    """Write the self-contained HTML report and return its path.
+
+    ``skipped`` (inputs not used at all), ``unused`` (incomplete parts of used runs) and
+    ``notes`` are listed at the top; ``files`` are the CSV/JSON files written beside it.
+    """
+    path = Path(path)
+    skipped, unused, notes, files = skipped or [], unused or [], notes or [], files or []
     toc = "".join(f'<li><a href="#{_anchor(run_label(r))}">{html.escape(run_label(r))}</a></li>' for r in runs)
     chart_toc = "".join(f'<li><a href="#chart-{html.escape(c.name)}">{html.escape(c.title)}</a></li>' for c in charts)
     cols = ["run", "threads", "clients", "batchsize", "runtime_ms", "throughput_ops_per_s", "records_per_s",
@@ -177,15 +296,30 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
     comparison_part = ""
     if comparison is not None:
         comparison_part = f'<h2 id="comparison">Comparison with the baseline</h2>{_comparison_html(comparison)}'
+        base_notes = [n for n in notes if "baseline" in n]
+        if base_notes:
+            comparison_part += _list(base_notes, "note")
+    problems = ""
+    if skipped or unused:
+        problems = ('<div class="problems" id="not-used"><h2>Not used or incomplete</h2>'
+                    + (f"<p>{len(skipped)} input(s) skipped:</p>" + _list([str(s) for s in skipped]) if skipped else "")
+                    + (f"<p>{len(unused)} incomplete part(s) of the runs below:</p>" + _list(unused) if unused else "")
+                    + "<p>The report covers everything else.</p></div>")
+    flagged = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
+    other_notes = [n for n in notes if "baseline" not in n]
     doc = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>{_CSS}</style></head>
 <body>
 <h1>{html.escape(title)}</h1>
 <p class="note">Generated {generated} by ycsb-report from {len(runs)} run(s).</p>
+{problems}
+{('<h2 id="flags">Flags</h2>' + _list(flagged, "flag")) if flagged else ''}
+{_list(other_notes, "note") if other_notes else ''}
 <nav><h2>Contents</h2><ul><li><a href="#overview">Overview</a></li>
 {'<li><a href="#comparison">Comparison with the baseline</a></li>' if comparison is not None else ''}
-<li><a href="#charts">Charts</a><ul>{chart_toc}</ul></li><li>Runs<ul>{toc}</ul></li></ul></nav>
+<li><a href="#charts">Charts</a><ul>{chart_toc}</ul></li><li>Runs<ul>{toc}</ul></li>
+<li><a href="#files">Data files</a></li></ul></nav>
 <h2 id="overview">Overview</h2>
 {_table(overview, ("run", "main_operation", "percentiles_source"))}
 <p class="note">Throughput is summed over a phase's clients; records/s applies to batched phases
@@ -196,8 +330,10 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
 <h2 id="charts">Charts</h2>
 {''.join(_chart_html(c) for c in charts) or '<p class="note">No chart could be drawn from these runs.</p>'}
 {''.join(_run_section(r, merged[run_label(r)]) for r in runs)}
+<h2 id="files">Data files</h2>
+<p>Written beside this report (CSV and JSON; charts also as PNG and SVG):</p>
+{_files_html(files, path.parent)}
 </body></html>
 """
-    path = Path(path)
     path.write_text(doc, encoding="utf-8")
     return path

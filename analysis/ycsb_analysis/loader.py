@@ -17,6 +17,7 @@ client (the seed's four pasted HBase reports are four clients of one run).
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any
 from .errors import UnreadableInput
 from .hdr_logs import HdrLog, read_hdr_log
 from .multi_output import ParsedOutput, parse_file
+from .report_parser import split_metric
 
 METADATA_KEYS = ("scenario", "phase", "phase_index", "database", "binding", "workload", "properties",
                  "threads", "clients", "batchsize", "target", "versions", "host", "start_time",
@@ -32,6 +34,17 @@ METADATA_KEYS = ("scenario", "phase", "phase_index", "database", "binding", "wor
 REQUIRED_METADATA_KEYS = ("scenario", "phase", "database", "threads", "clients")
 _CLIENT_FILE = re.compile(r"^client-(?P<i>\d+)\.(?P<ext>out|err)$")
 _HDR_FILE = re.compile(r"^client-(?P<i>\d+)-(?P<metric>.+)\.hdr$")
+
+
+@dataclass(frozen=True)
+class SkippedInput:
+    """An input (file or directory) that could not be used at all, and why."""
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
 
 
 @dataclass
@@ -52,6 +65,10 @@ class Run:
     clients: list[Client]
     warnings: list[str] = field(default_factory=list)
     timestamp: str = ""
+    # What of this run's files was not used, or is missing figures (a client file that holds
+    # no output, a final report cut short or absent, an unreadable .hdr log): one sentence
+    # each. Any entry makes ycsb-report's exit status 3.
+    unused: list[str] = field(default_factory=list)
 
     @property
     def phase(self) -> str:
@@ -106,14 +123,20 @@ def _read_metadata(path: Path) -> dict[str, Any]:
 
 
 def load_phase_dir(phase_dir: Path) -> Run:
-    """Load one phase directory of the runner layout."""
+    """Load one phase directory of the runner layout.
+
+    Raises :class:`UnreadableInput` only when nothing of the phase can be used (bad
+    metadata, no client output at all); a client file or ``.hdr`` log that cannot be used
+    is named in the run's ``unused`` list and the rest is loaded.
+    """
     meta = _read_metadata(phase_dir / "metadata.json")
     files: dict[int, dict[str, Path]] = {}
     for p in sorted(phase_dir.iterdir()):
         m = _CLIENT_FILE.match(p.name)
         if m:
             files.setdefault(int(m.group("i")), {})[m.group("ext")] = p
-    warnings = []
+    warnings: list[str] = []
+    unused: list[str] = []
     if not files:
         raise UnreadableInput(phase_dir, "has metadata.json but no client-<i>.out files")
     clients = []
@@ -121,15 +144,20 @@ def load_phase_dir(phase_dir: Path) -> Run:
         out_path = files[i].get("out")
         output = None
         if out_path is not None:
-            outs = parse_file(out_path)
-            if not any(o.has_report for o in outs):
-                raise UnreadableInput(out_path, "has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
-                                                "the client probably failed; see its .err file")
-            output = outs[0]
-            if len(outs) > 1:
-                warnings.append(f"{out_path.name} holds {len(outs)} outputs; only the first is used")
+            try:
+                outs = parse_file(out_path)
+            except UnreadableInput as e:
+                unused.append(f"{out_path.name} not used: {e.problem}")
+                outs = []
+            if outs and not any(o.has_report for o in outs):
+                unused.append(f"{out_path.name} has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
+                              "the client probably failed (see its .err file); its final figures are missing")
+            if outs:
+                output = outs[0]
+                if len(outs) > 1:
+                    unused.append(f"{out_path.name} holds {len(outs)} outputs; only the first is used")
         else:
-            warnings.append(f"client {i} has no client-{i}.out")
+            unused.append(f"client {i} has no client-{i}.out: its final figures are missing")
         err_path = files[i].get("err")
         if err_path is not None and err_path.stat().st_size > 0:
             try:
@@ -145,17 +173,62 @@ def load_phase_dir(phase_dir: Path) -> Run:
         if output is None:
             continue
         clients.append(Client(i, output))
+    if not clients:
+        raise UnreadableInput(phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")")
     hdr_dir = phase_dir / "hdr"
     if hdr_dir.is_dir():
         by_index = {c.index: c for c in clients}
         for p in sorted(hdr_dir.glob("*.hdr")):
             m = _HDR_FILE.match(p.name)
-            if m and int(m.group("i")) in by_index:
-                by_index[int(m.group("i"))].hdr_logs[m.group("metric")] = read_hdr_log(p, m.group("metric"))
+            if not (m and int(m.group("i")) in by_index):
+                unused.append(f"hdr/{p.name} not used: its name is not client-<i>-<METRIC>.hdr of a loaded client")
+                continue
+            try:
+                log = read_hdr_log(p, m.group("metric"))
+            except UnreadableInput as e:
+                unused.append(f"hdr/{p.name} not used: {e.problem}")
+                continue
+            if log.intervals.empty:
+                warnings.append(f"hdr/{p.name} has no intervals (a header only: the client stopped before "
+                                f"its first status tick), so {m.group('metric')} has no interval data from it")
+            by_index[int(m.group("i"))].hdr_logs[m.group("metric")] = log
     expected = meta.get("clients")
     if isinstance(expected, int) and expected != len(clients):
-        warnings.append(f"metadata says {expected} clients, {len(clients)} client outputs found")
-    return Run(str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name)
+        unused.append(f"metadata says {expected} clients, {len(clients)} client outputs found")
+    run = Run(str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused)
+    _check_completeness(run)
+    return run
+
+
+def _check_completeness(run: Run) -> None:
+    """Name, in ``run.unused``, every client whose final report is cut short or absent."""
+    for c in run.clients:
+        o = c.output
+        for problem in o.completeness_problems:
+            run.unused.append(f"{_short(o.source)}: {problem}")
+        if o.has_report:
+            measured = set(o.status_measurements["metric"][o.status_measurements["count"].fillna(1) > 0]) \
+                if not o.status_measurements.empty and "count" in o.status_measurements else set()
+            missing = sorted(measured - set(o.report["metric"]))
+            # CLEANUP (the binding's cleanup() calls) is no workload figure: its block missing
+            # (seed 001's Cassandra quote ends before it) is flagged, the run still complete.
+            lost = [m for m in missing if split_metric(m).operation != "CLEANUP"]
+            if lost:
+                run.unused.append(f"{_short(o.source)}: the final report has no block for "
+                                  f"{', '.join(lost)}, which its status lines measured (report cut?)")
+            if len(lost) < len(missing):
+                run.warnings.append(f"{_short(o.source)}: the final report has no CLEANUP block, which its "
+                                    "status lines measured (a quote or file that ends early?)")
+        if o.encoding not in ("utf-8", "utf-8-sig"):
+            run.warnings.append(f"{_short(o.source)} was read as {o.encoding.upper()} (e.g. PowerShell's '>')")
+    if run.clients and not any(c.output.has_report for c in run.clients) and run.metadata.get("_plain_file"):
+        run.unused.append("no final report ('[OVERALL], RunTime(ms), ...'): only status lines were found, so "
+                          "run time, totals and the per-operation summary are missing (did the client finish?)")
+
+
+def _short(source: str) -> str:
+    """A client's source files as their names (``client-0.out + client-0.err``)."""
+    return " + ".join(Path(part).name for part in source.split(" + "))
 
 
 def load_plain_file(path: Path, label: str | None = None, batchsize: int = 1) -> Run:
@@ -167,40 +240,97 @@ def load_plain_file(path: Path, label: str | None = None, batchsize: int = 1) ->
         "threads": None, "clients": len(clients), "batchsize": batchsize, "target": None,
         "properties": {}, "label": label or path.name, "_plain_file": True,
     }
-    return Run(str(path), meta, clients)
+    run = Run(str(path), meta, clients)
+    _check_completeness(run)
+    return run
 
 
-def load(args: list[str], batchsize: int | dict[str, int] = 1) -> list[Run]:
+def load(args: list[str], batchsize: int | dict[str, int] = 1,
+         skipped: list[SkippedInput] | None = None) -> list[Run]:
     """Load every run named by command-line arguments (directories, files, ``LABEL=PATH``).
 
     ``batchsize`` applies to plain files only (a phase's own metadata says its batch size):
     one number for all, or ``{label: n}`` with ``""`` as the default for the others.
     Runs come back ordered by scenario, timestamp and phase_index.
+
+    Without ``skipped`` the first unusable input raises :class:`UnreadableInput`; with a
+    list, each unusable input is appended to it (with why) and the others are loaded. A file
+    or phase directory reached twice is read once (also noted in ``skipped``). Runs that
+    would share a label are told apart by timestamp or, failing that, by path.
     """
+    def skip(path, problem: str) -> None:
+        if skipped is None:
+            raise UnreadableInput(path, problem)
+        skipped.append(SkippedInput(str(path), problem))
+
     runs: list[Run] = []
+    seen: dict[Path, str] = {}
+
+    def first_time(path: Path, given: str) -> bool:
+        key = path.resolve()
+        if key in seen:
+            if skipped is not None:
+                skipped.append(SkippedInput(given, f"the same {'directory' if path.is_dir() else 'file'} as "
+                                                   f"{seen[key]}, which is already read; read once"))
+            return False
+        seen[key] = given
+        return True
+
     for arg in args:
         label = None
         if "=" in arg and not Path(arg).exists():
             label, arg = arg.split("=", 1)
         path = Path(arg)
         if not path.exists():
-            raise UnreadableInput(path, "does not exist")
+            skip(path, "does not exist")
+            continue
         if path.is_dir():
             metas = sorted(path.rglob("metadata.json"))
             if not metas:
-                raise UnreadableInput(path, "is a directory without any metadata.json (expected the "
-                                            "runner layout results/<scenario>/<timestamp>/<phase>/metadata.json)")
-            runs.extend(load_phase_dir(m.parent) for m in metas)
+                skip(path, "is a directory without any metadata.json (expected the runner layout "
+                           "results/<scenario>/<timestamp>/<phase>/metadata.json)")
+                continue
+            for m in metas:
+                if not first_time(m.parent, str(m.parent)):
+                    continue
+                try:
+                    runs.append(load_phase_dir(m.parent))
+                except UnreadableInput as e:
+                    skip(e.path, e.problem)
         else:
+            if not first_time(path, arg):
+                continue
             sizes = batchsize if isinstance(batchsize, dict) else {"": batchsize}
             size = sizes.get(label or "", sizes.get("", 1)) if label else sizes.get("", 1)
-            runs.append(load_plain_file(path, label, size))
+            try:
+                runs.append(load_plain_file(path, label, size))
+            except UnreadableInput as e:
+                skip(e.path, e.problem)
     runs.sort(key=lambda r: (r.scenario, r.timestamp, int(r.metadata.get("phase_index") or 0), r.phase))
-    names = [r.name for r in runs]
-    for r in runs:  # the same phase from two timestamps: tell them apart
-        if names.count(r.name) > 1 and r.timestamp:
-            r.metadata["_name_suffix"] = r.timestamp
+    _tell_apart(runs)
     return runs
+
+
+def _tell_apart(runs: list[Run]) -> None:
+    """Give runs that share a name a suffix: their timestamp when that tells them apart
+    (the same phase run twice), else their path (``r1/out.txt`` and ``r2/out.txt``)."""
+    by_name: dict[str, list[Run]] = {}
+    for r in runs:
+        by_name.setdefault(r.name, []).append(r)
+    for same in by_name.values():
+        if len(same) < 2:
+            continue
+        stamps = [r.timestamp for r in same]
+        by_stamp = all(stamps) and len(set(stamps)) == len(stamps)
+        if by_stamp:
+            for r in same:
+                r.metadata["_name_suffix"] = r.timestamp
+            continue
+        # The paths from where they part: r1/out.txt and r2/out.txt, not two absolute paths.
+        paths = [Path(r.path).resolve() for r in same]
+        common = Path(os.path.commonpath([str(p) for p in paths]))
+        for r, p in zip(same, paths):
+            r.metadata["_name_suffix"] = str(p.relative_to(common)) if p != common else r.path
 
 
 def run_label(run: Run) -> str:

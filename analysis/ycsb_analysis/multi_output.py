@@ -16,6 +16,7 @@ datapoints are printed while a run goes on, so they belong to the next report af
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from dataclasses import dataclass, field
@@ -44,6 +45,12 @@ class ParsedOutput:
     timeseries: pd.DataFrame             # metric, time_ms, average_latency_us (timeseries type)
     raw_datapoints: pd.DataFrame         # metric, timestamp_ms, latency_us (raw type)
     line_counts: dict[str, int] = field(default_factory=dict)
+    # Completeness, in the reader's words: a last line without its newline (not read as data,
+    # see :func:`parse_file`), the blocks of the final report it or a short block leaves
+    # incomplete, and the text encoding when it was not UTF-8.
+    cut_line: str | None = None
+    incomplete_blocks: list[str] = field(default_factory=list)
+    encoding: str = "utf-8"
 
     @property
     def skipped_lines(self) -> int:
@@ -97,7 +104,21 @@ class ParsedOutput:
             timeseries=cat(self.timeseries, other.timeseries),
             raw_datapoints=cat(self.raw_datapoints, other.raw_datapoints),
             line_counts=counts,
+            cut_line=self.cut_line if self.cut_line is not None else other.cut_line,
+            incomplete_blocks=self.incomplete_blocks + other.incomplete_blocks,
+            encoding=self.encoding if self.encoding != "utf-8" else other.encoding,
         )
+
+    @property
+    def completeness_problems(self) -> list[str]:
+        """Why this output's figures are not all there, one phrase each (empty when complete)."""
+        problems = []
+        if self.cut_line is not None:
+            shown = self.cut_line if len(self.cut_line) <= 60 else self.cut_line[:57] + "..."
+            problems.append(f"its last line {shown!r} has no line end (the file was cut): not read")
+        if self.incomplete_blocks:
+            problems.append("final report incomplete: " + "; ".join(self.incomplete_blocks))
+        return problems
 
 
 # Big files are parsed in blocks of about this many bytes (whole lines), so that memory
@@ -322,11 +343,46 @@ def parse_text(text: str, source: str = "<text>") -> list[ParsedOutput]:
     return _parse_blocks(iter([text]), source)
 
 
-def text_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[str]:
+def text_encoding(head: bytes) -> str:
+    """The encoding of a file from its first bytes: UTF-16 with a byte-order mark (what
+    PowerShell's ``>`` writes), UTF-16 without one (a NUL in every other byte of ASCII
+    text), UTF-8 with or without a BOM."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    if head.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    even, odd = head[0::2], head[1::2]
+    if len(head) >= 8 and odd.count(0) > 0.8 * len(odd) and even.count(0) < 0.2 * len(even):
+        return "utf-16-le"
+    if len(head) >= 8 and even.count(0) > 0.8 * len(even) and odd.count(0) < 0.2 * len(odd):
+        return "utf-16-be"
+    return "utf-8"
+
+
+def text_blocks(path: Path, block_bytes: int = BLOCK_BYTES, encoding: str = "utf-8") -> Iterator[str]:
     """The file's text in blocks of whole lines (cut after a newline byte, which never
-    occurs inside a UTF-8 character), undecodable bytes replaced."""
+    occurs inside a UTF-8 character), undecodable bytes replaced. Other encodings (UTF-16)
+    go through an incremental decoder and are cut after a newline character."""
+    if encoding not in ("utf-8", "utf-8-sig"):
+        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        rest = ""
+        with path.open("rb") as f:
+            while True:
+                data = f.read(block_bytes)
+                text = rest + decoder.decode(data, final=not data)
+                if not data:
+                    if text:
+                        yield text
+                    break
+                cut = text.rfind("\n") + 1
+                rest = text[cut:]
+                if cut:
+                    yield text[:cut]
+        return
     with path.open("rb") as f:
         rest = b""
+        if encoding == "utf-8-sig":
+            f.read(3)
         while True:
             data = f.read(block_bytes)
             if not data:
@@ -342,6 +398,24 @@ def text_blocks(path: Path, block_bytes: int = BLOCK_BYTES) -> Iterator[str]:
             yield rest.decode("utf-8", errors="replace")
 
 
+def _withhold_unterminated_line(blocks: Iterator[str], cut: list[str]) -> Iterator[str]:
+    """Pass the blocks on, except a last line that has no line end: it goes into ``cut``.
+
+    YCSB ends every line it prints with a newline, so a file whose last line lacks one was
+    cut (a disk filled, a copy interrupted, a client killed mid-write): ``[OVERALL],
+    RunTime(ms), 40`` may be the first digits of 400. Such a line is never read as data.
+    """
+    for block in blocks:
+        if block.endswith(("\n", "\r")):
+            yield block
+            continue
+        start = max(block.rfind("\n"), block.rfind("\r")) + 1
+        if block[start:].strip():
+            cut.append(block[start:])
+        if start:
+            yield block[:start]
+
+
 def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedOutput]:
     """Parse one YCSB output file: text (stdout/stderr, any number of outputs) or a JSON
     exporter file. Raises :class:`UnreadableInput` when it holds no YCSB output at all.
@@ -349,13 +423,17 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
     Text is read and parsed in blocks of about ``block_bytes``; the result is the same for
     any block size."""
     path = Path(path)
+    cut: list[str] = []
     try:
         with path.open("rb") as f:
-            head = f.read(200).decode("utf-8", errors="replace")
+            head_bytes = f.read(200)
+        encoding = text_encoding(head_bytes)
+        head = head_bytes.decode(encoding, errors="replace")
         if _JSON_START.match(head):
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            text = path.read_bytes().decode(encoding, errors="replace")
         else:
-            outputs = _parse_blocks(text_blocks(path, block_bytes), source=str(path))
+            outputs = _parse_blocks(_withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
+                                    source=str(path))
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
     if _JSON_START.match(head):
@@ -371,7 +449,20 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
                              line_counts={"report": len(report)})]
     if not any(o.has_report or not o.status_entries.empty or not o.timeseries.empty
                or not o.raw_datapoints.empty for o in outputs):
+        if not head_bytes and not cut:
+            raise UnreadableInput(path, "is empty (a client that failed or was killed before printing anything)")
         total = sum(sum(o.line_counts.values()) for o in outputs)
-        raise UnreadableInput(path, f"no YCSB output found ({total} lines, none is a final-report "
-                                    "'[OVERALL], RunTime(ms), ...' line or a status line)")
+        raise UnreadableInput(path, f"no YCSB output found ({total} lines read as {encoding}, none is a "
+                                    "final-report '[OVERALL], RunTime(ms), ...' line or a status line)")
+    for o in outputs:
+        o.encoding = encoding
+        o.incomplete_blocks = report_parser.incomplete_blocks(o.report)
+    if cut:
+        last = outputs[-1]
+        last.cut_line = cut[0]
+        block = report_parser.block_of_line(cut[0])
+        if block is not None:
+            # The block the cut line belongs to lost that line (and whatever followed it).
+            last.incomplete_blocks = [b for b in last.incomplete_blocks if not b.startswith(f"[{block}] ")]
+            last.incomplete_blocks.append(f"[{block}] cut at {cut[0].strip()!r}")
     return outputs

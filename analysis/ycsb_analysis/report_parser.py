@@ -183,3 +183,57 @@ def latency_summary(report: pd.DataFrame) -> pd.DataFrame:
     wide = wide.reset_index().rename(columns={"index": "metric"})
     pcols = sorted([c for c in wide.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
     return wide[SUMMARY_COLUMNS + pcols]
+
+
+def block_of_line(line: str) -> str | None:
+    """``[READ], Operati`` → ``READ``: the metric a (possibly cut) report line belongs to."""
+    m = re.match(r"^\[(?P<metric>[^\],\n]+)\]", line.strip())
+    return m.group("metric") if m else None
+
+
+# Lines every latency block of a structure prints, whatever the run (besides the
+# percentiles, which are compared with the other blocks of the same report).
+_BLOCK_MINIMUM = {
+    "": ("Operations", "AverageLatency(us)", "MinLatency(us)", "MaxLatency(us)"),
+    "hdrhistogram": ("Operations", "AverageLatency(us)", "MinLatency(us)", "MaxLatency(us)"),
+    "histogram": ("Operations", "AverageLatency(us)", "MinLatency(us)", "MaxLatency(us)"),
+    "raw": ("Total Operations", "Average", "Min", "Max"),
+}
+_OVERALL_LINES = ("RunTime(ms)", "Throughput(ops/sec)")
+
+
+def incomplete_blocks(report: pd.DataFrame) -> list[str]:
+    """Blocks of one final report that lack lines their kind always has, one phrase each:
+    ``[UPDATE] lacks 99thPercentileLatency(us)``.
+
+    YCSB prints every latency block of one measurement type with the same lines (the
+    ``Return=`` lines aside), so a block with fewer lines than its siblings — or than the
+    minimum of its type — was cut short. ``[OVERALL]`` always has run time and throughput.
+    """
+    if report.empty:
+        return []
+    problems = []
+    blocks = {m: [x for x in g["measurement"] if not x.startswith("Return=")]
+              for m, g in report.groupby("metric", sort=False)}
+    overall = blocks.pop("OVERALL", None)
+    if overall is not None:
+        missing = [x for x in _OVERALL_LINES if x not in overall]
+        if missing:
+            problems.append(f"[OVERALL] lacks {', '.join(missing)}")
+    by_structure: dict[str, dict[str, list[str]]] = {}
+    for metric, lines in blocks.items():
+        if _GC_METRIC.match(metric):
+            continue
+        structure = split_metric(metric).structure
+        if "Total Operations" in lines:  # measurementtype=raw names no structure
+            structure = "raw"
+        by_structure.setdefault(structure, {})[metric] = lines
+    for structure, group in by_structure.items():
+        expected = list(_BLOCK_MINIMUM.get(structure, ()))
+        for lines in group.values():
+            expected += [x for x in lines if x not in expected]
+        for metric, lines in group.items():
+            missing = [x for x in expected if x not in lines]
+            if missing:
+                problems.append(f"[{metric}] lacks {', '.join(missing)}")
+    return problems

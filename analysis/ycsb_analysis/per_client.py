@@ -1,0 +1,66 @@
+"""Each client's own figures of a run, beside the merged ones: what a reviewer checks first
+when one client of four was slower, stalled in GC or saw errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .loader import Run
+from .report_parser import split_metric
+
+CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "operations", "returns",
+                  "gc_count", "gc_time_ms", "gc_time_percent"]
+NOT_COUNTED = {"CLEANUP", "INIT"}   # not workload operations
+
+
+def _one(report: pd.DataFrame, metric: str, measurement: str) -> float:
+    v = report.loc[(report["metric"] == metric) & (report["measurement"] == measurement), "value"]
+    return float(v.iloc[-1]) if len(v) else np.nan
+
+
+def client_figures(run: Run) -> pd.DataFrame:
+    """One row per client: run time, throughput, operations, ``Return=`` counts and GC.
+
+    ``operations`` sums the ``Operations`` of the workload's own metrics (OK and ``-FAILED``
+    latencies, neither ``Intended-`` copies nor CLEANUP nor ``-RECORDS`` companions);
+    ``returns`` lists the statuses as YCSB printed them (``OK 3994, NOT_FOUND 383``).
+    GC figures are YCSB's totals (``[TOTAL_GCs], Count`` and ``[TOTAL_GC_TIME], Time(ms)``).
+    """
+    rows = []
+    for c in run.clients:
+        o = c.output
+        rep = o.report
+        ops = np.nan
+        summary = o.summary
+        if not summary.empty:
+            names = [split_metric(m) for m in summary["metric"]]
+            keep = [not n.intended and n.structure in ("", "hdrhistogram") and n.operation not in NOT_COUNTED
+                    and not n.operation.endswith("-RECORDS") for n in names]
+            ops = float(summary.loc[keep, "operations"].sum())
+        ret = o.returns
+        ret = ret[~ret["intended"].astype(bool)] if not ret.empty else ret
+        statuses = ret.groupby("status", sort=False)["count"].sum() if not ret.empty else pd.Series(dtype="int64")
+        rows.append({
+            "client": c.index,
+            "source": o.source,
+            "runtime_ms": o.overall["runtime_ms"],
+            "throughput_ops_per_s": o.overall["throughput_ops_per_s"],
+            "operations": ops,
+            "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.items()),
+            "gc_count": _one(rep, "TOTAL_GCs", "Count") if not rep.empty else np.nan,
+            "gc_time_ms": _one(rep, "TOTAL_GC_TIME", "Time(ms)") if not rep.empty else np.nan,
+            "gc_time_percent": _one(rep, "TOTAL_GC_TIME_%", "Time(%)") if not rep.empty else np.nan,
+        })
+    return pd.DataFrame(rows, columns=CLIENT_COLUMNS)
+
+
+def client_latencies(run: Run) -> pd.DataFrame:
+    """Every client's own latency summary (YCSB's figures, unmerged): client, metric, operations,
+    average/min/max and the percentiles it printed."""
+    frames = [c.output.summary.assign(client=c.index) for c in run.clients if not c.output.summary.empty]
+    if not frames:
+        return pd.DataFrame(columns=["client", "metric"])
+    df = pd.concat(frames, ignore_index=True)
+    pcols = sorted([c for c in df.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
+    return df[["client", "metric", "operations", "average_latency_us", "min_latency_us", "max_latency_us"] + pcols]
