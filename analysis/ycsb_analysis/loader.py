@@ -147,7 +147,8 @@ def load_phase_dir(phase_dir: Path) -> Run:
             try:
                 outs = parse_file(out_path)
             except UnreadableInput as e:
-                unused.append(f"{out_path.name} not used: {e.problem}")
+                unused.append(f"{out_path.name} not used: {e.problem}; the client's final figures are missing "
+                              "(see its .err file)")
                 outs = []
             if outs and not any(o.has_report for o in outs):
                 unused.append(f"{out_path.name} has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
