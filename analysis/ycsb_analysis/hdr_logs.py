@@ -207,15 +207,21 @@ def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, flo
 
 
 def percentile_curve(h: CountsHistogram) -> pd.DataFrame:
-    """The percentile distribution (``percentile``, ``latency_us``), one point per bucket
-    with data, for a logit-axis plot (the 100th percentile, infinite on that axis, is left out)."""
+    """The percentile distribution (``percentile``, ``latency_us``) up to and including the
+    maximum, for a logit-axis plot: one point per bucket with data.
+
+    A bucket's point is its highest equivalent value at the percentile of its last recorded
+    value, placed half a count below its cumulative count ((cumulative − ½) / total, the
+    Hazen plotting position): so the top bucket — the maximum — sits just below 100 %, where
+    a logit axis can draw it, instead of at 100 % (infinitely far) and being dropped.
+    """
     if h.total_count == 0:
         return pd.DataFrame({"percentile": [], "latency_us": []})
     _, high = h._layout()
     nz = np.flatnonzero(h.counts)
     cum = np.cumsum(h.counts[nz])
-    df = pd.DataFrame({"percentile": 100.0 * cum / h.total_count, "latency_us": high[nz].astype(float)})
-    return df[df["percentile"] < 100.0].reset_index(drop=True)
+    return pd.DataFrame({"percentile": 100.0 * (cum - 0.5) / h.total_count,
+                         "latency_us": high[nz].astype(float)})
 
 
 def _fmt(p: float) -> str:

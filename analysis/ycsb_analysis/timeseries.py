@@ -36,41 +36,97 @@ def _run_start(run: Run) -> pd.Timestamp | None:
 
 
 def _interval_lengths(entries: pd.DataFrame) -> pd.Series:
-    """Seconds covered by each entry: time since the previous entry (first: its elapsed)."""
+    """Seconds covered by each entry, as YCSB measured them.
+
+    YCSB prints ``current ops/sec`` = operations since the previous entry / milliseconds
+    since it (since the client's start for the first entry), so Δoperations / current ops/sec
+    is the interval's real length — the first one included, which the whole-second
+    ``elapsed`` cannot give (``1 sec`` may be 1.9 s; a guessed length made a false peak).
+    Entries with no operation (current 0) or ``∞`` (0 ms) fall back to the time since the
+    previous entry, and a first entry at ``∞`` covers no time at all.
+    """
     t = entries["time"]
     dt = t.diff().dt.total_seconds()
-    typical = float(dt[dt > 0].median()) if (dt > 0).any() else 1.0
-    first = float(entries["elapsed_s"].iloc[0]) if len(entries) else typical
-    dt.iloc[0] = first if first > 0 else typical
-    return dt.where(dt > 0, np.nan)
+    ops = entries["operations"].astype(float)
+    d_ops = ops.diff()
+    d_ops.iloc[0] = ops.iloc[0]
+    cur = entries["current_ops_per_s"].astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        measured = d_ops / cur
+    usable = np.isfinite(measured) & (cur > 0) & (d_ops > 0)
+    out = dt.where(~usable, measured)
+    if len(out):
+        first_cur = float(cur.iloc[0]) if len(cur) else np.nan
+        if not usable.iloc[0]:
+            out.iloc[0] = 0.0 if (np.isinf(first_cur) or ops.iloc[0] == 0 or entries["elapsed_s"].iloc[0] == 0) \
+                else float(entries["elapsed_s"].iloc[0])
+    return out.where(out >= 0, np.nan)
+
+
+def _grid(first: float, end: float, step: float) -> np.ndarray:
+    """Cell edges every ``step`` seconds from ``first``; the last cell ends at ``end``."""
+    n = max(1, int(np.ceil((end - first) / step - 1e-9)))
+    return np.unique(np.minimum(first + step * np.arange(n + 1), end))
+
+
+def _cumulative_on_grid(curves: list[tuple[np.ndarray, np.ndarray]], grid: np.ndarray) -> np.ndarray:
+    """Sum of several clients' cumulative counts (piecewise linear in time) at ``grid``."""
+    total = np.zeros(len(grid))
+    for t, cum in curves:
+        total += np.interp(grid, t, cum, left=0.0, right=cum[-1])
+    return total
 
 
 def operation_throughput(run: Run) -> pd.DataFrame:
     """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput, clients summed.
 
-    Only metrics whose status format reports a count (hdrhistogram, raw) can be placed;
-    ``histogram``/``timeseries`` status lines only print an average.
+    Each client's operations of a metric are a cumulative count over time (status entries at
+    their interval ends, each interval as long as YCSB measured it); the clients' counts are
+    summed and read on one grid of the status interval, so every operation is counted once
+    and clients whose ticks fall at different moments add up without false peaks. ``t_s`` is
+    the end of each grid cell (the last one ends with the run). Only metrics whose status
+    format reports a count (hdrhistogram, raw) can be placed; ``histogram``/``timeseries``
+    status lines only print an average.
     """
+    columns = ["t_s", "metric", "operation", "failed", "ops_per_s"]
     start = _run_start(run)
-    frames = []
+    curves: dict[tuple, list] = {}
+    steps, ends = [], []
     for _, entries, meas in _client_frames(run):
         if meas.empty or "count" not in meas:
             continue
-        e = entries.copy()
+        e = entries.sort_values("time").copy()
         e["interval_s"] = _interval_lengths(e).to_numpy()
         e["t_s"] = (e["time"] - start).dt.total_seconds()
+        steps += e["interval_s"][e["interval_s"] > 0].tolist()
+        ends.append(float(e["t_s"].max()))
         m = meas[meas["count"].notna() & ~meas["intended"].astype(bool)]
         m = m[m["structure"].isin(["", "hdrhistogram", "raw"])]
-        m = m.merge(e[["entry", "interval_s", "t_s"]], on="entry")
-        m["ops_per_s"] = m["count"] / m["interval_s"]
-        frames.append(m[["t_s", "metric", "operation", "failed", "ops_per_s", "interval_s"]])
-    if not frames:
-        return pd.DataFrame(columns=["t_s", "metric", "operation", "failed", "ops_per_s"]).astype({"failed": bool})
-    allm = pd.concat(frames, ignore_index=True)
-    step = float(allm["interval_s"].median()) or 1.0
-    allm["t_s"] = (allm["t_s"] / step).round() * step   # align clients on the status grid
-    out = allm.groupby(["t_s", "metric", "operation", "failed"], as_index=False)["ops_per_s"].sum()
-    return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(["metric", "t_s"])
+        m = m.merge(e[["entry", "interval_s", "t_s"]], on="entry").sort_values("t_s")
+        for (metric, operation, failed), g in m.groupby(["metric", "operation", "failed"], sort=False):
+            t_end = g["t_s"].to_numpy(dtype=float)
+            first_start = t_end[0] - (g["interval_s"].iloc[0] if np.isfinite(g["interval_s"].iloc[0]) else 0.0)
+            t = np.concatenate([[first_start], t_end])
+            cum = np.concatenate([[0.0], np.cumsum(g["count"].to_numpy(dtype=float))])
+            # A 0-length first interval: the jump happens at that instant (t stays sorted).
+            curves.setdefault((metric, operation, bool(failed)), []).append((t, cum))
+    if not curves:
+        return pd.DataFrame(columns=columns).astype({"failed": bool})
+    step = float(np.median(steps)) if steps else 1.0
+    end = max(ends)
+    first = min(float(t[0]) for cs in curves.values() for t, _ in cs)
+    edges = _grid(first, end, step)
+    widths = np.diff(edges)
+    rows = []
+    for (metric, operation, failed), cs in curves.items():
+        cum = _cumulative_on_grid(cs, edges)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = np.diff(cum) / widths
+        ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
+        rows.append(pd.DataFrame({"t_s": edges[1:][ok], "metric": metric, "operation": operation,
+                                  "failed": failed, "ops_per_s": rate[ok]}))
+    out = pd.concat(rows, ignore_index=True)
+    return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(["metric", "t_s"])[columns]
 
 
 def record_throughput(run: Run) -> pd.DataFrame:
@@ -94,22 +150,29 @@ def record_throughput(run: Run) -> pd.DataFrame:
 
 
 def total_throughput(run: Run) -> pd.DataFrame:
-    """``t_s, ops_per_s``: YCSB's own ``current ops/sec``, summed over clients."""
+    """``t_s, ops_per_s``: YCSB's own ``current ops/sec``, summed over clients on the grid
+    of :func:`operation_throughput` (each client's operation total as a cumulative count)."""
     start = _run_start(run)
-    frames = []
+    curves, steps, ends = [], [], []
     for _, entries, _ in _client_frames(run):
-        e = entries[["time", "current_ops_per_s"]].copy()
-        e["t_s"] = (e["time"] - start).dt.total_seconds()
-        e["interval_s"] = _interval_lengths(entries).to_numpy()
-        frames.append(e)
-    if not frames:
+        e = entries.sort_values("time")
+        lengths = _interval_lengths(e).to_numpy()
+        t_end = (e["time"] - start).dt.total_seconds().to_numpy(dtype=float)
+        steps += [x for x in lengths if np.isfinite(x) and x > 0]
+        ends.append(float(t_end.max()))
+        first = t_end[0] - (lengths[0] if np.isfinite(lengths[0]) else 0.0)
+        curves.append((np.concatenate([[first], t_end]),
+                       np.concatenate([[0.0], e["operations"].to_numpy(dtype=float)])))
+    if not curves:
         return pd.DataFrame(columns=["t_s", "ops_per_s"])
-    allm = pd.concat(frames, ignore_index=True)
-    allm = allm[np.isfinite(allm["current_ops_per_s"])]
-    step = float(allm["interval_s"].median()) or 1.0
-    allm["t_s"] = (allm["t_s"] / step).round() * step
-    return allm.groupby("t_s", as_index=False)["current_ops_per_s"].sum().rename(
-        columns={"current_ops_per_s": "ops_per_s"})
+    step = float(np.median(steps)) if steps else 1.0
+    first = min(float(t[0]) for t, _ in curves)
+    end = max(ends)
+    edges = _grid(first, end, step)
+    cum = _cumulative_on_grid(curves, edges)
+    widths = np.diff(edges)
+    ok = widths > step * 0.05
+    return pd.DataFrame({"t_s": edges[1:][ok], "ops_per_s": (np.diff(cum) / widths)[ok]})
 
 
 def latency_over_time(run: Run) -> pd.DataFrame:
@@ -121,6 +184,26 @@ def latency_over_time(run: Run) -> pd.DataFrame:
             continue
         m = meas[~meas["operation"].isin(NOT_PLOTTED_OPERATIONS) & ~meas["intended"].astype(bool)].copy()
         m = m[(m["count"].isna()) | (m["count"] > 0)]
+        m["t_s"] = (m["time"] - start).dt.total_seconds()
+        m["client"] = idx
+        frames.append(m)
+    if not frames:
+        return pd.DataFrame(columns=["client", "t_s", "metric", "operation", "failed", "average_latency_us"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def intended_latency_over_time(run: Run) -> pd.DataFrame:
+    """Like :func:`latency_over_time`, for the ``Intended-`` metrics only (status lines of
+    ``measurement.interval=intended|both``): latency from the intended start under ``-target``."""
+    start = _run_start(run)
+    frames = []
+    for idx, entries, meas in _client_frames(run):
+        if meas.empty:
+            continue
+        m = meas[~meas["operation"].isin(NOT_PLOTTED_OPERATIONS) & meas["intended"].astype(bool)].copy()
+        m = m[(m["count"].isna()) | (m["count"] > 0)]
+        if m.empty:
+            continue
         m["t_s"] = (m["time"] - start).dt.total_seconds()
         m["client"] = idx
         frames.append(m)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")  # no display: charts are files (and the tests run headless)
 import matplotlib.pyplot as plt  # noqa: E402
@@ -26,19 +27,62 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-").lower() or "chart"
 
 
-def new_figure(n_panels: int = 1, width: float = 9.0, panel_height: float = 3.2):
-    """A figure with ``n_panels`` stacked axes (always returned as a list)."""
-    fig, axes = plt.subplots(n_panels, 1, figsize=(width, max(3.0, panel_height * n_panels) + 0.6),
-                             squeeze=False)
+# A legend beside the plot (never over it) needs room: per column of entries, in inches.
+LEGEND_COLUMN_WIDTH = 2.6
+LEGEND_ROWS_PER_COLUMN = 18
+
+
+def legend_columns(n_entries: int) -> int:
+    """Columns a legend of ``n_entries`` needs beside a panel (0 when there is no legend)."""
+    if n_entries <= 1:
+        return 0
+    return int(np.ceil(n_entries / LEGEND_ROWS_PER_COLUMN))
+
+
+def new_figure(n_panels: int = 1, width: float = 9.0, panel_height: float = 3.2, legend_entries: int = 0):
+    """A figure with ``n_panels`` stacked axes (always returned as a list).
+
+    Constrained layout keeps the figure title, panel titles, axis labels and outside legends
+    from overlapping or being cut off; ``legend_entries`` (the most entries any panel's legend
+    will hold) widens the figure so that a legend beside the plot leaves the plot its width.
+    """
+    cols = legend_columns(legend_entries)
+    rows = min(max(legend_entries, 1), LEGEND_ROWS_PER_COLUMN)
+    height = max(panel_height, 0.16 * rows + 0.8)
+    fig, axes = plt.subplots(n_panels, 1, figsize=(width + cols * LEGEND_COLUMN_WIDTH, height * n_panels + 0.5),
+                             squeeze=False, layout="constrained")
     return fig, [a for a in axes[:, 0]]
+
+
+def legend_beside(ax, fontsize: float = 7) -> None:
+    """The panel's legend to the right of its plot, in as many columns as it needs."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+              fontsize=fontsize if len(handles) <= 12 else fontsize - 1,
+              ncol=max(1, legend_columns(len(handles))), frameon=False)
+
+
+def run_colors(keys: list[str]) -> dict[str, tuple]:
+    """One distinct colour per key (run), stable in order of first appearance: tab10 up to
+    10 runs, tab20 up to 20, then evenly spaced along 'turbo' (40 runs stay apart)."""
+    unique = list(dict.fromkeys(keys))
+    n = len(unique)
+    if n <= 10:
+        cmap = [plt.get_cmap("tab10")(i) for i in range(n)]
+    elif n <= 20:
+        cmap = [plt.get_cmap("tab20")(i) for i in range(n)]
+    else:
+        cmap = [plt.get_cmap("turbo")(x) for x in np.linspace(0.05, 0.95, n)]
+    return dict(zip(unique, cmap))
 
 
 def save(fig, out_dir: Path, name: str, title: str) -> Chart:
     """Write ``fig`` as ``<name>.png`` and ``<name>.svg`` in ``out_dir`` and close it."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    fig.suptitle(title, fontsize=12)
-    fig.tight_layout()
+    fig.suptitle(title, fontsize=12)   # constrained layout reserves its own row above the panels
     png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
     fig.savefig(png, dpi=110)
     fig.savefig(svg)

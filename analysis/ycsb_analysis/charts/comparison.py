@@ -8,7 +8,7 @@ import numpy as np
 
 from ..loader import Run
 from ..summary import runs_summary
-from .common import Chart, new_figure, save
+from .common import Chart, legend_beside, new_figure, run_colors, save
 
 
 def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -29,9 +29,9 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     series = list(dict.fromkeys(s["series"]))
     per_group = max(s.groupby("group")["series"].nunique().max(), 1)
     width = 0.8 / per_group
-    fig, axes = new_figure(1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2)
+    fig, axes = new_figure(1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2, legend_entries=len(series))
     ax = axes[0]
-    colors = {name: f"C{i % 10}" for i, name in enumerate(series)}
+    colors = run_colors(series)
     labelled: set[str] = set()
     for x, group in enumerate(groups):
         d = s[s["group"] == group]
@@ -52,5 +52,5 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     ax.set_ylabel("throughput (ops/s; records/s for batched phases)")
     ax.set_ylim(top=ax.get_ylim()[1] * 1.25)
     ax.grid(alpha=0.3, axis="y")
-    ax.legend(fontsize=8)
+    legend_beside(ax, fontsize=8)
     return [save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")]

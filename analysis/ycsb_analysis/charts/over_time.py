@@ -1,12 +1,36 @@
-"""Charts over the run's time axis: throughput, latency percentiles, errors."""
+"""Charts over the run's time axis: throughput, latency percentiles, errors, and the
+per-interval / per-operation latency of the ``timeseries`` and ``raw`` measurement types."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
+import pandas as pd
 
 from .. import timeseries
 from ..loader import Run, run_label
-from .common import Chart, new_figure, save
+from ..report_parser import split_metric
+from .common import Chart, legend_beside, new_figure, run_colors, save
+
+# Beyond this many runs, latency over time draws one percentile per run (else three each):
+# 40 runs × 3 lines is no chart a reader can follow.
+MANY_RUNS = 4
+# Raw datapoints drawn per operation at most (evenly thinned beyond, the title says so);
+# every datapoint is in raw-datapoints.csv.
+MAX_RAW_POINTS = 20_000
+
+
+@dataclass
+class _Line:
+    panel: str
+    label: str
+    x: np.ndarray
+    y: np.ndarray
+    style: str = "-"
+    marker: str | None = "."
+    key: str = ""       # lines of one run (and client) share a colour: service and intended alike
 
 
 def _data_operations(frames: dict[str, "object"]) -> list[str]:
@@ -20,6 +44,32 @@ def _data_operations(frames: dict[str, "object"]) -> list[str]:
     return ops
 
 
+def _draw(lines: list[_Line], ylabel: dict[str, str], log: bool = False, panel_titles: dict[str, str] | None = None,
+          scatter: bool = False):
+    """One panel per distinct ``panel`` of ``lines`` (in order), legends beside the plots."""
+    panels = list(dict.fromkeys(line.panel for line in lines))
+    most = max(sum(1 for line in lines if line.panel == p) for p in panels)
+    colors = run_colors([line.key or line.label for line in lines])
+    fig, axes = new_figure(len(panels), legend_entries=most)
+    for ax, panel in zip(axes, panels):
+        for line in (line for line in lines if line.panel == panel):
+            color = colors[line.key or line.label]
+            if line.marker == "," and scatter:
+                ax.scatter(line.x, line.y, s=3, alpha=0.35, label=line.label, linewidths=0, color=color)
+            else:
+                ax.plot(line.x, line.y, line.style, marker=line.marker, markersize=3, label=line.label, color=color)
+        if log:
+            ax.set_yscale("log")
+        else:
+            ax.set_ylim(bottom=0)
+        ax.set_title((panel_titles or {}).get(panel, panel))
+        ax.set_xlabel("time since start (s)")
+        ax.set_ylabel(ylabel.get(panel, ""))
+        ax.grid(alpha=0.3, which="both")
+        legend_beside(ax)
+    return fig
+
+
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Throughput per operation over time, one panel per operation, runs overlaid; batch
     operations in records/s (their batches/s × records per batch), the rest in ops/s."""
@@ -28,85 +78,132 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     ops = _data_operations(frames)
     if not ops:
         return []
-    fig, axes = new_figure(len(ops))
-    for ax, op in zip(axes, ops):
-        units = set()
+    lines, units = [], {}
+    for op in ops:
         for label, df in frames.items():
             rec = records[label]
             rec = rec[rec["operation"] == op]
             if not rec.empty:
-                ax.plot(rec["t_s"], rec["records_per_s"], marker=".",
-                        label=f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)")
-                units.add("records/s")
+                lines.append(_Line(op, f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)",
+                                   rec["t_s"].to_numpy(), rec["records_per_s"].to_numpy(), key=label))
+                units.setdefault(op, set()).add("records/s")
                 continue
             d = df[(df["operation"] == op) & ~df["failed"].astype(bool)] if not df.empty else df
             if not d.empty:
-                ax.plot(d["t_s"], d["ops_per_s"], marker=".", label=label)
-                units.add("ops/s")
-        ax.set_title(f"{op} (records/s)" if units == {"records/s"} else op)
-        ax.set_xlabel("time since start (s)")
-        ax.set_ylabel(f"throughput ({'; '.join(sorted(units, reverse=True))})")
-        ax.set_ylim(bottom=0)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="best")
+                lines.append(_Line(op, label, d["t_s"].to_numpy(), d["ops_per_s"].to_numpy(), key=label))
+                units.setdefault(op, set()).add("ops/s")
+    ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
+    titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
+    fig = _draw(lines, ylabel, panel_titles=titles)
     return [save(fig, out_dir, "throughput-over-time",
                  "Throughput over time per operation (clients summed; batch operations in records/s)")]
 
 
 def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -> list[Chart]:
-    """Per-interval latency percentiles over time (log axis), one panel per operation.
+    """Per-interval latency percentiles over time (log axis), one panel per operation;
+    intended latency (``Intended-``, under ``-target``) dashed beside service latency.
 
     A run of several clients is drawn from its clients' merged .hdr logs when every client
-    has them; otherwise per client (per-interval percentiles cannot be combined).
+    has them; otherwise per client (per-interval percentiles cannot be combined). With more
+    than :data:`MANY_RUNS` runs only ``percentile`` is drawn, one line per run.
     """
     frames = {run_label(r): timeseries.latency_over_time(r) for r in runs}
+    intended = {run_label(r): timeseries.intended_latency_over_time(r) for r in runs}
     merged = {run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None for r in runs}
     ops = _data_operations(frames)
     if not ops:
         return []
-    fig, axes = new_figure(len(ops))
-    drew = False
-    shown = []  # the percentiles really drawn, for an honest title
-    for ax, op in zip(axes, ops):
+    wanted = (percentile,) if len(runs) > MANY_RUNS else ("p50", percentile, "p99.9")
+    styles = {"p50": ":", percentile: "-", "p99.9": "--"}
+    lines: list[_Line] = []
+    shown: list[str] = []
+    for op in ops:
         for label, df in frames.items():
             m = merged[label]
             if m is not None and not m.empty:
                 dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
                 if not dm.empty:
-                    for col, style in (("p50", ":"), (percentile, "-"), ("p99.9", "--")):
-                        ax.plot(dm["t_s"], dm[col], style, marker=".", label=f"{label} {col} (clients merged)")
+                    for col in wanted:
+                        lines.append(_Line(op, f"{label} {col} (clients merged)", dm["t_s"].to_numpy(),
+                                           dm[col].to_numpy(), styles[col], key=label))
                         shown.append(col)
-                    drew = True
                     continue
-            if df.empty:
-                continue
-            d = df[(df["operation"] == op) & ~df["failed"].astype(bool)]
-            if d.empty:
-                continue
-            many = d["client"].nunique() > 1
-            for client, dc in d.groupby("client"):
-                suffix = f" client {client}" if many else ""
-                for col, style in (("p50", ":"), (percentile, "-"), ("p99.9", "--")):
-                    if col in dc and dc[col].notna().any():
-                        ax.plot(dc["t_s"], dc[col], style, marker=".", label=f"{label}{suffix} {col}")
-                        shown.append(col)
-                        drew = True
-                if not (percentile in dc and dc[percentile].notna().any()):
-                    ax.plot(dc["t_s"], dc["average_latency_us"], "-", marker=".", label=f"{label}{suffix} average")
-                    shown.append("average")
-                    drew = True
-        ax.set_yscale("log")
-        ax.set_title(op)
-        ax.set_xlabel("time since start (s)")
-        ax.set_ylabel("latency (µs, log)")
-        ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=6, loc="best", ncol=2)
-    if not drew:
+            for frame, suffix in ((df, ""), (intended[label], " intended")):
+                if frame.empty:
+                    continue
+                d = frame[(frame["operation"] == op) & ~frame["failed"].astype(bool)]
+                if d.empty:
+                    continue
+                many = d["client"].nunique() > 1
+                for client, dc in d.groupby("client"):
+                    who = f"{label}{f' client {client}' if many else ''}"
+                    drew = False
+                    for col in wanted:
+                        if col in dc and dc[col].notna().any():
+                            style = "-." if suffix else styles[col]
+                            lines.append(_Line(op, f"{who} {col}{suffix}", dc["t_s"].to_numpy(),
+                                               dc[col].to_numpy(), style, key=who))
+                            shown.append(col + suffix)
+                            drew = True
+                    if not drew:
+                        lines.append(_Line(op, f"{who} average{suffix}", dc["t_s"].to_numpy(),
+                                           dc["average_latency_us"].to_numpy(), "-." if suffix else "-", key=who))
+                        shown.append("average" + suffix)
+    if not lines:
         return []
+    fig = _draw(lines, {op: "latency (µs, log)" for op in ops}, log=True)
     drawn = ", ".join(dict.fromkeys(shown))
     return [save(fig, out_dir, "latency-over-time",
                  f"Latency per status interval ({drawn}; several clients merged from their "
                  ".hdr logs, else per client)")]
+
+
+def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
+    """What ``measurementtype=timeseries`` and ``raw`` record over time: the average latency
+    of each ``timeseries.granularity`` interval (lines) and every raw datapoint (dots), one
+    panel per operation; ``Intended-`` series beside the service ones."""
+    lines: list[_Line] = []
+    thinned = False
+    for r in runs:
+        label = run_label(r)
+        many = len(r.clients) > 1
+        for c in r.clients:
+            who = f"{label}{f' client {c.index}' if many else ''}"
+            ts = c.output.timeseries
+            if not ts.empty:
+                for metric, g in ts.groupby("metric", sort=False):
+                    name = split_metric(metric)
+                    if name.operation == "CLEANUP":
+                        continue
+                    g = g.sort_values("time_ms")
+                    lines.append(_Line(name.operation + (" failed" if name.failed else ""),
+                                       f"{who} average per interval{' (intended)' if name.intended else ''}",
+                                       g["time_ms"].to_numpy(dtype=float) / 1000.0,
+                                       g["average_latency_us"].to_numpy(dtype=float),
+                                       "--" if name.intended else "-",
+                                       key=f"{who} average{' (intended)' if name.intended else ''}"))
+            raw = c.output.raw_datapoints
+            if not raw.empty:
+                t0 = float(raw["timestamp_ms"].min())
+                for metric, g in raw.groupby("metric", sort=False):
+                    name = split_metric(metric)
+                    if name.operation == "CLEANUP":
+                        continue
+                    if len(g) > MAX_RAW_POINTS:
+                        g = g.iloc[np.linspace(0, len(g) - 1, MAX_RAW_POINTS).astype(int)]
+                        thinned = True
+                    lines.append(_Line(name.operation + (" failed" if name.failed else ""),
+                                       f"{who} each operation{' (intended)' if name.intended else ''}",
+                                       (g["timestamp_ms"].to_numpy(dtype=float) - t0) / 1000.0,
+                                       g["latency_us"].to_numpy(dtype=float), "", ",",
+                                       key=f"{who} each{' (intended)' if name.intended else ''}"))
+    if not lines:
+        return []
+    panels = list(dict.fromkeys(line.panel for line in lines))
+    fig = _draw(lines, {p: "latency (µs, log)" for p in panels}, log=True, scatter=True)
+    return [save(fig, out_dir, "measured-latency-over-time",
+                 "Latency over time from measurementtype=timeseries (average per interval) and raw "
+                 f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''})")]
 
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -115,14 +212,10 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     frames = {k: v for k, v in frames.items() if not v.empty and v["errors_per_s"].sum() > 0}
     if not frames:
         return []
-    fig, axes = new_figure(1, panel_height=4.0)
-    ax = axes[0]
+    lines = []
     for label, df in frames.items():
         for (op, status), d in df.groupby(["operation", "status"]):
-            ax.plot(d["t_s"], d["errors_per_s"], marker=".", label=f"{label} {op} {status}")
-    ax.set_xlabel("time since start (s)")
-    ax.set_ylabel("failed operations (ops/s)")
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="best", ncol=2)
+            lines.append(_Line(f"{op} {status}", label, d["t_s"].to_numpy(), d["errors_per_s"].to_numpy(), key=label))
+    panels = list(dict.fromkeys(line.panel for line in lines))
+    fig = _draw(lines, {p: "failed operations (ops/s)" for p in panels})
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]
