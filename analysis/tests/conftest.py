@@ -19,6 +19,7 @@ OUTPUTS = FIXTURES / "outputs"
 SEED = FIXTURES / "seed001"
 RESULTS = FIXTURES / "results"
 LIST_APPEND = FIXTURES / "list-append"     # cassandra4 output, made by make_list_append_fixtures.sh
+REPORT_CASES = FIXTURES / "report-cases"   # crash, intended, timeseries, raw, clock step: make_report_case_fixtures.sh
 
 
 def phase_dir(phase: str) -> Path:

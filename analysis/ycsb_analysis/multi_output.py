@@ -416,6 +416,11 @@ def _withhold_unterminated_line(blocks: Iterator[str], cut: list[str]) -> Iterat
             yield block[:start]
 
 
+def block_of_cut(line: str) -> str | None:
+    """The report block (metric) a cut line belongs to; None for other lines."""
+    return report_parser.block_of_line(line)
+
+
 def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedOutput]:
     """Parse one YCSB output file: text (stdout/stderr, any number of outputs) or a JSON
     exporter file. Raises :class:`UnreadableInput` when it holds no YCSB output at all.
@@ -451,6 +456,9 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
                or not o.raw_datapoints.empty for o in outputs):
         if not head_bytes and not cut:
             raise UnreadableInput(path, "is empty (a client that failed or was killed before printing anything)")
+        if cut and block_of_cut(cut[0]) is not None:
+            raise UnreadableInput(path, f"holds only {cut[0].strip()!r} without a line end: the file was cut "
+                                        "before its first complete line, and a number at the cut is not read")
         total = sum(sum(o.line_counts.values()) for o in outputs)
         raise UnreadableInput(path, f"no YCSB output found ({total} lines read as {encoding}, none is a "
                                     "final-report '[OVERALL], RunTime(ms), ...' line or a status line)")
@@ -460,7 +468,7 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
     if cut:
         last = outputs[-1]
         last.cut_line = cut[0]
-        block = report_parser.block_of_line(cut[0])
+        block = block_of_cut(cut[0])
         if block is not None:
             # The block the cut line belongs to lost that line (and whatever followed it).
             last.incomplete_blocks = [b for b in last.incomplete_blocks if not b.startswith(f"[{block}] ")]

@@ -51,9 +51,17 @@ def _draw(lines: list[_Line], ylabel: dict[str, str], log: bool = False, panel_t
     most = max(sum(1 for line in lines if line.panel == p) for p in panels)
     colors = run_colors([line.key or line.label for line in lines])
     fig, axes = new_figure(len(panels), legend_entries=most)
+    hidden = 0
     for ax, panel in zip(axes, panels):
         for line in (line for line in lines if line.panel == panel):
             color = colors[line.key or line.label]
+            if log:  # a log axis cannot show values <= 0: counted and said in the title
+                keep = ~(np.asarray(line.y, dtype=float) <= 0)
+                hidden += int((~keep).sum())
+                line = _Line(line.panel, line.label, np.asarray(line.x)[keep], np.asarray(line.y)[keep],
+                             line.style, line.marker, line.key)
+                if not len(line.y):
+                    continue
             if line.marker == "," and scatter:
                 ax.scatter(line.x, line.y, s=3, alpha=0.35, label=line.label, linewidths=0, color=color)
             else:
@@ -67,7 +75,13 @@ def _draw(lines: list[_Line], ylabel: dict[str, str], log: bool = False, panel_t
         ax.set_ylabel(ylabel.get(panel, ""))
         ax.grid(alpha=0.3, which="both")
         legend_beside(ax)
+    fig.hidden_points = hidden
     return fig
+
+
+def _hidden_note(fig) -> str:
+    n = getattr(fig, "hidden_points", 0)
+    return f"; {n:,} value(s) ≤ 0 µs cannot be drawn on the log axis (flagged in the report)" if n else ""
 
 
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -155,7 +169,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     drawn = ", ".join(dict.fromkeys(shown))
     return [save(fig, out_dir, "latency-over-time",
                  f"Latency per status interval ({drawn}; several clients merged from their "
-                 ".hdr logs, else per client)")]
+                 f".hdr logs, else per client{_hidden_note(fig)})")]
 
 
 def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -203,7 +217,8 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     fig = _draw(lines, {p: "latency (µs, log)" for p in panels}, log=True, scatter=True)
     return [save(fig, out_dir, "measured-latency-over-time",
                  "Latency over time from measurementtype=timeseries (average per interval) and raw "
-                 f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''})")]
+                 f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
+                 f"{_hidden_note(fig)})")]
 
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
