@@ -55,9 +55,15 @@ def test_report_renders_with_every_chart_shown_and_no_broken_link(browser, built
     assert len(images) == len(charts) >= 7
     for alt, complete, width, height in images:
         assert complete and width > 100 and height > 100, f"chart {alt!r} did not render"
-    broken = browser.execute_script("""
-        return Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href'))
-          .filter(h => !(h.startsWith('#') && document.getElementById(h.slice(1))));""")
-    assert broken == []
+    hrefs = browser.execute_script(
+        "return Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href'));")
+    broken_anchors = browser.execute_script("""
+        return Array.from(document.querySelectorAll('a[href^="#"]')).map(a => a.getAttribute('href'))
+          .filter(h => !document.getElementById(h.slice(1)));""")
+    assert broken_anchors == []
+    # The only other links are the data files written beside the report: each exists, all are linked.
+    files = [h for h in hrefs if not h.startswith("#")]
+    assert all("/" not in h and (built_report / h).is_file() for h in files), files
+    assert set(files) == {p.name for p in built_report.iterdir() if p.suffix in (".csv", ".json")}
     text = browser.find_element("tag name", "body").text
     assert "Overview" in text and "basic:batch-run" in text

@@ -105,10 +105,12 @@ def operation_throughput(run: Run) -> pd.DataFrame:
         m = m.merge(e[["entry", "interval_s", "t_s"]], on="entry").sort_values("t_s")
         for (metric, operation, failed), g in m.groupby(["metric", "operation", "failed"], sort=False):
             t_end = g["t_s"].to_numpy(dtype=float)
-            first_start = t_end[0] - (g["interval_s"].iloc[0] if np.isfinite(g["interval_s"].iloc[0]) else 0.0)
+            first_len = g["interval_s"].iloc[0] if np.isfinite(g["interval_s"].iloc[0]) else 0.0
+            # A 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends, so its
+            # operations fall inside the first grid cell instead of before it.
+            first_start = t_end[0] - max(first_len, 1e-3)
             t = np.concatenate([[first_start], t_end])
             cum = np.concatenate([[0.0], np.cumsum(g["count"].to_numpy(dtype=float))])
-            # A 0-length first interval: the jump happens at that instant (t stays sorted).
             curves.setdefault((metric, operation, bool(failed)), []).append((t, cum))
     if not curves:
         return pd.DataFrame(columns=columns).astype({"failed": bool})
@@ -160,7 +162,7 @@ def total_throughput(run: Run) -> pd.DataFrame:
         t_end = (e["time"] - start).dt.total_seconds().to_numpy(dtype=float)
         steps += [x for x in lengths if np.isfinite(x) and x > 0]
         ends.append(float(t_end.max()))
-        first = t_end[0] - (lengths[0] if np.isfinite(lengths[0]) else 0.0)
+        first = t_end[0] - max(lengths[0] if np.isfinite(lengths[0]) else 0.0, 1e-3)
         curves.append((np.concatenate([[first], t_end]),
                        np.concatenate([[0.0], e["operations"].to_numpy(dtype=float)])))
     if not curves:
