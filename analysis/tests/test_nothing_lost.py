@@ -106,6 +106,19 @@ def test_a_header_only_hdr_log_means_no_intervals_not_a_failure():
     assert any("client-0-INSERT.hdr has no intervals" in w for w in run.warnings)
 
 
+def test_a_hdr_log_cut_mid_line_keeps_its_complete_intervals_and_names_the_cut(tmp_path):
+    res = tmp_path / "intended" / "t" / "run"
+    shutil.copytree(next(REPORT_CASES.glob("intended/*/run")), res)
+    log = res / "hdr" / "client-0-READ.hdr"
+    full = read_hdr_log(log)
+    text = log.read_text()
+    log.write_text(text[: text.rstrip("\n").rfind(",") + 12])       # inside the last histogram
+    cut = read_hdr_log(log)
+    assert len(cut.intervals) == len(full.intervals) - 1 and cut.cut_line is not None
+    run = load_phase_dir(res)
+    assert any("client-0-READ.hdr" in u and "cut" in u for u in run.unused)
+
+
 def test_a_crashed_client_is_reported_from_its_status_lines_with_its_missing_report_named(tmp_path, capsys):
     out = tmp_path / "o"
     assert main([str(CRASHED), "-o", str(out)]) == EXIT_INCOMPLETE

@@ -237,6 +237,7 @@ class HdrLog:
     start_time_s: float                  # epoch seconds
     intervals: pd.DataFrame              # start_s (epoch), length_s, interval_max_s, count
     histograms: list[CountsHistogram]    # one per interval row
+    cut_line: str | None = None          # a last line without its newline (file cut): not read
 
     def total(self) -> CountsHistogram:
         return merge_histograms(self.histograms)
@@ -251,6 +252,11 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
     header: dict[str, str] = {}
     rows: list[list[str]] = []
+    cut_line = None
+    if text and not text.endswith("\n"):
+        # The writer ends every line with a newline: a last line without one was cut mid-write
+        # (a client killed while logging); its histogram would not decode, or decode short.
+        text, _, cut_line = text.rpartition("\n")
     known_header = False   # a line only an HdrHistogram log writer prints
     for line in text.splitlines():  # one line per status interval: small files
         if line.startswith("#"):
@@ -273,7 +279,7 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         if len(parts) != 4:
             raise UnreadableInput(path, f"line {line[:60]!r} is not start,length,max,histogram")
         rows.append(parts)
-    if not rows and not known_header:
+    if not rows and not known_header and cut_line is None:
         # A log with its header only (a client that stopped before its first status tick)
         # is a log of no intervals; an empty file or other text is not a log at all.
         raise UnreadableInput(path, "is empty" if not text.strip() else
@@ -312,7 +318,7 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
     })
     name = metric or header.get("Logging for") or _metric_from_filename(path)
     return HdrLog(str(path), name, float(start or (starts_abs[0] if len(starts_abs) else 0.0)),
-                  intervals, histograms)
+                  intervals, histograms, cut_line)
 
 
 def _metric_from_filename(path: Path) -> str:

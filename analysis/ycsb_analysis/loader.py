@@ -189,6 +189,9 @@ def load_phase_dir(phase_dir: Path) -> Run:
             except UnreadableInput as e:
                 unused.append(f"hdr/{p.name} not used: {e.problem}")
                 continue
+            if log.cut_line is not None:
+                unused.append(f"hdr/{p.name}: its last line has no line end (the log was cut): that "
+                              "interval is not read")
             if log.intervals.empty:
                 warnings.append(f"hdr/{p.name} has no intervals (a header only: the client stopped before "
                                 f"its first status tick), so {m.group('metric')} has no interval data from it")
