@@ -139,23 +139,24 @@ def test_one_unusable_input_among_many_is_skipped_named_and_the_rest_reported(tm
     junk = tmp_path / "notes.txt"
     junk.write_text("benchmark notes, not a YCSB output\n")
     out = tmp_path / "o"
-    assert main([str(OUTPUTS / "hdrhistogram.out"), str(junk), str(RESULTS), "-o", str(out)]) == EXIT_INCOMPLETE
+    assert main([str(OUTPUTS / "hdrhistogram.out"), str(junk), str(phase_dir("run-threads-1")),
+                 "-o", str(out)]) == EXIT_INCOMPLETE
     err = capsys.readouterr().err
     assert f"skipped: {junk}: no YCSB output found" in err
     html = (out / "report.html").read_text()
     assert "1 input(s) skipped" in html and str(junk) in html
-    assert len(_summary(out)) == 1 + len(list(RESULTS.rglob("metadata.json")))
+    assert set(_summary(out)["run"]) == {"hdrhistogram", "basic:run-threads-1"}
 
 
 def test_a_bad_phase_among_good_ones_is_skipped_not_fatal(tmp_path, capsys):
     res = tmp_path / "res"
-    shutil.copytree(RESULTS, res)
-    bad = next(res.rglob("run-threads-1")) / "metadata.json"
-    bad.write_text("{not json")
+    for phase in ("run-threads-1", "run-threads-2"):
+        shutil.copytree(phase_dir(phase), res / "s" / "t" / phase)
+    (res / "s" / "t" / "run-threads-1" / "metadata.json").write_text("{not json")
     out = tmp_path / "o"
     assert main([str(res), "-o", str(out)]) == EXIT_INCOMPLETE
     assert "metadata.json: is not valid JSON" in capsys.readouterr().err
-    assert "basic:run-threads-2" in set(_summary(out)["run"])
+    assert list(_summary(out)["run"]) == ["basic:run-threads-2"]
 
 
 def test_nothing_usable_is_exit_2_with_every_reason(tmp_path, capsys):
@@ -181,8 +182,8 @@ def test_utf16_output_is_read_like_the_original_and_its_encoding_named(tmp_path,
 
 def test_a_baseline_without_a_common_phase_says_so(tmp_path, capsys):
     out = tmp_path / "o"
-    assert main([str(SEED / "cassandra-insert-1-client.txt"), "-o", str(out), "--baseline", str(RESULTS)]) \
-        == EXIT_COMPLETE
+    assert main([str(SEED / "cassandra-insert-1-client.txt"), "-o", str(out),
+                 "--baseline", str(phase_dir("run-threads-1"))]) == EXIT_COMPLETE
     err = capsys.readouterr().err
     assert "no phase of the baseline" in err
     html = (out / "report.html").read_text()

@@ -3,6 +3,8 @@ when one client of four was slower, stalled in GC or saw errors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -43,7 +45,8 @@ def client_figures(run: Run) -> pd.DataFrame:
         statuses = ret.groupby("status", sort=False)["count"].sum() if not ret.empty else pd.Series(dtype="int64")
         rows.append({
             "client": c.index,
-            "source": o.source,
+            # file names only: the run's directory is named above the table (figures.csv keeps paths)
+            "source": " + ".join(Path(part).name for part in o.source.split(" + ")),
             "runtime_ms": o.overall["runtime_ms"],
             "throughput_ops_per_s": o.overall["throughput_ops_per_s"],
             "operations": ops,
