@@ -92,6 +92,20 @@ def test_a_block_cut_at_a_line_end_is_named_by_what_it_lacks(tmp_path):
     assert any(f"[{block}] lacks" in u and "PercentileLatency" in u for u in run.unused)
 
 
+def test_a_status_line_cut_mid_line_is_not_read(tmp_path):
+    src = OUTPUTS / "hdrhistogram.err"
+    data = src.read_bytes()
+    last_head = data.rindex(b" sec: ")
+    cut = tmp_path / "client.err"
+    end = data.index(b"Count=", last_head) + len(b"Count=") + 1
+    cut.write_bytes(data[:end])
+    (o,) = parse_file(cut)
+    (full,) = parse_file(src)
+    assert len(o.status_entries) == len(full.status_entries) - 1
+    assert o.cut_line is not None and o.cut_line.endswith(data[end - 8: end].decode())
+    assert any("no line end" in p for p in o.completeness_problems)
+
+
 def test_no_complete_fixture_is_flagged_incomplete():
     for f in sorted(OUTPUTS.glob("*.out")) + sorted(RESULTS.rglob("client-*.out")):
         for o in parse_file(f):
