@@ -184,6 +184,8 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
         written += [out / "comparison.csv", out / "comparison.json"]
         notes += unmatched
     unused = [f"{run_label(r)}: {u}" for r in runs for u in r.unused]
+    if baseline:
+        unused += [f"(baseline) {run_label(r)}: {u}" for r in base_runs for u in r.unused]
     # Repeated inputs are read once: worth saying, but nothing is lost.
     repeated = [s for s in skipped if "read once" in s.reason]
     skipped = [s for s in skipped if s not in repeated]

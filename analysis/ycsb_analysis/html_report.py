@@ -38,7 +38,7 @@ h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-to
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.6em 0;font-size:.8em}
 th,td{border:1px solid #ddd;padding:.25em .45em;text-align:right}th{background:#f3f3f3;vertical-align:bottom}
-td{white-space:nowrap}td.text{white-space:normal;max-width:28em;overflow-wrap:anywhere}
+td{white-space:nowrap}td.text{white-space:normal;min-width:7em;max-width:28em;overflow-wrap:break-word}
 .problems{border:2px solid #cf222e;padding:.4em 1em;background:#fff5f5}.flag{color:#9a6700}
 td.text,th.text{text-align:left}
 figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #eee}
