@@ -3,7 +3,6 @@
 The cut, collided and re-encoded inputs are made here from real YCSB outputs (a truncated real
 file is a real output; PowerShell's ``>`` re-encodes a real output as UTF-16)."""
 
-import json
 import shutil
 
 import pandas as pd

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import OUTPUTS, REPORT_CASES, RESULTS, phase_dir, report_figures
+from conftest import REPORT_CASES, phase_dir, report_figures
 from ycsb_analysis.charts.common import legend_beside, new_figure
 from ycsb_analysis.charts.percentiles import percentile_label, percentile_ticks
 from ycsb_analysis.cli import main

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..hdr_logs import merge_histograms, percentile_curve, percentiles
