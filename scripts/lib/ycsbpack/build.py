@@ -20,7 +20,9 @@ def _stale() -> list:
         sources += [p for p in (REPO_ROOT / "binding-common" / "src" / "main").rglob("*")
                     if p.is_file()]
         newest = max((p.stat().st_mtime for p in sources), default=0)
-        if not jars or jars[0].stat().st_mtime < newest:
+        # the dependency list is what install-into-ycsb declares in a source checkout
+        listing = REPO_ROOT / b.module / "target" / "runtime-dependencies.txt"
+        if not jars or jars[0].stat().st_mtime < newest or not listing.exists():
             missing.append(b.module)
     return missing
 

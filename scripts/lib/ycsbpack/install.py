@@ -18,13 +18,14 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import maven
 from .bindings import PROJECT_BINDINGS, Binding
 from .build import ensure_built
 from .errors import ScriptError, run_main
-from .launcher import binding_release_dir
+from .launcher import BUILD_COMMAND, binding_release_dir
 from .paths import REPO_ROOT
 from .versions import project_version
 
@@ -47,17 +48,17 @@ def kind_of_tree(home: Path) -> str:
         "or cloned into")
 
 
-def sync_dir(src: Path, dst: Path, changes: list) -> None:
-    """Makes dst hold exactly the files of src (flat directories of jars or config files)."""
+def sync_files(files: list, dst: Path, changes: list) -> None:
+    """Makes the flat directory dst hold exactly these files, with the same contents."""
     dst.mkdir(parents=True, exist_ok=True)
-    wanted = {p.name for p in src.iterdir() if p.is_file()}
+    wanted = {p.name: p for p in files}
     added = replaced = removed = 0
     for old in dst.iterdir():
         if old.is_file() and old.name not in wanted:
             old.unlink()
             removed += 1
     for name in sorted(wanted):
-        s, d = src / name, dst / name
+        s, d = wanted[name], dst / name
         if not d.exists() or not filecmp.cmp(s, d, shallow=False):
             if d.exists():
                 replaced += 1
@@ -66,6 +67,10 @@ def sync_dir(src: Path, dst: Path, changes: list) -> None:
             shutil.copy2(s, d)
     if added or replaced or removed:
         changes.append(f"{dst}: {added} file(s) added, {replaced} replaced, {removed} removed")
+
+
+def sync_dir(src: Path, dst: Path, changes: list) -> None:
+    sync_files([p for p in src.iterdir() if p.is_file()], dst, changes)
 
 
 def register_in_bindings_properties(home: Path, b: Binding, changes: list) -> None:
@@ -112,7 +117,10 @@ def install_release(home: Path, b: Binding, changes: list) -> None:
 
 MODULE_POM = """<?xml version="1.0" encoding="UTF-8"?>
 <!-- Written by ycsb-pack's scripts/install-into-ycsb: the {name} binding as a module of this
-     checkout. Its code is the installed artifact {group}:{artifact}:{version}. -->
+     checkout; running the installer again rewrites this file (keep your changes elsewhere).
+     The binding's own jars are in lib/; every other runtime jar is declared with the exact
+     version the binding was built and tested with, without transitive dependencies, so neither
+     this checkout's dependencyManagement nor Maven's mediation can swap one. -->
 <project xmlns="http://maven.apache.org/POM/4.0.0"
          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
          xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 http://maven.apache.org/xsd/maven-4.0.0.xsd">
@@ -124,16 +132,129 @@ MODULE_POM = """<?xml version="1.0" encoding="UTF-8"?>
     <relativePath>../binding-parent</relativePath>
   </parent>
   <artifactId>{dir}-binding</artifactId>
-  <name>{name} binding (ycsb-pack)</name>
+  <name>{name} binding (ycsb-pack {version})</name>
+  <properties>
+    <!-- through a property: Maven warns about a literal ${{project.basedir}} in a systemPath
+         because dependents could not resolve it, and nothing depends on this module -->
+    <ycsbpack.lib>${{project.basedir}}/lib</ycsbpack.lib>
+  </properties>
   <dependencies>
+    <!-- YCSB's launchers take core and its dependencies from this module's dependency list -->
     <dependency>
+      <groupId>{ycsb_group}</groupId>
+      <artifactId>core</artifactId>
+      <version>${{project.version}}</version>
+      <scope>provided</scope>
+    </dependency>
+{dependencies}  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <!-- bin/ycsb.sh reads target/dependency/*.jar: the build puts the binding's own jars
+             there too (binding-parent's copy-dependencies copies the others), also after a
+             mvn clean -->
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-resources-plugin</artifactId>
+        <version>3.3.1</version>
+        <executions>
+          <execution>
+            <id>ycsbpack-own-jars</id>
+            <phase>package</phase>
+            <goals>
+              <goal>copy-resources</goal>
+            </goals>
+            <configuration>
+              <outputDirectory>${{project.build.directory}}/dependency</outputDirectory>
+              <resources>
+                <resource>
+                  <directory>${{ycsbpack.lib}}</directory>
+                </resource>
+              </resources>
+            </configuration>
+          </execution>
+        </executions>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"""
+
+OWN_JAR = """    <dependency>
       <groupId>{group}</groupId>
       <artifactId>{artifact}</artifactId>
       <version>{version}</version>
+      <scope>system</scope>
+      <systemPath>${{ycsbpack.lib}}/{file}</systemPath>
     </dependency>
-  </dependencies>
-</project>
 """
+
+CENTRAL_JAR = """    <dependency>
+      <groupId>{group}</groupId>
+      <artifactId>{artifact}</artifactId>
+      <version>{version}</version>{classifier}
+      <scope>{scope}</scope>
+      <exclusions>
+        <exclusion>
+          <groupId>*</groupId>
+          <artifactId>*</artifactId>
+        </exclusion>
+      </exclusions>
+    </dependency>
+"""
+
+OUR_GROUP = "org.ycsbpack"
+
+
+@dataclass(frozen=True)
+class Jar:
+    """One runtime jar of a binding, as its build resolved it."""
+    group: str
+    artifact: str
+    classifier: str
+    version: str
+    scope: str
+
+    @property
+    def file_name(self) -> str:
+        """The name copy-dependencies gives it (YCSB's binding-parent uses the same default)."""
+        suffix = f"-{self.classifier}" if self.classifier else ""
+        return f"{self.artifact}-{self.version}{suffix}.jar"
+
+
+def runtime_jars(b: Binding) -> list:
+    """The binding's own jar and its runtime dependencies, from the build's dependency list."""
+    listing = REPO_ROOT / b.module / "target" / "runtime-dependencies.txt"
+    if not listing.exists():
+        raise ScriptError(f"{listing} is missing: rebuild this project with {BUILD_COMMAND}")
+    jars = [Jar(OUR_GROUP, b.module, "", project_version(), "compile")]
+    for line in listing.read_text().splitlines():
+        parts = line.split(" -- ")[0].strip().split(":")
+        if len(parts) == 5:
+            group, artifact, kind, version, scope = parts
+            classifier = ""
+        elif len(parts) == 6:
+            group, artifact, kind, classifier, version, scope = parts
+        else:
+            continue  # the header line and blank lines
+        if kind == "jar":
+            jars.append(Jar(group, artifact, classifier, version, scope))
+    return jars
+
+
+def module_pom(b: Binding, ycsb_group: str, ycsb_version: str) -> str:
+    deps = []
+    for j in runtime_jars(b):
+        if j.group == OUR_GROUP:
+            deps.append(OWN_JAR.format(group=j.group, artifact=j.artifact, version=j.version,
+                                       file=j.file_name))
+        else:
+            classifier = f"\n      <classifier>{j.classifier}</classifier>" if j.classifier else ""
+            deps.append(CENTRAL_JAR.format(group=j.group, artifact=j.artifact,
+                                           version=j.version, classifier=classifier,
+                                           scope=j.scope))
+    return MODULE_POM.format(name=b.name, dir=dir_name(b), version=project_version(),
+                             ycsb_group=ycsb_group, ycsb_version=ycsb_version,
+                             dependencies="".join(deps))
 
 
 def _root_pom_coordinates(pom_text: str):
@@ -144,18 +265,19 @@ def _root_pom_coordinates(pom_text: str):
     return (group.group(1) if group else "site.ycsb"), (version.group(1) if version else "")
 
 
+def write_if_changed(path: Path, content: str, changes: list) -> None:
+    if path.exists() and path.read_text() == content:
+        return
+    changes.append(f"{'replaced' if path.exists() else 'added'} {path}")
+    path.write_text(content)
+
+
 def install_source(home: Path, b: Binding, changes: list) -> None:
     pom_text = (home / "pom.xml").read_text()
     ycsb_group, ycsb_version = _root_pom_coordinates(pom_text)
     module = home / dir_name(b)
     module.mkdir(exist_ok=True)
-    pom = module / "pom.xml"
-    content = MODULE_POM.format(name=b.name, dir=dir_name(b), group="org.ycsbpack",
-                                artifact=b.module, version=project_version(),
-                                ycsb_group=ycsb_group, ycsb_version=ycsb_version)
-    if not pom.exists() or pom.read_text() != content:
-        changes.append(f"{'replaced' if pom.exists() else 'added'} {pom}")
-        pom.write_text(content)
+    write_if_changed(module / "pom.xml", module_pom(b, ycsb_group, ycsb_version), changes)
     entry = f"<module>{dir_name(b)}</module>"
     if entry not in pom_text:
         m = re.search(r"<modules>\s*\n", pom_text)
@@ -165,41 +287,65 @@ def install_source(home: Path, b: Binding, changes: list) -> None:
         (home / "pom.xml").write_text(pom_text)
         changes.append(f"{home / 'pom.xml'}: {entry}")
     built = binding_release_dir(b.module, b.name)
-    jars = module / "target" / "dependency"
-    sync_dir(built / "lib", jars, changes)
-    own = [j for j in jars.glob(f"{b.module}-*.jar")]
-    for j in own:
-        dest = module / "target" / f"{dir_name(b)}-binding-{ycsb_version}.jar"
-        if not dest.exists() or not filecmp.cmp(j, dest, shallow=False):
-            shutil.copy2(j, dest)
-            changes.append(f"added {dest}")
+    own = [built / "lib" / j.file_name for j in runtime_jars(b) if j.group == OUR_GROUP]
+    sync_files(own, module / "lib", changes)
     sync_dir(built / "conf", module / "conf", changes)
     register_in_bindings_properties(home, b, changes)
     register_in_python_launcher(home, b, changes)
 
 
-def install_artifacts_locally() -> None:
-    """A source checkout's Maven build resolves the binding from the local repository."""
-    proc = subprocess.run([maven.mvn(), "-q", "-B", "-ntp", "-DskipTests", "install"],
-                          cwd=REPO_ROOT, capture_output=True, text=True)
+def maven_project(b: Binding) -> str:
+    return f"site.ycsb:{dir_name(b)}-binding"
+
+
+def missing_for_launchers(home: Path) -> list:
+    """What bin/ycsb.sh reads in a source checkout and YCSB's own build may not have made."""
+    missing = []
+    if not list((home / "core" / "target").glob("*.jar")):
+        missing.append("core/target/*.jar")
+    if not list((home / "core" / "target" / "dependency").glob("*.jar")):
+        missing.append("core/target/dependency/*.jar (core's runtime jars, e.g. htrace-core4)")
+    for b in PROJECT_BINDINGS:
+        target = home / dir_name(b) / "target"
+        if not list(target.glob("*.jar")):
+            missing.append(f"{dir_name(b)}/target/*.jar")
+        present = {p.name for p in (target / "dependency").glob("*.jar")}
+        if any(j.file_name not in present for j in runtime_jars(b)):
+            missing.append(f"{dir_name(b)}/target/dependency/*.jar")
+    return missing
+
+
+def build_for_launchers(home: Path) -> None:
+    """Builds what bin/ycsb.sh needs with YCSB's own build: -Psource-run is the profile of core
+    that copies core's runtime jars to core/target/dependency, which a plain build skips."""
+    missing = missing_for_launchers(home)
+    if not missing:
+        return
+    projects = ",".join(["site.ycsb:core"] + [maven_project(b) for b in PROJECT_BINDINGS])
+    cmd = [maven.mvn(), "-B", "-q", "-Psource-run", "-pl", projects, "-am", "-DskipTests",
+           "package"]
+    shown = "mvn " + " ".join(cmd[1:])
+    print(f"YCSB's tree lacks what bin/ycsb.sh reads: {'; '.join(missing)}\n"
+          f"  building it with YCSB's own build: (cd {home} && {shown})", flush=True)
+    proc = subprocess.run(cmd, cwd=home, capture_output=True, text=True)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-20:])
-        raise ScriptError(f"mvn install of this project failed:\n{tail}")
+        raise ScriptError(f"YCSB's build failed; fix what it says, then run it yourself: "
+                          f"(cd {home} && {shown})\n{tail}")
+    still = missing_for_launchers(home)
+    if still:
+        raise ScriptError(f"after YCSB's build, {'; '.join(still)} are still missing in {home}")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="install-into-ycsb", description=__doc__.splitlines()[0])
     ap.add_argument("ycsb_home", type=Path, help="a YCSB release tree or source checkout")
-    ap.add_argument("--skip-maven-install", action="store_true",
-                    help="source checkout: do not mvn install this project into ~/.m2")
     args = ap.parse_args(argv)
     home = args.ycsb_home.resolve()
     if not home.is_dir():
         raise ScriptError(f"{home}: no such directory")
     kind = kind_of_tree(home)
     ensure_built()
-    if kind == "source" and not args.skip_maven_install:
-        install_artifacts_locally()
     for b in PROJECT_BINDINGS:
         changes = []
         (install_release if kind == "release" else install_source)(home, b, changes)
@@ -208,6 +354,8 @@ def main(argv=None) -> int:
               + (f"{len(changes)} change(s)" if changes else "already installed, unchanged"))
         for c in changes:
             print(f"  {c}")
+    if kind == "source":
+        build_for_launchers(home)
     return 0
 
 

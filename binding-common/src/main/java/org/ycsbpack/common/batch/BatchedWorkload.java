@@ -11,6 +11,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.ycsbpack.common.BindingProperty;
 import org.ycsbpack.common.PropertyValues;
+import org.ycsbpack.common.YcsbCore;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -49,6 +50,7 @@ public class BatchedWorkload extends CoreWorkload {
 
   @Override
   public void init(Properties p) throws WorkloadException {
+    YcsbCore.check("BatchedWorkload", true);
     super.init(p);
     PropertyValues values = new PropertyValues(p);
     try {
@@ -140,7 +142,7 @@ public class BatchedWorkload extends CoreWorkload {
       if (keynum >= loadEnd) {
         break;
       }
-      keys.add(buildKeyName(keynum));
+      keys.add(keyName(keynum));
     }
     if (keys.isEmpty()) {
       return false;
@@ -168,7 +170,7 @@ public class BatchedWorkload extends CoreWorkload {
         doBatchInsert(db, threadState);
         break;
       case DELETE:
-        db.delete(table, buildKeyName(nextKeynum()));
+        db.delete(table, keyName(nextKeynum()));
         break;
       case "READ":
         doTransactionRead(db);
@@ -212,7 +214,7 @@ public class BatchedWorkload extends CoreWorkload {
     for (int i = 0; i < batchSize; i++) {
       long keynum = transactioninsertkeysequence.nextValue();
       keynums.add(keynum);
-      keys.add(buildKeyName(keynum));
+      keys.add(keyName(keynum));
     }
     try {
       OperationMeasurement.batch(BATCH_INSERT, () -> ops(db, threadState).batchInsert(table, keys,
@@ -233,9 +235,14 @@ public class BatchedWorkload extends CoreWorkload {
     }
     List<String> keys = new ArrayList<>(keynums.size());
     for (long k : keynums) {
-      keys.add(buildKeyName(k));
+      keys.add(keyName(k));
     }
     return keys;
+  }
+
+  /** CoreWorkload's key naming, without linking buildKeyName (its signature differs by core). */
+  private String keyName(long keynum) {
+    return YcsbCore.keyName(keynum, zeropadding, orderedinserts);
   }
 
   /** CoreWorkload's key choice (private there): only keys that were inserted and acknowledged. */

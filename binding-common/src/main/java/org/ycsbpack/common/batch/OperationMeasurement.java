@@ -2,6 +2,7 @@ package org.ycsbpack.common.batch;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.ycsbpack.common.YcsbCore;
 import site.ycsb.Status;
 import site.ycsb.measurements.Measurements;
 
@@ -32,7 +33,7 @@ public final class OperationMeasurement {
   /** Times a single operation and reports its latency and status under {@code operation}. */
   public static Status single(String operation, Supplier<Status> op) {
     Measurements m = Measurements.getMeasurements();
-    long intendedStart = m.getIntendedtartTimeNs();
+    long intendedStart = YcsbCore.intendedStartTimeNs(m);
     long start = System.nanoTime();
     Status s = op.get();
     report(m, operation, intendedStart, start, System.nanoTime(), s);
@@ -45,7 +46,7 @@ public final class OperationMeasurement {
       System.err.println(RECORDS_NOTICE);
     }
     Measurements m = Measurements.getMeasurements();
-    long intendedStart = m.getIntendedtartTimeNs();
+    long intendedStart = YcsbCore.intendedStartTimeNs(m);
     long start = System.nanoTime();
     BatchResult r = op.get();
     report(m, operation, intendedStart, start, System.nanoTime(), r.status());

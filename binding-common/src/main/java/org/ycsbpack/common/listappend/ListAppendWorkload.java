@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.PropertyValues;
+import org.ycsbpack.common.YcsbCore;
 import org.ycsbpack.common.batch.BatchResult;
 import org.ycsbpack.common.batch.OperationMeasurement;
 import site.ycsb.DB;
@@ -49,6 +50,7 @@ public class ListAppendWorkload extends Workload {
 
   @Override
   public void init(Properties p) throws WorkloadException {
+    YcsbCore.check("ListAppendWorkload", false);
     PropertyValues v = new PropertyValues(p);
     try {
       table = v.string(ListAppendProperties.TABLE);
