@@ -15,11 +15,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.ycsbpack.common.testing.YcsbDropIn;
 
 /**
  * scripts/install-into-ycsb on a YCSB 0.17.0 release layout built from the Maven artifacts
  * (stock core and its own dependencies in lib/), then YCSB run from that tree exactly as its
- * launchers do, against the real test node.
+ * launchers do; and on YCSB's real source tree and a release tree made from it, run through
+ * YCSB's own launchers; all against the real test node.
  */
 class InstallIntoYcsbIT {
   private static final Path ROOT = LocalCassandra.repoRoot();
@@ -97,30 +99,15 @@ class InstallIntoYcsbIT {
         + "or a source checkout"), out);
   }
 
+  /**
+   * YCSB's own source (master, from the archive beside the project) and a release tree made from
+   * it: both of its launchers load and run CoreWorkload, BatchedWorkload and ListAppendWorkload.
+   */
   @Test
-  void aSourceCheckoutGetsAModuleWithTheJarsYcsbLooksFor(@TempDir Path tmp) throws Exception {
-    Path home = tmp.resolve("YCSB");
-    Files.createDirectories(home.resolve("core"));
-    Files.createDirectories(home.resolve("bin"));
-    Files.write(home.resolve("pom.xml"), ("<project>\n  <groupId>site.ycsb</groupId>\n"
-        + "  <artifactId>root</artifactId>\n  <version>0.17.0</version>\n  <modules>\n"
-        + "    <module>core</module>\n  </modules>\n</project>\n")
-        .getBytes(StandardCharsets.UTF_8));
-    List<String> cmd = new ArrayList<>(install(home));
-    cmd.add("--skip-maven-install");
-    String out = run(cmd, ROOT, 0);
-    assertTrue(out.contains("(source tree)"), out);
-    String rootPom = new String(Files.readAllBytes(home.resolve("pom.xml")),
-        StandardCharsets.UTF_8);
-    assertTrue(rootPom.contains("<module>cassandra4</module>"), rootPom);
-    String modulePom = new String(Files.readAllBytes(home.resolve("cassandra4/pom.xml")),
-        StandardCharsets.UTF_8);
-    assertTrue(modulePom.contains("<artifactId>cassandra4-binding</artifactId>"), modulePom);
-    assertTrue(modulePom.contains("<artifactId>binding-parent</artifactId>"), modulePom);
-    assertTrue(Files.exists(home.resolve("cassandra4/target/cassandra4-binding-0.17.0.jar")));
-    try (Stream<Path> deps = Files.list(home.resolve("cassandra4/target/dependency"))) {
-      assertTrue(deps.anyMatch(p -> p.getFileName().toString().startsWith("java-driver-core")));
-    }
-    assertTrue(run(cmd, ROOT, 0).contains("already installed, unchanged"));
+  void realYcsbSourceAndReleaseTreesRunEveryWorkloadThroughBothLaunchers(@TempDir Path tmp)
+      throws Exception {
+    YcsbDropIn.installAndRunEverywhere(tmp, "cassandra4", "cassandra4",
+        "-p", "hosts=" + LocalCassandra.hosts(), "-p", "cassandra.keyspace=it_dropin_ycsb",
+        "-p", "cassandra.createschema=true");
   }
 }
