@@ -5,8 +5,11 @@ Two kinds of YCSB tree are recognised:
   registered in bin/bindings.properties (read by bin/ycsb.sh) and in the DATABASES dict of
   YCSB's Python bin/ycsb, when those files exist;
 - a source checkout (root pom.xml of site.ycsb:root, core/): each binding becomes a module
-  directory with a pom.xml that depends on this project's installed artifact, listed in the root
-  pom, and with the jars YCSB's launchers look for in <dir>/target/ and <dir>/target/dependency/.
+  directory listed in the root pom, whose pom.xml declares YCSB core (provided, as YCSB's own
+  bindings do: its Python bin/ycsb takes core from the module's dependency list) and the exact
+  runtime jars of the binding (none transitive, so YCSB's dependencyManagement cannot swap one),
+  with the binding's own jars in <dir>/lib/; then, if bin/ycsb.sh would miss something
+  (core/target/dependency/ is never filled by a plain YCSB build), YCSB's own build makes it.
 
 YCSB's launchers find a binding's directory from the part of its name before the first '-'
 (cassandra-cql -> cassandra), so hbase-salted lives in hbase-binding/ (release) or hbase/ (source).
@@ -332,6 +335,15 @@ def build_for_launchers(home: Path) -> None:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-20:])
         raise ScriptError(f"YCSB's build failed; fix what it says, then run it yourself: "
                           f"(cd {home} && {shown})\n{tail}")
+    if not list((home / "core" / "target" / "dependency").glob("*.jar")):
+        # a checkout whose core has no source-run profile: the same copy, asked for directly
+        copy = [maven.mvn(), "-B", "-q", "-pl", "site.ycsb:core", "dependency:copy-dependencies",
+                "-DincludeScope=runtime"]
+        print(f"  and: (cd {home} && mvn {' '.join(copy[1:])})", flush=True)
+        proc = subprocess.run(copy, cwd=home, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-20:])
+            raise ScriptError(f"copying YCSB core's runtime jars failed:\n{tail}")
     still = missing_for_launchers(home)
     if still:
         raise ScriptError(f"after YCSB's build, {'; '.join(still)} are still missing in {home}")

@@ -132,8 +132,10 @@ public final class YcsbDropIn {
 
   /** scripts/install-into-ycsb on {@code home}; asserts it succeeded. */
   public static String install(Path home) throws Exception {
+    long start = System.nanoTime();
     Result r = run(List.of(ROOT.resolve("scripts/install-into-ycsb").toString(), home.toString()),
         ROOT, Map.of());
+    System.out.printf("%.1f s: install-into-ycsb %s%n", (System.nanoTime() - start) / 1e9, home);
     assertEquals(0, r.exit, r.toString());
     return r.stdout + r.stderr;
   }
@@ -154,7 +156,10 @@ public final class YcsbDropIn {
     cmd.add(command);
     cmd.add(binding);
     cmd.addAll(Arrays.asList(args));
+    long start = System.nanoTime();
     Result r = run(cmd, home, Map.of());
+    System.out.printf("%.1f s: %s %s %s%n", (System.nanoTime() - start) / 1e9,
+        String.join(" ", launcher), command, binding);
     assertEquals(0, r.exit, r.toString());
     assertTrue(r.stdout.contains("[OVERALL], Throughput(ops/sec)"), r.toString());
     return r;
