@@ -73,7 +73,8 @@ public final class YcsbCore {
       return "unknown";
     }
     String url = own.toString();
-    String base = url.substring(0, url.length() - "site/ycsb/workloads/CoreWorkload.class".length());
+    String path = "site/ycsb/workloads/CoreWorkload.class";
+    String base = url.substring(0, url.length() - path.length());
     try (InputStream in = new URL(base + "project.properties").openStream()) {
       Properties p = new Properties();
       p.load(in);
@@ -100,8 +101,8 @@ public final class YcsbCore {
     }
     if (!missing.isEmpty()) {
       throw new WorkloadException(workload + " cannot run on YCSB core " + version() + ": it lacks "
-          + String.join(", ", missing) + "; run it with a YCSB core from 0.17.0 to 0.18.0 (master), "
-          + "e.g. this pack's own bin/ycsb");
+          + String.join(", ", missing) + "; run it with a YCSB core from 0.17.0 to 0.18.0 "
+          + "(master), e.g. this pack's own bin/ycsb");
     }
   }
 

@@ -31,7 +31,7 @@ import org.ycsbpack.common.ReadmePropertyTables;
  * ({@code bin/ycsb} under python3, {@code bin/ycsb.sh}) run as a user runs them.
  */
 public final class YcsbDropIn {
-  /** A directory holding YCSB-*.tar.gz instead of the default {@code <repo>/../shared/third-party}. */
+  /** A directory holding YCSB-*.tar.gz, instead of {@code <repo>/../shared/third-party}. */
   public static final String ARCHIVE_DIR_ENV = "YCSBPACK_THIRD_PARTY";
   private static final Path ROOT = ReadmePropertyTables.repoRoot();
 
