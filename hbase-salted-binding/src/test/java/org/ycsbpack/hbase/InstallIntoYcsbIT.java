@@ -1,6 +1,9 @@
 package org.ycsbpack.hbase;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ycsbpack.common.testing.YcsbDropIn;
@@ -14,9 +17,10 @@ class InstallIntoYcsbIT {
   @Test
   void realYcsbSourceAndReleaseTreesRunEveryWorkloadThroughBothLaunchers(@TempDir Path tmp)
       throws Exception {
-    String[] connection = LocalHBase.ycsbArgs();
-    YcsbDropIn.installAndRunEverywhere(tmp, "hbase-salted", "hbase", connection[0], connection[1],
-        connection[2], connection[3], "-p", "table=it_dropin_ycsb", "-p", "hbase.createtable=true",
-        "-p", "listappend.table=it_dropin_lists");
+    List<String> args = new ArrayList<>(Arrays.asList(LocalHBase.ycsbArgs()));
+    args.addAll(Arrays.asList("-p", "table=it_dropin_ycsb", "-p", "hbase.createtable=true",
+        "-p", "listappend.table=it_dropin_lists"));
+    YcsbDropIn.installAndRunEverywhere(tmp, "hbase-salted", "hbase",
+        args.toArray(new String[0]));
   }
 }
