@@ -1,9 +1,20 @@
-"""One way for every script to stop on a problem: a sentence on stderr and a non-zero exit."""
+"""One way for every script to stop on a problem: a sentence on stderr and a non-zero exit.
+
+A Python traceback is shown only with YCSBPACK_DEBUG=1 in the environment: without it an
+unexpected exception is still one line, naming the exception and how to see the traceback.
+"""
+import os
 import sys
+
+DEBUG_VARIABLE = "YCSBPACK_DEBUG"
 
 
 class ScriptError(Exception):
     """A problem the person running the script can fix; the message says what and how."""
+
+
+def debugging() -> bool:
+    return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
 
 
 def fail(message: str, code: int = 1) -> "NoReturn":  # noqa: F821
@@ -19,3 +30,8 @@ def run_main(main) -> None:
         fail(str(e))
     except KeyboardInterrupt:
         fail("interrupted", 130)
+    except Exception as e:  # noqa: BLE001 - the last line of defence against a bare traceback
+        if debugging():
+            raise
+        fail(f"unexpected {type(e).__name__}: {e} (a bug in this script: please report it; "
+             f"{DEBUG_VARIABLE}=1 shows the traceback)")

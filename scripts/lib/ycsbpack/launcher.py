@@ -18,16 +18,30 @@ from .bindings import BINDINGS
 from .errors import ScriptError, run_main
 from .paths import REPO_ROOT
 from .secrets import mask_command
+from .ycsb_options import COMMANDS, OPTIONS, check_value, closest, unknown_option
+from .ycsb_options import jvm_args as parse_jvm_args
 
 CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
-SHELL_MAIN = "site.ycsb.CommandLine"
+SHELL_MAIN = "org.ycsbpack.common.launch.ShellMain"
 RUNTIME_LIB = REPO_ROOT / "ycsb-runtime" / "target" / "lib"
 BUILD_COMMAND = f"mvn -q -DskipTests package   (in {REPO_ROOT})"
 
 USAGE = """usage: bin/ycsb load|run|shell <binding> [options]
 bindings: {bindings}
-options:  -P file  -p key=value  -s  -threads N  -target N  -l label
-          -cp extra-classpath  -jvm-args "jvm arguments"   (others go to YCSB as they are)"""
+options:  -P file          a workload properties file (several allowed; every -p beats every -P)
+          -p key=value     one property
+          -s               status lines on stderr every status.interval seconds (load, run)
+          -threads N       client threads, 1 or more (load, run; default 1)
+          -target N        operations per second in total, 0 = unthrottled (load, run)
+          -l label         label of the status lines (load, run)
+          -table name      table of the shell (shell)
+          -cp path         extra classpath entries before the binding's (e.g. a config directory)
+          -jvm-args "..."  arguments for the JVM (e.g. "-Xmx2g")
+environment: YCSBPACK_DEBUG=1 shows stack traces of the launcher's own errors"""
+
+
+def usage() -> str:
+    return USAGE.format(bindings=", ".join(BINDINGS))
 
 
 def binding_release_dir(module: str, name: str) -> Path:
@@ -60,31 +74,43 @@ def _warn_if_stale(module: str, lib: Path) -> None:
 
 
 def build_command(argv: list) -> list:
-    if len(argv) < 2 or argv[0] not in ("load", "run", "shell"):
-        raise ScriptError(USAGE.format(bindings=", ".join(BINDINGS)))
-    command, binding_name, rest = argv[0], argv[1], argv[2:]
+    if not argv:
+        raise ScriptError("no command given\n" + usage())
+    command = argv[0]
+    if command not in COMMANDS:
+        raise ScriptError(f"unknown command '{command}'{closest(command, COMMANDS)}: use load, "
+                          "run or shell (bin/ycsb --help)")
+    if len(argv) < 2 or argv[1].startswith("-"):
+        raise ScriptError(f"bin/ycsb {command} needs a binding name before the options: "
+                          f"bin/ycsb {command} <binding> ..., bindings: {', '.join(BINDINGS)}")
+    binding_name, rest = argv[1], argv[2:]
     if binding_name not in BINDINGS:
-        raise ScriptError(f"unknown binding '{binding_name}'; known: {', '.join(BINDINGS)}")
+        raise ScriptError(f"unknown binding '{binding_name}'{closest(binding_name, BINDINGS)}; "
+                          f"known: {', '.join(BINDINGS)}")
     extra_cp, jvm_args, ycsb_args = [], [], []
     i = 0
     while i < len(rest):
         a = rest[i]
-        if a in ("-cp", "-jvm-args", "-P", "-p", "-threads", "-target", "-l") and i + 1 >= len(rest):
-            raise ScriptError(f"option {a} needs a value")
-        if a == "-cp":
-            extra_cp += rest[i + 1].split(os.pathsep)
-            i += 2
-        elif a == "-jvm-args":
-            jvm_args += shlex.split(rest[i + 1])
-            i += 2
-        elif a == "-P":
-            if not Path(rest[i + 1]).is_file():
-                raise ScriptError(f"-P {rest[i + 1]}: no such workload file")
-            ycsb_args += [a, rest[i + 1]]
-            i += 2
-        else:
+        if a not in OPTIONS or command not in OPTIONS[a][1]:
+            if not a.startswith("-"):
+                raise ScriptError(f"unexpected argument '{a}': every value follows its option "
+                                  "(-P file, -p key=value, -threads N, ...); see bin/ycsb --help")
+            raise unknown_option(a, command)
+        if OPTIONS[a][0] is None:
             ycsb_args.append(a)
             i += 1
+            continue
+        if i + 1 >= len(rest):
+            raise ScriptError(f"option {a} needs a value: {a} {OPTIONS[a][0]}")
+        value = rest[i + 1]
+        check_value(a, value)
+        if a == "-cp":
+            extra_cp += value.split(os.pathsep)
+        elif a == "-jvm-args":
+            jvm_args += parse_jvm_args(value)
+        else:
+            ycsb_args += [a, value]
+        i += 2
     db_class = BINDINGS[binding_name].db_class
     cmd = [java.java17(), "-Duser.language=en", "-Duser.country=US", "-Duser.variant="]
     cmd += jvm_args
@@ -96,7 +122,11 @@ def build_command(argv: list) -> list:
 
 
 def main(argv=None) -> int:
-    cmd = build_command(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["help"] or any(a in ("-h", "--help", "-help") for a in argv):
+        print(usage())
+        return 0
+    cmd = build_command(argv)
     print(" ".join(shlex.quote(a) for a in mask_command(cmd)), file=sys.stderr, flush=True)
     os.execv(cmd[0], cmd)
     return 0  # not reached

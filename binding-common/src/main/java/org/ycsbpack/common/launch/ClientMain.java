@@ -1,10 +1,9 @@
 package org.ycsbpack.common.launch;
 
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.Properties;
 import org.ycsbpack.common.InitFailure;
 
@@ -13,8 +12,10 @@ import org.ycsbpack.common.InitFailure;
  * output, but an honest exit status. YCSB 0.17 exits 0 after almost every failure (unknown
  * binding, unreadable workload file, workload init error, an exception in a client thread);
  * here a client that ends without writing its final report exits with {@link #NO_REPORT_EXIT},
- * and a binding whose init() fails exits with {@link InitFailure#EXIT_STATUS}. Secret property
- * values are masked in stderr, where YCSB echoes its command line.
+ * and a binding whose init() fails exits with {@link InitFailure#EXIT_STATUS}. Property values
+ * YCSB would answer with a stack trace or an empty report are refused first, in one sentence
+ * ({@link ArgumentChecks}). Secret property values are masked in stderr, where YCSB echoes its
+ * command line, and in stdout, where BasicDB prints the properties.
  */
 public final class ClientMain {
   /** Exit status when YCSB ended without a final report. */
@@ -27,9 +28,22 @@ public final class ClientMain {
     System.setProperty(InitFailure.FAIL_FAST_PROPERTY, "true");
     long startMs = System.currentTimeMillis();
     ReportWatchingStream watch = new ReportWatchingStream(System.out);
-    System.setOut(new PrintStream(watch, true, "UTF-8"));
+    System.setOut(new PrintStream(new SecretMaskingStream(watch), true, "UTF-8"));
     System.setErr(new PrintStream(new SecretMaskingStream(System.err), true, "UTF-8"));
-    String exportFile = exportFile(args);
+    Properties props;
+    try {
+      props = ArgumentChecks.merged(args);
+    } catch (IOException e) {
+      refuse(e.getMessage());
+      return;
+    }
+    String problem = ArgumentChecks.problem(props, Arrays.asList(args).contains("-load"),
+        ClientMain.class.getClassLoader());
+    if (problem != null) {
+      refuse(problem);
+      return;
+    }
+    String exportFile = props.getProperty("exportfile");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.flush();
       boolean exported = exportFile != null
@@ -44,24 +58,11 @@ public final class ClientMain {
     site.ycsb.Client.main(args);
   }
 
-  /** The exportfile property as YCSB would see it: every -p beats every -P file. */
-  static String exportFile(String[] args) {
-    Properties fromFiles = new Properties();
-    Properties fromFlags = new Properties();
-    for (int i = 0; i + 1 < args.length; i++) {
-      if ("-P".equals(args[i])) {
-        try (InputStream in = new FileInputStream(args[i + 1])) {
-          fromFiles.load(in);
-        } catch (IOException e) {
-          // YCSB itself reports an unreadable -P file.
-        }
-      } else if ("-p".equals(args[i])) {
-        int eq = args[i + 1].indexOf('=');
-        if (eq > 0) {
-          fromFlags.setProperty(args[i + 1].substring(0, eq), args[i + 1].substring(eq + 1));
-        }
-      }
-    }
-    return fromFlags.getProperty("exportfile", fromFiles.getProperty("exportfile"));
+  /** Bad input found before YCSB started: one sentence, nothing run. */
+  static void refuse(String problem) {
+    System.err.println("ERROR ycsb: " + problem + "; nothing was run.");
+    System.err.flush();
+    System.out.flush();
+    Runtime.getRuntime().halt(NO_REPORT_EXIT);
   }
 }

@@ -9,13 +9,19 @@ import java.util.regex.Pattern;
 
 /**
  * Masks the values of secret properties ({@code cassandra.password=...}) in everything written to
- * stderr. YCSB 0.17 echoes its whole command line there ("Command line: -p ..."), secrets included.
- * Works line by line; a partial line is passed on (masked) when flushed.
+ * stdout and stderr. YCSB 0.17 echoes its whole command line to stderr ("Command line: -p ..."),
+ * and BasicDB with {@code basicdb.verbose=true} prints every property to stdout as
+ * {@code "name"="value"}, secrets included. Works line by line; a partial line is passed on
+ * (masked) when flushed.
  */
 final class SecretMaskingStream extends FilterOutputStream {
-  static final Pattern SECRET = Pattern.compile(
-      "([A-Za-z0-9_.\\-]*(?i:password|passwd|secret|passphrase|credential|keytab|token)"
-          + "[A-Za-z0-9_.\\-]*=)(\\S+)");
+  /** Words that make a property secret: the same list as scripts' secrets.SECRET_WORDS. */
+  static final String[] SECRET_WORDS = {"password", "passwd", "secret", "passphrase",
+      "credential", "keytab", "token", "apikey", "api_key", "api-key", "api.key", "accesskey",
+      "access_key", "access-key", "access.key", "privatekey", "private_key", "private-key",
+      "private.key"};
+  static final Pattern SECRET = Pattern.compile("(\"?[A-Za-z0-9_.\\-]*(?i:"
+      + String.join("|", quoted(SECRET_WORDS)) + ")[A-Za-z0-9_.\\-]*\"?=)(\"[^\"]*\"|\\S+)");
   private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
   SecretMaskingStream(OutputStream out) {
@@ -24,6 +30,14 @@ final class SecretMaskingStream extends FilterOutputStream {
 
   static String mask(String text) {
     return SECRET.matcher(text).replaceAll("$1*****");
+  }
+
+  private static String[] quoted(String[] words) {
+    String[] out = new String[words.length];
+    for (int i = 0; i < words.length; i++) {
+      out[i] = Pattern.quote(words[i]);
+    }
+    return out;
   }
 
   @Override

@@ -32,4 +32,14 @@ class SecretMaskingStreamTest {
     s.flush();
     assertEquals("status 10 sec: 5 operations", sink.toString(StandardCharsets.UTF_8.name()));
   }
+
+  @Test
+  void basicDbsQuotedPropertyDumpAndApiKeysAreMasked() {
+    assertEquals("\"cassandra.password\"=*****", SecretMaskingStream.mask(
+        "\"cassandra.password\"=\"two words\""));
+    assertEquals("\"service.apikey\"=*****", SecretMaskingStream.mask(
+        "\"service.apikey\"=\"k-123\""));
+    assertEquals("\"recordcount\"=\"1000\"", SecretMaskingStream.mask("\"recordcount\"=\"1000\""));
+    assertEquals("[READ], Return=OK, 5", SecretMaskingStream.mask("[READ], Return=OK, 5"));
+  }
 }
