@@ -30,7 +30,8 @@ def test_load_runs_the_exit_status_aware_main_with_load_flag_last(built, tmp_pat
     cmd = launcher.build_command(["load", "cassandra4", "-P", str(workload), "-p", "a=b", "-s",
                                   "-threads", "4", "-jvm-args", "-Xmx2g -Dx=y", "-cp", "/extra.jar"])
     assert cmd[1:4] == ["-Duser.language=en", "-Duser.country=US", "-Duser.variant="]
-    assert cmd[4:6] == ["-Xmx2g", "-Dx=y"]
+    assert cmd[4].startswith("-Dorg.slf4j.simpleLogger.logFile=") and cmd[4].endswith(".log")
+    assert cmd[5:7] == ["-Xmx2g", "-Dx=y"], "after the launcher's -D, so they can override it"
     classpath = cmd[cmd.index("-cp") + 1].split(":")
     assert classpath[0] == "/extra.jar"
     assert classpath[-1].endswith("ycsb-runtime/target/lib/*")

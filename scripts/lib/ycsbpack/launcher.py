@@ -11,11 +11,13 @@ and a non-zero exit status when the client could not start (2) or a binding's in
 import os
 import shlex
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from . import java
 from .bindings import BINDINGS
-from .errors import ScriptError, run_main
+from .errors import ScriptError, debugging, run_main
 from .paths import REPO_ROOT
 from .secrets import mask_command
 from .ycsb_options import COMMANDS, OPTIONS, check_value, closest, unknown_option
@@ -25,6 +27,8 @@ CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
 SHELL_MAIN = "org.ycsbpack.common.launch.ShellMain"
 RUNTIME_LIB = REPO_ROOT / "ycsb-runtime" / "target" / "lib"
 BUILD_COMMAND = f"mvn -q -DskipTests package   (in {REPO_ROOT})"
+CLIENT_LOG_VARIABLE = "YCSBPACK_CLIENT_LOG"
+SLF4J_LOG_FILE = "org.slf4j.simpleLogger.logFile"  # read by ClientMain and InitFailure too
 
 USAGE = """usage: bin/ycsb load|run|shell <binding> [options]
 bindings: {bindings}
@@ -37,7 +41,9 @@ options:  -P file          a workload properties file (several allowed; every -p
           -table name      table of the shell (shell)
           -cp path         extra classpath entries before the binding's (e.g. a config directory)
           -jvm-args "..."  arguments for the JVM (e.g. "-Xmx2g")
-environment: YCSBPACK_DEBUG=1 shows stack traces of the launcher's own errors"""
+environment: YCSBPACK_CLIENT_LOG=file  where the client libraries log (default: a new file in
+             $TMPDIR/ycsbpack-client-logs, named when they logged anything; `stderr` for stderr)
+             YCSBPACK_DEBUG=1  stack traces of the launcher's own errors; libraries log to stderr"""
 
 
 def usage() -> str:
@@ -71,6 +77,30 @@ def _warn_if_stale(module: str, lib: Path) -> None:
     if newest > built:
         print(f"WARN {module} has sources newer than its build; rebuild with: {BUILD_COMMAND}",
               file=sys.stderr)
+
+
+def client_log(binding_name: str):
+    """Where the client libraries (java-driver, HBase, ZooKeeper) log, or None for stderr.
+
+    A connection failure makes them print dozens of stack traces before the binding's one
+    sentence; they go to a file of their own, which that sentence names. YCSBPACK_CLIENT_LOG
+    chooses the file (or `stderr`); with YCSBPACK_DEBUG=1 they log to stderr.
+    """
+    chosen = os.environ.get(CLIENT_LOG_VARIABLE, "")
+    if chosen == "stderr" or debugging():
+        return None
+    if chosen:
+        path = Path(chosen).resolve()
+    else:
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        path = Path(tempfile.gettempdir()) / "ycsbpack-client-logs" / \
+            f"{binding_name}-{stamp}-{os.getpid()}.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ScriptError(f"cannot create the directory of the client library log {path}: "
+                          f"{e.strerror}; set {CLIENT_LOG_VARIABLE} to a writable file")
+    return path
 
 
 def build_command(argv: list) -> list:
@@ -113,6 +143,9 @@ def build_command(argv: list) -> list:
         i += 2
     db_class = BINDINGS[binding_name].db_class
     cmd = [java.java17(), "-Duser.language=en", "-Duser.country=US", "-Duser.variant="]
+    log = client_log(binding_name)
+    if log:
+        cmd.append(f"-D{SLF4J_LOG_FILE}={log}")
     cmd += jvm_args
     cmd += ["-cp", os.pathsep.join(classpath(binding_name, extra_cp))]
     if command == "shell":

@@ -28,7 +28,7 @@ public final class InitFailure {
     String line = binding + ": " + message;
     if (!printed) {
       printed = true;
-      System.err.println("ERROR " + line);
+      System.err.println("ERROR " + line + ClientLog.mention());
       System.err.flush();
     }
     if (Boolean.getBoolean(FAIL_FAST_PROPERTY)) {

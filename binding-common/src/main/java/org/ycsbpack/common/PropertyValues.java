@@ -25,6 +25,19 @@ public final class PropertyValues {
     return v != null && !v.trim().isEmpty();
   }
 
+  /**
+   * Refuses a property that is given but empty ({@code -p hosts=}): for an address, falling back
+   * to the default would quietly connect somewhere the user did not mean.
+   */
+  public void requireNotBlank(BindingProperty p, String example) throws DBException {
+    String v = props.getProperty(p.name());
+    if (v != null && v.trim().isEmpty()) {
+      throw new DBException("property " + p.name() + " is set but empty: give a value (e.g. -p "
+          + p.name() + "=" + example + ") or leave it out for the default ("
+          + (p.defaultValue() == null ? "unset" : p.defaultValue()) + ")");
+    }
+  }
+
   /** The trimmed value, or the property's default (null for optional properties). */
   public String string(BindingProperty p) {
     String v = props.getProperty(p.name());

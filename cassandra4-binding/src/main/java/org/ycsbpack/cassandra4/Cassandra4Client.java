@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.InitFailure;
 import org.ycsbpack.common.SharedResource;
+import org.ycsbpack.common.UnknownProperties;
 import org.ycsbpack.common.batch.BatchBindings;
 import org.ycsbpack.common.listappend.ListBindings;
 import site.ycsb.ByteIterator;
@@ -40,6 +41,8 @@ public class Cassandra4Client extends DB {
   public void init() throws DBException {
     try {
       settings = new CassandraSettings(getProperties());
+      UnknownProperties.warnOnce(NAME, getProperties(), CassandraProperties.NAMES,
+          CassandraProperties.PREFIX);
       CassandraSettings s = settings;
       shared = CONNECTIONS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
       connection = shared.acquire(() -> CassandraConnection.open(s));

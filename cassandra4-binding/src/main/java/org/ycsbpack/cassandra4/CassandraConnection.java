@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import javax.net.ssl.SSLContext;
 import org.ycsbpack.common.ErrorLog;
+import org.ycsbpack.common.Reachability;
 import site.ycsb.DBException;
 
 /**
@@ -71,12 +72,18 @@ final class CassandraConnection implements AutoCloseable {
       return builder.build();
     } catch (AllNodesFailedException e) {
       String error = firstError(e);
-      String hint = error.contains("SSL") || error.contains("ssl")
-          ? "; check cassandra.ssl and that the JVM trusts the nodes' certificate (-jvm-args "
-              + "\"-Djavax.net.ssl.trustStore=... -Djavax.net.ssl.trustStorePassword=...\")"
-          : "; check that the nodes are up and reachable from here";
-      throw new DBException("cannot connect to Cassandra at " + hosts(s) + " (property hosts, "
-          + "port " + s.contactPoints.get(0).getPort() + "): " + error + hint);
+      String where = "cannot connect to Cassandra at " + hosts(s) + " (property hosts, port "
+          + s.contactPoints.get(0).getPort() + "): ";
+      if (error.contains("SSL") || error.contains("ssl")) {
+        throw new DBException(where + error + "; check cassandra.ssl and that the JVM trusts "
+            + "the nodes' certificate (-jvm-args \"-Djavax.net.ssl.trustStore=... "
+            + "-Djavax.net.ssl.trustStorePassword=...\")");
+      }
+      // the driver says "closed channel" for a refused connection: ask the network directly
+      String unreachable = unreachable(s);
+      throw new DBException(where + (unreachable != null ? unreachable : error)
+          + "; check that the nodes are up and reachable from here (a local node: "
+          + "scripts/cassandra-local start)");
     } catch (RuntimeException e) {
       throw new DBException("cannot open a session to Cassandra at " + hosts(s) + ": "
           + ErrorLog.describe(e));
@@ -159,6 +166,19 @@ final class CassandraConnection implements AutoCloseable {
           .append(a.getPort());
     }
     return sb.toString();
+  }
+
+  /** Why no contact point accepts a TCP connection, or null when one does. */
+  private static String unreachable(CassandraSettings s) {
+    String first = null;
+    for (InetSocketAddress a : s.contactPoints.subList(0, Math.min(3, s.contactPoints.size()))) {
+      String problem = Reachability.problem(a.getHostString(), a.getPort(), 2000);
+      if (problem == null) {
+        return null;
+      }
+      first = first == null ? problem : first;
+    }
+    return first;
   }
 
   private static String firstError(AllNodesFailedException e) {

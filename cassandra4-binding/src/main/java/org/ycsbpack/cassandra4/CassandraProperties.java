@@ -3,6 +3,8 @@ package org.ycsbpack.cassandra4;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.ycsbpack.common.BindingProperty;
 import org.ycsbpack.common.PropertyValues;
 
@@ -93,4 +95,11 @@ public final class CassandraProperties {
       REQUEST_TIMEOUT_MS, CONNECTIONS_PER_HOST, MAX_REQUESTS_PER_CONNECTION, COMPRESSION, SSL,
       DRIVER_CONFIG, SCAN_PAGE_SIZE, BATCH_READ, BATCH_WRITE, CREATE_SCHEMA, REPLICATION,
       COMPACTION, CACHING, SSTABLE_COMPRESSION, FIELD_COUNT, FIELD_PREFIX));
+
+  /** The names of {@link #ALL}. */
+  public static final Set<String> NAMES = ALL.stream().map(BindingProperty::name)
+      .collect(Collectors.toSet());
+
+  /** The prefix of the binding's own property names: an unknown one is a typo. */
+  public static final String PREFIX = "cassandra.";
 }

@@ -67,6 +67,8 @@ final class CassandraSettings {
 
   CassandraSettings(Properties props) throws DBException {
     values = new PropertyValues(props);
+    values.requireNotBlank(HOSTS, "10.0.0.1,10.0.0.2");
+    values.requireNotBlank(PORT, "9042");
     int port = values.integer(PORT, 1, 65535);
     contactPoints = ContactPoints.parse(values.list(HOSTS), port);
     localDc = values.string(LOCAL_DC);

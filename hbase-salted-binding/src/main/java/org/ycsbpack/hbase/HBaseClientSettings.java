@@ -11,7 +11,7 @@ import org.ycsbpack.common.BindingProperty;
  */
 final class HBaseClientSettings {
   /** Binding properties, which the binding applies itself (some are HBase settings too). */
-  private static final Set<String> BINDING_PROPERTY_NAMES = new HashSet<>();
+  static final Set<String> BINDING_PROPERTY_NAMES = new HashSet<>();
 
   static {
     for (BindingProperty p : HBaseProperties.ALL) {

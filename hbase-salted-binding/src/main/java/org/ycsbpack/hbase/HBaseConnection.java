@@ -3,7 +3,9 @@ package org.ycsbpack.hbase;
 import static org.ycsbpack.hbase.HBaseClientSettings.isClientSetting;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -24,6 +26,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.ycsbpack.common.ErrorLog;
+import org.ycsbpack.common.Reachability;
+import org.ycsbpack.common.UnknownProperties;
 import site.ycsb.DBException;
 
 /**
@@ -47,7 +51,48 @@ final class HBaseConnection implements AutoCloseable {
   static HBaseConnection open(HBaseSettings s) throws DBException {
     Configuration conf = configuration(s);
     warnAboutUnknownSettings(s, conf);
+    for (String host : zooKeeperHosts(conf)) {
+      String unresolved = Reachability.unresolved(host, HBaseProperties.ZK_QUORUM.name());
+      if (unresolved != null) {
+        throw new DBException(unresolved);
+      }
+    }
     return new HBaseConnection(connect(s, conf), conf);
+  }
+
+  /** The ZooKeeper host names of the quorum, or none when the RPC registry is used. */
+  static List<String> zooKeeperHosts(Configuration conf) {
+    List<String> hosts = new ArrayList<>();
+    if (RPC_REGISTRY.equals(conf.get(HConstants.CLIENT_CONNECTION_REGISTRY_IMPL_CONF_KEY))) {
+      return hosts;
+    }
+    for (String h : conf.getTrimmedStrings(HConstants.ZOOKEEPER_QUORUM)) {
+      int colon = h.indexOf(':');
+      hosts.add(colon > 0 && colon == h.lastIndexOf(':') ? h.substring(0, colon) : h);
+    }
+    return hosts;
+  }
+
+  /**
+   * "connection refused at ..." when no ZooKeeper server of the quorum accepts a TCP connection
+   * because nothing listens, else null (a host that answers slowly may still be starting).
+   */
+  static String zooKeeperRefuses(Configuration conf) {
+    String first = null;
+    int port = conf.getInt(HConstants.ZOOKEEPER_CLIENT_PORT,
+        HConstants.DEFAULT_ZOOKEEPER_CLIENT_PORT);
+    for (String h : conf.getTrimmedStrings(HConstants.ZOOKEEPER_QUORUM)) {
+      int colon = h.indexOf(':');
+      String host = colon > 0 && colon == h.lastIndexOf(':') ? h.substring(0, colon) : h;
+      int p = colon > 0 && colon == h.lastIndexOf(':') ? Integer.parseInt(h.substring(colon + 1))
+          : port;
+      String problem = Reachability.problem(host, p, 1000);
+      if (problem == null || !problem.startsWith("connection refused")) {
+        return null;
+      }
+      first = first == null ? problem : first;
+    }
+    return first;
   }
 
   /**
@@ -129,9 +174,19 @@ final class HBaseConnection implements AutoCloseable {
     Configuration defaults = HBaseConfiguration.create();
     for (String name : new TreeSet<>(s.properties.stringPropertyNames())) {
       if (name.startsWith("hbase.") && isClientSetting(name) && defaults.get(name) == null) {
+        String nearest = UnknownProperties.closest(name,
+            HBaseClientSettings.BINDING_PROPERTY_NAMES, "hbase.");
         System.err.println("WARN hbase-salted: property " + name + " is neither a binding "
-            + "property nor an HBase default setting; it was passed to the HBase client as it "
-            + "is (a typo?)");
+            + "property nor an HBase default setting"
+            + (nearest == null ? " (a typo?)" : " (did you mean " + nearest + "?)")
+            + "; it was passed to the HBase client as it is");
+      }
+    }
+    // unprefixed near-misses of the binding's own names (columnfamilly for columnfamily)
+    for (String warning : UnknownProperties.find(HBaseSaltedClient.NAME, s.properties,
+        HBaseClientSettings.BINDING_PROPERTY_NAMES, "hbase.")) {
+      if (!warning.startsWith("property hbase.") && !warning.startsWith("property zookeeper.")) {
+        System.err.println("WARN hbase-salted: " + warning);
       }
     }
     String scans = s.properties.getProperty("scanproportion", "0").trim();
@@ -141,6 +196,9 @@ final class HBaseConnection implements AutoCloseable {
           + HBaseErrors.SCAN_UNSUPPORTED.getName() + "; use hbase.salt=buckets:N");
     }
   }
+
+  /** How long a refused ZooKeeper connection is retried before init() fails naming it. */
+  private static final long REFUSED_AFTER_MS = 3000;
 
   /**
    * Connects and asks for the table within hbase.connecttimeoutms. HBase's own retries against
@@ -167,15 +225,31 @@ final class HBaseConnection implements AutoCloseable {
       return c;
     });
     executor.shutdown();
+    long start = System.nanoTime();
     try {
-      return attempt.get(s.connectTimeoutMs, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      abandoned.set(true);
-      attempt.cancel(true);
-      closeInBackground(opened.get());
-      throw new DBException("HBase did not answer within " + s.connectTimeoutMs + " ms at "
-          + where(conf) + ": check that HBase is running and reachable (a local one: "
-          + "scripts/hbase-local start), or raise hbase.connecttimeoutms");
+      while (true) {
+        long waited = (System.nanoTime() - start) / 1_000_000L;
+        try {
+          return attempt.get(Math.max(1, Math.min(1000, s.connectTimeoutMs - waited)),
+              TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          waited = (System.nanoTime() - start) / 1_000_000L;
+          // nothing listening will not change within the timeout: say so after a few seconds
+          String refused = waited >= REFUSED_AFTER_MS && !zooKeeperHosts(conf).isEmpty()
+              ? zooKeeperRefuses(conf) : null;
+          if (refused != null || waited >= s.connectTimeoutMs) {
+            abandoned.set(true);
+            attempt.cancel(true);
+            closeInBackground(opened.get());
+            throw new DBException(refused != null
+                ? "cannot connect to HBase at " + where(conf) + ": " + refused + "; check that "
+                    + "HBase is running and reachable (a local one: scripts/hbase-local start)"
+                : "HBase did not answer within " + s.connectTimeoutMs + " ms at " + where(conf)
+                    + ": check that HBase is running and reachable (a local one: "
+                    + "scripts/hbase-local start), or raise hbase.connecttimeoutms");
+          }
+        }
+      }
     } catch (ExecutionException e) {
       closeInBackground(opened.get());
       throw new DBException("cannot connect to HBase at " + where(conf) + ": "

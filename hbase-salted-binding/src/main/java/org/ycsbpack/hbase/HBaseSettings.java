@@ -67,6 +67,9 @@ final class HBaseSettings {
   HBaseSettings(Properties props) throws DBException {
     properties = props;
     values = new PropertyValues(props);
+    values.requireNotBlank(ZK_QUORUM, "zk1.example.com,zk2.example.com");
+    values.requireNotBlank(ZK_PORT, "2181");
+    values.requireNotBlank(BOOTSTRAP_SERVERS, "rs1.example.com:16020");
     table = tableName(values.string(TABLE));
     familyName = values.string(COLUMN_FAMILY);
     if (!familyName.matches("[A-Za-z0-9_][A-Za-z0-9_.-]*")) {

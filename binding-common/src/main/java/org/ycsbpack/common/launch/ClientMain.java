@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Properties;
+import org.ycsbpack.common.ClientLog;
 import org.ycsbpack.common.InitFailure;
 
 /**
@@ -46,6 +47,7 @@ public final class ClientMain {
     String exportFile = props.getProperty("exportfile");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.flush();
+      noteClientLog();
       boolean exported = exportFile != null
           && new File(exportFile).lastModified() >= startMs - 1000;
       if (!watch.sawReport() && !exported) {
@@ -56,6 +58,18 @@ public final class ClientMain {
       }
     }, "ycsbpack-exit-status"));
     site.ycsb.Client.main(args);
+  }
+
+  /** Names the client libraries' log when they wrote to it; removes it when they did not. */
+  private static void noteClientLog() {
+    File log = ClientLog.file();
+    if (log != null && log.isFile()) {
+      if (log.length() == 0) {
+        log.delete();
+      } else {
+        System.err.println("NOTE ycsb: the client libraries logged warnings to " + log);
+      }
+    }
   }
 
   /** Bad input found before YCSB started: one sentence, nothing run. */
