@@ -36,6 +36,7 @@ CASES = read_cases()
 
 def run_case(command: str, tmp: Path):
     argv = shlex.split(command.replace("{tmp}", str(tmp)))
+    tmp.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k != "YCSBPACK_DEBUG"}
     try:
         p = subprocess.run([str(REPO / argv[0])] + argv[1:], cwd=REPO, env=env, text=True,
@@ -53,12 +54,13 @@ def results(tmp_path_factory):
     dirs = [tmp_path_factory.mktemp("case") for _ in commands]
     # 2 cores: four at a time keeps JVM start-ups overlapping with Python-only cases
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip(commands, pool.map(run_case, commands, dirs)))
+        return dict(zip(commands, zip(dirs, pool.map(run_case, commands, dirs))))
 
 
 @pytest.mark.parametrize("status, words, command", CASES)
 def test_bad_input_gets_one_clear_sentence(results, status, words, command):
-    code, out, err = results[command]
+    tmp, (code, out, err) = results[command]
+    words = [w.replace("{tmp}", str(tmp)) for w in words]
     shown = f"$ {command}\n--- exit {code}\n--- stdout\n{out[-3000:]}\n--- stderr\n{err[-3000:]}"
     assert code == status, shown
     for w in words:

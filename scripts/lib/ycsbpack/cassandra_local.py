@@ -14,7 +14,8 @@ from pathlib import Path
 
 from . import java, maven, procs, tls_local
 from .cql_probe import cql_answers
-from .errors import ScriptError, run_main
+from .errors import ArgParser, ScriptError, run_main
+from .arg_checks import check_heap, check_loopback, check_port
 from .paths import LOCAL_SERVERS, run_dir
 
 CASSANDRA = LOCAL_SERVERS / "cassandra"
@@ -223,7 +224,7 @@ def nodetool(cluster: Cluster, node: int, args: list) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = ArgParser(
         prog="cassandra-local",
         description="Start, stop and inspect real local Cassandra 5.0 nodes on loopback.")
     p.add_argument("command", choices=["start", "stop", "status", "nodetool"])
@@ -248,9 +249,10 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser().parse_args(argv[:argv.index("--")] if "--" in argv else argv)
-    if not ipaddress.IPv4Address(args.first_address).is_loopback:
-        raise ScriptError(f"--first-address {args.first_address} is not a loopback address: "
-                          "local servers listen on 127.0.0.0/8 only")
+    check_loopback("--first-address", args.first_address, args.nodes or 1)
+    for i in range(args.nodes or 1):
+        check_port("--jmx-port", str(args.jmx_port + 100 * i))
+    check_heap("--heap", args.heap)
     cluster = Cluster.load_or_create(args.run_dir.resolve(), args)
     if args.node is not None and not 1 <= args.node <= cluster.nodes:
         raise ScriptError(f"--node {args.node}: the cluster in {cluster.root} has nodes "

@@ -3,6 +3,7 @@
 A Python traceback is shown only with YCSBPACK_DEBUG=1 in the environment: without it an
 unexpected exception is still one line, naming the exception and how to see the traceback.
 """
+import argparse
 import os
 import sys
 
@@ -35,3 +36,10 @@ def run_main(main) -> None:
             raise
         fail(f"unexpected {type(e).__name__}: {e} (a bug in this script: please report it; "
              f"{DEBUG_VARIABLE}=1 shows the traceback)")
+
+
+class ArgParser(argparse.ArgumentParser):
+    """argparse with one line for a bad command line instead of the whole usage first."""
+
+    def error(self, message):
+        fail(f"{self.prog}: {message} (see {self.prog} --help)", 2)

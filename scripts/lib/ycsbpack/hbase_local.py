@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from . import java, maven, procs
-from .errors import ScriptError, run_main
+from .arg_checks import check_heap
+from .errors import ArgParser, ScriptError, run_main
 from .paths import LOCAL_SERVERS, REPO_ROOT, run_dir
 
 HBASE = LOCAL_SERVERS / "hbase"
@@ -212,7 +213,7 @@ def status(server: Server) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = ArgParser(
         prog="hbase-local",
         description="Start, stop and inspect a real local HBase 2.6 (standalone) on 127.0.0.1.")
     p.add_argument("command", choices=["start", "stop", "status", "watch"],
@@ -236,6 +237,7 @@ def main(argv=None) -> int:
     ports = [args.zk_port, args.master_port, args.regionserver_port]
     if len(set(ports)) != 3 or not all(1024 <= p <= 65535 for p in ports):
         raise ScriptError(f"ports {ports}: give three different ports from 1024 to 65535")
+    check_heap("--heap", args.heap)
     server = Server.load_or_create(args.run_dir.resolve(), args)
     if args.command == "start":
         start(server, args.timeout, args.owner_pid)

@@ -15,7 +15,6 @@ YCSB's launchers find a binding's directory from the part of its name before the
 (cassandra-cql -> cassandra), so hbase-salted lives in hbase-binding/ (release) or hbase/ (source).
 Running it again changes nothing that is already in place; every change is printed.
 """
-import argparse
 import filecmp
 import re
 import shutil
@@ -27,7 +26,7 @@ from pathlib import Path
 from . import maven
 from .bindings import PROJECT_BINDINGS, Binding
 from .build import ensure_built
-from .errors import ScriptError, run_main
+from .errors import ArgParser, ScriptError, run_main
 from .launcher import BUILD_COMMAND, binding_release_dir
 from .paths import REPO_ROOT
 from .versions import project_version
@@ -40,6 +39,11 @@ def dir_name(binding: Binding) -> str:
 
 def kind_of_tree(home: Path) -> str:
     if (home / "bin").is_dir() and list((home / "lib").glob("core-*.jar")):
+        if not any((home / "bin" / f).is_file() for f in ("ycsb", "bindings.properties")):
+            raise ScriptError(
+                f"{home} looks like a YCSB release (lib/core-*.jar) but has neither bin/ycsb nor "
+                "bin/bindings.properties to register the bindings in, so YCSB could not run "
+                "them by name: give the directory of a complete unpacked YCSB release")
         return "release"
     pom = home / "pom.xml"
     if pom.is_file() and (home / "core").is_dir() and re.search(
@@ -350,7 +354,7 @@ def build_for_launchers(home: Path) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="install-into-ycsb", description=__doc__.splitlines()[0])
+    ap = ArgParser(prog="install-into-ycsb", description=__doc__.splitlines()[0])
     ap.add_argument("ycsb_home", type=Path, help="a YCSB release tree or source checkout")
     args = ap.parse_args(argv)
     home = args.ycsb_home.resolve()

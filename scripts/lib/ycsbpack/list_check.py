@@ -6,16 +6,17 @@ elements it stores (ListAppendWorkload with listappend.count=true, through bin/y
 connection properties), and fails when the two differ. Meaningful on a table that was empty
 before the run and whose TTL has not expired.
 """
-import argparse
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from .errors import ScriptError, run_main
+from .bindings import PROJECT_BINDINGS
+from .errors import ArgParser, ScriptError, run_main
 from .paths import REPO_ROOT
 
 WORKLOAD = "org.ycsbpack.common.listappend.ListAppendWorkload"
+LIST_BINDINGS = [b.name for b in PROJECT_BINDINGS]
 _APPENDED = re.compile(r"^\[(APPEND|BATCH_APPEND-RECORDS)\], Return=OK, (\d+)\s*$", re.M)
 _STORED = re.compile(r"^\[LIST_ELEMENTS\], Stored, (\d+)\s*$", re.M)
 
@@ -23,6 +24,9 @@ _STORED = re.compile(r"^\[LIST_ELEMENTS\], Stored, (\d+)\s*$", re.M)
 def appended(outputs: list) -> int:
     total = 0
     for out in outputs:
+        if not Path(out).is_file():
+            raise ScriptError(f"{out}: no such file; give the YCSB stdout files of the run "
+                              "(client-*.out in its results directory)")
         text = Path(out).read_text(errors="replace")
         if "[OVERALL]" not in text:
             raise ScriptError(f"{out} holds no YCSB final report")
@@ -45,13 +49,16 @@ def stored(binding: str, ycsb_args: list) -> int:
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    ap = argparse.ArgumentParser(
+    ap = ArgParser(
         prog="check-list-appends", description=__doc__.splitlines()[0],
         epilog="bin/ycsb arguments for the connection follow a --, e.g. "
                "-- -P workloads/db/cassandra.properties -p listappend.table=history")
     ap.add_argument("binding", help="cassandra4 or hbase-salted")
     ap.add_argument("outputs", nargs="+", help="YCSB stdout files (client-*.out) of the run")
     args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    if args.binding not in LIST_BINDINGS:
+        raise ScriptError(f"unknown binding '{args.binding}': give "
+                          f"{' or '.join(LIST_BINDINGS)}")
     want = appended(args.outputs)
     have = stored(args.binding, extra)
     print(f"successful appends reported: {want}; list elements stored: {have}")

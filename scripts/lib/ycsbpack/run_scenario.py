@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
 from .build import ensure_built
-from .errors import ScriptError, run_main
+from .errors import ArgParser, ScriptError, run_main
 from .local_servers import LocalCassandra, LocalHBase, ServerSet
 from .paths import REPO_ROOT, run_dir
 from .phase_runner import Phase, describe, run_phase, summary, ycsb_command
 from .progress import Progress
+from .arg_checks import validate_run_scenario
 from .scenario_plan import Action, Composite, Context, estimate_seconds
 from .scenarios import SCENARIOS, scenario_id
 
@@ -184,7 +185,7 @@ def _print_plan(plans, out: Path) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="run-scenario", description=__doc__.splitlines()[0],
+    p = ArgParser(prog="run-scenario", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Scales: cluster = the reports' counts and threads; "
                                        "local = 2 cores, minutes; ci = seconds per phase (tests). "
@@ -269,6 +270,7 @@ def _terminate_on_sigterm() -> None:
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     sid = scenario_id(args.scenario)
+    validate_run_scenario(args, sid, SCENARIOS[sid].CASSANDRA_NODES)
     settings = settings_from(args)
     databases = DATABASES if args.db == "both" else [args.db]
     out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
