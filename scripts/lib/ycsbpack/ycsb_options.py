@@ -11,6 +11,7 @@ import shlex
 from pathlib import Path
 
 from .errors import ScriptError
+from .secrets import mask_assignment
 
 COMMANDS = ("load", "run", "shell")
 # option -> (what its value is, which commands take it); None: a flag without a value
@@ -79,5 +80,6 @@ def jvm_args(value: str) -> list:
     try:
         return shlex.split(value)
     except ValueError as e:
-        raise ScriptError(f"-jvm-args {value!r}: {e} (quote the JVM arguments as one shell word, "
+        shown = " ".join(mask_assignment(word) for word in value.split(" "))
+        raise ScriptError(f"-jvm-args {shown!r}: {e} (quote the JVM arguments as one shell word, "
                           "e.g. -jvm-args \"-Xmx1g -Dname=value\")")
