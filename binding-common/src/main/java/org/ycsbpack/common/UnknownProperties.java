@@ -73,6 +73,35 @@ public final class UnknownProperties {
   }
 
   /**
+   * One sentence per property that is one typo away from a property of YCSB core and is not
+   * known to it or to this pack's workloads ({@code readproprotion}). Bindings' own names are
+   * further away from every core name than that, so they are not reported.
+   */
+  public static List<String> coreNearMisses(Properties props) {
+    Set<String> shared = sharedNames();
+    List<String> out = new ArrayList<>();
+    for (String name : new TreeSet<>(props.stringPropertyNames())) {
+      if (shared.contains(name) || name.startsWith("htrace.")) {
+        continue;
+      }
+      String best = null;
+      int bestDistance = Integer.MAX_VALUE;
+      for (String core : YcsbCoreProperties.NAMES) {
+        int d = distance(name.toLowerCase(Locale.ROOT), core.toLowerCase(Locale.ROOT));
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = core;
+        }
+      }
+      if (bestDistance <= (name.length() <= 8 ? 1 : 2)) {
+        out.add("property " + name + " is not one of YCSB's (did you mean " + best + "?); it "
+            + "is ignored unless the binding reads it");
+      }
+    }
+    return out;
+  }
+
+  /**
    * The known name nearest to {@code name}, also comparing without the prefix (a forgotten
    * {@code cassandra.}), or null when none is within a few typos.
    */

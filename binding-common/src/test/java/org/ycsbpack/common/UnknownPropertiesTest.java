@@ -78,4 +78,13 @@ class UnknownPropertiesTest {
     assertEquals("property hosts is set but empty: give a value (e.g. -p hosts=10.0.0.1) or "
         + "leave it out for the default (127.0.0.1)", e.getMessage());
   }
+
+  @Test
+  void aTypoOfYcsbsOwnPropertyIsNamedButBindingPropertiesAreNot() {
+    assertEquals(Collections.singletonList("property readproprotion is not one of YCSB's (did "
+        + "you mean readproportion?); it is ignored unless the binding reads it"),
+        UnknownProperties.coreNearMisses(props("readproprotion", "0.5", "readproportion", "0.5",
+            "hosts", "a", "port", "1", "columnfamily", "cf", "cassandra.keyspace", "k",
+            "hbase.salt", "none", "listappend.ttl", "5", "batchsize", "10")));
+  }
 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Properties;
 import org.ycsbpack.common.ClientLog;
 import org.ycsbpack.common.InitFailure;
+import org.ycsbpack.common.UnknownProperties;
 
 /**
  * The main class {@code bin/ycsb} runs instead of {@code site.ycsb.Client}: same arguments, same
@@ -43,6 +44,9 @@ public final class ClientMain {
     if (problem != null) {
       refuse(problem);
       return;
+    }
+    for (String warning : UnknownProperties.coreNearMisses(props)) {
+      System.err.println("WARN ycsb: " + warning);
     }
     String exportFile = props.getProperty("exportfile");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
