@@ -13,10 +13,12 @@ writer and reader clients).
 Layout (read by analysis/ycsb_analysis/loader.py):
     <out>/<phase>/client-<i>.out        YCSB stdout: the final report
     <out>/<phase>/client-<i>.err        stderr: status lines, warnings, errors
+    <out>/<phase>/client-<i>.libraries.log  the client libraries' warnings (only when they wrote any)
     <out>/<phase>/hdr/client-<i>-<OP>.hdr  HdrHistogram interval logs
     <out>/<phase>/metadata.json         what ran: scenario, phase, database, every property, ...
 """
 import json
+import os
 import platform
 import shlex
 import subprocess
@@ -188,8 +190,10 @@ def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool) -
             out = open(phase_dir / f"client-{i}.out", "wb")
             err = open(phase_dir / f"client-{i}.err", "w")
             files += [out, err]
+            # the client libraries' own log (launcher.client_log) stays with the phase's results
+            env = dict(os.environ, YCSBPACK_CLIENT_LOG=str(phase_dir / f"client-{i}.libraries.log"))
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, text=True,
-                                    cwd=REPO_ROOT, stdin=subprocess.DEVNULL)
+                                    cwd=REPO_ROOT, stdin=subprocess.DEVNULL, env=env)
             procs.append(proc)
             t = threading.Thread(target=_copy_stderr, daemon=True,
                                  args=(proc, err, echo_status, t0, f"client {i}: " if prefix else ""))
