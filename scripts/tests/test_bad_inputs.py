@@ -38,6 +38,7 @@ def run_case(command: str, tmp: Path):
     argv = shlex.split(command.replace("{tmp}", str(tmp)))
     tmp.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k != "YCSBPACK_DEBUG"}
+    env["YCSBPACK_CLIENT_LOG"] = str(tmp / "client-libraries.log")  # not a file per case in /tmp
     try:
         p = subprocess.run([str(REPO / argv[0])] + argv[1:], cwd=REPO, env=env, text=True,
                            capture_output=True, stdin=subprocess.DEVNULL, timeout=120)
