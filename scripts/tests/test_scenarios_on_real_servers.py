@@ -2,17 +2,21 @@
 
 Every scenario once, seconds per phase: each phase must leave a result the analysis package
 parses, with the operations the phase is about and no error status it does not expect; S2's
-fault phase must show CL ALL writes failing while a node is down, CL ONE reads going on, and
-every acknowledged write read back. About 8-10 minutes on 2 busy cores.
+fault phase, on each database, a node crashed (SIGKILL) mid-run: on Cassandra CL ALL writes
+failing while the node is down and CL ONE reads going on, on HBase the dead region server's
+regions reassigned; on both every acknowledged write read back. About 12-14 minutes on 2 busy
+cores.
 
-Servers: one 3-node Cassandra on 127.0.0.51-53 (JMX 7251, 7351, 7451) and one HBase on ports
-23181/23000/23020, in a temporary run directory, shared by the tests through the runner's
-"use what runs in --run-dir" rule and stopped at the end; S4 starts and stops its own node on
-127.0.0.61 to check that the runner stops what it started. Nothing here uses the default
-addresses or ports, nor the ones of the Java integration tests (127.0.0.41, 22181).
+Servers: one 3-node Cassandra on 127.0.0.51-53 (JMX 7251, 7351, 7451) and one 3-node HBase
+(ZooKeeper 23181, master 23000, HDFS 23001/23002, region servers 23020-23022), in a temporary
+run directory, shared by the tests through the runner's "use what runs in --run-dir" rule and
+stopped at the end, also when a test fails; S4 starts and stops its own node on 127.0.0.61 to
+check that the runner stops what it started. Nothing here uses the default addresses or ports,
+nor the ones of the Java integration tests (127.0.0.41, 22181).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,12 +53,15 @@ def run_dir(tmp_path_factory):
              "--regionserver-port", rs]
     try:
         subprocess.run(script("cassandra-local", "start", "--nodes", "3", *cassandra), check=True)
-        subprocess.run(script("hbase-local", "start", "--owner-pid", os.getpid(), *hbase),
-                       check=True)
+        subprocess.run(script("hbase-local", "start", "--nodes", "3", "--owner-pid", os.getpid(),
+                              *hbase), check=True)
         yield root
     finally:
         subprocess.run(script("cassandra-local", "stop", *cassandra))
         subprocess.run(script("hbase-local", "stop", *hbase))
+        left = [p for p in (root / "hbase" / "pids").glob("*.pid")
+                if procs.alive(procs.read_pid(p))]
+        assert not left, f"HBase processes still running after stop: {left}"
 
 
 def run_scenario(name, db, out, run_dir, *extra):
@@ -143,22 +150,42 @@ def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_d
     assert down["BATCH_INSERT"].get("UNAVAILABLE", 0) + down["BATCH_INSERT"].get("WRITE_TIMEOUT", 0) > 0
     assert down["BATCH_READ"]["OK"] > 0
     assert set(found["cassandra-fault-restarted"]["BATCH_INSERT"]) == {"OK"}
-    verdict = json.loads((tmp_path / "fault-verdict.json").read_text())
+    verdict = json.loads((tmp_path / "fault-verdict-cassandra.json").read_text())
     assert verdict["failed"] == [], verdict["lines"]
     assert verdict["keys_found"] >= verdict["keys_acknowledged"] > 0
+    assert (verdict["node_failure"], verdict["signal"]) == ("crash", "SIGKILL")
     # the node the fault phase stopped runs again: the cluster is left as it was found
     assert "node3 answers CQL" in p.stdout
 
 
-def test_s2_on_hbase_with_the_reports_table_layout(run_dir, tmp_path):
+def hbase_status(run_dir):
+    p = subprocess.run(script("hbase-local", "status", "--run-dir", run_dir / "hbase"),
+                       capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_s2_on_three_hbase_nodes_regions_spread_and_a_crashed_region_server(run_dir, tmp_path):
+    code, status = hbase_status(run_dir)
+    assert code == 0 and "3 live region server(s)" in status, status
+    assert len(re.findall(r"^regionserver-\d +pid=\d+ running", status, re.M)) == 3, status
     p = run_scenario("S2", "hbase", tmp_path, run_dir)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    # without hbase-salted batch operations, batches fall back to single operations: either way
-    # every phase must have results; the batch operations only when the binding batches
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-3000:]
     found = returns_by_phase(tmp_path)
-    assert sorted(found) == sorted(f"hbase-{ph}" for ph in S2_PHASES)
-    for phase, by_op in found.items():
-        assert by_op and all(set(s) == {"OK"} for s in by_op.values()), (phase, by_op)
+    assert sorted(found) == sorted([f"hbase-{ph}" for ph in S2_PHASES]
+                                   + ["hbase-fault-node-down", "hbase-fault-restarted",
+                                      "hbase-fault-read-back"])
+    for ph in S2_PHASES:
+        assert all(set(s) == {"OK"} for s in found[f"hbase-{ph}"].values()), (ph, found[f"hbase-{ph}"])
+    verdict = json.loads((tmp_path / "fault-verdict-hbase.json").read_text())
+    # the report's 64 pre-split regions were spread over the three region servers before the crash
+    per_server = [tables.get("t2", 0) for tables in verdict["regions_before"].values()]
+    assert len(per_server) == 3 and sum(per_server) == 64 and min(per_server) >= 10, verdict
+    code, status = hbase_status(run_dir)
+    assert code == 0 and "3 live region server(s)" in status, status
+    assert verdict["failed"] == [], verdict["lines"]
+    assert verdict["keys_found"] >= verdict["keys_acknowledged"] > 0
+    assert (verdict["node_failure"], verdict["signal"]) == ("crash", "SIGKILL")
+    assert verdict["regions"]["regions"], "the dead server's regions and when they reopened"
 
 
 def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):

@@ -6,17 +6,19 @@ import pytest
 
 from ycsbpack import run_scenario
 from ycsbpack.errors import ScriptError
-from ycsbpack.fault_phase import judge
-from ycsbpack.local_servers import LocalCassandra
+from ycsbpack import fault_timeline, fault_verdict
+from ycsbpack.local_servers import LocalCassandra, LocalHBase
 from ycsbpack.phase_runner import Phase, RUN_INSERT_STRIDE, client_split, read_property_files
 from ycsbpack.scenario_plan import Action, Composite, Context, WORKLOADS
 from ycsbpack.scenarios import SCENARIOS, scenario_id
 
 
 def plan(scenario, database="cassandra", scale="local", local=True, clients=1, quick=False):
-    server = LocalCassandra(Path("/nonexistent"), SCENARIOS[scenario].CASSANDRA_NODES) if local else None
+    cassandra = LocalCassandra(Path("/nonexistent"), SCENARIOS[scenario].CASSANDRA_NODES)
+    hbase = LocalHBase(Path("/nonexistent"), nodes=getattr(SCENARIOS[scenario], "HBASE_NODES", 1))
     ctx = Context(scenario, database, scale, clients, {"hosts": "127.0.0.1"},
-                  cassandra=server if database == "cassandra" else None, quick=quick,
+                  cassandra=cassandra if local and database == "cassandra" else None,
+                  hbase=hbase if local and database == "hbase" else None, quick=quick,
                   out_dir=Path("/tmp/out"))
     return ctx, SCENARIOS[scenario].plan(ctx)
 
@@ -74,7 +76,7 @@ def test_s1_on_your_cluster_leaves_out_what_needs_nodetool():
     assert not any("compact" in s.name for s in steps)
 
 
-def test_s2_runs_rf3_all_one_and_the_fault_phase_only_on_local_cassandra():
+def test_s2_runs_rf3_all_one_and_the_fault_phase_on_local_servers_of_both_databases():
     ctx, steps = plan("s2")
     assert isinstance(steps[-1], Composite) and steps[-1].phases == 3
     props = ctx.merged(steps[0].property_files)
@@ -84,7 +86,12 @@ def test_s2_runs_rf3_all_one_and_the_fault_phase_only_on_local_cassandra():
     assert [p.name for p in phases(steps)] == ["load-value10-batch100", "load-value100-batch200",
                                                "read-batch1", "read-batch10", "read-batch100"]
     assert not any(isinstance(s, Composite) for s in plan("s2", local=False)[1])
-    assert not any(isinstance(s, Composite) for s in plan("s2", "hbase")[1])
+    assert not any(isinstance(s, Composite) for s in plan("s2", "hbase", local=False)[1])
+    ctx, steps = plan("s2", "hbase")
+    assert ctx.hbase.nodes == 3, "HBase on 3 nodes, like for like with Cassandra's RF 3"
+    assert isinstance(steps[-1], Composite) and "crashed (SIGKILL)" in steps[-1].describe
+    fault = ctx.merged(ctx.files(["fault"], ["hbase-fault"]))
+    assert int(fault["hbase.client.operation.timeout"]) <= 10000
 
 
 def test_s3_sweep_points_use_disjoint_key_ranges():
@@ -128,6 +135,21 @@ def test_both_databases_on_your_servers_need_both_addresses():
         run_scenario.main(["S2", "--db", "both", "--hosts", "10.0.0.1", "--dry-run"])
 
 
+def test_the_node_failure_is_a_choice_recorded_in_the_plan(capsys, tmp_path):
+    assert run_scenario.main(["S2", "--dry-run", "--db", "both", "--node-failure", "drain",
+                              "--out", str(tmp_path), "--run-dir", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert "node3 drained (SIGTERM)" in out
+    assert "region server 3 and DataNode 3 drained (SIGTERM)" in out
+    with pytest.raises(SystemExit):
+        run_scenario.main(["S2", "--dry-run", "--node-failure", "unplug"])
+
+
+def judge(down, up, back, batch, tried, node_failure="drain"):
+    return fault_verdict.finish(fault_verdict.judge_cassandra(down, up, back, batch, tried,
+                                                              node_failure=node_failure))
+
+
 UNAVAILABLE_ONLY = dict(
     down={"BATCH_INSERT": {"OK": 30, "UNAVAILABLE": 50}, "BATCH_READ": {"OK": 80}},
     up={"BATCH_INSERT": {"OK": 20}, "BATCH_READ": {"OK": 20}})
@@ -164,3 +186,80 @@ def test_a_rare_shutting_down_answer_of_the_stopping_node_is_tolerated_for_reads
     down = dict(UNAVAILABLE_ONLY["down"], BATCH_READ={"OK": 535, "OVERLOADED": 1})
     v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 500, "NOT_FOUND": 500}}, 10, 1000)
     assert v["failed"] == []
+
+
+def test_a_crashed_cassandra_node_may_fail_the_reads_it_was_coordinating_but_few():
+    down = {"BATCH_INSERT": {"OK": 30, "WRITE_TIMEOUT": 5, "UNAVAILABLE": 45},
+            "BATCH_READ": {"OK": 96, "ERROR": 4}}
+    back = {"READ": {"OK": 520, "NOT_FOUND": 480}}
+    assert judge(down, UNAVAILABLE_ONLY["up"], back, 10, 1000, "crash")["failed"] == []
+    down["BATCH_READ"] = {"OK": 90, "ERROR": 10}
+    assert judge(down, UNAVAILABLE_ONLY["up"], back, 10, 1000, "crash")["failed"][0] \
+        .startswith("reads at CL ONE kept succeeding")
+
+
+# A real status line of the fault phase's client (hbase-salted, status.interval=1, a region
+# server just killed): failed batches are measured under <OP>-FAILED.
+STATUS = ("2026-11-24 00:40:12:301 21 sec: 620 operations; 6 current ops/sec; est completion in "
+          "1 hour [BATCH_INSERT: Count=2, Max=9999, Min=1200, Avg=5599.5, 90=9999, 99=9999, "
+          "99.9=9999, 99.99=9999] [BATCH_INSERT-FAILED: Count=3, Max=4011519, Min=4001792, "
+          "Avg=4005376, 90=4011519, 99=4011519, 99.9=4011519, 99.99=4011519] [BATCH_READ: "
+          "Count=1, Max=3000, Min=3000, Avg=3000, 90=3000, 99=3000, 99.9=3000, 99.99=3000] "
+          "[BATCH_INSERT-RECORDS: Count=0, Max=0, Min=0, Avg=0, 90=0, 99=0, 99.9=0, 99.99=0]")
+
+
+def status_line(second, ok_w, failed_w, ok_r, failed_r):
+    return (f"2026-11-24 00:40:{second:02d}:000 {second} sec: 1 operations; 1 current ops/sec; "
+            f"[BATCH_INSERT: Count={ok_w}, Max=1] [BATCH_INSERT-FAILED: Count={failed_w}, Max=1] "
+            f"[BATCH_READ: Count={ok_r}, Max=1] [BATCH_READ-FAILED: Count={failed_r}, Max=1]")
+
+
+def test_the_timeline_counts_ok_and_failed_batches_per_status_line(tmp_path):
+    f = tmp_path / "client-0.err"
+    f.write_text("some warning\n" + STATUS + "\n")
+    rows = fault_timeline.timeline(f)
+    assert len(rows) == 1
+    assert rows[0]["ok"] == {"BATCH_INSERT": 2, "BATCH_READ": 1}
+    assert rows[0]["failed"] == {"BATCH_INSERT": 3, "BATCH_READ": 0}
+
+
+def test_unavailability_runs_from_the_first_to_the_last_failure_after_the_node_went_down(tmp_path):
+    f = tmp_path / "client-0.err"
+    lines = [status_line(s, 5, 0, 5, 0) for s in range(10, 15)]          # before: all OK
+    lines += [status_line(s, 1, 3, 1, 2) for s in range(15, 25)]         # regions unassigned
+    lines += [status_line(s, 5, 0, 5, 0) for s in range(25, 30)]         # reassigned
+    f.write_text("\n".join(lines) + "\n")
+    down = fault_timeline._stamp("2026-11-24 00:40:14:500").isoformat()
+    u = fault_timeline.unavailability(fault_timeline.timeline(f), down)
+    assert u["BATCH_INSERT"]["first_failure_s"] == 0.5
+    assert u["BATCH_INSERT"]["last_failure_s"] == 9.5
+    assert u["BATCH_INSERT"]["failed"] == 30 and u["BATCH_READ"]["failed"] == 20
+    assert u["recovered_while_down"]
+    f.write_text("\n".join(lines[:15]) + "\n")   # the phase ended before any recovery
+    assert not fault_timeline.unavailability(fault_timeline.timeline(f), down)["recovered_while_down"]
+
+
+HBASE_DOWN = {"BATCH_INSERT": {"OK": 200, "RETRIES_EXHAUSTED": 40, "TIMEOUT": 10},
+              "BATCH_INSERT-RECORDS": {"OK": 2300, "RETRIES_EXHAUSTED": 150, "TIMEOUT": 50},
+              "BATCH_READ": {"OK": 230, "TIMEOUT": 20}}
+HBASE_UP = {"BATCH_INSERT": {"OK": 100}, "BATCH_INSERT-RECORDS": {"OK": 1000},
+            "BATCH_READ": {"OK": 100}}
+
+
+def hbase_judge(found, recovered=True):
+    back = {"READ": {"OK": found, "NOT_FOUND": 3500 - found}}
+    return fault_verdict.finish(fault_verdict.judge_hbase(
+        HBASE_DOWN, HBASE_UP, back, 10, 3500,
+        unavailability={"recovered_while_down": recovered}))
+
+
+def test_the_hbase_verdict_counts_acknowledged_rows_not_batches():
+    v = hbase_judge(3330)
+    assert v["failed"] == [] and v["keys_acknowledged"] == 3300
+    assert v["keys_failed"] == 200 and v["keys_failed_but_stored"] == 30
+
+
+def test_the_hbase_verdict_fails_when_an_acknowledged_row_is_missing_or_no_recovery():
+    assert hbase_judge(3299)["failed"] == ["no acknowledged write is missing (found >= acknowledged)"]
+    assert hbase_judge(3300, recovered=False)["failed"][0].startswith(
+        "writes and reads succeeded again while the node was still down")

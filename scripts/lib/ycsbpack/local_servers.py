@@ -5,6 +5,7 @@ server the user started with the scripts' defaults is never touched. A server al
 in the runner's run directory (with enough nodes) is used as it is and left running; a server
 the runner starts gets fresh data and is always stopped again (ServerSet.stop_started).
 """
+import json
 import os
 import re
 import shutil
@@ -123,10 +124,13 @@ class LocalCassandra:
 
 @dataclass
 class LocalHBase:
+    """The runner's HBase: standalone (nodes=1) or a cluster of `nodes` region servers and
+    DataNodes (scripts/hbase-local start --nodes N)."""
     run_dir: Path
     zk_port: int = 2181
     master_port: int = 16000
     regionserver_port: int = 16020
+    nodes: int = 1
     started_here: bool = False
 
     def _opts(self) -> List[str]:
@@ -138,24 +142,67 @@ class LocalHBase:
         return {"hbase.zookeeper.quorum": hbase_local.HOST,
                 "hbase.zookeeper.property.clientPort": str(self.zk_port)}
 
+    def _saved_nodes(self) -> int:
+        saved = self.run_dir / "hbase.json"
+        return json.loads(saved.read_text()).get("nodes", 1) if saved.exists() else self.nodes
+
+    def pids(self) -> Dict[str, int]:
+        """{process name: pid} of the running server processes (for CPU time per process):
+        standalone {"hbase": pid}; a cluster zookeeper, namenode, datanode-<i>, master,
+        regionserver-<i>."""
+        return hbase_local.Server(self.run_dir, self.zk_port, self.master_port,
+                                  self.regionserver_port, None, self._saved_nodes()).pids()
+
     def running(self) -> bool:
-        return procs.alive(procs.read_pid(self.run_dir / "hbase.pid"))
+        return bool(self.pids())
 
     def start(self) -> None:
         if self.running():
-            print(f"using the running HBase in {self.run_dir} (left running)", flush=True)
+            have = self._saved_nodes()
+            if have < self.nodes:
+                raise ScriptError(
+                    f"{self.run_dir} holds a running HBase with {have} node(s); this scenario "
+                    f"needs {self.nodes}: stop it (scripts/hbase-local stop --run-dir "
+                    f"{self.run_dir}) and start again")
+            self.nodes = have
+            print(f"using the running {have}-node HBase in {self.run_dir} (left running)",
+                  flush=True)
             return
         for sub in ("data", "tmp"):
             if (self.run_dir / sub).is_dir():
                 shutil.rmtree(self.run_dir / sub)
-        print(f"starting a local HBase (ZooKeeper 127.0.0.1:{self.zk_port}, fresh data in "
-              f"{self.run_dir})", flush=True)
+        what = "standalone" if self.nodes == 1 else f"{self.nodes}-node cluster"
+        print(f"starting a local HBase {what} (ZooKeeper 127.0.0.1:{self.zk_port}, fresh data "
+              f"in {self.run_dir})", flush=True)
         self.started_here = True
         # --owner-pid: HBase also stops if this runner is killed without a chance to clean up
-        _cli("hbase-local", ["start", "--owner-pid", str(os.getpid())] + self._opts())
+        _cli("hbase-local", ["start", "--nodes", str(self.nodes), "--owner-pid",
+                             str(os.getpid())] + self._opts())
 
     def stop(self) -> None:
         _cli("hbase-local", ["stop"] + self._opts())
+
+    # node failures (S2's fault phase): node i is region server i and DataNode i
+    def running_nodes_count(self) -> int:
+        pids = self.pids()
+        return sum(1 for i in range(1, self.nodes + 1)
+                   if f"regionserver-{i}" in pids and f"datanode-{i}" in pids)
+
+    def stop_node(self, node: int, kill: bool = False) -> None:
+        _cli("hbase-local", ["stop", "--node", str(node)] + (["--kill"] if kill else [])
+             + self._opts())
+
+    def start_node(self, node: int) -> None:
+        """Restarts the node; returns once a client sees every region server live."""
+        _cli("hbase-local", ["start", "--node", str(node)] + self._opts())
+
+    def wait_all_up(self, timeout: float = 120) -> None:
+        """start_node already waits until every region server is live again."""
+
+    def region_layout(self) -> Dict[str, Dict[str, int]]:
+        """{region server address: {table: regions}} of the live region servers."""
+        proc = _cli("hbase-local", ["status"] + self._opts(), capture=True)
+        return hbase_local.region_layout(proc.stdout)
 
 
 @dataclass

@@ -61,6 +61,29 @@ def stop(pid: int, grace_seconds: float, kill: bool = False) -> str:
     return f"killed after {grace_seconds:.0f} s without stopping"
 
 
+def stop_all(pids: dict, grace_seconds: float, kill: bool = False) -> dict:
+    """Like stop() for several processes at once ({name: pid}): every signal is sent first, so
+    they go down together. Returns {name: how it ended}."""
+    ended = {}
+    for name, pid in pids.items():
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL if kill else signal.SIGTERM)
+        else:
+            ended[name] = "not running"
+    deadline = time.monotonic() + grace_seconds
+    while time.monotonic() < deadline and any(alive(p) for n, p in pids.items() if n not in ended):
+        time.sleep(0.2)
+    for name, pid in pids.items():
+        if name in ended:
+            continue
+        if alive(pid):
+            stop(pid, 5, kill=True)
+            ended[name] = f"killed after {grace_seconds:.0f} s without stopping"
+        else:
+            ended[name] = "killed" if kill else "stopped"
+    return ended
+
+
 def tail(path: Path, lines: int = 40) -> str:
     try:
         with open(path, "rb") as f:

@@ -31,7 +31,7 @@ from .scenario_plan import Action, Composite, Context, estimate_seconds
 from .scenarios import SCENARIOS, scenario_id
 
 DATABASES = ["cassandra", "hbase"]
-START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": 25}
+START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": {1: 25, 3: 75}}
 
 
 @dataclass
@@ -48,6 +48,7 @@ class Settings:
     hbase_ports: tuple = (2181, 16000, 16020)
     keep_going: bool = False
     dry_run: bool = False
+    node_failure: str = "crash"   # S2's fault phase: crash (SIGKILL) or drain (SIGTERM)
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
@@ -66,7 +67,7 @@ def local_server(database: str, nodes: int, settings: Settings):
         return LocalCassandra(root / "cassandra", nodes, settings.cassandra_address,
                               settings.cassandra_jmx_port)
     zk, master, rs = settings.hbase_ports
-    return LocalHBase(root / "hbase", zk, master, rs)
+    return LocalHBase(root / "hbase", zk, master, rs, nodes=nodes)
 
 
 def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings, out: Path,
@@ -75,13 +76,15 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     time); returns the number of failed steps."""
     plans = []  # (database, server or None, steps)
     for db in databases:
-        nodes = max(SCENARIOS[s].CASSANDRA_NODES for s in scenarios)
+        nodes = max(getattr(SCENARIOS[s], f"{db.upper()}_NODES", 1) for s in scenarios)
         server = None if db in settings.hosts else local_server(db, nodes, settings)
         steps = []
         for s in scenarios:
             ctx = Context(s, db, settings.scale, settings.clients, connection(db, settings, server),
                           settings.user_files, settings.user_properties,
                           cassandra=server if db == "cassandra" and server else None,
+                          hbase=server if db == "hbase" and server else None,
+                          node_failure=settings.node_failure,
                           quick=quick, out_dir=out)
             steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
         plans.append((db, server, steps))
@@ -96,8 +99,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     estimates = []
     for db, server, steps in plans:
         if server:
-            estimates.append(START_ESTIMATE["cassandra"].get(server.nodes, 60)
-                             if db == "cassandra" else START_ESTIMATE["hbase"])
+            estimates.append(START_ESTIMATE[db].get(server.nodes, 75))
         estimates += [_estimate(ctx, step) for ctx, step in steps]
         if server:
             estimates.append(10)
@@ -221,7 +223,12 @@ def parser() -> argparse.ArgumentParser:
                        help="loopback address of Cassandra node1 (default 127.0.0.1)")
     local.add_argument("--cassandra-jmx-port", type=int, default=7199)
     local.add_argument("--hbase-ports", default="2181,16000,16020",
-                       help="ZooKeeper, master and region server ports (default 2181,16000,16020)")
+                       help="ZooKeeper, master and region server ports (default 2181,16000,16020; "
+                            "a cluster also uses master+1, master+2 for HDFS and region server "
+                            "port + i - 1 for region server i)")
+    local.add_argument("--node-failure", choices=["crash", "drain"], default="crash",
+                       help="how S2's fault phase takes a node down: crash = SIGKILL, a dead "
+                            "machine (default); drain = SIGTERM, a graceful stop")
     return p
 
 
@@ -253,7 +260,7 @@ def settings_from(args) -> Settings:
     return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
-                    args.dry_run)
+                    args.dry_run, args.node_failure)
 
 
 def timestamp() -> str:

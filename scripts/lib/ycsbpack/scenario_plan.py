@@ -33,12 +33,14 @@ class Context:
     user_files: List[str] = field(default_factory=list)
     user_properties: Dict[str, str] = field(default_factory=dict)
     cassandra: Optional[object] = None  # local_servers.LocalCassandra when the runner runs it
+    hbase: Optional[object] = None      # local_servers.LocalHBase when the runner runs it
+    node_failure: str = "crash"         # how the fault phase takes a node down: crash | drain
     quick: bool = False                 # the quickstart's short selection of phases
     out_dir: Optional[Path] = None      # results/<scenario>/<timestamp>
 
     @property
     def local(self) -> bool:
-        return self.cassandra is not None
+        return self.cassandra is not None or self.hbase is not None
 
     @property
     def binding(self) -> str:

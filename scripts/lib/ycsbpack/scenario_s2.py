@@ -1,13 +1,15 @@
 """S2 Cassandra vs HBase (seed 001): batched loads of 10- and 100-byte values (batches of 100
 and 200), then reads with 100 threads at batch 1, 10 and 100; RF 3 on three Cassandra nodes,
-writes at CL ALL, reads at CL ONE. On local Cassandra servers a fault phase follows
-(fault_phase.py): one node stops mid-run, and every acknowledged write is checked afterwards.
+writes at CL ALL, reads at CL ONE; HBase on three region servers over HDFS with three copies
+(like for like). On local servers a fault phase follows on each database (fault_phase.py): one
+node goes down mid-run, and every acknowledged write is checked afterwards.
 """
 from .fault_phase import fault_step
 from .scenario_plan import Context
 
 TITLE = "S2 Cassandra vs HBase, RF 3, batches"
 CASSANDRA_NODES = 3
+HBASE_NODES = 3
 SCALE = {"cluster": {"load_threads": 5, "read_threads": 100},
          "local": {"load_threads": 5, "read_threads": 100},
          "ci": {"load_threads": 4, "read_threads": 8}}
@@ -22,6 +24,6 @@ def plan(ctx: Context) -> list:
     for batch in (1, 10, 100):
         steps.append(ctx.phase(f"read-batch{batch}", "run", ctx.files([f"read-batch{batch}"]),
                                s["read_threads"], clients=ctx.clients, group="read"))
-    if ctx.database == "cassandra" and ctx.local:
+    if ctx.local:
         steps.append(fault_step(ctx))
     return steps

@@ -63,11 +63,17 @@ public final class OperationMeasurement {
     return r;
   }
 
+  /**
+   * As YCSB's DBWrapper does for its five operations: the latency of a failed operation goes to
+   * {@code <OP>-FAILED}, so status lines and .hdr logs show failures over time (a node failure
+   * in S2's fault phase); the status is counted under the operation itself.
+   */
   private static void report(Measurements m, String operation, long intendedStart, long start,
                              long end, Status status) {
-    m.measure(operation, (int) ((end - start) / 1000));
+    String measured = status != null && status.isOk() ? operation : operation + "-FAILED";
+    m.measure(measured, (int) ((end - start) / 1000));
     // without -target YCSB sets no intended start; the operation's own start stands in
-    m.measureIntended(operation, (int) ((end - (intendedStart == 0 ? start : intendedStart))
+    m.measureIntended(measured, (int) ((end - (intendedStart == 0 ? start : intendedStart))
         / 1000));
     m.reportStatus(operation, status);
   }
