@@ -71,3 +71,28 @@ def test_a_taken_port_of_a_cluster_process_is_refused_by_name(tmp_path):
         with pytest.raises(ScriptError) as e:
             hbase_local._refuse_taken_ports(server)
     assert f"127.0.0.1:{port} (HDFS NameNode RPC (--master-port + 1))" in str(e.value)
+
+
+def test_the_dead_servers_regions_and_when_they_reopened_come_from_the_masters_log(
+        tmp_path, monkeypatch):
+    """A real excerpt of a master log: region server 3 (port 24022, carrying hbase:meta) killed
+    at 00:53:59.767; its ServerCrashProcedure, and its regions reopened on the other servers."""
+    import json
+    import shutil
+    import time
+    from pathlib import Path
+    from ycsbpack import hbase_logs
+    monkeypatch.setenv("TZ", "UTC")  # the log was written on a machine in UTC
+    time.tzset()
+    (tmp_path / "logs").mkdir()
+    shutil.copy(Path(__file__).parent / "fixtures" / "hbase-master-crash.log",
+                tmp_path / "logs" / "master.log")
+    (tmp_path / "hbase.json").write_text(json.dumps({"regionserver_port": 24020}))
+    r = hbase_logs.region_recovery(tmp_path, 3, "2026-11-24T00:53:59.767+00:00")
+    assert r["server"] == "127.0.0.1,24022,1795481476858"
+    assert (r["crash_noticed_s"], r["crash_procedure_done_s"]) == (5.3, 25.6)
+    assert {k: v["reopened_s"] for k, v in r["regions"].items()} == {
+        "1588230740": 8.5, "b08943ec6ee527729f2e70a5338df219": 16.6,
+        "5638230a97467be4f447c68c9d901e16": 17.7, "75deace0f94ee99074f919f5c83a4302": 19.7}
+    assert r["by_table"] == {"hbase:meta": 1, "t2": 2, "t1": 1} and r["not_reopened"] == 0
+    assert (r["min_s"], r["max_s"]) == (8.5, 19.7)

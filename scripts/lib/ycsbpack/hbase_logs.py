@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Dict, Optional
 
 _LINE_TIME = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d,\d{3})")
-_OPEN = re.compile(r"row=([0-9a-f]{32}), regionState=OPEN\b.*?regionLocation=(\S+?,\d+,\d+)")
-_TABLE = re.compile(r"table=([^,\s]+), region=([0-9a-f]{32})")
+# an encoded region name: 32 hex digits, or 1588230740 for hbase:meta
+_OPEN = re.compile(r"row=(\w+), regionState=OPEN\b.*?regionLocation=(\S+?,\d+,\d+)")
+_TABLE = re.compile(r"table=([^,\s]+), region=(\w+)")
 
 
 def _time(line: str) -> Optional[datetime]:
