@@ -263,3 +263,16 @@ def test_the_hbase_verdict_fails_when_an_acknowledged_row_is_missing_or_no_recov
     assert hbase_judge(3299)["failed"] == ["no acknowledged write is missing (found >= acknowledged)"]
     assert hbase_judge(3300, recovered=False)["failed"][0].startswith(
         "writes and reads succeeded again while the node was still down")
+
+
+def test_a_drained_hbase_node_need_not_fail_any_operation_a_crashed_one_must():
+    quiet = {"BATCH_INSERT": {"OK": 250}, "BATCH_INSERT-RECORDS": {"OK": 2500},
+             "BATCH_READ": {"OK": 250}}
+    back = {"READ": {"OK": 3500, "NOT_FOUND": 0}}
+    drained = fault_verdict.finish(fault_verdict.judge_hbase(
+        quiet, HBASE_UP, back, 10, 3500, unavailability={"recovered_while_down": True},
+        node_failure="drain"))
+    assert drained["failed"] == []
+    crashed = fault_verdict.finish(fault_verdict.judge_hbase(
+        quiet, HBASE_UP, back, 10, 3500, unavailability={"recovered_while_down": True}))
+    assert crashed["failed"] == ["operations failed while the dead server's regions were unassigned"]
