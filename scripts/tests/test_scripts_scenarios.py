@@ -276,3 +276,14 @@ def test_a_drained_hbase_node_need_not_fail_any_operation_a_crashed_one_must():
     crashed = fault_verdict.finish(fault_verdict.judge_hbase(
         quiet, HBASE_UP, back, 10, 3500, unavailability={"recovered_while_down": True}))
     assert crashed["failed"] == ["operations failed while the dead server's regions were unassigned"]
+
+
+def test_a_batch_whose_coordinator_crashed_mid_request_may_be_stored():
+    """The numbers of a real CI run: node3 killed, 2 batches failed ERROR (their coordinator
+    died mid-request) and all 20 of their keys were stored on the live replicas."""
+    down = {"BATCH_INSERT": {"OK": 126, "WRITE_TIMEOUT": 39, "ERROR": 2}, "BATCH_READ": {"OK": 150}}
+    up = {"BATCH_INSERT": {"OK": 125}, "BATCH_READ": {"OK": 123}}
+    v = judge(down, up, {"READ": {"OK": 2920, "NOT_FOUND": 0}}, 10, 2920, "crash")
+    assert v["failed"] == [] and v["keys_maybe_applied"] == 410 and not v["exact"]
+    v = judge(down, up, {"READ": {"OK": 2920, "NOT_FOUND": 0}}, 10, 2940, "crash")
+    assert v["failed"] == ["the read-back read every key tried"]
