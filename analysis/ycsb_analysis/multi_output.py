@@ -28,6 +28,7 @@ import pandas as pd
 
 from . import exporters, report_parser, status_parser
 from .errors import UnreadableInput
+from .fast_raw import Piece, piece_of
 from .line_formats import (LINE_KINDS, RAW_DATAPOINT, RAW_DATAPOINT_SCANNER, classify_lines, columns_of,
                            latency_number, scan, to_number)
 
@@ -196,44 +197,63 @@ class _FileParse:
         self.counts: list[pd.DataFrame] = []
         self.line_segment: list[pd.Series] = []   # segment of report/timeseries/raw lines
 
-    def feed(self, lines: list[str], kinds: pd.Series | None = None) -> None:
-        """Parse the next block of lines (``kinds`` from ``classify_lines``, if known)."""
-        n = len(lines)
+    def feed(self, piece: Piece, kinds: pd.Series | None = None) -> None:
+        """Parse the next block of lines (``kinds`` of ``piece.lines`` from ``classify_lines``,
+        if known); ``piece.n`` lines in all, its raw datapoints already read."""
+        n = piece.n
         if n == 0:
             return
-        index = pd.RangeIndex(self.n_lines, self.n_lines + n)
-        lines_s = pd.Series(lines, index=index, dtype=object)
+        index = pd.Index(piece.line_pos + self.n_lines)
+        lines_s = pd.Series(piece.lines, index=index, dtype=object)
         kinds = classify_lines(lines_s) if kinds is None else kinds.set_axis(index)
         kind = kinds.to_numpy()
 
         report_lines = lines_s[kind == "report"]
         ts_lines = lines_s[kind == "timeseries"]
         is_report = (kind == "report") | (kind == "timeseries")
-        metrics = np.full(n, "", dtype=object)
+        metrics = np.full(len(kind), "", dtype=object)
         if len(report_lines):
-            metrics[report_lines.index - self.n_lines] = \
-                report_parser.parse_report_lines(report_lines)["metric"].to_numpy()
+            metrics[kind == "report"] = report_parser.parse_report_lines(report_lines)["metric"].to_numpy()
         if len(ts_lines):
-            metrics[ts_lines.index - self.n_lines] = \
-                report_parser.parse_timeseries_lines(ts_lines)["metric"].to_numpy()
+            metrics[kind == "timeseries"] = report_parser.parse_timeseries_lines(ts_lines)["metric"].to_numpy()
         start = segment_starts(is_report, metrics, self.after_overall, self.seen_report)
         starts_upto = np.cumsum(start) + self.n_starts
         # Status lines and raw datapoints are printed while a run goes on: they belong to
         # the next report. Clipped to the real number of outputs in outputs().
         segment = np.where(is_report, starts_upto - 1, starts_upto).astype("int64")
+        # A raw datapoint read by fast_raw (never a report line) belongs with the report
+        # lines started before it.
+        before = np.searchsorted(piece.line_pos, piece.raw_pos)
+        raw_segment = np.where(before > 0, starts_upto[np.maximum(before - 1, 0)] if len(kind) else 0,
+                               self.n_starts).astype("int64")
         if is_report.any():
             self.after_overall = bool(metrics[np.flatnonzero(is_report)[-1]] == "OVERALL")
             self.seen_report = True
-        self.n_starts = int(starts_upto[-1])
+        if len(kind):
+            self.n_starts = int(starts_upto[-1])
         segments = pd.Series(segment, index=index)
 
-        self.counts.append(pd.DataFrame({"segment": segment, "kind": kind}).value_counts().rename("n").reset_index())
+        counted = pd.DataFrame({"segment": np.concatenate([segment, raw_segment]),
+                                "kind": np.concatenate([kind, np.full(len(raw_segment), "raw_datapoint",
+                                                                      dtype=object)])})
+        self.counts.append(counted.value_counts().rename("n").reset_index())
         self.report_lines.append(report_lines)
         self.timeseries_lines.append(ts_lines)
         raw_lines = lines_s[kind == "raw_datapoint"]
-        if len(raw_lines):
+        raw_index = pd.Index(piece.raw_pos + self.n_lines)
+        fast = pd.DataFrame({"metric": pd.Series(piece.raw_metric, index=raw_index, dtype=object),
+                             "timestamp_ms": piece.raw_timestamp_ms,
+                             "latency_us": piece.raw_latency_us}, index=raw_index) if len(raw_index) else None
+        if len(raw_lines) and fast is not None:
+            self.raw.append(pd.concat([_parse_raw_datapoints(raw_lines), fast]).sort_index())
+        elif len(raw_lines):
             self.raw.append(_parse_raw_datapoints(raw_lines))
-        self.line_segment.append(segments[is_report | (kind == "raw_datapoint")])
+        elif fast is not None:
+            self.raw.append(fast)
+        line_segment = segments[is_report | (kind == "raw_datapoint")]
+        if len(raw_index):
+            line_segment = pd.concat([line_segment, pd.Series(raw_segment, index=raw_index)]).sort_index()
+        self.line_segment.append(line_segment)
 
         texts = status_parser.join_entries(lines_s, kinds)
         if len(texts):
@@ -319,20 +339,20 @@ def _parse_blocks(blocks: Iterator[str], source: str) -> list[ParsedOutput]:
     waits whole: text without another status head grows the block).
     """
     parse = _FileParse(source)
-    pending: list[str] = []
+    pending = Piece.of_lines([])
     block = next(blocks, None)
     while block is not None:
         following = next(blocks, None)
-        lines = pending + block.splitlines()
-        kinds = classify_lines(pd.Series(lines, dtype=object))
-        cut = len(lines)
+        piece = pending + piece_of(block)
+        kinds = classify_lines(pd.Series(piece.lines, dtype=object))
+        cut = piece.n
         if following is not None:
             heads = np.flatnonzero(kinds.to_numpy() == "status")
             if len(heads):
-                cut = int(heads[-1])
+                cut = int(piece.line_pos[heads[-1]])
+        head, pending = piece.split(cut)
         if cut:
-            parse.feed(lines[:cut], kinds.iloc[:cut])
-        pending = lines[cut:]
+            parse.feed(head, kinds.iloc[:len(head.lines)])
         block = following
     parse.feed(pending)
     return parse.outputs()
