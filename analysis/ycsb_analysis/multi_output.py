@@ -233,10 +233,10 @@ class _FileParse:
             self.n_starts = int(starts_upto[-1])
         segments = pd.Series(segment, index=index)
 
-        counted = pd.DataFrame({"segment": np.concatenate([segment, raw_segment]),
-                                "kind": np.concatenate([kind, np.full(len(raw_segment), "raw_datapoint",
-                                                                      dtype=object)])})
-        self.counts.append(counted.value_counts().rename("n").reset_index())
+        self.counts.append(pd.DataFrame({"segment": segment, "kind": kind}).value_counts().rename("n").reset_index())
+        if len(raw_segment):
+            seg, n_raw = np.unique(raw_segment, return_counts=True)
+            self.counts.append(pd.DataFrame({"segment": seg, "kind": "raw_datapoint", "n": n_raw}))
         self.report_lines.append(report_lines)
         self.timeseries_lines.append(ts_lines)
         raw_lines = lines_s[kind == "raw_datapoint"]
@@ -308,7 +308,7 @@ class _FileParse:
         outputs = []
         for seg in range(n_segments):
             def pick(df: pd.DataFrame) -> pd.DataFrame:
-                if df.empty:
+                if df.empty or n_segments == 1:   # one output: every line is its own
                     return df.reset_index(drop=True)
                 return df[line_segment.reindex(df.index).to_numpy() == seg].reset_index(drop=True)
             if n_segments == 1:  # everything belongs to the one output: no filtered copies
