@@ -130,7 +130,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
     dump(returns, "returns")
     dump(records, "records")
     dump(series, "timeseries")
-    dump(raw_summed, "raw-intervals")
+    dump(raw_summed, "raw-intervals", json_too=False)
     n_raw = sum(len(f) for f in raw)
     if n_raw <= MAX_PLAIN_ROWS:
         dump(raw, "raw-datapoints", json_too=False)   # one row per operation: CSV only
