@@ -101,8 +101,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
                                                                      "average_latency_us"]])
             rd = c.output.raw_datapoints
             if not rd.empty:
-                raw.append(rd.assign(run=label, client=c.index)[["run", "client", "metric", "timestamp_ms",
-                                                                 "latency_us"]])
+                raw.append((label, c.index, rd))   # labelled only if written: no copy of millions of rows
                 raw_summed.append(raw_intervals(rd).assign(run=label, client=c.index))
         clients.append(client_figures(r).assign(run=label))
         operations.append(merged[label].operations.assign(run=label))
@@ -131,11 +130,11 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
     dump(records, "records")
     dump(series, "timeseries")
     dump(raw_summed, "raw-intervals", json_too=False)
-    n_raw = sum(len(f) for f in raw)
-    if n_raw <= MAX_PLAIN_ROWS:
-        dump(raw, "raw-datapoints", json_too=False)   # one row per operation: CSV only
-    elif raw_rows:
-        dump(raw, "raw-datapoints", json_too=False, gzip=True)
+    n_raw = sum(len(rd) for _, _, rd in raw)
+    if n_raw <= MAX_PLAIN_ROWS or raw_rows:   # one row per operation: CSV only
+        rows = [rd.assign(run=label, client=client)[["run", "client", "metric", "timestamp_ms", "latency_us"]]
+                for label, client, rd in raw]
+        dump(rows, "raw-datapoints", json_too=False, gzip=n_raw > MAX_PLAIN_ROWS)
     elif notes is not None:
         notes.append(f"{n_raw:,} raw datapoints are in raw-intervals.csv summed up per "
                      f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "

@@ -190,7 +190,9 @@ class _FileParse:
         self.seen_report = False
         self.report_lines: list[pd.Series] = []
         self.timeseries_lines: list[pd.Series] = []
-        self.raw: list[pd.DataFrame] = []
+        # Raw datapoints as per-block numpy columns, with their output (segment) instead of a
+        # line-number index: ~28 bytes a datapoint, and one column at a time is joined at the end.
+        self.raw: dict[str, list[np.ndarray]] = {"metric": [], "timestamp_ms": [], "latency_us": [], "segment": []}
         self.entries: list[pd.DataFrame] = []
         self.fingerprints: list[pd.DataFrame] = []
         self.measurements: list[pd.DataFrame] = []
@@ -240,19 +242,21 @@ class _FileParse:
         self.report_lines.append(report_lines)
         self.timeseries_lines.append(ts_lines)
         raw_lines = lines_s[kind == "raw_datapoint"]
-        raw_index = pd.Index(piece.raw_pos + self.n_lines)
-        fast = pd.DataFrame({"metric": pd.Series(piece.raw_metric, index=raw_index, dtype=object),
-                             "timestamp_ms": piece.raw_timestamp_ms,
-                             "latency_us": piece.raw_latency_us}, index=raw_index) if len(raw_index) else None
-        if len(raw_lines) and fast is not None:
-            self.raw.append(pd.concat([_parse_raw_datapoints(raw_lines), fast]).sort_index())
-        elif len(raw_lines):
-            self.raw.append(_parse_raw_datapoints(raw_lines))
-        elif fast is not None:
-            self.raw.append(fast)
-        line_segment = segments[is_report | (kind == "raw_datapoint")]
-        if len(raw_index):
-            line_segment = pd.concat([line_segment, pd.Series(raw_segment, index=raw_index)]).sort_index()
+        if len(raw_lines):   # the readable path's raw datapoints, merged in line order
+            slow = _parse_raw_datapoints(raw_lines)
+            line = np.concatenate([raw_lines.index.to_numpy(), piece.raw_pos + self.n_lines])
+            order = np.argsort(line, kind="stable")
+            columns = {"metric": np.concatenate([slow["metric"].to_numpy(dtype=object), piece.raw_metric])[order],
+                       "timestamp_ms": np.concatenate([slow["timestamp_ms"].to_numpy(), piece.raw_timestamp_ms])[order],
+                       "latency_us": np.concatenate([slow["latency_us"].to_numpy(), piece.raw_latency_us])[order],
+                       "segment": np.concatenate([segments[raw_lines.index].to_numpy(), raw_segment])[order]}
+        else:
+            columns = {"metric": piece.raw_metric, "timestamp_ms": piece.raw_timestamp_ms,
+                       "latency_us": piece.raw_latency_us, "segment": raw_segment}
+        if len(columns["metric"]):
+            for name, values in columns.items():
+                self.raw[name].append(values.astype(np.int32) if name == "segment" else values)
+        line_segment = segments[is_report]
         self.line_segment.append(line_segment)
 
         texts = status_parser.join_entries(lines_s, kinds)
@@ -285,6 +289,20 @@ class _FileParse:
         measurements = measurements[[c for c in measurements.columns if c not in pct] + pct]
         return entries, measurements
 
+    def _raw(self, n_segments: int) -> tuple[pd.DataFrame, np.ndarray]:
+        """All raw datapoints (``metric, timestamp_ms, latency_us``) and each one's output;
+        the blocks' columns are let go one column at a time, so the peak holds one extra
+        column, not a second copy of everything."""
+        if not self.raw["metric"]:
+            return _empty(["metric", "timestamp_ms", "latency_us"]), np.empty(0, dtype=np.int32)
+        joined = {}
+        for name in list(self.raw):
+            joined[name] = np.concatenate(self.raw[name])
+            self.raw[name] = []
+        segment = joined.pop("segment").clip(0, n_segments - 1)
+        joined["metric"] = pd.Series(joined["metric"], dtype=object)
+        return pd.DataFrame(joined, copy=False), segment
+
     def outputs(self) -> list[ParsedOutput]:
         """One :class:`ParsedOutput` per YCSB output found in the text fed so far."""
         n_segments = max(self.n_starts, 1)
@@ -293,7 +311,7 @@ class _FileParse:
         ts_lines = pd.concat(self.timeseries_lines) if self.timeseries_lines else pd.Series([], dtype=object)
         timeseries = report_parser.parse_timeseries_lines(ts_lines) if len(ts_lines) else \
             _empty(["metric", "time_ms", "average_latency_us"])
-        raw = pd.concat(self.raw) if self.raw else _empty(["metric", "timestamp_ms", "latency_us"])
+        raw, raw_segment = self._raw(n_segments)
         line_segment = (pd.concat(self.line_segment) if self.line_segment else pd.Series([], dtype="int64")
                         ).clip(0, n_segments - 1)
         entries, measurements = self._status()
@@ -325,7 +343,8 @@ class _FileParse:
                 status_entries=ents,
                 status_measurements=meas,
                 timeseries=pick(timeseries),
-                raw_datapoints=pick(raw),
+                raw_datapoints=raw.reset_index(drop=True) if raw.empty or n_segments == 1
+                else raw[raw_segment == seg].reset_index(drop=True),
                 line_counts=line_counts,
             ))
         return outputs
