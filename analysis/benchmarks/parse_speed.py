@@ -1,72 +1,170 @@
-"""Parse throughput of the status-line parser on a generated multi-hundred-MB status log.
+"""Parse speed and peak memory per input kind, beside what the machine allows.
 
-    .venv/bin/python analysis/benchmarks/parse_speed.py            # ~300 MB
-    .venv/bin/python analysis/benchmarks/parse_speed.py --mb 50    # quicker
+    .venv/bin/python analysis/benchmarks/parse_speed.py                    # 300 MB per kind
+    .venv/bin/python analysis/benchmarks/parse_speed.py --mb 50 --repeat 3 # quicker
+    .venv/bin/python analysis/benchmarks/parse_speed.py --no-report        # parsing only
 
-Writes the log into a temporary directory (deleted afterwards) by repeating real status
-entries of the fixtures (plain hdrhistogram lines, German decimal commas, and two-in-one
-multi-line entries), with foreign log lines mixed in, then times ``parse_file`` on it and
-prints MB/s, lines/s, CPU seconds and the process's peak memory (the generator writes as it
-goes, so the peak is the parser's). On a shared machine wall time varies with the load;
-CPU time much less. A script, not a test.
+Grows two files from the real fixture outputs in a temporary directory (deleted afterwards):
+
+``status``  a status log (stderr): the fixtures' status entries repeated with their own
+            timestamps (plain hdrhistogram lines, German decimal commas, two-in-one
+            multi-line entries, raw-type status lines) and foreign log lines mixed in;
+``raw``     a ``measurementtype=raw`` stdout: the fixture's datapoints repeated with later
+            timestamps, then its final report.
+
+Then, for each file, runs in separate processes (so each peak is its own, read from
+``os.wait4``'s rusage) and interleaved over ``--repeat`` rounds:
+
+``tool parse``   ``multi_output.parse_file`` (what every command of the tool does first); its
+                 CPU time is the call's own, without the interpreter's start and imports;
+``ycsb-report``  the whole command, charts and data files included (unless ``--no-report``);
+``one regex``    one compiled regex (a raw datapoint / a status head) counted over the file
+                 in 4 MB blocks: a floor for any pure-Python-regex parser;
+``grep -c``      ``grep -c 'sec: \\|,'``: reading and scanning the bytes, nothing more.
+
+It prints MB per CPU-second (user + system time of the process; the machine is shared, wall
+time says more about the neighbours than about the code), the median over the rounds, and
+the peak resident memory. A script, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
-import resource
+import statistics
+import subprocess
+import sys
 import tempfile
 from datetime import datetime, timedelta
-import time
 from pathlib import Path
 
-from ycsb_analysis.multi_output import parse_file
-
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "outputs"
+PY = sys.executable
+
+ONE_REGEX = {
+    "status": r"^(.*?)(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}) (\d+) sec: (\d+) operations; ",
+    "raw": r"^([\w-]+),(\d{10,}),(-?\d+)$",
+}
+GREP = {"status": " sec: ", "raw": ","}
 
 
-def sample_block() -> str:
+def status_log(path: Path, mb: float) -> None:
     lines = []
     for name in ("hdrhistogram.err", "locale-de.err", "hdrhistogram+histogram.err", "raw.err"):
         text = (FIXTURES / name).read_text(encoding="utf-8")
         lines += [l for l in text.splitlines() if " sec: " in l or l.startswith(("[", " [", "Raw"))]
     lines.append("20/01/19 13:19:16 INFO zookeeper.ZooKeeper: Session: 0x36f98ad0a4ad8cc closed")
-    return "\n".join(lines) + "\n"
+    # Each repetition gets its own timestamps, as a long run's status lines do (identical
+    # consecutive entries would be dropped as YCSB's repeated last line).
+    template = re.sub(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}", "{t}", "\n".join(lines) + "\n")
+    per_block = template.count("{t}")
+    repeats = max(1, int(mb * 1e6 / len(template.encode("utf-8"))))
+    start = datetime(2026, 1, 1)
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(repeats):
+            times = iter((start + timedelta(seconds=i * per_block + k)).strftime("%Y-%m-%d %H:%M:%S:000")
+                         for k in range(per_block))
+            f.write(re.sub(r"\{t\}", lambda _: next(times), template))
+
+
+def raw_output(path: Path, mb: float) -> None:
+    text = (FIXTURES / "raw.out").read_text(encoding="utf-8").splitlines()
+    raw = [l.split(",") for l in text if re.fullmatch(ONE_REGEX["raw"][1:-1], l)]
+    head = [l for l in text if not re.fullmatch(ONE_REGEX["raw"][1:-1], l) and not l.startswith("[")]
+    report = [l for l in text if l.startswith("[")]
+    t0 = min(int(t) for _, t, _ in raw)
+    span = max(int(t) for _, t, _ in raw) - t0 + 1
+    per_rep = sum(len(m) + len(l) + 16 for m, _, l in raw)
+    repeats = max(1, int(mb * 1e6 / per_rep))
+    with path.open("w", encoding="utf-8") as f:
+        f.write("\n".join(head) + "\n")
+        for i in range(repeats):
+            shift = i * span
+            f.write("".join(f"{m},{int(t) + shift},{l}\n" for m, t, l in raw))
+        f.write("\n".join(report) + "\n")
+
+
+ONE_REGEX_CODE = """
+import re, sys
+rx = re.compile(sys.argv[2].encode(), re.M)
+n = 0
+rest = b""
+with open(sys.argv[1], "rb") as f:
+    while True:
+        data = f.read(4 << 20)
+        if not data:
+            break
+        data = rest + data
+        cut = data.rfind(b"\\n") + 1
+        rest = data[cut:]
+        n += len(rx.findall(data, 0, cut))
+print(n)
+"""
+
+# Prints the CPU seconds of parse_file alone (not the interpreter's start and imports, ~1 s).
+PARSE_CODE = """
+import sys, time
+from ycsb_analysis.multi_output import parse_file
+c = time.process_time()
+outs = parse_file(sys.argv[1])
+print(time.process_time() - c)
+"""
+
+
+def measure(cmd: list[str]) -> tuple[float, float]:
+    """CPU seconds (user + system) and peak RSS in MiB of one child process."""
+    with tempfile.TemporaryFile() as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode not in (0, 3):  # ycsb-report exits 3 when it names an input as partial
+            raise SystemExit(f"{' '.join(cmd)} failed with exit status {p.returncode}")
+        out.seek(0)
+        said = out.read().decode().strip()
+    cpu = usage.ru_utime + usage.ru_stime
+    if cmd[1:3] == ["-c", PARSE_CODE]:
+        cpu = float(said)
+    return cpu, usage.ru_maxrss / 1024
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mb", type=float, default=300.0, help="size of the generated log in MB (default 300)")
+    ap.add_argument("--mb", type=float, default=300.0, help="size of each generated file in MB (default 300)")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds, interleaved; medians are printed (default 1)")
+    ap.add_argument("--kinds", nargs="+", default=["status", "raw"], choices=["status", "raw"])
+    ap.add_argument("--no-report", action="store_true", help="skip the end-to-end ycsb-report runs")
     args = ap.parse_args()
-    # Each repetition gets its own timestamps, as a long run's status lines do (identical
-    # consecutive entries would be dropped as YCSB's repeated last line).
-    template = re.sub(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}", "{t}", sample_block())
-    per_block = template.count("{t}")
-    block_bytes = len(template.encode("utf-8"))
-    repeats = max(1, int(args.mb * 1e6 / block_bytes))
-    start = datetime(2026, 1, 1)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory(prefix="ycsb-parse-speed-") as tmp:
-        path = Path(tmp) / "client-0.err"
-        n_lines = 0
-        with path.open("w", encoding="utf-8") as f:
-            for i in range(repeats):
-                times = iter((start + timedelta(seconds=i * per_block + k)).strftime("%Y-%m-%d %H:%M:%S:000")
-                             for k in range(per_block))
-                text = re.sub(r"\{t\}", lambda _: next(times), template)
-                n_lines += text.count("\n")
-                f.write(text)
-        size = path.stat().st_size
-        print(f"generated {size / 1e6:.0f} MB, {n_lines:,} lines in {path}")
-        t0, cpu0 = time.perf_counter(), time.process_time()
-        (out,) = parse_file(path)
-        elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-        print(f"parsed {len(out.status_entries):,} status entries, {len(out.status_measurements):,} "
-              f"per-metric rows, {out.skipped_lines:,} unknown lines skipped, in {elapsed:.1f} s")
-        print(f"throughput: {size / 1e6 / elapsed:.1f} MB/s, {n_lines / elapsed:,.0f} lines/s "
-              f"(CPU {cpu:.1f} s: {size / 1e6 / cpu:.1f} MB/s)")
-        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-        print(f"peak memory (max RSS): {peak_mb:,.0f} MB")
+        tmp = Path(tmp)
+        files = {}
+        for kind in args.kinds:
+            path = tmp / ("client-0.err" if kind == "status" else "client-0.out")
+            (status_log if kind == "status" else raw_output)(path, args.mb)
+            files[kind] = path
+            print(f"{kind}: generated {path.stat().st_size / 1e6:.0f} MB")
+        ycsb_report = str(Path(PY).with_name("ycsb-report"))
+        tools = {
+            "tool parse": lambda kind, p: [PY, "-c", PARSE_CODE, str(p)],
+            "ycsb-report": lambda kind, p: [ycsb_report, "-o", str(tmp / f"report-{kind}"), str(p)],
+            "one regex": lambda kind, p: [PY, "-c", ONE_REGEX_CODE, str(p), ONE_REGEX[kind]],
+            "grep -c": lambda kind, p: ["grep", "-c", GREP[kind], str(p)],
+        }
+        if args.no_report:
+            del tools["ycsb-report"]
+        results: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        for _ in range(args.repeat):
+            for kind, path in files.items():
+                for name, cmd in tools.items():
+                    results.setdefault((kind, name), []).append(measure(cmd(kind, path)))
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"{'input':8} {'what':12} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9}  (median of {args.repeat})")
+        for (kind, name), runs in results.items():
+            size = files[kind].stat().st_size / 1e6
+            cpu = statistics.median(c for c, _ in runs)
+            peak = statistics.median(m for _, m in runs)
+            print(f"{kind:8} {name:12} {size / cpu:9.1f} {cpu:7.2f} {peak:9.0f}")
 
 
 if __name__ == "__main__":

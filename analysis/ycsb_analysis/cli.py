@@ -31,6 +31,7 @@ from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
 from .per_client import client_figures
 from .plausibility import implausible_figures
+from .raw_intervals import INTERVAL_MS, raw_intervals
 from .summary import runs_summary
 
 
@@ -66,15 +67,26 @@ def _parser() -> argparse.ArgumentParser:
                         "given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the seed's HBase "
                         "batches; phases of a results directory take it from metadata.json")
     p.add_argument("--title", default="YCSB results", help="report title")
+    p.add_argument("--raw-rows", action="store_true",
+                   help="with more than 1,000,000 raw datapoints, also write every one of them "
+                        "(raw-datapoints.csv.gz); they are always summed up per second in raw-intervals.csv")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
 
-def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], summary: pd.DataFrame) -> list[Path]:
-    """Write every parsed figure as CSV and JSON; return the files written."""
+# Beyond this many rows (~40 MB of CSV) raw datapoints and status figures are not written as
+# plain CSV: raw rows are summed up per interval (rows gzipped on request, --raw-rows), status
+# figures are gzipped. A data file stays proportionate to the run, not to its operations.
+MAX_PLAIN_ROWS = 1_000_000
+
+
+def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], summary: pd.DataFrame,
+                   raw_rows: bool = False, notes: list[str] | None = None) -> list[Path]:
+    """Write every parsed figure as CSV and JSON; return the files written. What is written
+    only in summed-up form is said in ``notes``."""
     written = []
     figures, operations, returns, records, status = [], [], [], [], []
-    clients, series, raw = [], [], []
+    clients, series, raw, raw_summed = [], [], [], []
     for r in runs:
         label = run_label(r)
         for c in r.clients:
@@ -89,8 +101,8 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
                                                                      "average_latency_us"]])
             rd = c.output.raw_datapoints
             if not rd.empty:
-                raw.append(rd.assign(run=label, client=c.index)[["run", "client", "metric", "timestamp_ms",
-                                                                 "latency_us"]])
+                raw.append((label, c.index, rd))   # labelled only if written: no copy of millions of rows
+                raw_summed.append(raw_intervals(rd).assign(run=label, client=c.index))
         clients.append(client_figures(r).assign(run=label))
         operations.append(merged[label].operations.assign(run=label))
         returns.append(merged[label].returns.assign(run=label))
@@ -98,14 +110,15 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
         if not rec.empty:
             records.append(rec.assign(run=label))
 
-    def dump(frames: list[pd.DataFrame], stem: str, json_too: bool = True) -> None:
+    def dump(frames: list[pd.DataFrame], stem: str, json_too: bool = True, gzip: bool = False) -> None:
         df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
         if df.empty:
             return
         first = ["run"] + [c for c in df.columns if c != "run"]
         df = df[first]
-        df.to_csv(out / f"{stem}.csv", index=False)
-        written.append(out / f"{stem}.csv")
+        name = f"{stem}.csv.gz" if gzip else f"{stem}.csv"
+        df.to_csv(out / name, index=False, compression="gzip" if gzip else None)
+        written.append(out / name)
         if json_too:
             df.to_json(out / f"{stem}.json", orient="records", indent=1, date_format="iso")
             written.append(out / f"{stem}.json")
@@ -116,8 +129,17 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
     dump(returns, "returns")
     dump(records, "records")
     dump(series, "timeseries")
-    dump(raw, "raw-datapoints", json_too=False)   # one row per operation: CSV only
-    dump(status, "status", json_too=False)
+    dump(raw_summed, "raw-intervals", json_too=False)
+    n_raw = sum(len(rd) for _, _, rd in raw)
+    if n_raw <= MAX_PLAIN_ROWS or raw_rows:   # one row per operation: CSV only
+        rows = [rd.assign(run=label, client=client)[["run", "client", "metric", "timestamp_ms", "latency_us"]]
+                for label, client, rd in raw]
+        dump(rows, "raw-datapoints", json_too=False, gzip=n_raw > MAX_PLAIN_ROWS)
+    elif notes is not None:
+        notes.append(f"{n_raw:,} raw datapoints are in raw-intervals.csv summed up per "
+                     f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
+                     "also writes every row (raw-datapoints.csv.gz)")
+    dump(status, "status", json_too=False, gzip=sum(len(f) for f in status) > MAX_PLAIN_ROWS)
     if not summary.empty:
         summary.to_csv(out / "summary.csv", index=False)
         summary.to_json(out / "summary.json", orient="records", indent=1)
@@ -153,7 +175,8 @@ class ReportOutcome:
 
 
 def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | None = None,
-                         batchsize: int | dict[str, int] = 1, title: str = "YCSB results") -> ReportOutcome:
+                         batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
+                         raw_rows: bool = False) -> ReportOutcome:
     """Everything ``ycsb-report`` does, and what it could not use.
 
     Raises :class:`UnreadableInput` only when no input can be used at all.
@@ -171,9 +194,9 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
     charts: list[Chart] = []
     for chart in ALL_CHARTS:
         charts.extend(chart(runs, out))
-    written = export_figures(out, runs, merged, summary)
-    comparison = None
     notes: list[str] = []
+    written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
+    comparison = None
     if baseline:
         base_skipped: list[SkippedInput] = []
         base_runs = load(baseline, batchsize=batchsize, skipped=base_skipped)
@@ -210,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         parser.error(f"--batchsize: {e}")
     try:
-        outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes, args.title)
+        outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes, args.title,
+                                       raw_rows=args.raw_rows)
     except UnreadableInput as e:
         print(f"ycsb-report: error: {e.path}: {e.problem}", file=sys.stderr)
         return EXIT_NO_REPORT

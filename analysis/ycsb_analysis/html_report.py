@@ -268,7 +268,10 @@ FILE_CONTENTS = {
     "records": "batched records (records/s, per-record latency)",
     "timeseries": "measurementtype=timeseries rows: average latency per interval (time_ms)",
     "raw-datapoints": "measurementtype=raw datapoints: one row per operation (timestamp_ms, latency_us)",
+    "raw-intervals": "measurementtype=raw datapoints per metric and second: count, min, mean, p50-p99.9, max",
     "status": "every per-interval status-line figure",
+    "status.csv": "every per-interval status-line figure (gzipped: a long run)",
+    "raw-datapoints.csv": "measurementtype=raw datapoints: one row per operation (gzipped)",
     "summary": "one row per run (the overview)",
     "comparison": "baseline vs current, change in percent",
 }

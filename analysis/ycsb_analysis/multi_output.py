@@ -28,6 +28,7 @@ import pandas as pd
 
 from . import exporters, report_parser, status_parser
 from .errors import UnreadableInput
+from .fast_raw import Piece, piece_of
 from .line_formats import (LINE_KINDS, RAW_DATAPOINT, RAW_DATAPOINT_SCANNER, classify_lines, columns_of,
                            latency_number, scan, to_number)
 
@@ -189,51 +190,74 @@ class _FileParse:
         self.seen_report = False
         self.report_lines: list[pd.Series] = []
         self.timeseries_lines: list[pd.Series] = []
-        self.raw: list[pd.DataFrame] = []
+        # Raw datapoints as per-block numpy columns, with their output (segment) instead of a
+        # line-number index: ~28 bytes a datapoint, and one column at a time is joined at the end.
+        self.raw: dict[str, list[np.ndarray]] = {"metric": [], "timestamp_ms": [], "latency_us": [], "segment": []}
         self.entries: list[pd.DataFrame] = []
         self.fingerprints: list[pd.DataFrame] = []
         self.measurements: list[pd.DataFrame] = []
         self.counts: list[pd.DataFrame] = []
         self.line_segment: list[pd.Series] = []   # segment of report/timeseries/raw lines
 
-    def feed(self, lines: list[str], kinds: pd.Series | None = None) -> None:
-        """Parse the next block of lines (``kinds`` from ``classify_lines``, if known)."""
-        n = len(lines)
+    def feed(self, piece: Piece, kinds: pd.Series | None = None) -> None:
+        """Parse the next block of lines (``kinds`` of ``piece.lines`` from ``classify_lines``,
+        if known); ``piece.n`` lines in all, its raw datapoints already read."""
+        n = piece.n
         if n == 0:
             return
-        index = pd.RangeIndex(self.n_lines, self.n_lines + n)
-        lines_s = pd.Series(lines, index=index, dtype=object)
+        index = pd.Index(piece.line_pos + self.n_lines)
+        lines_s = pd.Series(piece.lines, index=index, dtype=object)
         kinds = classify_lines(lines_s) if kinds is None else kinds.set_axis(index)
         kind = kinds.to_numpy()
 
         report_lines = lines_s[kind == "report"]
         ts_lines = lines_s[kind == "timeseries"]
         is_report = (kind == "report") | (kind == "timeseries")
-        metrics = np.full(n, "", dtype=object)
+        metrics = np.full(len(kind), "", dtype=object)
         if len(report_lines):
-            metrics[report_lines.index - self.n_lines] = \
-                report_parser.parse_report_lines(report_lines)["metric"].to_numpy()
+            metrics[kind == "report"] = report_parser.parse_report_lines(report_lines)["metric"].to_numpy()
         if len(ts_lines):
-            metrics[ts_lines.index - self.n_lines] = \
-                report_parser.parse_timeseries_lines(ts_lines)["metric"].to_numpy()
+            metrics[kind == "timeseries"] = report_parser.parse_timeseries_lines(ts_lines)["metric"].to_numpy()
         start = segment_starts(is_report, metrics, self.after_overall, self.seen_report)
         starts_upto = np.cumsum(start) + self.n_starts
         # Status lines and raw datapoints are printed while a run goes on: they belong to
         # the next report. Clipped to the real number of outputs in outputs().
         segment = np.where(is_report, starts_upto - 1, starts_upto).astype("int64")
+        # A raw datapoint read by fast_raw (never a report line) belongs with the report
+        # lines started before it.
+        before = np.searchsorted(piece.line_pos, piece.raw_pos)
+        raw_segment = np.where(before > 0, starts_upto[np.maximum(before - 1, 0)] if len(kind) else 0,
+                               self.n_starts).astype("int64")
         if is_report.any():
             self.after_overall = bool(metrics[np.flatnonzero(is_report)[-1]] == "OVERALL")
             self.seen_report = True
-        self.n_starts = int(starts_upto[-1])
+        if len(kind):
+            self.n_starts = int(starts_upto[-1])
         segments = pd.Series(segment, index=index)
 
         self.counts.append(pd.DataFrame({"segment": segment, "kind": kind}).value_counts().rename("n").reset_index())
+        if len(raw_segment):
+            seg, n_raw = np.unique(raw_segment, return_counts=True)
+            self.counts.append(pd.DataFrame({"segment": seg, "kind": "raw_datapoint", "n": n_raw}))
         self.report_lines.append(report_lines)
         self.timeseries_lines.append(ts_lines)
         raw_lines = lines_s[kind == "raw_datapoint"]
-        if len(raw_lines):
-            self.raw.append(_parse_raw_datapoints(raw_lines))
-        self.line_segment.append(segments[is_report | (kind == "raw_datapoint")])
+        if len(raw_lines):   # the readable path's raw datapoints, merged in line order
+            slow = _parse_raw_datapoints(raw_lines)
+            line = np.concatenate([raw_lines.index.to_numpy(), piece.raw_pos + self.n_lines])
+            order = np.argsort(line, kind="stable")
+            columns = {"metric": np.concatenate([slow["metric"].to_numpy(dtype=object), piece.raw_metric])[order],
+                       "timestamp_ms": np.concatenate([slow["timestamp_ms"].to_numpy(), piece.raw_timestamp_ms])[order],
+                       "latency_us": np.concatenate([slow["latency_us"].to_numpy(), piece.raw_latency_us])[order],
+                       "segment": np.concatenate([segments[raw_lines.index].to_numpy(), raw_segment])[order]}
+        else:
+            columns = {"metric": piece.raw_metric, "timestamp_ms": piece.raw_timestamp_ms,
+                       "latency_us": piece.raw_latency_us, "segment": raw_segment}
+        if len(columns["metric"]):
+            for name, values in columns.items():
+                self.raw[name].append(values.astype(np.int32) if name == "segment" else values)
+        line_segment = segments[is_report]
+        self.line_segment.append(line_segment)
 
         texts = status_parser.join_entries(lines_s, kinds)
         if len(texts):
@@ -265,6 +289,20 @@ class _FileParse:
         measurements = measurements[[c for c in measurements.columns if c not in pct] + pct]
         return entries, measurements
 
+    def _raw(self, n_segments: int) -> tuple[pd.DataFrame, np.ndarray]:
+        """All raw datapoints (``metric, timestamp_ms, latency_us``) and each one's output;
+        the blocks' columns are let go one column at a time, so the peak holds one extra
+        column, not a second copy of everything."""
+        if not self.raw["metric"]:
+            return _empty(["metric", "timestamp_ms", "latency_us"]), np.empty(0, dtype=np.int32)
+        joined = {}
+        for name in list(self.raw):
+            joined[name] = np.concatenate(self.raw[name])
+            self.raw[name] = []
+        segment = joined.pop("segment").clip(0, n_segments - 1)
+        joined["metric"] = pd.Series(joined["metric"], dtype=object)
+        return pd.DataFrame(joined, copy=False), segment
+
     def outputs(self) -> list[ParsedOutput]:
         """One :class:`ParsedOutput` per YCSB output found in the text fed so far."""
         n_segments = max(self.n_starts, 1)
@@ -273,7 +311,7 @@ class _FileParse:
         ts_lines = pd.concat(self.timeseries_lines) if self.timeseries_lines else pd.Series([], dtype=object)
         timeseries = report_parser.parse_timeseries_lines(ts_lines) if len(ts_lines) else \
             _empty(["metric", "time_ms", "average_latency_us"])
-        raw = pd.concat(self.raw) if self.raw else _empty(["metric", "timestamp_ms", "latency_us"])
+        raw, raw_segment = self._raw(n_segments)
         line_segment = (pd.concat(self.line_segment) if self.line_segment else pd.Series([], dtype="int64")
                         ).clip(0, n_segments - 1)
         entries, measurements = self._status()
@@ -288,7 +326,7 @@ class _FileParse:
         outputs = []
         for seg in range(n_segments):
             def pick(df: pd.DataFrame) -> pd.DataFrame:
-                if df.empty:
+                if df.empty or n_segments == 1:   # one output: every line is its own
                     return df.reset_index(drop=True)
                 return df[line_segment.reindex(df.index).to_numpy() == seg].reset_index(drop=True)
             if n_segments == 1:  # everything belongs to the one output: no filtered copies
@@ -305,7 +343,8 @@ class _FileParse:
                 status_entries=ents,
                 status_measurements=meas,
                 timeseries=pick(timeseries),
-                raw_datapoints=pick(raw),
+                raw_datapoints=raw.reset_index(drop=True) if raw.empty or n_segments == 1
+                else raw[raw_segment == seg].reset_index(drop=True),
                 line_counts=line_counts,
             ))
         return outputs
@@ -319,20 +358,20 @@ def _parse_blocks(blocks: Iterator[str], source: str) -> list[ParsedOutput]:
     waits whole: text without another status head grows the block).
     """
     parse = _FileParse(source)
-    pending: list[str] = []
+    pending = Piece.of_lines([])
     block = next(blocks, None)
     while block is not None:
         following = next(blocks, None)
-        lines = pending + block.splitlines()
-        kinds = classify_lines(pd.Series(lines, dtype=object))
-        cut = len(lines)
+        piece = pending + piece_of(block)
+        kinds = classify_lines(pd.Series(piece.lines, dtype=object))
+        cut = piece.n
         if following is not None:
             heads = np.flatnonzero(kinds.to_numpy() == "status")
             if len(heads):
-                cut = int(heads[-1])
+                cut = int(piece.line_pos[heads[-1]])
+        head, pending = piece.split(cut)
         if cut:
-            parse.feed(lines[:cut], kinds.iloc[:cut])
-        pending = lines[cut:]
+            parse.feed(head, kinds.iloc[:len(head.lines)])
         block = following
     parse.feed(pending)
     return parse.outputs()

@@ -17,8 +17,28 @@ from .common import Chart, legend_beside, new_figure, run_colors, save
 # 40 runs × 3 lines is no chart a reader can follow.
 MANY_RUNS = 4
 # Raw datapoints drawn per operation at most (evenly thinned beyond, the title says so);
-# every datapoint is in raw-datapoints.csv.
+# every datapoint is summed up per second in raw-intervals.csv.
 MAX_RAW_POINTS = 20_000
+
+
+# A line of more points than this is drawn from the lowest and highest value of each of this
+# many slices of it (a spike stays visible); the data files keep every point.
+DRAWN_SLICES = 2_000
+# Lines and scatters of more points than this are rasterized inside the SVG.
+RASTER_ABOVE = 5_000
+
+
+def _thinned_for_drawing(x: np.ndarray, y: np.ndarray, slices: int = DRAWN_SLICES) -> tuple[np.ndarray, np.ndarray]:
+    """At most ``2 × slices`` points of the line, in order: each slice's minimum and maximum."""
+    if len(y) <= 2 * slices:
+        return x, y
+    slice_of = np.arange(len(y)) * slices // len(y)
+    y_key = np.where(np.isnan(y), np.inf, y)
+    order = np.lexsort((y_key, slice_of))
+    ends = np.flatnonzero(np.diff(slice_of[order], append=slices))
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    keep = np.unique(np.concatenate([order[starts], order[ends]]))
+    return x[keep], y[keep]
 
 
 @dataclass
@@ -61,10 +81,16 @@ def _draw(lines: list[_Line], ylabel: dict[str, str], log: bool = False, panel_t
                              line.style, line.marker, line.key)
                 if not len(line.y):
                     continue
+            # Many points are drawn as pixels inside the SVG (an image), not one element each:
+            # that keeps a long run's chart files small; the figures are in the data files.
+            many = len(line.y) > RASTER_ABOVE
             if line.marker == "," and scatter:
-                ax.scatter(line.x, line.y, s=3, alpha=0.35, label=line.label, linewidths=0, color=color)
+                ax.scatter(line.x, line.y, s=3, alpha=0.35, label=line.label, linewidths=0, color=color,
+                           rasterized=many)
             else:
-                ax.plot(line.x, line.y, line.style, marker=line.marker, markersize=3, label=line.label, color=color)
+                x, y = _thinned_for_drawing(np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float))
+                ax.plot(x, y, line.style, marker=line.marker if len(y) <= RASTER_ABOVE else None, markersize=3,
+                        label=line.label, color=color, rasterized=many)
         if log:
             ax.set_yscale("log")
         else:

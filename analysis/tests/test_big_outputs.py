@@ -1,0 +1,69 @@
+"""What keeps a long run's report proportionate: raw datapoints summed up per interval
+(exactly), rows over the limit written only on request and named, status figures gzipped,
+and chart lines thinned for drawing only (each slice's extremes kept)."""
+
+from __future__ import annotations
+
+import gzip
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import REPORT_CASES
+from ycsb_analysis import cli
+from ycsb_analysis.charts.over_time import _thinned_for_drawing
+from ycsb_analysis.multi_output import parse_file
+from ycsb_analysis.raw_intervals import raw_intervals
+
+
+def test_raw_intervals_hold_the_exact_figures_of_every_datapoint():
+    (out,) = parse_file(REPORT_CASES / "raw.out")
+    raw = out.raw_datapoints
+    got = raw_intervals(raw)
+    assert got["count"].sum() == raw["latency_us"].notna().sum() > 100
+    for _, row in got.iterrows():
+        start = row["interval_start_ms"]
+        lat = np.sort(raw.loc[(raw["metric"] == row["metric"]) & (raw["timestamp_ms"] >= start)
+                              & (raw["timestamp_ms"] < start + 1000), "latency_us"].dropna().to_numpy())
+        assert row["count"] == len(lat)
+        assert row["min_latency_us"] == lat[0] and row["max_latency_us"] == lat[-1]
+        assert row["average_latency_us"] == pytest.approx(lat.mean())
+        for p in (50, 90, 99, 99.9):   # nearest rank, as HdrHistogram ranks
+            assert row[f"p{p:g}"] == lat[max(math.ceil(p / 100 * len(lat)), 1) - 1]
+
+
+def test_raw_rows_over_the_limit_are_summed_up_named_and_written_on_request(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "MAX_PLAIN_ROWS", 50)
+    src = [str(REPORT_CASES / "raw.out")]
+    outcome = cli.build_report_outcome(src, tmp_path / "a")
+    assert not (tmp_path / "a" / "raw-datapoints.csv").exists()
+    assert (tmp_path / "a" / "raw-intervals.csv").exists()
+    assert any("raw-intervals.csv" in n and "--raw-rows" in n for n in outcome.notes)
+    cli.build_report_outcome(src, tmp_path / "b", raw_rows=True)
+    rows = pd.read_csv(tmp_path / "b" / "raw-datapoints.csv.gz")
+    (out,) = parse_file(REPORT_CASES / "raw.out")
+    assert len(rows) == len(out.raw_datapoints) > 50
+    assert 'href="raw-datapoints.csv.gz"' in (tmp_path / "b" / "report.html").read_text()
+
+
+def test_status_figures_over_the_limit_are_gzipped_not_dropped(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "MAX_PLAIN_ROWS", 5)
+    cli.build_report_outcome([str(REPORT_CASES / "raw.err")], tmp_path)
+    with gzip.open(tmp_path / "status.csv.gz", "rt") as f:
+        status = pd.read_csv(f)
+    (out,) = parse_file(REPORT_CASES / "raw.err")
+    assert len(status) == len(out.status_measurements) > 5
+
+
+def test_a_long_line_is_thinned_for_drawing_keeping_each_slice_extremes():
+    rng = np.random.default_rng(1)
+    x = np.arange(100_000, dtype=float)
+    y = rng.exponential(1000, len(x))
+    y[77_777] = 1e9                          # one spike
+    tx, ty = _thinned_for_drawing(x, y, slices=500)
+    assert len(tx) <= 1000 and np.all(np.diff(tx) > 0)
+    assert 1e9 in ty and y.min() in ty
+    short_x, short_y = _thinned_for_drawing(x[:100], y[:100], slices=500)
+    assert len(short_x) == 100

@@ -1,0 +1,83 @@
+"""The fast path (``fast_raw``: raw datapoints read from bytes with numpy) gives exactly what
+the readable path (every line classified and scanned by regex) gives, on every real output
+of the fixtures, for several block sizes (so raw runs are cut between blocks)."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from conftest import FIXTURES
+from ycsb_analysis import fast_raw, multi_output
+from ycsb_analysis.errors import UnreadableInput
+from ycsb_analysis.multi_output import parse_file
+
+TEXT_OUTPUTS = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".out", ".err", ".txt"))
+
+
+def readable_parse(path, block_bytes, monkeypatch):
+    with monkeypatch.context() as m:
+        m.setattr(multi_output, "piece_of", lambda text: fast_raw.Piece.of_lines(text.splitlines()))
+        return parse_file(path, block_bytes)
+
+
+def assert_same(fast, ref):
+    assert len(fast) == len(ref)
+    for f, r in zip(fast, ref):
+        assert f.source == r.source and f.line_counts == r.line_counts and f.cut_line == r.cut_line
+        assert f.incomplete_blocks == r.incomplete_blocks
+        for name in ("report", "status_entries", "status_measurements", "timeseries", "raw_datapoints"):
+            pd.testing.assert_frame_equal(getattr(f, name), getattr(r, name), obj=f"{f.source} {name}")
+
+
+@pytest.mark.parametrize("path", TEXT_OUTPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_fast_path_equals_readable_path_on_every_fixture(path, monkeypatch):
+    for block_bytes in (multi_output.BLOCK_BYTES, 997):
+        try:
+            fast = parse_file(path, block_bytes)
+        except UnreadableInput as e:   # the same sentence either way
+            with pytest.raises(UnreadableInput, match=re.escape(str(e))):
+                readable_parse(path, block_bytes, monkeypatch)
+            continue
+        assert_same(fast, readable_parse(path, block_bytes, monkeypatch))
+
+
+def test_the_fast_path_reads_the_raw_fixtures(monkeypatch):
+    """Guard against a comparison of the readable path with itself: on the raw outputs the
+    fast path must have read the datapoints."""
+    taken = []
+    real = fast_raw.piece_of
+
+    def spy(text):
+        piece = real(text)
+        taken.append(len(piece.raw_pos))
+        return piece
+    monkeypatch.setattr(multi_output, "piece_of", spy)
+    raw_files = [p for p in TEXT_OUTPUTS if p.name.endswith("raw.out")]
+    assert raw_files
+    for p in raw_files:
+        taken.clear()
+        (out,) = parse_file(p)
+        assert sum(taken) == len(out.raw_datapoints) > 100
+
+
+def test_doubtful_lines_go_the_readable_way_and_keep_their_place(monkeypatch):
+    """Real raw lines with, spliced in, lines the fast path must not take: a non-ASCII name, a
+    16-digit latency, a trailing blank, a report line, a status head."""
+    real = [l for l in (FIXTURES / "outputs" / "raw.out").read_text().splitlines()]
+    raw = [l for l in real if l.count(",") == 2 and not l.startswith("[")]
+    odd = ["RÉAD,1795385384846,27", "READ,1795385384846,1234567890123456", "READ,1795385384846,27 ",
+           "[READ], Operations, 3", "READ,179538538,27", "READ,,27", ",1795385384846,27", "READ,1795385384846,-"]
+    text = "\n".join(raw[:50] + odd + raw[50:] + [l for l in real if l.startswith("[")]) + "\n"
+    fast = multi_output.parse_text(text)
+    with monkeypatch.context() as m:
+        m.setattr(multi_output, "piece_of", lambda t: fast_raw.Piece.of_lines(t.splitlines()))
+        ref = multi_output.parse_text(text)
+    assert_same(fast, ref)
+    piece = fast_raw.piece_of(text)
+    all_lines = text.splitlines()
+    taken_slow = {all_lines[i] for i in piece.line_pos}
+    assert set(odd) <= taken_slow
+    assert [all_lines[i] for i in piece.line_pos] == piece.lines

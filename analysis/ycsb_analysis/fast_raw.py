@@ -1,0 +1,183 @@
+"""Raw datapoints (``READ,1795385384846,2701``) picked out of a block and read as numbers
+without making one Python string per line.
+
+A ``measurementtype=raw`` output is millions of such lines. The readable path
+(``line_formats.classify_lines`` then ``RAW_DATAPOINT_SCANNER``) runs regexes over every line
+and turns each field into a Python string before numpy sees it: ~4 MB per CPU-second. Here
+the block's bytes are one numpy array; a handful of whole-array passes (cumulative counts of
+commas, digits and name characters) decide for every line at once whether it is certainly
+a raw datapoint, and digits are summed into integers column by column. The rest of the
+block (report lines, headers, status lines, anything doubtful) keeps the readable path, so
+the result is the same line for line (the test ``test_fast_raw`` compares the two on every
+fixture).
+
+Certainly a raw datapoint means, in bytes: ``[A-Za-z0-9_-]{1,40}`` ``,`` 10 to 15 digits ``,``
+optional ``-`` and 1 to 15 digits, then the newline. Such a line matches
+``line_formats.RAW_DATAPOINT`` and no line kind that takes precedence over it (those need
+``[``, a space or ``: ``). Longer numbers (no real clock or latency has them, but a float
+cannot hold more than 15 digits exactly) and non-ASCII names are left to the readable path.
+A block containing a line break other than ``\\n`` (``\\r``, form feed, U+2028, …) goes
+wholly to the readable path, because ``str.splitlines`` counts those as line ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+MAX_NAME = 40
+MAX_DIGITS = 15
+_PAD = 48   # zero bytes after the data, so that a name's window never runs off the end
+# Below this share of certain raw datapoints the block is read the readable way: picking the
+# other lines out one by one would then cost more than it saves (status logs, reports).
+MIN_SHARE = 0.5
+
+_OTHER_BREAKS_BYTES = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
+_OTHER_BREAKS_TEXT = ("\x85", "\u2028", "\u2029")
+
+# Bytes a certain raw datapoint line holds: name characters, digits, commas, the minus sign
+# (also a name character), and its newline.
+_FOREIGN = np.ones(256, dtype=bool)
+_FOREIGN[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-,\n")] = False
+
+
+@dataclass
+class Piece:
+    """Consecutive lines of a text: the raw datapoints read as numbers, the other lines as
+    strings, each with its line number inside the piece (``n`` lines in all)."""
+
+    lines: list[str]
+    line_pos: np.ndarray          # line number of each of ``lines``
+    raw_pos: np.ndarray           # line number of each raw datapoint
+    raw_metric: np.ndarray        # object: metric name per datapoint
+    raw_timestamp_ms: np.ndarray  # float64
+    raw_latency_us: np.ndarray    # float64
+    n: int
+
+    @classmethod
+    def of_lines(cls, lines: list[str]) -> "Piece":
+        return cls(lines, np.arange(len(lines), dtype=np.int64), np.empty(0, dtype=np.int64),
+                   np.empty(0, dtype=object), np.empty(0), np.empty(0), len(lines))
+
+    def __add__(self, other: "Piece") -> "Piece":
+        return Piece(self.lines + other.lines, np.concatenate([self.line_pos, other.line_pos + self.n]),
+                     np.concatenate([self.raw_pos, other.raw_pos + self.n]),
+                     np.concatenate([self.raw_metric, other.raw_metric]),
+                     np.concatenate([self.raw_timestamp_ms, other.raw_timestamp_ms]),
+                     np.concatenate([self.raw_latency_us, other.raw_latency_us]), self.n + other.n)
+
+    def split(self, at: int) -> tuple["Piece", "Piece"]:
+        """The lines before line number ``at`` and the rest (renumbered from 0)."""
+        k = int(np.searchsorted(self.line_pos, at))
+        r = int(np.searchsorted(self.raw_pos, at))
+        head = Piece(self.lines[:k], self.line_pos[:k], self.raw_pos[:r], self.raw_metric[:r],
+                     self.raw_timestamp_ms[:r], self.raw_latency_us[:r], at)
+        tail = Piece(self.lines[k:], self.line_pos[k:] - at, self.raw_pos[r:] - at, self.raw_metric[r:],
+                     self.raw_timestamp_ms[r:], self.raw_latency_us[r:], self.n - at)
+        return head, tail
+
+
+_ONES = np.uint64(0x0101010101010101)
+
+
+def _eight_digits(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Words of 8 byte values (first digit in the highest byte) → their decimal value, and
+    whether every byte was 0-9. Pairs, then quads, then the octet are combined in place."""
+    ok = ((t & (_ONES * np.uint64(0xF0))) == 0) & (((t + _ONES * np.uint64(6)) & (_ONES * np.uint64(0x10))) == 0)
+    t = ((t >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(10) + (t & np.uint64(0x00FF00FF00FF00FF))
+    t = ((t >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(100) + (t & np.uint64(0x0000FFFF0000FFFF))
+    t = (t >> np.uint64(32)) * np.uint64(10000) + (t & np.uint64(0xFFFFFFFF))
+    return t, ok
+
+
+def _numbers(windows: np.ndarray, end: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The integers written as the ``length`` bytes before ``end`` (length <= MAX_DIGITS), as
+    floats, and whether all those bytes were ASCII digits.
+
+    ``windows[k]`` are the 16 bytes ending before position k: one row copy per number, read
+    as two big-endian 64-bit words, the bytes before the number masked off, and each word's
+    eight digits summed with word arithmetic (no loop over digits or bytes)."""
+    words = np.ascontiguousarray(windows[end]).view(">u8").astype(np.uint64)
+    lo_bytes = np.minimum(length, 8).astype(np.uint64)
+    hi_bytes = np.maximum(length - 8, 0).astype(np.uint64)
+    full = np.uint64(0xFFFFFFFFFFFFFFFF)
+    with np.errstate(over="ignore"):
+        lo_mask = np.where(lo_bytes == 8, full, (np.uint64(1) << (lo_bytes * np.uint64(8))) - np.uint64(1))
+        hi_mask = np.where(hi_bytes == 8, full, (np.uint64(1) << (hi_bytes * np.uint64(8))) - np.uint64(1))
+        zeros = _ONES * np.uint64(0x30)
+        hi, hi_ok = _eight_digits((words[:, 0] ^ zeros) & hi_mask)
+        lo, lo_ok = _eight_digits((words[:, 1] ^ zeros) & lo_mask)
+    return hi.astype(np.float64) * 1e8 + lo.astype(np.float64), hi_ok & lo_ok
+
+
+def piece_of(text: str) -> Piece:
+    """Split ``text`` (whole lines) as ``str.splitlines`` would, reading the certain raw
+    datapoints with numpy."""
+    if any(ch in text for ch in _OTHER_BREAKS_TEXT):
+        return Piece.of_lines(text.splitlines())
+    data = text.encode("utf-8")
+    if any(ch in data for ch in _OTHER_BREAKS_BYTES) or not data:
+        return Piece.of_lines(text.splitlines())
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    b = np.frombuffer(data, dtype=np.uint8)
+    # The same bytes after 16 zero bytes, seen as overlapping rows of 16 (no copy): row k
+    # ends just before byte k of ``data``.
+    padded = np.frombuffer(bytes(16) + data + bytes(_PAD), dtype=np.uint8)
+    windows = sliding_window_view(padded, 16)
+    ends = np.flatnonzero(b == 10)
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    n = len(ends)
+    # No pass below writes more than one byte per input byte: positions of the few special
+    # bytes are found once, then located per line by binary search (searchsorted).
+    comma_at = np.flatnonzero(b == 44)
+    first_comma = np.searchsorted(comma_at, starts)
+    ok = np.searchsorted(comma_at, ends) - first_comma == 2
+    if ok.sum() < MIN_SHARE * n:
+        return Piece.of_lines(text.splitlines())
+    # A byte that no raw datapoint holds (space, bracket, colon, dot, non-ASCII, ...).
+    foreign_at = np.flatnonzero(_FOREIGN[b])
+    ok &= np.searchsorted(foreign_at, ends) == np.searchsorted(foreign_at, starts)
+    first = comma_at[np.minimum(first_comma, len(comma_at) - 1)] if len(comma_at) else starts
+    second = comma_at[np.minimum(first_comma + 1, len(comma_at) - 1)] if len(comma_at) else starts
+    name_len = first - starts
+    ts_len = second - first - 1
+    negative = b[np.minimum(second + 1, len(b) - 1)] == 45
+    lat_start = second + 1 + negative
+    lat_len = ends - lat_start
+    ok &= (name_len >= 1) & (name_len <= MAX_NAME)
+    ok &= (ts_len >= 10) & (ts_len <= MAX_DIGITS) & (lat_len >= 1) & (lat_len <= MAX_DIGITS)
+    # The numbers' bytes must all be digits: checked while they are read.
+    idx = np.flatnonzero(ok)
+    timestamp, ts_digits = _numbers(windows, second[idx], ts_len[idx])
+    latency, lat_digits = _numbers(windows, ends[idx], lat_len[idx])
+    ok[idx] = ts_digits & lat_digits
+    if ok.sum() < MIN_SHARE * n:
+        return Piece.of_lines(text.splitlines())
+    keep = ok[idx]
+    raw_pos = np.flatnonzero(ok)
+    other_pos = np.flatnonzero(~ok)
+    lines = [data[s:e].decode("utf-8") for s, e in zip(starts[other_pos].tolist(), ends[other_pos].tolist())]
+    latency = np.where(negative[raw_pos], -latency[keep], latency[keep]) + 0.0   # no -0.0
+    return Piece(lines, other_pos, raw_pos, _names(padded, starts[raw_pos] + 16, name_len[raw_pos]),
+                 timestamp[keep], latency, n)
+
+
+def _names(padded: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The metric name of each datapoint, as one shared str object per distinct name.
+
+    YCSB prints a metric's datapoints together, so names come in long runs: the names'
+    bytes are compared with the previous line's as 64-bit words, and only the first line
+    of each run is decoded (np.unique over those)."""
+    width = -(-int(length.max()) // 8) * 8
+    grid = sliding_window_view(padded, width)[start]
+    grid = np.where(np.arange(width) < length[:, None], grid, 0).astype(np.uint8)
+    words = grid.view("<u8")
+    changes = np.concatenate([[True], (words[1:] != words[:-1]).any(axis=1)])
+    run_start = np.flatnonzero(changes)
+    keys = np.ascontiguousarray(grid[run_start]).view(f"S{width}").ravel()
+    distinct, code = np.unique(keys, return_inverse=True)
+    names = np.array([k.decode("ascii") for k in distinct], dtype=object)
+    return names[code.ravel()[np.cumsum(changes) - 1]]
