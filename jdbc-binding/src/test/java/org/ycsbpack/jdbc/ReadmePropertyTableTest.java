@@ -1,0 +1,13 @@
+package org.ycsbpack.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.ReadmePropertyTables;
+
+class ReadmePropertyTableTest {
+  @Test
+  void readmeTableListsEveryPropertyWithItsDefault() throws Exception {
+    assertNull(ReadmePropertyTables.mismatch("jdbc", JdbcProperties.ALL));
+  }
+}
