@@ -87,8 +87,10 @@ class JdbcBatchIT {
       Map<String, String> expected = new HashMap<>();
       expected.put("field0", i % 2 == 0 ? key + "/0" : key + "+");
       expected.put("field1", i % 2 == 0 ? key + "+" : key + "/1");
-      assertEquals(expected, strings(single), key);
-      assertEquals(strings(single), strings(batch.get(key)), "batched read of " + key);
+      // a ByteIterator is consumed when read: compare the strings taken once
+      Map<String, String> singleRead = strings(single);
+      assertEquals(expected, singleRead, key);
+      assertEquals(singleRead, strings(batch.get(key)), "batched read of " + key);
     }
     assertFalse(batch.containsKey("absent-a"));
   }
