@@ -138,7 +138,9 @@ def start(server: Server, timeout: float = 120, owner_pid=None) -> None:
     cnf = _write_config(server, home)
     fresh = not (server.root / "data" / "mysql").is_dir()
     if fresh:
+        t_install = time.monotonic()
         _install_db(server, home, cnf)
+        print(f"system tables created in {time.monotonic() - t_install:.0f} s", flush=True)
     # a failure report must show this start's log, not the previous one's
     for name in ("error.log", "mariadbd.out"):
         if (server.logs / name).exists():

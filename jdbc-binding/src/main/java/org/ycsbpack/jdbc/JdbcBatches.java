@@ -80,25 +80,21 @@ final class JdbcBatches implements BatchOperations {
     int failed = 0;
     Status firstError = null;
     for (Map.Entry<List<String>, List<Integer>> g : groups.entrySet()) {
-      int[] outcome = client.settings().jdbcBatch
+      BatchResult r = client.settings().jdbcBatch
           ? jdbcBatch(op, table, g.getKey(), g.getValue(), keys, rows, insert)
           : multiRow(op, table, g.getKey(), g.getValue(), keys, rows, insert);
-      ok += outcome[0];
-      missing += outcome[1];
-      failed += outcome[2];
-      if (firstError == null && lastError != null) {
-        firstError = lastError;
+      ok += r.ok();
+      missing += r.missing();
+      failed += r.failed();
+      if (firstError == null && r.failed() > 0) {
+        firstError = r.status();
       }
-      lastError = null;
     }
     return BatchResult.of(ok, missing, failed, firstError);
   }
 
-  // the status of the last failure of write()'s current group (one client thread: no races)
-  private Status lastError;
-
-  /** One statement for the group: {ok, missing, failed}. */
-  private int[] multiRow(String op, String table, List<String> fields, List<Integer> rows,
+  /** One statement for the group's rows. */
+  private BatchResult multiRow(String op, String table, List<String> fields, List<Integer> rows,
                          List<String> keys, List<TreeMap<String, ByteIterator>> values,
                          boolean insert) {
     SqlStatements sql = client.sql(table);
@@ -122,20 +118,19 @@ final class JdbcBatches implements BatchOperations {
       }
       int matched = st.executeUpdate();
       if (insert) {
-        return new int[] {rows.size(), 0, 0};
+        return BatchResult.of(rows.size(), 0, 0, null);
       }
       // matched rows (CLIENT_FOUND_ROWS): the keys that were absent changed nothing
       int found = Math.min(matched, rows.size());
-      return new int[] {found, rows.size() - found, 0};
+      return BatchResult.of(found, rows.size() - found, 0, null);
     } catch (SQLException | RuntimeException e) {
-      lastError = JdbcClient.ERRORS.failed(SqlErrors.statusOf(e), op, keys.get(rows.get(0))
-          + "...", e);
-      return new int[] {0, 0, rows.size()};
+      return BatchResult.allFailed(rows.size(), JdbcClient.ERRORS.failed(SqlErrors.statusOf(e),
+          op, keys.get(rows.get(0)) + "...", e));
     }
   }
 
-  /** addBatch/executeBatch of single-row statements: {ok, missing, failed} per row's count. */
-  private int[] jdbcBatch(String op, String table, List<String> fields, List<Integer> rows,
+  /** addBatch/executeBatch of single-row statements: each row's update count decides. */
+  private BatchResult jdbcBatch(String op, String table, List<String> fields, List<Integer> rows,
                           List<String> keys, List<TreeMap<String, ByteIterator>> values,
                           boolean insert) {
     SqlStatements sql = client.sql(table);
@@ -153,15 +148,16 @@ final class JdbcBatches implements BatchOperations {
         }
         st.addBatch();
       }
-      return counts(st.executeBatch(), rows.size(), null);
+      int[] n = counts(st.executeBatch(), rows.size(), null);
+      return BatchResult.of(n[0], n[1], n[2], n[2] == 0 ? null : Status.ERROR);
     } catch (BatchUpdateException e) {
-      lastError = JdbcClient.ERRORS.failed(SqlErrors.statusOf(e), op, keys.get(rows.get(0))
+      Status s = JdbcClient.ERRORS.failed(SqlErrors.statusOf(e), op, keys.get(rows.get(0))
           + "...", e);
-      return counts(e.getUpdateCounts(), rows.size(), e);
+      int[] n = counts(e.getUpdateCounts(), rows.size(), e);
+      return BatchResult.of(n[0], n[1], n[2], s);
     } catch (SQLException | RuntimeException e) {
-      lastError = JdbcClient.ERRORS.failed(SqlErrors.statusOf(e), op, keys.get(rows.get(0))
-          + "...", e);
-      return new int[] {0, 0, rows.size()};
+      return BatchResult.allFailed(rows.size(), JdbcClient.ERRORS.failed(SqlErrors.statusOf(e),
+          op, keys.get(rows.get(0)) + "...", e));
     }
   }
 

@@ -3,6 +3,9 @@ package org.ycsbpack.jdbc;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -123,6 +126,48 @@ class CrudIT {
     assertEquals("UNKNOWN_COLUMN", c.insert("it_crud", "crud-7", values).getName());
     assertEquals("TABLE_NOT_FOUND", c.read("it_never_created", "k", null, new HashMap<>())
         .getName());
+  }
+
+  @Test
+  void aRowLockedByAnotherTransactionIsALockWaitTimeout() throws Exception {
+    JdbcClient c = binding.client("table", "it_crud", "jdbc.createtable", "true", "fieldcount",
+        "3", "db.url", LocalMariaDB.url() + "?sessionVariables=innodb_lock_wait_timeout=1");
+    assertEquals(Status.OK, c.insert("it_crud", "crud-lock", allByteValues()));
+    try (Connection other = BindingUnderTest.plain()) {
+      other.setAutoCommit(false);
+      try (Statement st = other.createStatement()) {
+        st.executeQuery("SELECT * FROM it_crud WHERE YCSB_KEY = 'crud-lock' FOR UPDATE").close();
+        assertEquals("LOCK_WAIT_TIMEOUT", c.update("it_crud", "crud-lock", allByteValues())
+            .getName());
+      } finally {
+        other.rollback();
+      }
+    }
+    assertEquals(Status.OK, c.update("it_crud", "crud-lock", allByteValues()));
+  }
+
+  @Test
+  void aConnectionTheServerDropsCostsOneOperation() throws Exception {
+    JdbcClient c = binding.client("table", "it_crud", "jdbc.createtable", "true", "fieldcount",
+        "3", "jdbc.poolsize", "1");
+    assertEquals(Status.OK, c.insert("it_crud", "crud-kill", allByteValues()));
+    try (Connection other = BindingUnderTest.plain(); Statement st = other.createStatement()) {
+      List<Long> ids = new ArrayList<>();
+      try (ResultSet rs = st.executeQuery("SELECT ID FROM information_schema.PROCESSLIST "
+          + "WHERE DB = 'ycsb' AND ID <> CONNECTION_ID() AND COMMAND = 'Sleep'")) {
+        while (rs.next()) {
+          ids.add(rs.getLong(1));
+        }
+      }
+      for (long id : ids) {
+        st.execute("KILL CONNECTION " + id);
+      }
+    }
+    // used within HikariCP's 500 ms no-validation window: the dead connection is handed out
+    assertEquals("CONNECTION_LOST", c.read("it_crud", "crud-kill", null, new HashMap<>())
+        .getName());
+    assertEquals(Status.OK, c.read("it_crud", "crud-kill", null, new HashMap<>()),
+        "the pool replaced the broken connection");
   }
 
   @Test
