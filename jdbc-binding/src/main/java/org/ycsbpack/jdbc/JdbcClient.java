@@ -177,7 +177,7 @@ public class JdbcClient extends DB {
     }
   }
 
-  /** Binds key then the values (in the map's order) from parameter {@code first}; returns the next. */
+  /** Binds key, then the values in the map's order, from {@code first}; returns the next index. */
   static int bindRow(PreparedStatement st, int first, String key,
                      TreeMap<String, ByteIterator> values) throws SQLException {
     int i = first;

@@ -1,6 +1,20 @@
 package org.ycsbpack.jdbc;
 
-import static org.ycsbpack.jdbc.JdbcProperties.*;
+import static org.ycsbpack.jdbc.JdbcProperties.AUTO_COMMIT;
+import static org.ycsbpack.jdbc.JdbcProperties.BATCH_UPDATE_API;
+import static org.ycsbpack.jdbc.JdbcProperties.CONNECT_TIMEOUT_MS;
+import static org.ycsbpack.jdbc.JdbcProperties.CREATE_TABLE;
+import static org.ycsbpack.jdbc.JdbcProperties.DRIVER;
+import static org.ycsbpack.jdbc.JdbcProperties.FETCH_SIZE;
+import static org.ycsbpack.jdbc.JdbcProperties.FIELD_COUNT;
+import static org.ycsbpack.jdbc.JdbcProperties.FIELD_PREFIX;
+import static org.ycsbpack.jdbc.JdbcProperties.LIST_PURGE_SECONDS;
+import static org.ycsbpack.jdbc.JdbcProperties.PASSWORD;
+import static org.ycsbpack.jdbc.JdbcProperties.POOL_SIZE;
+import static org.ycsbpack.jdbc.JdbcProperties.TABLE;
+import static org.ycsbpack.jdbc.JdbcProperties.URL;
+import static org.ycsbpack.jdbc.JdbcProperties.USER;
+import static org.ycsbpack.jdbc.JdbcProperties.YCSB_BATCH_SIZE;
 
 import java.util.Properties;
 import org.ycsbpack.common.BindingProperty;

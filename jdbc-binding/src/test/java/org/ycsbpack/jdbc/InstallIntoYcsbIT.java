@@ -47,7 +47,8 @@ class InstallIntoYcsbIT {
     Files.createDirectories(home.resolve("bin"));
     Files.createDirectories(home.resolve("conf"));
     Files.createDirectories(home.resolve("lib"));
-    try (Stream<Path> jars = Files.list(ROOT.resolve("ycsb-runtime/target/stock-ycsb-release-lib"))) {
+    Path stockLib = ROOT.resolve("ycsb-runtime/target/stock-ycsb-release-lib");
+    try (Stream<Path> jars = Files.list(stockLib)) {
       for (Path j : (Iterable<Path>) jars::iterator) {
         Files.copy(j, home.resolve("lib").resolve(j.getFileName()));
       }

@@ -101,7 +101,8 @@ class JdbcBatchIT {
     JdbcClient c = client(jdbcBatch);
     JdbcBatches batches = new JdbcBatches(c);
     List<String> keys = Arrays.asList("dup-" + jdbcBatch + "-1", "dup-" + jdbcBatch + "-2");
-    List<Map<String, ByteIterator>> rows = Arrays.asList(row(keys.get(0), ""), row(keys.get(1), ""));
+    List<Map<String, ByteIterator>> rows = Arrays.asList(row(keys.get(0), ""),
+        row(keys.get(1), ""));
     assertEquals(2, batches.batchInsert("it_batch", keys, rows).ok());
     BatchResult again = batches.batchInsert("it_batch", keys, Arrays.asList(row(keys.get(0), ""),
         row(keys.get(1), "")));

@@ -7,7 +7,9 @@ import org.ycsbpack.common.ReadmePropertyTables;
 
 class ReadmePropertyTableTest {
   @Test
-  void readmeTableListsEveryPropertyWithItsDefault() throws Exception {
-    assertNull(ReadmePropertyTables.mismatch("jdbc", JdbcProperties.ALL));
+  void theBindingReadmeTableListsEveryPropertyWithItsDefault() throws Exception {
+    assertNull(ReadmePropertyTables.mismatch(
+        ReadmePropertyTables.repoRoot().resolve("jdbc-binding/README.md"), "jdbc",
+        JdbcProperties.ALL));
   }
 }
