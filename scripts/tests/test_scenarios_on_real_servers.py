@@ -7,12 +7,12 @@ failing while the node is down and CL ONE reads going on, on HBase the dead regi
 regions reassigned; on both every acknowledged write read back. About 12-14 minutes on 2 busy
 cores.
 
-Servers: one 3-node Cassandra on 127.0.0.51-53 (JMX 7251, 7351, 7451) and one 3-node HBase
-(ZooKeeper 23181, master 23000, HDFS 23001/23002, region servers 23020-23022), in a temporary
-run directory, shared by the tests through the runner's "use what runs in --run-dir" rule and
-stopped at the end, also when a test fails; S4 starts and stops its own node on 127.0.0.61 to
-check that the runner stops what it started. Nothing here uses the default addresses or ports,
-nor the ones of the Java integration tests (127.0.0.41, 22181).
+Servers: one 3-node Cassandra on 127.0.0.51-53 (JMX 7251, 7351, 7451), one 3-node HBase
+(ZooKeeper 23181, master 23000, HDFS 23001/23002, region servers 23020-23022) and one MariaDB on
+127.0.0.1:25306, in a temporary run directory, shared by the tests through the runner's "use what
+runs in --run-dir" rule and stopped at the end, also when a test fails; S4 starts and stops its own
+node on 127.0.0.61 to check that the runner stops what it started. Nothing here uses the default
+addresses or ports, nor the ones of the Java integration tests (127.0.0.41, 22181, 24306).
 """
 import json
 import os
@@ -34,6 +34,7 @@ merge = pytest.importorskip("ycsb_analysis.merge")
 
 CASSANDRA = ["--cassandra-address", "127.0.0.51", "--cassandra-jmx-port", "7251"]
 HBASE_PORTS = "23181,23000,23020"
+MYSQL_PORT = "25306"
 HBASE_HAS_LISTS = "ListBindings.publish" in "".join(
     p.read_text() for p in (REPO_ROOT / "hbase-salted-binding" / "src" / "main").rglob("*.java"))
 
@@ -51,14 +52,18 @@ def run_dir(tmp_path_factory):
     zk, master, rs = HBASE_PORTS.split(",")
     hbase = ["--run-dir", root / "hbase", "--zk-port", zk, "--master-port", master,
              "--regionserver-port", rs]
+    mysql = ["--run-dir", root / "mysql", "--port", MYSQL_PORT]
     try:
         subprocess.run(script("cassandra-local", "start", "--nodes", "3", *cassandra), check=True)
         subprocess.run(script("hbase-local", "start", "--nodes", "3", "--owner-pid", os.getpid(),
                               *hbase), check=True)
+        subprocess.run(script("mysql-local", "start", "--owner-pid", os.getpid(), *mysql),
+                       check=True)
         yield root
     finally:
         subprocess.run(script("cassandra-local", "stop", *cassandra))
         subprocess.run(script("hbase-local", "stop", *hbase))
+        subprocess.run(script("mysql-local", "stop", *mysql))
         left = [p for p in (root / "hbase" / "pids").glob("*.pid")
                 if procs.alive(procs.read_pid(p))]
         assert not left, f"HBase processes still running after stop: {left}"
@@ -70,6 +75,7 @@ def run_scenario(name, db, out, run_dir, *extra):
     proc = subprocess.run(script("run-scenario", name, "--no-build", "--db", db, "--scale", "ci",
                                  "--out", out,
                                  "--run-dir", run_dir, "--hbase-ports", HBASE_PORTS, *CASSANDRA,
+                                 "--mysql-port", MYSQL_PORT,
                                  *extra), capture_output=True, text=True, timeout=900)
     return proc
 
@@ -112,6 +118,7 @@ def test_s1_list_append_on_cassandra_every_phase_variant_and_compaction(run_dir,
     assert_phases(tmp_path, {
         f"{v}-write-1-thread": ["APPEND"], f"{v}-read-1-thread": ["READ_LIST"],
         f"{v}-read-1-thread-compacted": ["READ_LIST"], f"{v}-mixed-1+1": ["APPEND", "READ_LIST"],
+        f"{v}-mixed-2+1": ["APPEND", "READ_LIST"],
         f"{v}-mixed-2+2": ["APPEND", "READ_LIST"],
         f"{v}-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
         # an empty list reads as NOT_FOUND: with ~10 appends per key a rare, legitimate answer
@@ -127,9 +134,30 @@ def test_s1_list_append_on_hbase(run_dir, tmp_path):
     assert_phases(tmp_path, {
         "hbase-default-write-1-thread": ["APPEND"], "hbase-default-read-1-thread": ["READ_LIST"],
         "hbase-default-mixed-1+1": ["APPEND", "READ_LIST"],
+        "hbase-default-mixed-2+1": ["APPEND", "READ_LIST"],
         "hbase-default-mixed-2+2": ["APPEND", "READ_LIST"],
         "hbase-default-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
         allowed=("OK", "NOT_FOUND"))
+
+
+def test_s1_list_append_on_mysql_the_reports_phases_and_nothing_lost(run_dir, tmp_path):
+    p = run_scenario("S1", "mysql", tmp_path, run_dir)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert_phases(tmp_path, {
+        "mysql-default-write-1-thread": ["APPEND"], "mysql-default-read-1-thread": ["READ_LIST"],
+        "mysql-default-mixed-1+1": ["APPEND", "READ_LIST"],
+        "mysql-default-mixed-2+1": ["APPEND", "READ_LIST"],
+        "mysql-default-mixed-2+2": ["APPEND", "READ_LIST"],
+        "mysql-default-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
+        allowed=("OK", "NOT_FOUND"))
+    # every phase appended to the same fresh table: all acknowledged appends are stored
+    outputs = sorted(str(f) for f in tmp_path.glob("mysql-*/client-*.out"))
+    check = subprocess.run(script("check-list-appends", "jdbc", *outputs, "--", "-p",
+                                  f"db.url=jdbc:mariadb://127.0.0.1:{MYSQL_PORT}/ycsb",
+                                  "-p", "listappend.table=history"),
+                           capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "OK: every acknowledged append is stored" in check.stdout
 
 
 S2_PHASES = {"load-value10-batch100": ["BATCH_INSERT"], "load-value100-batch200": ["BATCH_INSERT"],

@@ -71,6 +71,29 @@ def test_s1_recreates_the_table_per_variant_and_reads_again_after_a_major_compac
     assert writer["batchsize"] == reader["batchsize"] == "10"
 
 
+def test_s1_runs_the_reports_mysql_trio_on_every_database():
+    for database in ("cassandra", "hbase", "mysql"):
+        _, steps = plan("s1", database)
+        trio = [p for p in phases(steps) if p.clients == 3]
+        assert [p.name.split("-", 2 if database == "cassandra" else 1)[-1] for p in trio] \
+            == ["mixed-2+1"]
+        files = [read_property_files(f) for f in trio[0].client_property_files]
+        assert [f["appendproportion"] for f in files] == ["1", "1", "0"]
+        assert trio[0].threads == 1
+    _, steps = plan("s1", "mysql")
+    assert phases(steps)[0].binding == "jdbc"
+
+
+def test_mysql_runs_s1_only_and_all_means_three_databases(capsys, tmp_path):
+    with pytest.raises(ScriptError, match="MySQL runs S1 only"):
+        run_scenario.main(["S4", "--db", "all", "--dry-run"])
+    assert run_scenario.main(["S1", "--dry-run", "--db", "all", "--scale", "ci", "--out",
+                              str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "# cassandra on" in out and "# hbase on" in out and "# mysql on" in out
+    assert "bin/ycsb run jdbc" in out and "db.url=jdbc:mariadb://127.0.0.1:13306/ycsb" in out
+
+
 def test_s1_on_your_cluster_leaves_out_what_needs_nodetool():
     _, steps = plan("s1", local=False)
     assert not any("compact" in s.name for s in steps)

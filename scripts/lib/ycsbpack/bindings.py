@@ -11,6 +11,9 @@ class Binding:
     name: str
     db_class: str
     module: Optional[str]  # Maven module of this project; None for YCSB core's own
+    # the name scripts/install-into-ycsb registers it under, when it must differ: YCSB 0.17
+    # ships its own `jdbc` binding in jdbc-binding/, where users also drop their driver jars
+    install_name: Optional[str] = None
 
 
 BINDINGS = {
@@ -18,6 +21,7 @@ BINDINGS = {
         Binding("basic", "site.ycsb.BasicDB", None),
         Binding("cassandra4", "org.ycsbpack.cassandra4.Cassandra4Client", "cassandra4-binding"),
         Binding("hbase-salted", "org.ycsbpack.hbase.HBaseSaltedClient", "hbase-salted-binding"),
+        Binding("jdbc", "org.ycsbpack.jdbc.JdbcClient", "jdbc-binding", install_name="mysql-jdbc"),
     )
 }
 

@@ -20,7 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import maven
@@ -113,8 +113,14 @@ def register_in_python_launcher(home: Path, b: Binding, changes: list) -> None:
     changes.append(f"{launcher}: DATABASES[{b.name!r}]")
 
 
+def _built(b: Binding) -> Path:
+    """The binding's release layout, under the name this project builds it with."""
+    return binding_release_dir(b.module, next(p.name for p in PROJECT_BINDINGS
+                                              if p.module == b.module))
+
+
 def install_release(home: Path, b: Binding, changes: list) -> None:
-    built = binding_release_dir(b.module, b.name)
+    built = _built(b)
     target = home / f"{dir_name(b)}-binding"
     sync_dir(built / "lib", target / "lib", changes)
     sync_dir(built / "conf", target / "conf", changes)
@@ -293,7 +299,7 @@ def install_source(home: Path, b: Binding, changes: list) -> None:
         pom_text = pom_text[:m.end()] + f"    {entry}\n" + pom_text[m.end():]
         (home / "pom.xml").write_text(pom_text)
         changes.append(f"{home / 'pom.xml'}: {entry}")
-    built = binding_release_dir(b.module, b.name)
+    built = _built(b)
     own = [built / "lib" / j.file_name for j in runtime_jars(b) if j.group == OUR_GROUP]
     sync_files(own, module / "lib", changes)
     sync_dir(built / "conf", module / "conf", changes)
@@ -363,6 +369,7 @@ def main(argv=None) -> int:
     kind = kind_of_tree(home)
     ensure_built()
     for b in PROJECT_BINDINGS:
+        b = replace(b, name=b.install_name) if b.install_name else b
         changes = []
         (install_release if kind == "release" else install_source)(home, b, changes)
         where = f"{dir_name(b)}-binding/" if kind == "release" else f"{dir_name(b)}/"

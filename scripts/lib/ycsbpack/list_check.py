@@ -53,7 +53,7 @@ def main(argv=None) -> int:
         prog="check-list-appends", description=__doc__.splitlines()[0],
         epilog="bin/ycsb arguments for the connection follow a --, e.g. "
                "-- -P workloads/db/cassandra.properties -p listappend.table=history")
-    ap.add_argument("binding", help="cassandra4 or hbase-salted")
+    ap.add_argument("binding", help="cassandra4, hbase-salted or jdbc")
     ap.add_argument("outputs", nargs="+", help="YCSB stdout files (client-*.out) of the run")
     args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     if args.binding not in LIST_BINDINGS:

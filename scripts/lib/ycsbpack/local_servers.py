@@ -1,6 +1,8 @@
-"""The local databases a scenario run needs, through scripts/cassandra-local and scripts/hbase-local.
+"""The local databases a scenario run needs, through scripts/cassandra-local, scripts/hbase-local
+and scripts/mysql-local.
 
-The runner uses its own run directories (run/scenarios/cassandra, run/scenarios/hbase), so a
+The runner uses its own run directories (run/scenarios/cassandra, run/scenarios/hbase,
+run/scenarios/mysql), so a
 server the user started with the scripts' defaults is never touched. A server already running
 in the runner's run directory (with enough nodes) is used as it is and left running; a server
 the runner starts gets fresh data and is always stopped again (ServerSet.stop_started).
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List
 
-from . import cassandra_local, hbase_local, procs
+from . import cassandra_local, hbase_local, mysql_local, procs
 from .errors import ScriptError
 from .paths import REPO_ROOT
 
@@ -203,6 +205,39 @@ class LocalHBase:
         """{region server address: {table: regions}} of the live region servers."""
         proc = _cli("hbase-local", ["status"] + self._opts(), capture=True)
         return hbase_local.region_layout(proc.stdout)
+
+
+@dataclass
+class LocalMySQL:
+    """A MariaDB of scripts/mysql-local (the relational side of S1)."""
+    run_dir: Path
+    port: int = mysql_local.DEFAULT_PORT
+    started_here: bool = False
+
+    def _opts(self) -> List[str]:
+        return ["--run-dir", str(self.run_dir), "--port", str(self.port)]
+
+    def connection(self) -> Dict[str, str]:
+        return {"db.url": f"jdbc:mariadb://{mysql_local.HOST}:{self.port}/{mysql_local.DATABASE}",
+                "db.user": mysql_local.USER}
+
+    def running(self) -> bool:
+        return procs.alive(procs.read_pid(self.run_dir / "mysql.pid"))
+
+    def start(self) -> None:
+        if self.running():
+            print(f"using the running MariaDB in {self.run_dir} (left running)", flush=True)
+            return
+        for sub in ("data", "tmp"):
+            if (self.run_dir / sub).is_dir():
+                shutil.rmtree(self.run_dir / sub)
+        print(f"starting a local MariaDB ({mysql_local.HOST}:{self.port}, fresh data in "
+              f"{self.run_dir})", flush=True)
+        self.started_here = True
+        _cli("mysql-local", ["start", "--owner-pid", str(os.getpid())] + self._opts())
+
+    def stop(self) -> None:
+        _cli("mysql-local", ["stop"] + self._opts())
 
 
 @dataclass

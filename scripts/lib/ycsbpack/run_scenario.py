@@ -22,7 +22,7 @@ from typing import Callable, Dict, List, Optional
 
 from .build import ensure_built
 from .errors import ArgParser, ScriptError, run_main
-from .local_servers import LocalCassandra, LocalHBase, ServerSet
+from .local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
 from .paths import REPO_ROOT, run_dir
 from .phase_runner import Phase, describe, run_phase, summary, ycsb_command
 from .progress import Progress
@@ -30,8 +30,10 @@ from .arg_checks import validate_run_scenario
 from .scenario_plan import Action, Composite, Context, estimate_seconds
 from .scenarios import SCENARIOS, scenario_id
 
-DATABASES = ["cassandra", "hbase"]
-START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": {1: 25, 3: 75}}
+DATABASES = ["cassandra", "hbase"]  # --db both (and the quickstart's databases)
+ALL_DATABASES = DATABASES + ["mysql"]  # --db all: S1 only, the report that measured MySQL
+MYSQL_SCENARIOS = ["s1"]
+START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": {1: 25, 3: 75}, "mysql": {1: 20}}
 
 
 @dataclass
@@ -49,12 +51,15 @@ class Settings:
     keep_going: bool = False
     dry_run: bool = False
     node_failure: str = "crash"   # S2's fault phase: crash (SIGKILL) or drain (SIGTERM)
+    mysql_port: int = 13306
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
     if database in settings.hosts:
         if database == "cassandra":
             return {"hosts": settings.hosts[database]}
+        if database == "mysql":
+            return {"db.url": settings.hosts[database]}
         return {"hbase.zookeeper.quorum": settings.hosts[database]}
     if database == "cassandra":
         return {"hosts": server.hosts()}
@@ -66,6 +71,8 @@ def local_server(database: str, nodes: int, settings: Settings):
     if database == "cassandra":
         return LocalCassandra(root / "cassandra", nodes, settings.cassandra_address,
                               settings.cassandra_jmx_port)
+    if database == "mysql":
+        return LocalMySQL(root / "mysql", settings.mysql_port)
     zk, master, rs = settings.hbase_ports
     return LocalHBase(root / "hbase", zk, master, rs, nodes=nodes)
 
@@ -99,7 +106,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     estimates = []
     for db, server, steps in plans:
         if server:
-            estimates.append(START_ESTIMATE[db].get(server.nodes, 75))
+            estimates.append(START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75))
         estimates += [_estimate(ctx, step) for ctx, step in steps]
         if server:
             estimates.append(10)
@@ -194,13 +201,16 @@ def parser() -> argparse.ArgumentParser:
                                        "See docs/scenarios.md.")
     p.add_argument("scenario", help="S1, S2, S3, S4 (or a name: list-append, cassandra-vs-hbase, "
                                     "tps-ceiling, update-heavy)")
-    p.add_argument("--db", choices=DATABASES + ["both"], default="cassandra",
-                   help="database(s) to run on (default cassandra)")
+    p.add_argument("--db", choices=ALL_DATABASES + ["both", "all"], default="cassandra",
+                   help="database(s) to run on: cassandra (default), hbase, mysql (S1 only), "
+                        "both (cassandra and hbase) or all (the three, S1 only)")
     p.add_argument("--scale", choices=["local", "cluster", "ci"], default="local",
                    help="record counts, threads and times (default local)")
     p.add_argument("--hosts", help="your Cassandra contact points (or, with --db hbase, your "
                                    "ZooKeeper quorum): no local servers are started")
     p.add_argument("--hbase-hosts", help="your HBase ZooKeeper quorum (with --db both)")
+    p.add_argument("--mysql-url", help="your MySQL/MariaDB as a db.url (jdbc:mysql://host:3306/db "
+                                       "or jdbc:mariadb://...); give db.user/db.passwd in a -P file")
     p.add_argument("--clients", type=int, default=1,
                    help="YCSB client processes per phase (loads split the keys; S2-S4)")
     p.add_argument("--out", type=Path, help="results directory (default "
@@ -222,6 +232,8 @@ def parser() -> argparse.ArgumentParser:
     local.add_argument("--cassandra-address", default="127.0.0.1",
                        help="loopback address of Cassandra node1 (default 127.0.0.1)")
     local.add_argument("--cassandra-jmx-port", type=int, default=7199)
+    local.add_argument("--mysql-port", type=int, default=13306,
+                       help="port of the local MariaDB on 127.0.0.1 (default 13306)")
     local.add_argument("--hbase-ports", default="2181,16000,16020",
                        help="ZooKeeper, master and region server ports (default 2181,16000,16020; "
                             "a cluster also uses master+1, master+2 for HDFS and region server "
@@ -238,6 +250,8 @@ def settings_from(args) -> Settings:
         hosts["hbase" if args.db == "hbase" else "cassandra"] = args.hosts
     if args.hbase_hosts:
         hosts["hbase"] = args.hbase_hosts
+    if args.mysql_url:
+        hosts["mysql"] = args.mysql_url
     if args.db == "both" and len(hosts) == 1:
         raise ScriptError("--db both with your own servers needs --hosts (Cassandra) and "
                           "--hbase-hosts (HBase ZooKeeper quorum)")
@@ -260,7 +274,7 @@ def settings_from(args) -> Settings:
     return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
-                    args.dry_run, args.node_failure)
+                    args.dry_run, args.node_failure, args.mysql_port)
 
 
 def timestamp() -> str:
@@ -279,7 +293,11 @@ def main(argv=None) -> int:
     sid = scenario_id(args.scenario)
     validate_run_scenario(args, sid, SCENARIOS[sid].CASSANDRA_NODES)
     settings = settings_from(args)
-    databases = DATABASES if args.db == "both" else [args.db]
+    databases = {"both": DATABASES, "all": ALL_DATABASES}.get(args.db, [args.db])
+    if "mysql" in databases and sid not in MYSQL_SCENARIOS:
+        raise ScriptError(f"--db {args.db}: MySQL runs {', '.join(MYSQL_SCENARIOS).upper()} only "
+                          "(the anti-fraud report's comparison); use --db both for "
+                          f"{sid.upper()}")
     out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
     if not settings.dry_run:
         _terminate_on_sigterm()

@@ -18,7 +18,7 @@ from .phase_runner import Phase, read_property_files
 from .paths import REPO_ROOT
 
 WORKLOADS = REPO_ROOT / "workloads"
-BINDINGS = {"cassandra": "cassandra4", "hbase": "hbase-salted"}
+BINDINGS = {"cassandra": "cassandra4", "hbase": "hbase-salted", "mysql": "jdbc"}
 SCALES = {"cluster": [], "local": ["local"], "ci": ["local", "ci"]}
 
 
@@ -26,7 +26,7 @@ SCALES = {"cluster": [], "local": ["local"], "ci": ["local", "ci"]}
 class Context:
     """Everything a scenario's plan depends on."""
     scenario: str                       # s1 .. s4
-    database: str                       # cassandra | hbase
+    database: str                       # cassandra | hbase | mysql
     scale: str                          # cluster | local | ci
     clients: int = 1
     connection: Dict[str, str] = field(default_factory=dict)

@@ -3,8 +3,10 @@
 
 Per variant: drop and recreate test.history, write, read, compact, read again. The mixed,
 10+10 and batched phases run on the leveled + row cache table, as in the report. A writer and
-a reader thread group run as two YCSB clients side by side. HBase runs the default table only
-(compaction and caching are Cassandra table options). Against your own cluster (--hosts) the
+a reader thread group run as two YCSB clients side by side. HBase and MySQL run the default
+table only (compaction and caching are Cassandra table options). Every database also runs the
+report's MySQL trio, "mixed-2+1": two appending clients (its insert and update threads: in the
+row-per-element idiom both add events to histories) and one reading client, one thread each. Against your own cluster (--hosts) the
 compaction and the reads after it are left out: the runner cannot run nodetool there.
 """
 from .scenario_actions import drop_table, major_compaction
@@ -49,7 +51,12 @@ def _concurrent(ctx: Context, v: str, table: list, many: int) -> list:
              (f"batched-{many}+{many}", "batched-write", "batched-read", many)]
     if ctx.quick:
         pairs = pairs[2:]
-    return [ctx.phase(f"{v}-{name}", "run", [], threads, clients=2,
-                      client_files=[ctx.files([w], table), ctx.files([r], table)],
-                      group=name.split("-")[0])
-            for name, w, r, threads in pairs]
+    steps = [ctx.phase(f"{v}-{name}", "run", [], threads, clients=2,
+                       client_files=[ctx.files([w], table), ctx.files([r], table)],
+                       group=name.split("-")[0])
+             for name, w, r, threads in pairs]
+    if not ctx.quick:
+        write, read = ctx.files(["write"], table), ctx.files(["read"], table)
+        steps.insert(1, ctx.phase(f"{v}-mixed-2+1", "run", [], 1, clients=3,
+                                  client_files=[write, write, read], group="mixed"))
+    return steps

@@ -85,8 +85,8 @@ public class ListAppendWorkload extends Workload {
   public Object initThread(Properties p, int threadId, int threadCount) {
     ListOperations ops = ListBindings.current();
     if (ops == null) {
-      InitFailure.report("listappend", "this binding has no list operations; use cassandra4 "
-          + "or hbase-salted", null);
+      InitFailure.report("listappend", "this binding has no list operations; use cassandra4, "
+          + "hbase-salted or jdbc", null);
       return null;
     }
     String problem = ops.prepareListTable(table);

@@ -1,0 +1,113 @@
+package org.ycsbpack.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ycsbpack.common.batch.BatchResult;
+import site.ycsb.ByteIterator;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.StringByteIterator;
+
+/** Batched reads and writes of the jdbc binding, in both write modes, on the real server. */
+class JdbcBatchIT {
+  private final BindingUnderTest binding = new BindingUnderTest();
+
+  @AfterEach
+  void cleanup() throws DBException {
+    binding.close();
+  }
+
+  private static Map<String, ByteIterator> row(String key, String suffix) {
+    Map<String, ByteIterator> v = new HashMap<>();
+    v.put("field0", new StringByteIterator(key + "/0" + suffix));
+    v.put("field1", new StringByteIterator(key + "/1" + suffix));
+    return v;
+  }
+
+  private static Map<String, String> strings(Map<String, ByteIterator> row) {
+    Map<String, String> out = new HashMap<>();
+    row.forEach((k, v) -> out.put(k, v.toString()));
+    return out;
+  }
+
+  private JdbcClient client(String jdbcBatch) throws DBException {
+    return binding.client("table", "it_batch", "jdbc.createtable", "true", "fieldcount", "2",
+        "jdbc.batchupdateapi", jdbcBatch);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"false", "true"})
+  void batchesEqualTheSingleOperationsAndCountMissingKeys(String jdbcBatch) throws DBException {
+    JdbcClient c = client(jdbcBatch);
+    JdbcBatches batches = new JdbcBatches(c);
+    List<String> keys = new ArrayList<>();
+    List<Map<String, ByteIterator>> rows = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      keys.add("b" + jdbcBatch + "-" + i);
+      rows.add(row(keys.get(i), ""));
+    }
+    BatchResult inserted = batches.batchInsert("it_batch", keys, rows);
+    assertEquals(Status.OK, inserted.status(), inserted.toString());
+    assertEquals(25, inserted.ok());
+
+    // updates with two field sets (one statement or batch each), and one key that is absent
+    List<String> updateKeys = new ArrayList<>(keys);
+    updateKeys.add("absent-" + jdbcBatch);
+    List<Map<String, ByteIterator>> changes = new ArrayList<>();
+    for (int i = 0; i < updateKeys.size(); i++) {
+      Map<String, ByteIterator> v = new HashMap<>();
+      v.put(i % 2 == 0 ? "field1" : "field0", new StringByteIterator(updateKeys.get(i) + "+"));
+      changes.add(v);
+    }
+    BatchResult updated = batches.batchUpdate("it_batch", updateKeys, changes);
+    assertEquals(25, updated.ok(), updated.toString());
+    assertEquals(1, updated.missing(), updated.toString());
+
+    List<String> readKeys = new ArrayList<>(keys);
+    readKeys.add(3, "absent-a");
+    readKeys.add("absent-b");
+    Map<String, Map<String, ByteIterator>> batch = new HashMap<>();
+    BatchResult read = batches.batchRead("it_batch", readKeys, null, batch);
+    assertEquals(Status.OK, read.status());
+    assertEquals(25, read.ok());
+    assertEquals(2, read.missing());
+    for (int i = 0; i < keys.size(); i++) {
+      String key = keys.get(i);
+      Map<String, ByteIterator> single = new HashMap<>();
+      assertEquals(Status.OK, c.read("it_batch", key, null, single));
+      Map<String, String> expected = new HashMap<>();
+      expected.put("field0", i % 2 == 0 ? key + "/0" : key + "+");
+      expected.put("field1", i % 2 == 0 ? key + "+" : key + "/1");
+      // a ByteIterator is consumed when read: compare the strings taken once
+      Map<String, String> singleRead = strings(single);
+      assertEquals(expected, singleRead, key);
+      assertEquals(singleRead, strings(batch.get(key)), "batched read of " + key);
+    }
+    assertFalse(batch.containsKey("absent-a"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"false", "true"})
+  void aFailedBatchCountsItsRecordsUnderTheFailure(String jdbcBatch) throws DBException {
+    JdbcClient c = client(jdbcBatch);
+    JdbcBatches batches = new JdbcBatches(c);
+    List<String> keys = Arrays.asList("dup-" + jdbcBatch + "-1", "dup-" + jdbcBatch + "-2");
+    List<Map<String, ByteIterator>> rows = Arrays.asList(row(keys.get(0), ""),
+        row(keys.get(1), ""));
+    assertEquals(2, batches.batchInsert("it_batch", keys, rows).ok());
+    BatchResult again = batches.batchInsert("it_batch", keys, Arrays.asList(row(keys.get(0), ""),
+        row(keys.get(1), "")));
+    assertEquals("DUPLICATE_KEY", again.status().getName(), again.toString());
+    assertEquals(0, again.ok(), again.toString());
+    assertEquals(2, again.failed(), again.toString());
+  }
+}
