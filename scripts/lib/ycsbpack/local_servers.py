@@ -86,6 +86,11 @@ class LocalCassandra:
     def stop(self) -> None:
         _cli("cassandra-local", ["stop"] + self._opts())
 
+    def pids(self) -> Dict[str, int]:
+        """The running nodes' server processes (their CPU time goes into each phase's record)."""
+        c = self._cluster()
+        return {f"cassandra-node{i}": c.pid(i) for i in c.running()}
+
     def running_nodes_count(self) -> int:
         return len(self._cluster().running())
 
@@ -156,6 +161,11 @@ class LocalHBase:
 
     def stop(self) -> None:
         _cli("hbase-local", ["stop"] + self._opts())
+
+    def pids(self) -> Dict[str, int]:
+        """The standalone HBase process (master, region server and ZooKeeper in one JVM)."""
+        pid = procs.read_pid(self.run_dir / "hbase.pid")
+        return {"hbase": pid} if procs.alive(pid) else {}
 
 
 @dataclass

@@ -14,7 +14,9 @@ import org.ycsbpack.common.InitFailure;
  * binding, unreadable workload file, workload init error, an exception in a client thread);
  * here a client that ends without writing its final report exits with {@link #NO_REPORT_EXIT},
  * and a binding whose init() fails exits with {@link InitFailure#EXIT_STATUS}. Secret property
- * values are masked in stderr, where YCSB echoes its command line.
+ * values are masked in stderr, where YCSB echoes its command line. With {@code
+ * ycsbpack.stopfile=<path>} the run ends early, as at its maximum execution time, once that
+ * file exists ({@link StopFileWatcher}).
  */
 public final class ClientMain {
   /** Exit status when YCSB ended without a final report. */
@@ -29,7 +31,11 @@ public final class ClientMain {
     ReportWatchingStream watch = new ReportWatchingStream(System.out);
     System.setOut(new PrintStream(watch, true, "UTF-8"));
     System.setErr(new PrintStream(new SecretMaskingStream(System.err), true, "UTF-8"));
-    String exportFile = exportFile(args);
+    String exportFile = property(args, "exportfile");
+    String stopFile = property(args, StopFileWatcher.PROPERTY);
+    if (stopFile != null) {
+      StopFileWatcher.start(new File(stopFile), startMs);
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.flush();
       boolean exported = exportFile != null
@@ -46,6 +52,11 @@ public final class ClientMain {
 
   /** The exportfile property as YCSB would see it: every -p beats every -P file. */
   static String exportFile(String[] args) {
+    return property(args, "exportfile");
+  }
+
+  /** A property as YCSB would see it: every -p beats every -P file. */
+  static String property(String[] args, String name) {
     Properties fromFiles = new Properties();
     Properties fromFlags = new Properties();
     for (int i = 0; i + 1 < args.length; i++) {
@@ -62,6 +73,6 @@ public final class ClientMain {
         }
       }
     }
-    return fromFlags.getProperty("exportfile", fromFiles.getProperty("exportfile"));
+    return fromFlags.getProperty(name, fromFiles.getProperty(name));
   }
 }
