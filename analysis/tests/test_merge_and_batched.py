@@ -111,7 +111,7 @@ def test_single_operations_of_a_batch_run_as_singles_are_kept_but_not_taken_as_b
         assert by_status.to_dict() == returns[returns["operation"] == batch].set_index("status")["count"].to_dict()
     summary = run_summary(run)
     assert summary["main_operation"] in {"BATCH_READ", "BATCH_UPDATE"}
-    assert summary["records_per_s"] == pytest.approx(records_table(run)["records_per_s"].sum())
+    assert summary["records_per_s_whole_run"] == pytest.approx(records_table(run)["records_per_s"].sum())
 
 
 def test_a_batched_load_inserts_every_record_once_in_batches_of_the_batchsize():

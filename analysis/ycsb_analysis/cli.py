@@ -31,8 +31,10 @@ from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
 from .per_client import client_figures
 from .plausibility import implausible_figures
+from .intervals_html import sections as interval_sections
 from .raw_intervals import INTERVAL_MS, raw_intervals
 from .summary import runs_summary
+from .verdicts import against_baseline, aggregate, between_databases
 
 
 EXIT_COMPLETE = 0
@@ -66,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="records per operation for plain files, for all of them (N) or for the file "
                         "given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the seed's HBase "
                         "batches; phases of a results directory take it from metadata.json")
+    p.add_argument("--skip", type=float, metavar="SECONDS",
+                   help="figures over everything after the first SECONDS of each phase, instead of "
+                        "the steady window found by the trend rule (or the part after the runner's "
+                        "warm-up)")
     p.add_argument("--title", default="YCSB results", help="report title")
     p.add_argument("--raw-rows", action="store_true",
                    help="with more than 1,000,000 raw datapoints, also write every one of them "
@@ -176,7 +182,7 @@ class ReportOutcome:
 
 def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | None = None,
                          batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
-                         raw_rows: bool = False) -> ReportOutcome:
+                         skip: float | None = None, raw_rows: bool = False) -> ReportOutcome:
     """Everything ``ycsb-report`` does, and what it could not use.
 
     Raises :class:`UnreadableInput` only when no input can be used at all.
@@ -190,18 +196,25 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
     for r in runs:
         r.warnings += [f"implausible: {f}" for f in implausible_figures(r)]
     merged = {run_label(r): merge_clients(r) for r in runs}
-    summary = runs_summary(runs, merged)
+    summary = runs_summary(runs, merged, skip)
+    agg = aggregate(summary)
+    db_verdicts = between_databases(agg)
     charts: list[Chart] = []
     for chart in ALL_CHARTS:
         charts.extend(chart(runs, out))
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
+    if not db_verdicts.empty:
+        db_verdicts.to_csv(out / "verdicts.csv", index=False)
+        written.append(out / "verdicts.csv")
     comparison = None
     if baseline:
         base_skipped: list[SkippedInput] = []
         base_runs = load(baseline, batchsize=batchsize, skipped=base_skipped)
         skipped += [SkippedInput(s.path, f"(baseline) {s.reason}") for s in base_skipped]
-        comparison, unmatched = comparison_table_and_unmatched(summary, runs_summary(base_runs))
+        base_summary = runs_summary(base_runs, skip=skip)
+        _, unmatched = comparison_table_and_unmatched(summary, base_summary)
+        comparison = against_baseline(agg, aggregate(base_summary))
         comparison.to_csv(out / "comparison.csv", index=False)
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
         written += [out / "comparison.csv", out / "comparison.json"]
@@ -214,15 +227,17 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
     skipped = [s for s in skipped if s not in repeated]
     notes = [str(s) for s in repeated] + notes
     report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
-                          skipped=skipped, unused=unused, notes=notes, files=written)
+                          skipped=skipped, unused=unused, notes=notes, files=written,
+                          extra_sections=interval_sections(agg, db_verdicts))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
 
 
 def build_report(inputs: list[str], out: Path, baseline: list[str] | None = None,
-                 batchsize: int | dict[str, int] = 1, title: str = "YCSB results") -> Path:
+                 batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
+                 skip: float | None = None) -> Path:
     """Everything ``ycsb-report`` does, as a function (used by the notebook and tests)."""
-    return build_report_outcome(inputs, out, baseline, batchsize, title).report
+    return build_report_outcome(inputs, out, baseline, batchsize, title, skip).report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -234,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--batchsize: {e}")
     try:
         outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes, args.title,
-                                       raw_rows=args.raw_rows)
+                                       args.skip, raw_rows=args.raw_rows)
     except UnreadableInput as e:
         print(f"ycsb-report: error: {e.path}: {e.problem}", file=sys.stderr)
         return EXIT_NO_REPORT

@@ -238,15 +238,19 @@ def _comparison_html(table: pd.DataFrame) -> str:
     for _, r in table.iterrows():
         ch = r["change_percent"]
         good = (ch > 0) == (r["better_when"] == "higher")
-        cls = "" if (math.isnan(ch) or abs(ch) < 0.5) else ("better" if good else "worse")
+        cls = "" if (math.isnan(ch) or abs(ch) < 0.5 or r.get("significant") is False) else \
+            ("better" if good else "worse")
         rows.append(f'<tr><td class="text">{html.escape(r["scenario"])}</td>'
                     f'<td class="text">{html.escape(r["phase"])}</td><td class="text">'
                     f'{html.escape(r["database"])}</td><td class="text">{html.escape(r["figure"])}</td>'
                     f'<td>{_fmt(r["baseline"])}</td><td>{_fmt(r["current"])}</td>'
-                    f'<td class="{cls}">{"–" if math.isnan(ch) else f"{ch:+.1f} %"}</td></tr>')
+                    f'<td class="{cls}">{"–" if math.isnan(ch) else f"{ch:+.1f} %"}</td>'
+                    + (f'<td class="text">{html.escape(r["verdict"])}</td>' if "verdict" in r else "")
+                    + '</tr>')
     return ('<table><thead><tr><th class="text">scenario</th><th class="text">phase</th>'
-            '<th class="text">database</th><th class="text">figure</th><th>baseline</th><th>current</th><th>change</th></tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table>")
+            '<th class="text">database</th><th class="text">figure</th><th>baseline</th><th>current</th><th>change</th>'
+            + ('<th class="text">verdict (95% CI of the ratio)</th>' if "verdict" in table else "")
+            + '</tr></thead><tbody>' + "".join(rows) + "</tbody></table>")
 
 
 def _files_html(files: list[Path], report_dir: Path) -> str:
@@ -273,14 +277,16 @@ FILE_CONTENTS = {
     "status.csv": "every per-interval status-line figure (gzipped: a long run)",
     "raw-datapoints.csv": "measurementtype=raw datapoints: one row per operation (gzipped)",
     "summary": "one row per run (the overview)",
-    "comparison": "baseline vs current, change in percent",
+    "comparison": "baseline vs current, change in percent, ratio with its 95% interval, verdict",
+    "verdicts": "Cassandra vs HBase per phase: ratio with its 95% interval, verdict",
 }
 
 
 def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summary: pd.DataFrame,
                  charts: list[Chart], comparison: pd.DataFrame | None = None,
                  title: str = "YCSB results", skipped: list | None = None, unused: list[str] | None = None,
-                 notes: list[str] | None = None, files: list[Path] | None = None) -> Path:
+                 notes: list[str] | None = None, files: list[Path] | None = None,
+                 extra_sections: str = "") -> Path:
     """Write the self-contained HTML report and return its path.
 
     ``skipped`` (inputs not used at all), ``unused`` (incomplete parts of used runs) and
@@ -329,6 +335,7 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
 (see each run's "Batched records"). Percentiles of several clients are recomputed from their merged
 .hdr logs or shown as – (never averaged).</p>
 <details><summary>How clients are merged</summary>{_table(rules, ("figure", "how clients are merged"))}</details>
+{extra_sections}
 {comparison_part}
 <h2 id="charts">Charts</h2>
 {''.join(_chart_html(c) for c in charts) or '<p class="note">No chart could be drawn from these runs.</p>'}

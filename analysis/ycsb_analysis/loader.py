@@ -100,7 +100,8 @@ class Run:
         """Short run label for legends and tables: ``basic:run-threads-4``."""
         if self.metadata.get("_plain_file"):
             return self.phase
-        return f"{self.database}:{self.phase}"
+        repeat = f" #{self.metadata['repeat']}" if self.metadata.get("repeat") else ""
+        return f"{self.database}:{self.phase}{repeat}"
 
     @property
     def skipped_lines(self) -> int:

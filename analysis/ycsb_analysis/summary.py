@@ -6,8 +6,10 @@ import numpy as np
 import pandas as pd
 
 from .batched import BATCH_PREFIX, RECORDS_SUFFIX, records_table
+from .bottleneck import cpu_figures
 from .loader import Run, run_label
 from .merge import MergedRun, merge_clients
+from .steady_state import FIGURES, steady_figures
 
 NOT_MAIN = {"CLEANUP", "INIT"}
 
@@ -30,7 +32,9 @@ def main_operation(merged: MergedRun) -> pd.Series | None:
     return (batches if not batches.empty else cand).sort_values("operations", ascending=False).iloc[0]
 
 
-def run_summary(run: Run, merged: MergedRun | None = None) -> dict:
+def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = None) -> dict:
+    """The run's headline figures over its steady window (steady_state.py), each with a 95%
+    interval, and what the clients and servers spent in CPU (bottleneck.py)."""
     merged = merged or merge_clients(run)
     main = main_operation(merged)
     rec = records_table(run)
@@ -70,9 +74,19 @@ def run_summary(run: Run, merged: MergedRun | None = None) -> dict:
         top = rec.sort_values("batches", ascending=False).iloc[0]
         row["per_record_latency_us"] = float(top["per_record_latency_us"])
         row["records_source"] = ",".join(sorted(set(rec["records_source"])))
+    row["repeat"] = run.metadata.get("repeat")
+    # YCSB's own figures over the whole run (warm-up climb and shutdown included), kept beside
+    # the steady-window figures that replace them
+    for f in FIGURES:
+        row[f"{f}_whole_run"] = row[f]
+    operations = row["throughput_ops_per_s"] * row["runtime_ms"] / 1000.0
+    row.update(steady_figures(run, main["metric"] if main is not None else None, skip,
+                              batched=not rec.empty))
+    row.update(cpu_figures(run, operations))
     return row
 
 
-def runs_summary(runs: list[Run], merged: dict[str, MergedRun] | None = None) -> pd.DataFrame:
-    rows = [run_summary(r, (merged or {}).get(run_label(r))) for r in runs]
+def runs_summary(runs: list[Run], merged: dict[str, MergedRun] | None = None,
+                 skip: float | None = None) -> pd.DataFrame:
+    rows = [run_summary(r, (merged or {}).get(run_label(r)), skip) for r in runs]
     return pd.DataFrame(rows)

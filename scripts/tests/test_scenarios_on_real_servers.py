@@ -243,9 +243,13 @@ def test_s4_starts_its_own_server_and_stops_it_afterwards(tmp_path):
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         assert_phases(tmp_path / "out", {
-            "cassandra-load": ["INSERT"], "cassandra-warmup": ["READ", "UPDATE"],
+            "cassandra-load": ["INSERT"],
             "cassandra-update-heavy-threads-4": ["READ", "UPDATE"],
             "cassandra-short-range-threads-4": ["SCAN"]})
+        meta = json.loads((tmp_path / "out" / "cassandra-update-heavy-threads-4" / "metadata.json").read_text())
+        assert meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 5   # s4/ci.properties
+        assert "none" in json.loads((tmp_path / "out" / "cassandra-load" / "metadata.json").read_text())["warmup"]
+        assert meta["cpu"]["server_cpu_s"]["cassandra-node1"] > 0 and meta["cpu"]["shared_machine"]
         pid = procs.read_pid(own / "cassandra" / "node1.pid")
         assert not procs.alive(pid), "the node the runner started is stopped"
     finally:

@@ -8,15 +8,17 @@ import numpy as np
 
 from ..loader import Run
 from ..summary import runs_summary
+from ..verdicts import aggregate
 from .common import Chart, legend_beside, new_figure, run_colors, save
 
 
 def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Throughput per phase, bars side by side per database; records/s for batched phases.
+    Error bars: the 95% interval (across repeats, or within the run; verdicts.py).
 
     Runs without a known database (plain files) are compared by run label instead.
     """
-    s = runs_summary(runs)
+    s = aggregate(runs_summary(runs))
     if s.empty:
         return []
     s = s.copy()
@@ -24,6 +26,10 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     s["group"] = np.where(s["database"] == "unknown", "plain files", s["phase"])
     s["batched"] = s["records_per_s"].notna()
     s["value"] = np.where(s["batched"], s["records_per_s"], s["throughput_ops_per_s"])
+    for side in ("low", "high"):
+        col = f"throughput_ops_per_s_ci_{side}"
+        rec = f"records_per_s_ci_{side}"
+        s[side] = np.where(s["batched"], s[rec] if rec in s else np.nan, s[col] if col in s else np.nan)
     s = s.drop_duplicates(["group", "series"], keep="last")
     groups = list(dict.fromkeys(s["group"]))
     series = list(dict.fromkeys(s["series"]))
@@ -39,8 +45,12 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
         for j, (_, r) in enumerate(d.iterrows()):
             pos = x + (j - (len(d) - 1) / 2) * width
             name = r["series"]
+            err = None
+            if np.isfinite(r["value"]) and np.isfinite(r["low"]) and np.isfinite(r["high"]):
+                err = [[max(0.0, r["value"] - r["low"])], [max(0.0, r["high"] - r["value"])]]
             bar = ax.bar(pos, r["value"] if np.isfinite(r["value"]) else 0, width, color=colors[name],
-                         label=None if name in labelled else name)[0]
+                         label=None if name in labelled else name, yerr=err, capsize=3,
+                         error_kw={"elinewidth": 1})[0]
             labelled.add(name)
             if np.isfinite(r["value"]):
                 ax.annotate(f"{r['value']:,.0f}{' rec/s' if r['batched'] else ''}",
@@ -49,8 +59,8 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     xs = np.arange(len(groups))
     labels = [f"{g}\n(records/s)" if s[s["group"] == g]["batched"].any() else g for g in groups]
     ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("throughput (ops/s; records/s for batched phases)")
-    ax.set_ylim(top=ax.get_ylim()[1] * 1.25)
+    ax.set_ylabel("throughput (ops/s; records/s for batched phases)\nerror bars: 95% interval")
+    ax.set_ylim(bottom=0, top=ax.get_ylim()[1] * 1.25)
     ax.grid(alpha=0.3, axis="y")
     legend_beside(ax, fontsize=8)
     return [save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")]

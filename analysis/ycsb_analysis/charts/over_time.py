@@ -134,8 +134,14 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
     fig = _draw(lines, ylabel, panel_titles=titles)
+    # the runner's warm-up (same clients, before the measured part): shown, never summarised
+    ends = [r.metadata["warmup"]["end_s"] for r in runs
+            if isinstance(r.metadata.get("warmup"), dict) and r.metadata["warmup"].get("end_s")]
+    for ax in fig.axes[:len(titles)] if ends else []:
+        ax.axvspan(0, max(ends), color="grey", alpha=0.12)
     return [save(fig, out_dir, "throughput-over-time",
-                 "Throughput over time per operation (clients summed; batch operations in records/s)")]
+                 "Throughput over time per operation (clients summed; batch operations in records/s)"
+                 + ("; grey: the warm-up, not in any summary figure" if ends else ""))]
 
 
 def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -> list[Chart]:

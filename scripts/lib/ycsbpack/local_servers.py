@@ -89,6 +89,11 @@ class LocalCassandra:
     def stop(self) -> None:
         _cli("cassandra-local", ["stop"] + self._opts())
 
+    def pids(self) -> Dict[str, int]:
+        """The running nodes' server processes (their CPU time goes into each phase's record)."""
+        c = self._cluster()
+        return {f"cassandra-node{i}": c.pid(i) for i in c.running()}
+
     def running_nodes_count(self) -> int:
         return len(self._cluster().running())
 
@@ -238,6 +243,11 @@ class LocalMySQL:
 
     def stop(self) -> None:
         _cli("mysql-local", ["stop"] + self._opts())
+
+    def pids(self) -> Dict[str, int]:
+        """The MariaDB server process, for the runner's CPU accounting."""
+        pid = procs.read_pid(self.run_dir / "mysql.pid")
+        return {"mariadb": pid} if procs.alive(pid) else {}
 
 
 @dataclass

@@ -15,7 +15,10 @@ Layout (read by analysis/ycsb_analysis/loader.py):
     <out>/<phase>/client-<i>.err        stderr: status lines, warnings, errors
     <out>/<phase>/client-<i>.libraries.log  the client libraries' warnings (only when they wrote any)
     <out>/<phase>/hdr/client-<i>-<OP>.hdr  HdrHistogram interval logs
-    <out>/<phase>/metadata.json         what ran: scenario, phase, database, every property, ...
+    <out>/<phase>/metadata.json         what ran: scenario, phase, database, every property,
+                                        CPU seconds of the clients and local servers, ...
+                                        and, after a warm-up in the same clients (warmup.py),
+                                        "warmup": {"end_s": ...}: where the measured part begins
 """
 import json
 import os
@@ -28,12 +31,14 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
+from . import cpu
 from .errors import ScriptError
 from .paths import REPO_ROOT
 from .secrets import mask_command, mask_properties
 from .versions import versions
+from .warmup import InRunWarmUp, WarmUp
 
 YCSB = REPO_ROOT / "bin" / "ycsb"
 # Run-phase inserts of client i start this many keys after client i-1's: room for 1e9 inserts each.
@@ -58,6 +63,11 @@ class Phase:
     client_property_files: List[List[str]] = field(default_factory=list)
     dir_name: str = ""            # directory under the results; default: name
     phase_group: str = ""         # what a sweep varies within (e.g. "select" of S3), for metadata
+    # False when the workload cannot run twice on the same data (a load, S3's deletes): no
+    # warm-up, the analysis judges it over its steady window instead
+    repeatable: bool = True
+    repeat: int = 0               # 1..repeats when run-scenario --repeat runs it several times
+    repeats: int = 1
 
     def __post_init__(self):
         if self.client_property_files and len(self.client_property_files) != self.clients:
@@ -117,7 +127,8 @@ def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
     props.update(split or {})
     props.setdefault("hdrhistogram.fileoutput", "true")
     props.setdefault("hdrhistogram.output.path", str(phase_dir / "hdr" / f"client-{client}-"))
-    props.setdefault("status.interval", "5")
+    # 2-s intervals: enough samples for a 30-s phase's confidence interval (steady_state.py)
+    props.setdefault("status.interval", "2")
     for k, v in props.items():
         cmd += ["-p", f"{k}={v}"]
     cmd += ["-s", "-threads", str(phase.threads)]
@@ -128,20 +139,66 @@ def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
     return cmd
 
 
-def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
-    """Runs the phase's client(s) in parallel; returns its directory. Raises ScriptError when a
-    client fails (after writing metadata.json, so the failure is on file)."""
-    phase_dir = out_dir / phase.directory
-    (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
+def client_commands(phase: Phase, phase_dir: Path, overrides: Dict[str, str] = None) -> List[list]:
+    """The bin/ycsb command of each client; `overrides` beat the phase's own -p values."""
     commands = []
     for i in range(phase.clients):
         merged = read_property_files(phase.files_of(i))
         merged.update(phase.properties)
-        commands.append(ycsb_command(phase, phase_dir, i,
-                                     client_split(phase.command, merged, phase.clients, i)))
+        split = client_split(phase.command, merged, phase.clients, i)
+        split.update(overrides or {})
+        commands.append(ycsb_command(phase, phase_dir, i, split))
+    return commands
+
+
+def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True,
+              warmup: Optional[WarmUp] = None,
+              server_pids: Optional[Callable[[], Dict[str, int]]] = None) -> Path:
+    """Runs the phase's client(s) in parallel (warming up first, in the same clients, when
+    `warmup` is given: warmup.py); returns its directory. `server_pids` names the local server
+    processes whose CPU time the phase records. Raises ScriptError when a client fails (after
+    writing metadata.json, so the failure is on file)."""
+    phase_dir = out_dir / phase.directory
+    (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
+    plan = warmup_plan(phase, phase_dir, warmup) if warmup else None
+    commands = client_commands(phase, phase_dir, plan.overrides if plan else None)
+    pids = server_pids() if server_pids else {}
+    before = cpu.snapshot(pids)
     start = datetime.now(timezone.utc)
-    statuses = _run_clients(commands, phase_dir, echo_status)
+    statuses, client_cpu = _run_clients(commands, phase_dir, echo_status, plan)
     end = datetime.now(timezone.utc)
+    metadata = phase_metadata(phase, commands, statuses, start, end)
+    metadata["warmup"] = plan.record() if plan else {
+        "none": "a load or a phase that consumes its data cannot repeat itself"
+        if not phase.repeatable else "no warm-up was asked for"}
+    metadata["cpu"] = {"cores": cpu.cores(), "client_cpu_s": client_cpu,
+                       "server_cpu_s": cpu.used(before, cpu.snapshot(pids)),
+                       # every local run: client and servers share this machine's cores
+                       "shared_machine": bool(pids)}
+    if phase.repeats > 1:
+        metadata["repeat"], metadata["repeats"] = phase.repeat, phase.repeats
+    (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
+    failed = [i for i, st in enumerate(statuses) if st != 0]
+    if failed:
+        i = failed[0]
+        tail = "\n".join((phase_dir / f"client-{i}.err").read_text().splitlines()[-15:])
+        raise ScriptError(f"phase {phase.name} failed (bin/ycsb exit {statuses[i]} for client "
+                          f"{i}); last lines of {phase_dir / f'client-{i}.err'}:\n{tail}")
+    return phase_dir
+
+
+def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp) -> InRunWarmUp:
+    props = read_property_files(phase.files_of(0))
+    props.update(phase.properties)
+    try:
+        measured = float(props.get("maxexecutiontime", "0") or 0)
+    except ValueError:
+        raise ScriptError(f"phase {phase.name}: maxexecutiontime={props['maxexecutiontime']} is "
+                          "not a number of seconds")
+    return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients)
+
+
+def phase_metadata(phase: Phase, commands: List[list], statuses: List[int], start, end) -> dict:
     per_client = []
     for i, cmd in enumerate(commands):
         props = read_property_files(phase.files_of(i))
@@ -169,19 +226,16 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
             for p in per_client]
         metadata["client_exit_status"] = statuses
         metadata["commands"] = [mask_command(c) for c in commands]
-    (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
-    failed = [i for i, st in enumerate(statuses) if st != 0]
-    if failed:
-        i = failed[0]
-        tail = "\n".join((phase_dir / f"client-{i}.err").read_text().splitlines()[-15:])
-        raise ScriptError(f"phase {phase.name} failed (bin/ycsb exit {statuses[i]} for client "
-                          f"{i}); last lines of {phase_dir / f'client-{i}.err'}:\n{tail}")
-    return phase_dir
+    return metadata
 
 
-def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool) -> List[int]:
+def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool,
+                 plan: Optional[InRunWarmUp] = None):
     """Starts every client, copies each one's stderr to client-<i>.err (echoing status lines),
-    waits for all; kills the ones still running when interrupted."""
+    waits for all; kills the ones still running when interrupted. With a warm-up `plan`, its
+    judge reads the status lines and ends the run once warm and measured (warmup.py). Returns
+    the exit statuses and the CPU seconds of each client."""
+    judge = plan.judge if plan else None
     t0 = time.monotonic()
     procs, threads, files = [], [], []
     prefix = len(commands) > 1
@@ -196,28 +250,38 @@ def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool) -
                                     cwd=REPO_ROOT, stdin=subprocess.DEVNULL, env=env)
             procs.append(proc)
             t = threading.Thread(target=_copy_stderr, daemon=True,
-                                 args=(proc, err, echo_status, t0, f"client {i}: " if prefix else ""))
+                                 args=(proc, err, echo_status, t0,
+                                       f"client {i}: " if prefix else "",
+                                       (lambda line, i=i: judge.feed(i, line)) if judge else None))
             t.start()
             threads.append(t)
-        statuses = [p.wait() for p in procs]
+        if plan:
+            plan.control(threads, t0)
+        used = [cpu.reap(p) for p in procs]
+        statuses = [p.returncode for p in procs]
         for t in threads:
             t.join()
-        return statuses
+        return statuses, used
     except BaseException:
         for p in procs:
-            if p.poll() is None:
-                p.kill()
+            if p.returncode is None:
+                try:
+                    p.kill()
+                except OSError:
+                    pass
         raise
     finally:
         for f in files:
             f.close()
 
 
-def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str) -> None:
+def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None) -> None:
     for line in proc.stderr:
         err.write(line)
         err.flush()  # the status stream is read while the phase runs (S2's fault phase)
-        if echo and (" sec: " in line or line.startswith(("ERROR", "WARN"))):
+        if feed:
+            feed(line)
+        if echo and (" sec: " in line or line.startswith(("ERROR", "WARN", "ycsbpack:"))):
             sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{line}")
     err.flush()
 

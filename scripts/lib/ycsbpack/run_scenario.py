@@ -5,6 +5,8 @@
 
 Creates the schema (the bindings' createschema/createtable), loads, runs the phases (thread
 sweeps, batch sizes, table variants, major compactions, S2's fault phase), printing progress.
+Every measured run phase is warmed up first (warmup.py); `--repeat N` runs the whole sequence
+N times, alternating the databases A,B,B,A,... so that a drift of the machine cancels.
 Results: results/<scenario>/<timestamp>/<database>-<phase>/ (raw YCSB output, .hdr logs,
 metadata.json), read by `.venv/bin/ycsb-report`. Without --hosts it starts the local servers it
 needs (scripts/cassandra-local, scripts/hbase-local) and always stops what it started.
@@ -25,6 +27,7 @@ from .errors import ArgParser, ScriptError, run_main
 from .local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
 from .paths import REPO_ROOT, run_dir
 from .phase_runner import Phase, describe, run_phase, summary, ycsb_command
+from .warmup import bounds as warmup_bounds
 from .progress import Progress
 from .arg_checks import validate_run_scenario
 from .scenario_plan import Action, Composite, Context, estimate_seconds
@@ -52,6 +55,8 @@ class Settings:
     dry_run: bool = False
     node_failure: str = "crash"   # S2's fault phase: crash (SIGKILL) or drain (SIGTERM)
     mysql_port: int = 13306
+    repeat: int = 1            # runs of every phase (--repeat)
+    warmup: bool = True        # warm up before measured run phases (--no-warmup: not)
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
@@ -77,14 +82,26 @@ def local_server(database: str, nodes: int, settings: Settings):
     return LocalHBase(root / "hbase", zk, master, rs, nodes=nodes)
 
 
+def alternating(databases: List[str], repeat: int) -> List[tuple]:
+    """(database, repeat number) in the order A,B,B,A,A,B,...: a linear drift of the machine
+    over the session hits both databases alike."""
+    order = []
+    for r in range(repeat):
+        order += [(db, r + 1) for db in (databases if r % 2 == 0 else databases[::-1])]
+    return order
+
+
 def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings, out: Path,
                   quick: bool = False) -> int:
     """Runs the phases of `scenarios` on each database in turn (servers of one database at a
-    time); returns the number of failed steps."""
+    time), `settings.repeat` times in alternating order; returns the number of failed steps."""
     plans = []  # (database, server or None, steps)
+    servers_of = {}
     for db in databases:
         nodes = max(getattr(SCENARIOS[s], f"{db.upper()}_NODES", 1) for s in scenarios)
-        server = None if db in settings.hosts else local_server(db, nodes, settings)
+        servers_of[db] = None if db in settings.hosts else local_server(db, nodes, settings)
+    for db, repeat in alternating(databases, settings.repeat):
+        server = servers_of[db]
         steps = []
         for s in scenarios:
             ctx = Context(s, db, settings.scale, settings.clients, connection(db, settings, server),
@@ -92,7 +109,8 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
                           cassandra=server if db == "cassandra" and server else None,
                           hbase=server if db == "hbase" and server else None,
                           node_failure=settings.node_failure,
-                          quick=quick, out_dir=out)
+                          quick=quick, out_dir=out,
+                          repeat=repeat if settings.repeat > 1 else 0, repeats=settings.repeat)
             steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
         plans.append((db, server, steps))
     index = 0  # phase_index of metadata.json: the order of the result phases
@@ -107,7 +125,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     for db, server, steps in plans:
         if server:
             estimates.append(START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75))
-        estimates += [_estimate(ctx, step) for ctx, step in steps]
+        estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
         if server:
             estimates.append(10)
     progress = Progress(estimates)
@@ -123,7 +141,8 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
                 n += 1
             for ctx, step in steps:
                 progress.begin(n, _what(ctx, step))
-                ok, error = _run_step(step, n, out)
+                ok, error = _run_step(step, out, _warmup(ctx, step, settings),
+                                      server.pids if server else None)
                 took = progress.end(n)
                 outcomes.append({"database": db, "scenario": ctx.scenario, "step": step.name,
                                  "ok": ok, "seconds": round(took, 1), "error": error})
@@ -150,9 +169,18 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     return len(failed)
 
 
-def _estimate(ctx: Context, step) -> float:
+def _warmup(ctx: Context, step, settings: Settings):
+    """The warm-up of a measured phase (warmup.py); None for a load, a phase that consumes its
+    data, steps that are not one phase, or --no-warmup."""
+    if not isinstance(step, Phase) or not settings.warmup or not step.repeatable:
+        return None
+    return warmup_bounds(ctx.scale, ctx.merged(step.files_of(0), step.properties))
+
+
+def _estimate(ctx: Context, step, settings: Settings) -> float:
     if isinstance(step, Phase):
-        return estimate_seconds(ctx, step)
+        w = _warmup(ctx, step, settings)
+        return estimate_seconds(ctx, step) + (min(w.max_s, 3 * w.window_s) + 6 if w else 0)
     return step.estimate_s
 
 
@@ -166,11 +194,11 @@ def _what(ctx: Context, step) -> str:
     return f"{ctx.database} {step.name}: {step.describe}"
 
 
-def _run_step(step, index: int, out: Path):
+def _run_step(step, out: Path, warmup=None, server_pids=None):
     """(ok, error message) of one step; ScriptErrors are failures of the step, not the run."""
     try:
         if isinstance(step, Phase):
-            phase_dir = run_phase(step, out)
+            phase_dir = run_phase(step, out, warmup=warmup, server_pids=server_pids)
             print(summary(phase_dir), flush=True)
         elif isinstance(step, Composite):
             step.run(step.index)
@@ -219,6 +247,12 @@ def parser() -> argparse.ArgumentParser:
                    help="a property for every phase (beats the workload files)")
     p.add_argument("-P", dest="files", action="append", default=[], metavar="FILE",
                    help="a property file for every phase, read last (e.g. your credentials)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="run every phase N times (fresh servers each time; with --db both in "
+                        "the order A,B,B,A,...); the report gives medians and 95%% intervals")
+    p.add_argument("--no-warmup", action="store_true",
+                   help="measure run phases cold, without the warm-up before each (for comparing "
+                        "with older results; the analysis then judges the steady window itself)")
     p.add_argument("--keep-going", action="store_true",
                    help="run the remaining phases after a failed one")
     p.add_argument("--dry-run", action="store_true",
@@ -257,6 +291,8 @@ def settings_from(args) -> Settings:
                           "--hbase-hosts (HBase ZooKeeper quorum)")
     if args.clients < 1:
         raise ScriptError(f"--clients {args.clients}: give 1 or more")
+    if args.repeat < 1:
+        raise ScriptError(f"--repeat {args.repeat}: give 1 or more")
     props = {}
     for kv in args.properties:
         if "=" not in kv:
@@ -274,7 +310,8 @@ def settings_from(args) -> Settings:
     return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
-                    args.dry_run, args.node_failure, args.mysql_port)
+                    args.dry_run, args.node_failure, args.mysql_port, args.repeat,
+                    not args.no_warmup)
 
 
 def timestamp() -> str:

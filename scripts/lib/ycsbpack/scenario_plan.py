@@ -37,6 +37,8 @@ class Context:
     node_failure: str = "crash"         # how the fault phase takes a node down: crash | drain
     quick: bool = False                 # the quickstart's short selection of phases
     out_dir: Optional[Path] = None      # results/<scenario>/<timestamp>
+    repeat: int = 0                     # which run of --repeat N (0: the only one)
+    repeats: int = 1
 
     @property
     def local(self) -> bool:
@@ -66,17 +68,22 @@ class Context:
 
     def phase(self, name: str, command: str, files: List[str], threads: int,
               properties: Dict[str, str] = None, clients: int = 1,
-              client_files: List[List[str]] = None, group: str = "", target: int = None) -> Phase:
+              client_files: List[List[str]] = None, group: str = "", target: int = None,
+              repeatable: bool = True) -> Phase:
+        """A phase; `repeatable=False` for one that consumes its data (no warm-up, warmup.py)."""
         props = dict(self.connection)
         props.update(properties or {})
         props.update(self.user_properties)
         if command == "load":
             # a load is bounded by its record count; time limits are for the measured runs
             props["maxexecutiontime"] = "0"
+        suffix = f"-repeat-{self.repeat}" if self.repeat else ""
         return Phase(self.scenario, name, self.database, self.binding, command, files, props,
                      threads=threads, target=target, clients=clients,
                      client_property_files=client_files or [],
-                     dir_name=f"{self.database}-{name}", phase_group=group)
+                     dir_name=f"{self.database}-{name}{suffix}", phase_group=group,
+                     repeatable=repeatable and command != "load",
+                     repeat=self.repeat, repeats=self.repeats)
 
 
 @dataclass

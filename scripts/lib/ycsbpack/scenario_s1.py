@@ -51,7 +51,9 @@ def _concurrent(ctx: Context, v: str, table: list, many: int) -> list:
              (f"batched-{many}+{many}", "batched-write", "batched-read", many)]
     if ctx.quick:
         pairs = pairs[2:]
-    steps = [ctx.phase(f"{v}-{name}", "run", [], threads, clients=2,
+    # the quickstart's time budget: a shorter warm-up judged over 10 s
+    quick = {"warmup.maxtime": "30", "warmup.window": "10"} if ctx.quick else {}
+    steps = [ctx.phase(f"{v}-{name}", "run", [], threads, dict(quick), clients=2,
                        client_files=[ctx.files([w], table), ctx.files([r], table)],
                        group=name.split("-")[0])
              for name, w, r, threads in pairs]

@@ -33,6 +33,7 @@ def plan(ctx: Context) -> list:
             # (deletes go last: they empty the range)
             props = dict(keys, **({"operationcount": str(rows)} if op != "insert" else {}))
             steps.append(ctx.phase(f"{op}-{suffix}", "load" if op == "insert" else "run",
-                                   ctx.files([op]), threads, props, clients=clients, group=op))
+                                   ctx.files([op]), threads, props, clients=clients, group=op,
+                                   repeatable=op != "delete"))
         point += clients
     return steps

@@ -23,9 +23,18 @@ public final class UnknownProperties {
   private UnknownProperties() {
   }
 
-  /** Names every binding knows without a prefix: YCSB core's and this pack's workloads'. */
+  /**
+   * Properties this pack's runner reads from the same workload files and passes through YCSB:
+   * the warm-up bounds (scripts/lib/ycsbpack/warmup.py) and the stop file of
+   * {@code launch.StopFileWatcher}.
+   */
+  static final Set<String> RUNNER_NAMES = Set.of("warmup.maxtime", "warmup.window",
+      "ycsbpack.stopfile");
+
+  /** Names every binding knows without a prefix: YCSB core's, the runner's, the workloads'. */
   static Set<String> sharedNames() {
     Set<String> names = new HashSet<>(YcsbCoreProperties.NAMES);
+    names.addAll(RUNNER_NAMES);
     for (BindingProperty p : BatchedWorkloadProperties.ALL) {
       names.add(p.name());
     }

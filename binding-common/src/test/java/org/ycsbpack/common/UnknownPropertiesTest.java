@@ -52,7 +52,7 @@ class UnknownPropertiesTest {
   @Test
   void everyPropertyOfTheBundledWorkloadFilesIsKnownSomewhere() throws IOException {
     Path workloads = Paths.get("..", "workloads");
-    List<String> prefixed = Arrays.asList("cassandra.", "hbase.");
+    List<String> prefixed = Arrays.asList("cassandra.", "hbase.", "jdbc.", "db.");
     try (Stream<Path> files = Files.walk(workloads)) {
       for (Path f : files.filter(x -> x.toString().endsWith(".properties"))
           .collect(Collectors.toList())) {

@@ -17,7 +17,9 @@ import org.ycsbpack.common.UnknownProperties;
  * and a binding whose init() fails exits with {@link InitFailure#EXIT_STATUS}. Property values
  * YCSB would answer with a stack trace or an empty report are refused first, in one sentence
  * ({@link ArgumentChecks}). Secret property values are masked in stderr, where YCSB echoes its
- * command line, and in stdout, where BasicDB prints the properties.
+ * command line, and in stdout, where BasicDB prints the properties. With {@code
+ * ycsbpack.stopfile=<path>} the run ends early, as at its maximum execution time, once that
+ * file exists ({@link StopFileWatcher}).
  */
 public final class ClientMain {
   /** Exit status when YCSB ended without a final report. */
@@ -49,6 +51,10 @@ public final class ClientMain {
       System.err.println("WARN ycsb: " + warning);
     }
     String exportFile = props.getProperty("exportfile");
+    String stopFile = props.getProperty(StopFileWatcher.PROPERTY);
+    if (stopFile != null) {
+      StopFileWatcher.start(new File(stopFile), startMs);
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.flush();
       noteClientLog();

@@ -1,0 +1,149 @@
+"""Steady windows, 95% intervals and verdicts, on real outputs.
+
+fixtures/verdicts/ (make_verdict_fixtures.sh): BasicDB runs of one configuration twice and of a
+real change (32 instead of 8 threads); fixtures/cold-s4/: the quickstart's S4 phase measured
+cold on a fresh local Cassandra and HBase (scripts/bench-warmup --modes cold).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import FIXTURES
+from ycsb_analysis import stability
+from ycsb_analysis.cli import main
+from ycsb_analysis.loader import load
+from ycsb_analysis.summary import runs_summary
+from ycsb_analysis.uncertainty import Estimate, across_repeats, effective_n, ratio, t95, within_run
+from ycsb_analysis.verdicts import aggregate, between_databases
+
+VERDICTS = FIXTURES / "verdicts"
+COLD = FIXTURES / "cold-s4"
+
+
+def compare(tmp_path, current: str, baseline: str) -> pd.DataFrame:
+    out = tmp_path / "out"
+    assert main([f"run={VERDICTS / current}", "-o", str(out), "--baseline",
+                 f"run={VERDICTS / baseline}"]) == 0
+    return pd.read_csv(out / "comparison.csv").set_index("figure")
+
+
+def test_the_same_configuration_twice_is_no_significant_difference(tmp_path):
+    cmp = compare(tmp_path, "same-b.txt", "same-a.txt")
+    for figure in ("throughput", "mean latency"):
+        assert cmp.loc[figure, "verdict"].startswith("no significant difference"), cmp.loc[figure, "verdict"]
+        assert cmp.loc[figure, "ratio_low"] < 1 < cmp.loc[figure, "ratio_high"]
+
+
+def test_four_times_the_threads_is_called_faster_and_the_reverse_slower(tmp_path):
+    up = compare(tmp_path, "threads-32.txt", "same-a.txt").loc["throughput"]
+    assert up["significant"] and up["ratio_low"] > 3 and "higher than baseline (better)" in up["verdict"]
+    down = compare(tmp_path / "rev", "same-a.txt", "threads-32.txt").loc["throughput"]
+    assert down["significant"] and down["ratio_high"] < 0.34
+    assert "lower than baseline (worse)" in down["verdict"]
+
+
+def test_percentiles_without_hdr_logs_are_whole_run_and_not_judged(tmp_path):
+    cmp = compare(tmp_path, "same-b.txt", "same-a.txt")
+    assert cmp.loc["p99 latency", "verdict"].startswith("not judged")
+    summary = pd.read_csv(tmp_path / "out" / "summary.csv")
+    assert "p95/p99 over the whole run (no .hdr logs)" in summary.loc[0, "window"]
+
+
+def test_a_plain_output_is_reported_over_its_steady_window_and_says_which():
+    # same-b climbs over its first seconds (2.8k, 3.1k, 3.1k, then ~4.9k ops/s)
+    (s,) = runs_summary(load([f"run={VERDICTS / 'same-b.txt'}"])).to_dict("records")
+    assert s["window"].startswith("steady window") and s["window_start_s"] > 0
+    # the start-up interval is left out: the steady figure is above YCSB's whole-run one
+    assert s["throughput_ops_per_s"] > s["throughput_ops_per_s_whole_run"]
+    assert s["throughput_ops_per_s_ci_low"] < s["throughput_ops_per_s"] < s["throughput_ops_per_s_ci_high"]
+
+
+def test_skip_overrides_the_steady_window():
+    (s,) = runs_summary(load([f"run={VERDICTS / 'same-a.txt'}"]), skip=10).to_dict("records")
+    assert s["window"].startswith("after the first 10 s (--skip)") and s["window_start_s"] == 10
+    assert 8 <= s["window_intervals"] <= 11
+
+
+def test_a_cold_phase_that_climbs_throughout_is_flagged_not_steady():
+    s = runs_summary(load([str(COLD)])).set_index("database")
+    assert s.loc["cassandra", "window"].startswith("whole run: NO steady window")
+
+
+def test_cassandra_vs_hbase_of_one_run_gets_a_ratio_with_interval_and_verdict(tmp_path):
+    out = tmp_path / "out"
+    assert main([str(COLD), "-o", str(out)]) == 0
+    v = pd.read_csv(out / "verdicts.csv").set_index("figure")
+    thr = v.loc["throughput"]
+    assert thr["ratio"] == pytest.approx(thr["cassandra"] / thr["hbase"])
+    assert thr["ratio_low"] <= thr["ratio"] <= thr["ratio_high"]
+    # both cold phases climb throughout: no verdict is drawn from them
+    assert thr["verdict"].startswith("not judged: cassandra") and not thr["significant"]
+    html = (out / "report.html").read_text()
+    assert "Cassandra vs HBase" in html and "Figures with 95% confidence intervals" in html
+    assert "shared one machine" in html
+
+
+def test_the_runners_cpu_record_becomes_cpu_per_operation():
+    s = runs_summary(load([str(COLD)])).set_index("database")
+    for db in ("cassandra", "hbase"):
+        assert s.loc[db, "client_cpu_us_per_op"] > 0 and s.loc[db, "server_cpu_us_per_op"] > 0
+        assert 0 < s.loc[db, "client_core_share"] < 1 and s.loc[db, "shared_machine"]
+
+
+def test_the_trend_rule():
+    assert stability.trend([1, 2, 3, 4]) == pytest.approx(3 / 2.5)
+    assert stability.is_stable([100, 102, 98, 101, 99])
+    assert not stability.is_stable([451, 1801, 2384, 4209])        # the climb of the issue
+    assert not stability.is_stable([100, 100, 100])                 # too few samples
+    assert stability.steady_start([10, 50, 100, 101, 99, 100, 102]) == 2
+    assert stability.steady_start([1, 2, 3, 4, 5, 6]) is None
+
+
+def test_t_quantiles_and_effective_sample_size():
+    assert t95(1) == pytest.approx(12.706) and t95(10) == pytest.approx(2.228, abs=2e-3)
+    assert t95(1000) == pytest.approx(1.962, abs=2e-3)
+    rng = np.random.default_rng(1)
+    ar = [0.0]
+    for _ in range(399):
+        ar.append(0.8 * ar[-1] + rng.normal())
+    assert effective_n(ar) < 0.25 * len(ar)                    # strongly autocorrelated
+    assert effective_n(rng.normal(size=400)) > 0.8 * 400         # independent
+
+
+def test_an_autocorrelated_series_gets_a_wider_interval_than_the_naive_one():
+    rng = np.random.default_rng(2)
+    x = [100.0]
+    for _ in range(59):
+        x.append(100 + 0.8 * (x[-1] - 100) + rng.normal())
+    e = within_run(x)
+    naive = np.std(x, ddof=1) / math.sqrt(len(x))
+    assert e.se > 1.5 * naive
+
+
+def test_repeats_become_one_row_with_a_t_interval():
+    summary = pd.DataFrame({"scenario": "s4", "timestamp": "t", "phase": "p", "database": "cassandra",
+                            "run": ["cassandra:p #1", "cassandra:p #2", "cassandra:p #3"],
+                            "repeat": [1, 2, 3], "window": "w",
+                            "throughput_ops_per_s": [100.0, 110.0, 120.0]})
+    (row,) = aggregate(summary).to_dict("records")
+    assert row["repeats"] == 3 and row["throughput_ops_per_s"] == 110.0
+    assert row["throughput_ops_per_s_ci_high"] - 110.0 == pytest.approx(t95(2) * 10 / math.sqrt(3))
+    assert row["run"] == "cassandra:p (x3)"
+
+
+def test_a_ratio_is_significant_only_when_its_interval_excludes_one():
+    assert ratio(Estimate(112, 2, 20), Estimate(100, 2, 20)).significant
+    assert not ratio(Estimate(102, 2, 20), Estimate(100, 2, 20)).significant
+    assert across_repeats([5.0]).se != across_repeats([5.0]).se   # one value: no interval
+
+
+def test_between_databases_needs_both_in_the_same_run():
+    summary = pd.DataFrame({"scenario": "s4", "timestamp": ["a", "b"], "phase": "p",
+                            "database": ["cassandra", "hbase"], "run": ["c", "h"],
+                            "throughput_ops_per_s": [1.0, 2.0]})
+    assert between_databases(aggregate(summary)).empty

@@ -1,0 +1,69 @@
+"""When is a throughput series steady? The one rule shared by the runner and the analysis.
+
+The runner's live warm-up judge (scripts/lib/ycsbpack/warmup.py) stops a warm-up when the last
+intervals are stable; the analysis (steady_state.py) drops the leading intervals of an output
+that had no separate warm-up. Both apply the functions below, so "steady" means one thing.
+This module uses the standard library only: the runner is stdlib-only Python and loads this
+file by path (it does not install the analysis package), so the rule is defined once.
+
+The rule (method: a linear fit of the per-interval throughput, as in the Measuring doc):
+  trend   the change the least-squares line predicts across the window, relative to the mean
+          (a climb from 2,000 to 4,000 ops/s over the window is +0.67);
+  spread  the coefficient of variation of the window (standard deviation / mean).
+A window is stable when |trend| <= TREND and spread <= SPREAD. A live warm-up judges the last
+`window` seconds; a recorded run's steady window starts at the first interval after which the
+rest of the run has |trend| <= TREND (spread is not required there: a run may be steady and
+noisy, and its interval then says so).
+"""
+from __future__ import annotations
+
+import math
+
+TREND = 0.10    # |fitted change across the window| / mean
+SPREAD = 0.25   # standard deviation / mean of the window (2-s intervals on a busy 2-core
+                # machine spread 10-30% even when the level holds)
+MIN_SAMPLES = 4  # fewer intervals cannot show a trend
+
+
+def trend(values) -> float:
+    """Least-squares change across the samples, relative to their mean (nan if undefined)."""
+    n = len(values)
+    if n < 2:
+        return math.nan
+    mean = sum(values) / n
+    if mean <= 0:
+        return math.nan
+    xm = (n - 1) / 2.0
+    sxx = sum((i - xm) ** 2 for i in range(n))
+    slope = sum((i - xm) * (v - mean) for i, v in enumerate(values)) / sxx
+    return slope * (n - 1) / mean
+
+
+def spread(values) -> float:
+    """Coefficient of variation (sample standard deviation / mean; nan if undefined)."""
+    n = len(values)
+    if n < 2:
+        return math.nan
+    mean = sum(values) / n
+    if mean <= 0:
+        return math.nan
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return math.sqrt(var) / mean
+
+
+def is_stable(values, max_trend: float = TREND, max_spread: float = SPREAD) -> bool:
+    """Whether a window of per-interval throughputs has no trend and a low spread."""
+    if len(values) < MIN_SAMPLES:
+        return False
+    t, s = trend(values), spread(values)
+    return not math.isnan(t) and abs(t) <= max_trend and s <= max_spread
+
+
+def steady_start(values, max_trend: float = TREND, min_samples: int = MIN_SAMPLES):
+    """Index of the first sample of the steady window: the first k after which values[k:] has
+    |trend| <= max_trend and at least min_samples samples; None when there is none."""
+    for k in range(0, len(values) - min_samples + 1):
+        t = trend(values[k:])
+        if not math.isnan(t) and abs(t) <= max_trend:
+            return k
+    return None

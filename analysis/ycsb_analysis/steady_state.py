@@ -1,0 +1,171 @@
+"""Which part of a phase its figures describe, and those figures with their 95% intervals.
+
+The window:
+  * a phase the runner warmed up (metadata "warmup" with ``end_s``): the intervals after the
+    warm-up, which ran in the same clients (scripts/lib/ycsbpack/warmup.py);
+  * otherwise (a load, a plain ``bin/ycsb`` output, results made with ``--no-warmup``): the
+    steady window found by the shared rule (:func:`stability.steady_start`: leading intervals
+    dropped until the rest has no trend);
+  * ``--skip SECONDS``: everything after the first SECONDS, whatever the above says.
+The figures over the window: throughput (mean per-interval ops/s), mean latency of the main
+operation (count-weighted per-interval means), p95/p99 (merged .hdr histograms of the window's
+intervals), records/s of batched phases; each with a within-run interval (uncertainty.py).
+A run without status lines keeps YCSB's whole-run figures, without interval, and says so.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from . import stability
+from .hdr_logs import merge_histograms, percentiles
+from .loader import Run
+from .timeseries import record_throughput
+from .uncertainty import Estimate, within_run
+
+FIGURES = ["throughput_ops_per_s", "average_latency_us", "p95_latency_us", "p99_latency_us",
+           "records_per_s"]
+
+
+def interval_throughput(run: Run) -> pd.DataFrame:
+    """``t_s, ops_per_s``: operations per status interval (all clients summed), from the
+    operation counts of consecutive entries; ``t_s`` is the interval's end since the run's
+    start. Intervals much shorter than the status interval (the final, partial one) are left
+    out: their rate is mostly noise."""
+    frames = []
+    starts = []
+    for c in run.clients:
+        e = c.output.status_entries
+        if e.empty:
+            continue
+        e = e.drop_duplicates("elapsed_s", keep="first").sort_values("time")
+        t = (e["time"] - e["time"].iloc[0]).dt.total_seconds().to_numpy() + float(e["elapsed_s"].iloc[0])
+        ops = e["operations"].to_numpy(dtype=float)
+        starts.append(e["time"].iloc[0] - pd.to_timedelta(float(e["elapsed_s"].iloc[0]), unit="s"))
+        if len(t) < 2:
+            continue
+        dt = np.diff(t)
+        typical = float(np.median(dt))
+        keep = dt > 0.5 * typical
+        frames.append(pd.DataFrame({"abs": e["time"].iloc[1:].to_numpy()[keep],
+                                    "ops_per_s": (np.diff(ops) / np.where(dt > 0, dt, np.nan))[keep],
+                                    "step": typical}))
+    if not frames:
+        return pd.DataFrame(columns=["t_s", "ops_per_s"])
+    start = min(starts)
+    allf = pd.concat(frames, ignore_index=True)
+    step = float(allf["step"].median()) or 1.0
+    allf["t_s"] = ((allf["abs"] - start).dt.total_seconds() / step).round() * step
+    return allf.groupby("t_s", as_index=False)["ops_per_s"].sum()
+
+
+def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> tuple[float, float, str]:
+    """(start_s, end_s, how it was chosen) of the figures' window over ``series``."""
+    if series.empty:
+        return 0.0, math.inf, "whole run (no status lines to find a steady window in)"
+    t = series["t_s"].to_numpy()
+    end = float(t[-1])
+    step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
+    if skip is not None:
+        return float(skip), end, f"after the first {skip:g} s (--skip)"
+    warm = run.metadata.get("warmup")
+    if isinstance(warm, dict) and warm.get("end_s") is not None:
+        return float(warm["end_s"]), end, (
+            f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run "
+            f"({'steady' if warm.get('stable') else 'NOT steady: its maximum time was reached'})")
+    k = stability.steady_start(list(series["ops_per_s"]))
+    if k is None:
+        return float(t[0]) - step, end, "whole run: NO steady window (throughput trends throughout)"
+    return float(t[k]) - step, end, (f"steady window {t[k] - step:.0f}-{end:.0f} s (first "
+                                     f"{t[k] - step:.0f} s dropped by the trend rule)"
+                                     if k else f"whole run {t[0] - step:.0f}-{end:.0f} s (steady throughout)")
+
+
+def _in(df: pd.DataFrame, start: float, end: float, col: str = "t_s") -> pd.DataFrame:
+    return df[(df[col] > start + 1e-9) & (df[col] <= end + 1e-9)]
+
+
+def _latency_series(run: Run, metric: str) -> pd.DataFrame:
+    """``t_s, count, avg``: per-interval mean latency of one metric, clients merged."""
+    frames, starts = [], []
+    for c in run.clients:
+        e, m = c.output.status_entries, c.output.status_measurements
+        if e.empty or m.empty or "count" not in m:
+            continue
+        starts.append(e["time"].min() - pd.to_timedelta(float(e.loc[e["time"].idxmin(), "elapsed_s"]), unit="s"))
+        m = m[(m["metric"] == metric) & (m["count"] > 0)].drop_duplicates("elapsed_s")
+        avg = next((col for col in ("average_latency_us", "avg") if col in m), None)
+        if avg is None:
+            continue
+        frames.append(pd.DataFrame({"abs": m["time"], "count": m["count"], "sum": m["count"] * m[avg]}))
+    if not frames:
+        return pd.DataFrame(columns=["t_s", "count", "avg"])
+    f = pd.concat(frames, ignore_index=True)
+    f["t_s"] = (f["abs"] - min(starts)).dt.total_seconds().round()
+    g = f.groupby("t_s", as_index=False)[["count", "sum"]].sum()
+    g["avg"] = g["sum"] / g["count"]
+    return g
+
+
+def _percentiles(run: Run, metric: str, start: float, end: float) -> dict[str, Estimate]:
+    logs = [c.hdr_logs.get(metric) for c in run.clients]
+    if not logs or any(log is None or log.intervals.empty for log in logs):
+        return {}
+    t0 = min(float(log.intervals["start_s"].min()) for log in logs)
+    chosen, per_interval = [], {"p95": [], "p99": []}
+    for k in range(max(len(log.histograms) for log in logs)):
+        ticks = [(log.intervals.iloc[k], log.histograms[k]) for log in logs if k < len(log.histograms)]
+        t_end = float(np.median([iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]))
+        if not (start + 1e-9 < round(t_end) <= end + 1e-9):
+            continue
+        h = merge_histograms([h for _, h in ticks])
+        if h.total_count == 0:
+            continue
+        chosen.append(h)
+        p = percentiles(h, [95.0, 99.0])
+        per_interval["p95"].append(p.get("p95", math.nan))
+        per_interval["p99"].append(p.get("p99", math.nan))
+    if not chosen:
+        return {}
+    whole = percentiles(merge_histograms(chosen), [95.0, 99.0])
+    return {k: within_run(per_interval[k], whole.get(k, math.nan)) for k in per_interval}
+
+
+def steady_figures(run: Run, main_metric: str | None, skip: float | None = None,
+                   batched: bool = False) -> dict:
+    """The summary columns of one run over its window: each figure of FIGURES (where known)
+    with ``<figure>_ci_low``/``_ci_high``/``_se``/``_df``, and ``window``, ``window_start_s``,
+    ``window_end_s``, ``window_intervals``."""
+    series = interval_throughput(run)
+    start, end, how = window(run, series, skip)
+    row: dict = {"window": how, "window_start_s": start,
+                 "window_end_s": end if end != math.inf else math.nan}
+    est: dict[str, Estimate] = {}
+    thr = _in(series, start, end)
+    row["window_intervals"] = int(len(thr))
+    if len(thr):
+        est["throughput_ops_per_s"] = within_run(thr["ops_per_s"])
+    if main_metric:
+        lat = _in(_latency_series(run, main_metric), start, end)
+        if len(lat) and lat["count"].sum() > 0:
+            value = float(lat["sum"].sum() / lat["count"].sum())
+            est["average_latency_us"] = within_run(lat["avg"], value)
+        for name, e in _percentiles(run, main_metric, start, end).items():
+            est[f"{name}_latency_us"] = e
+        if "p99_latency_us" not in est:
+            # without .hdr interval logs percentiles cannot be recomputed for the window (and are
+            # never averaged): YCSB's whole-run figures stay, without an interval
+            row["window"] += "; p95/p99 over the whole run (no .hdr logs)"
+    rec = record_throughput(run) if batched else pd.DataFrame()
+    if not rec.empty:
+        r = _in(rec.groupby("t_s", as_index=False)["records_per_s"].sum(), start, end)
+        if len(r):
+            est["records_per_s"] = within_run(r["records_per_s"])
+    for f, e in est.items():
+        row[f] = e.value
+        row[f"{f}_se"], row[f"{f}_df"] = e.se, e.df
+        row[f"{f}_ci_low"], row[f"{f}_ci_high"] = e.low, e.high
+    return row

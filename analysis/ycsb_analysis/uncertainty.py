@@ -1,0 +1,131 @@
+"""95% confidence intervals of a figure: within one run, across repeats, and of a ratio.
+
+Within one run the samples are the per-interval values of the steady window (throughput of
+each status interval, say). Neighbouring intervals are correlated (a compaction or a GC pause
+spans several), so the naive standard error s/sqrt(n) is too small. The effective sample size
+n_eff = n (1 - r1) / (1 + r1), with r1 the lag-1 autocorrelation (Wilks; clipped to [0, 1):
+negative correlation is not credited), corrects it: se = s / sqrt(n_eff), degrees of freedom
+n_eff - 1. latte compares runs the same way (Welch's t on effective sample sizes).
+
+Across repeats the samples are the repeats' figures: se = s / sqrt(k), k - 1 degrees of freedom.
+
+A ratio A/B is judged on the log scale: se(log A/B)^2 = (se_A/A)^2 + (se_B/B)^2, degrees of
+freedom by Welch-Satterthwaite, interval exp(log(A/B) +- t se). A difference is called only when
+that interval excludes 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+# two-sided 95% quantiles of Student's t for 1..4 degrees of freedom; above, a Cornish-Fisher
+# expansion around the normal quantile (error < 1e-3 from 4 degrees of freedom on)
+_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}
+_Z = 1.959964
+
+
+def t95(df: float) -> float:
+    """Two-sided 95% quantile of Student's t with `df` (possibly fractional) degrees of freedom."""
+    if not df or math.isnan(df) or df < 1:
+        df = 1.0
+    if df <= 4:
+        lo, hi = int(math.floor(df)), int(math.ceil(df))
+        if lo == hi:
+            return _T95[lo]
+        return _T95[lo] + (_T95[hi] - _T95[lo]) * (df - lo)
+    z, v = _Z, df
+    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3)
+            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / (92160 * v ** 4))
+
+
+@dataclass
+class Estimate:
+    """A figure with its standard error and degrees of freedom (nan when unknown)."""
+
+    value: float
+    se: float = math.nan
+    df: float = math.nan
+
+    @property
+    def low(self) -> float:
+        # every figure here (ops/s, records/s, latency) is positive: a bound below 0 says 0
+        return max(0.0, self.value - t95(self.df) * self.se) if self.known else math.nan
+
+    @property
+    def high(self) -> float:
+        return self.value + t95(self.df) * self.se if self.known else math.nan
+
+    @property
+    def known(self) -> bool:
+        return not (math.isnan(self.se) or math.isnan(self.df)) and self.value == self.value
+
+
+def lag1_autocorrelation(x) -> float:
+    x = np.asarray(x, dtype=float)
+    if len(x) < 3:
+        return 0.0
+    d = x - x.mean()
+    denom = float(np.dot(d, d))
+    return float(np.dot(d[:-1], d[1:]) / denom) if denom > 0 else 0.0
+
+
+def effective_n(x) -> float:
+    """n (1 - r1) / (1 + r1), r1 clipped to [0, 0.99]."""
+    r1 = min(max(lag1_autocorrelation(x), 0.0), 0.99)
+    return len(x) * (1 - r1) / (1 + r1)
+
+
+def within_run(samples, value: float | None = None) -> Estimate:
+    """The mean of autocorrelated per-interval samples, or `value` (a figure computed another
+    way over the same window, e.g. a percentile of the merged histograms) with the samples'
+    relative standard error."""
+    x = np.asarray([v for v in samples if v == v], dtype=float)
+    if len(x) < 3:
+        return Estimate(float(value) if value is not None else (float(x.mean()) if len(x) else math.nan))
+    mean = float(x.mean())
+    n_eff = max(effective_n(x), 2.0)
+    se = float(x.std(ddof=1)) / math.sqrt(n_eff)
+    if value is None or mean == 0:
+        return Estimate(mean, se, n_eff - 1)
+    return Estimate(float(value), se / abs(mean) * abs(value), n_eff - 1)
+
+
+def across_repeats(values) -> Estimate:
+    """Mean of the repeats' figures with the t-interval of k repeats."""
+    x = np.asarray([v for v in values if v == v], dtype=float)
+    if len(x) == 0:
+        return Estimate(math.nan)
+    if len(x) == 1:
+        return Estimate(float(x[0]))
+    return Estimate(float(x.mean()), float(x.std(ddof=1)) / math.sqrt(len(x)), len(x) - 1.0)
+
+
+@dataclass
+class Ratio:
+    ratio: float
+    low: float
+    high: float
+
+    @property
+    def significant(self) -> bool:
+        return self.low == self.low and (self.low > 1 or self.high < 1)
+
+
+def ratio(a: Estimate, b: Estimate) -> Ratio:
+    """A / B with its 95% interval (log scale, Welch-Satterthwaite degrees of freedom)."""
+    if not (a.value > 0 and b.value > 0):
+        return Ratio(math.nan, math.nan, math.nan)
+    r = a.value / b.value
+    if not (a.known and b.known):
+        return Ratio(r, math.nan, math.nan)
+    va, vb = (a.se / a.value) ** 2, (b.se / b.value) ** 2
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return Ratio(r, r, r)
+    df = (va + vb) ** 2 / ((va ** 2 / a.df if a.df > 0 else 0) + (vb ** 2 / b.df if b.df > 0 else 0) or 1e-12)
+    h = t95(df) * se
+    return Ratio(r, r * math.exp(-h), r * math.exp(h))

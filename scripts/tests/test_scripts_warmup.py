@@ -1,0 +1,78 @@
+"""Warm-up, repeats and CPU records of the runner. The last test runs a real YCSB client
+(BasicDB: no server) through the warm-up and its stop file."""
+import json
+from pathlib import Path
+
+from ycsbpack import warmup
+from ycsbpack.phase_runner import Phase, run_phase
+from ycsbpack.run_scenario import alternating
+from ycsbpack.scenario_plan import Context
+from ycsbpack.scenarios import SCENARIOS
+
+ROOT = Path(__file__).resolve().parents[2]
+# status lines as YCSB 0.17 prints them (cut to their head; the judge reads nothing else)
+LINE = "2026-11-24 00:07:{s:02d}:030 {s} sec: {ops} operations; {rate} current ops/sec; est completion in 1 minute"
+
+
+def feed(judge, client, rates, first=0):
+    for k, r in enumerate(rates):
+        judge.feed(client, LINE.format(s=first + 2 * k, ops=1000 * k, rate=r))
+
+
+def test_a_climb_is_not_steady_and_a_level_is():
+    judge = warmup.Judge(1, warmup.WarmUp(60, 8, 2))  # 4 samples
+    feed(judge, 0, [10, 451.3, 1801, 2384.2, 4209])  # the quickstart's cold Cassandra
+    assert not judge.stable.is_set()
+    feed(judge, 0, [9800, 10100, 9900, 10050], first=10)
+    assert judge.stable.is_set() and judge.seconds() == 16
+
+
+def test_clients_are_judged_together_on_their_sum():
+    judge = warmup.Judge(2, warmup.WarmUp(60, 8, 2))
+    feed(judge, 0, [1, 100, 100, 100, 100])
+    assert not judge.stable.is_set()  # client 1 has said nothing yet
+    feed(judge, 1, [1, 50, 500, 1000, 2000])
+    assert not judge.stable.is_set()  # 150 ... 2100: a climb
+    assert judge.totals() == [150, 600, 1100, 2100]
+
+
+def test_scale_bounds_and_the_properties_that_override_them():
+    assert warmup.bounds("local", {}).max_s == warmup.SCALE_BOUNDS["local"][0]
+    w = warmup.bounds("cluster", {"warmup.maxtime": "120", "warmup.window": "40"})
+    assert (w.max_s, w.window_s, w.samples) == (120, 40, 8)
+    assert warmup.bounds("local", {"warmup.maxtime": "0"}) is None
+
+
+def test_databases_alternate_a_b_b_a():
+    assert alternating(["cassandra", "hbase"], 3) == [
+        ("cassandra", 1), ("hbase", 1), ("hbase", 2), ("cassandra", 2), ("cassandra", 3), ("hbase", 3)]
+    assert alternating(["hbase"], 2) == [("hbase", 1), ("hbase", 2)]
+
+
+def test_loads_and_deletes_are_not_warmed_up_and_repeats_get_their_own_directories():
+    ctx = Context("s3", "cassandra", "local", repeat=2, repeats=3)
+    steps = SCENARIOS["s3"].plan(ctx)
+    kinds = {s.name.split("-")[0]: s.repeatable for s in steps}
+    assert kinds == {"insert": False, "select": True, "update": True, "delete": False}
+    assert all(s.directory.endswith("-repeat-2") and s.repeat == 2 for s in steps)
+    assert Context("s4", "hbase", "local").phase("load", "load", [], 1).directory == "hbase-load"
+
+
+def test_a_real_client_warms_up_then_measures_and_ends_through_the_stop_file(tmp_path):
+    phase = Phase("t", "run", "basic", "basic", "run", [],
+                  {"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "100",
+                   "operationcount": "1000000000", "maxexecutiontime": "4",
+                   "basicdb.verbose": "false", "basicdb.simulatedelay": "2"}, threads=4)
+    d = run_phase(phase, tmp_path, echo_status=False, warmup=warmup.WarmUp(6, 3, 1))
+    meta = json.loads((d / "metadata.json").read_text())
+    w = meta["warmup"]
+    assert w["in_run"] and 3 <= w["end_s"] <= 8 and w["measured_s"] == 4
+    # the clients' own bound is warm-up + measured + slack; the stop file ended them earlier
+    assert meta["properties"]["maxexecutiontime"] == str(6 + 4 + 30)
+    out = (d / "client-0.out").read_text()
+    assert "[OVERALL], RunTime(ms)" in out and meta["exit_status"] == 0
+    runtime_s = int(out.split("[OVERALL], RunTime(ms), ")[1].split()[0]) / 1000
+    assert w["end_s"] + 3 <= runtime_s <= w["end_s"] + 7
+    assert "stop requested" in (d / "client-0.err").read_text()
+    assert not (d / "stop-after-measuring").exists()
+    assert meta["cpu"]["client_cpu_s"][0] > 0 and meta["cpu"]["cores"] >= 1
