@@ -1,6 +1,7 @@
 """S2's fault timelines, both databases side by side, from a real CI-scale run's verdicts
-(fixtures/results/fault-s2: scripts/run-scenario S2 --db both --scale ci, node 3 crashed with
-SIGKILL on each database; the phase directories keep metadata.json and the final report)."""
+(fixtures/fault-s2: scripts/run-scenario S2 --db both --scale ci, node 3 crashed with SIGKILL
+on each database; the phase directories keep metadata.json and the final report, not the .err
+and .hdr files, so the fixture lives outside fixtures/results, whose phases are complete)."""
 
 from pathlib import Path
 
@@ -8,7 +9,7 @@ from ycsb_analysis.charts import ALL_CHARTS, fault_timelines
 from ycsb_analysis.charts.fault import fault_verdicts
 from ycsb_analysis.loader import load
 
-FIXTURE = Path(__file__).parent / "fixtures" / "results" / "fault-s2"
+FIXTURE = Path(__file__).parent / "fixtures" / "fault-s2"
 
 
 def test_both_fault_verdicts_are_found_next_to_their_phases():
