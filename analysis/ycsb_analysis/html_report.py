@@ -156,7 +156,7 @@ def _run_section(run: Run, merged: MergedRun) -> str:
     skipped_text = f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) skipped." if skipped else ""
     return f"""
 <section id="{_anchor(label)}">
-<h2>{html.escape(label)}</h2>
+<h2>{html.escape(label)}{' — partial' if run.partial else ''}</h2>
 <p>{html.escape(str(run.metadata.get('label') or ''))} — {overall['clients']} client(s), run time
 {_fmt(overall['runtime_ms'])} ms, throughput {_fmt(overall['throughput_ops_per_s'])} ops/s
 (sum of clients). Source: <code>{html.escape(run.path)}</code>.

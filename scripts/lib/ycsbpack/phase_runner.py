@@ -58,6 +58,7 @@ class Phase:
     client_property_files: List[List[str]] = field(default_factory=list)
     dir_name: str = ""            # directory under the results; default: name
     phase_group: str = ""         # what a sweep varies within (e.g. "select" of S3), for metadata
+    extra_args: List[str] = field(default_factory=list)  # other bin/ycsb options (-jvm-args, -cp)
 
     def __post_init__(self):
         if self.client_property_files and len(self.client_property_files) != self.clients:
@@ -120,7 +121,7 @@ def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
     props.setdefault("status.interval", "5")
     for k, v in props.items():
         cmd += ["-p", f"{k}={v}"]
-    cmd += ["-s", "-threads", str(phase.threads)]
+    cmd += list(phase.extra_args) + ["-s", "-threads", str(phase.threads)]
     if phase.target:
         cmd += ["-target", str(max(1, phase.target // max(1, phase.clients)))]
     if phase.label:
@@ -128,9 +129,13 @@ def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
     return cmd
 
 
-def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
+def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True, launcher=None) -> Path:
     """Runs the phase's client(s) in parallel; returns its directory. Raises ScriptError when a
-    client fails (after writing metadata.json, so the failure is on file)."""
+    client fails (after writing metadata.json, so the failure is on file).
+
+    `launcher` runs the clients elsewhere (fleet.launcher.RayClients): its `run(commands,
+    phase_dir, echo_status)` returns their exit statuses like _run_clients, `metadata()` what it
+    adds to metadata.json and `failure(i)` why client i failed when it was not bin/ycsb's exit."""
     phase_dir = out_dir / phase.directory
     (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
     commands = []
@@ -140,7 +145,10 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
         commands.append(ycsb_command(phase, phase_dir, i,
                                      client_split(phase.command, merged, phase.clients, i)))
     start = datetime.now(timezone.utc)
-    statuses = _run_clients(commands, phase_dir, echo_status)
+    if launcher is None:
+        statuses = _run_clients(commands, phase_dir, echo_status)
+    else:
+        statuses = launcher.run(commands, phase_dir, echo_status)
     end = datetime.now(timezone.utc)
     per_client = []
     for i, cmd in enumerate(commands):
@@ -162,6 +170,11 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
     }
     if phase.phase_group:
         metadata["phase_group"] = phase.phase_group
+    failed = [i for i, st in enumerate(statuses) if st != 0]
+    if failed:  # the analysis reads the others and marks the phase partial
+        metadata["failed_clients"] = failed
+    if launcher is not None:
+        metadata.update(launcher.metadata())
     if phase.clients > 1:
         # what differs from client 0's properties (which are "properties" above)
         metadata["client_properties"] = [
@@ -170,9 +183,12 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
         metadata["client_exit_status"] = statuses
         metadata["commands"] = [mask_command(c) for c in commands]
     (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
-    failed = [i for i, st in enumerate(statuses) if st != 0]
     if failed:
         i = failed[0]
+        why = launcher.failure(i) if launcher is not None else ""
+        if why:
+            raise ScriptError(f"phase {phase.name} failed: {why}; the other clients' outputs "
+                              f"are in {phase_dir}")
         tail = "\n".join((phase_dir / f"client-{i}.err").read_text().splitlines()[-15:])
         raise ScriptError(f"phase {phase.name} failed (bin/ycsb exit {statuses[i]} for client "
                           f"{i}); last lines of {phase_dir / f'client-{i}.err'}:\n{tail}")

@@ -48,6 +48,8 @@ class Settings:
     hbase_ports: tuple = (2181, 16000, 16020)
     keep_going: bool = False
     dry_run: bool = False
+    ray: Optional[str] = None     # --ray: every phase's clients on this Ray cluster's loaders
+    clients_per_node: int = 1
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
@@ -101,6 +103,14 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
         estimates += [_estimate(ctx, step) for ctx, step in steps]
         if server:
             estimates.append(10)
+    # the client fleet (scripts/lib/ycsbpack/fleet): connected once; S2's fault phase stays local
+    launcher = None
+    if settings.ray:
+        from .fleet.launcher import RayClients
+        launcher = RayClients(settings.ray, settings.clients_per_node)
+        # refuse now, before any server starts, when the cluster has too few loaders
+        launcher.require(max((st.clients for _, _, steps in plans for _, st in steps
+                              if isinstance(st, Phase)), default=1))
     progress = Progress(estimates)
     outcomes, n = [], 0
     out.mkdir(parents=True, exist_ok=True)
@@ -114,7 +124,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
                 n += 1
             for ctx, step in steps:
                 progress.begin(n, _what(ctx, step))
-                ok, error = _run_step(step, n, out)
+                ok, error = _run_step(step, n, out, launcher)
                 took = progress.end(n)
                 outcomes.append({"database": db, "scenario": ctx.scenario, "step": step.name,
                                  "ok": ok, "seconds": round(took, 1), "error": error})
@@ -157,11 +167,11 @@ def _what(ctx: Context, step) -> str:
     return f"{ctx.database} {step.name}: {step.describe}"
 
 
-def _run_step(step, index: int, out: Path):
+def _run_step(step, index: int, out: Path, launcher=None):
     """(ok, error message) of one step; ScriptErrors are failures of the step, not the run."""
     try:
         if isinstance(step, Phase):
-            phase_dir = run_phase(step, out)
+            phase_dir = run_phase(step, out, launcher=launcher)
             print(summary(phase_dir), flush=True)
         elif isinstance(step, Composite):
             step.run(step.index)
@@ -201,6 +211,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hbase-hosts", help="your HBase ZooKeeper quorum (with --db both)")
     p.add_argument("--clients", type=int, default=1,
                    help="YCSB client processes per phase (loads split the keys; S2-S4)")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="run every phase's clients on the loader nodes of this Ray cluster "
+                        "(host:port, ray://host:10001, auto = $RAY_ADDRESS); README: Client fleet")
+    p.add_argument("--clients-per-node", type=int, default=1,
+                   help="with --ray: clients packed on one loader node (default 1)")
     p.add_argument("--out", type=Path, help="results directory (default "
                                             "results/<scenario>/<UTC timestamp>)")
     p.add_argument("-p", dest="properties", action="append", default=[], metavar="KEY=VALUE",
@@ -253,7 +268,7 @@ def settings_from(args) -> Settings:
     return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
-                    args.dry_run)
+                    args.dry_run, args.ray, args.clients_per_node)
 
 
 def timestamp() -> str:
@@ -272,6 +287,9 @@ def main(argv=None) -> int:
     sid = scenario_id(args.scenario)
     validate_run_scenario(args, sid, SCENARIOS[sid].CASSANDRA_NODES)
     settings = settings_from(args)
+    if settings.ray and not settings.dry_run:
+        from .fleet.ray_env import ensure_ray
+        ensure_ray()
     databases = DATABASES if args.db == "both" else [args.db]
     out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
     if not settings.dry_run:
