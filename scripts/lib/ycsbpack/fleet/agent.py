@@ -8,7 +8,8 @@ are written there and handed back in pieces by poll(), so they reach the coordin
 client runs (a loader that dies later has still delivered what it wrote).
 
 No orphan JVM: the client runs in its own process group, stop() ends that group, and the kernel
-kills it when this actor's process dies (PR_SET_PDEATHSIG), e.g. when its Ray node is stopped.
+kills it when this actor's process dies (PR_SET_PDEATHSIG through setpriv), e.g. when its
+Ray node is stopped.
 """
 import hashlib
 import os
@@ -29,7 +30,6 @@ WORK_TOKEN = "@WORK@"   # the client's work directory on the loader
 JAR_GLOBS = ("ycsb-runtime/target/lib", "cassandra4-binding/target/cassandra4-binding/lib",
              "hbase-salted-binding/target/hbase-salted-binding/lib")
 MAX_CHUNK = 8 * 1024 * 1024
-_PR_SET_PDEATHSIG = 1
 
 
 def pack_commit(home: str) -> str:
@@ -61,13 +61,12 @@ def jars_checksum(home: str) -> str:
     return h.hexdigest() if found else ""
 
 
-def _die_with_parent() -> None:
-    """In the child before exec: SIGKILL when the actor process that started it dies."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except OSError:
-        pass
+def _with_parent_death_signal(cmd: list) -> list:
+    """The command run so that the kernel SIGKILLs it when the agent's process dies:
+    util-linux setpriv sets PR_SET_PDEATHSIG and execs it (kept across bin/ycsb's exec of
+    java). A preexec_fn could do the same, but is not safe in Ray's many-threaded worker."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "KILL", "--"] + cmd if setpriv else cmd
 
 
 class ClientAgent:
@@ -88,7 +87,9 @@ class ClientAgent:
         import ray
         info = {"ray_node_id": ray.get_runtime_context().get_node_id(),
                 "host": socket.gethostname(), "ip": ray.util.get_node_ip_address(),
-                "pack_home": self.home, "python": platform.python_version(), "pid": os.getpid()}
+                "pack_home": self.home, "python": platform.python_version(), "pid": os.getpid(),
+                # YCSB's status lines carry the loader's local time without a zone
+                "utc_offset_s": time.localtime().tm_gmtoff}
         if not self.home:
             info["problem"] = ("its `ray start` ran without YCSBPACK_HOME (the pack checkout the "
                                "loader runs): restart it as YCSBPACK_HOME=/path/to/pack ray start ...")
@@ -137,9 +138,9 @@ class ClientAgent:
         err = open(os.path.join(self.work, f"client-{self.index}.err"), "wb")
         try:
             started = time.time()
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                         cwd=self.home, start_new_session=True,
-                                         preexec_fn=_die_with_parent)
+            self.proc = subprocess.Popen(_with_parent_death_signal(cmd), stdout=out,
+                                         stderr=err, stdin=subprocess.DEVNULL, cwd=self.home,
+                                         start_new_session=True)
         finally:
             out.close()
             err.close()

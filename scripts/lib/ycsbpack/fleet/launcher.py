@@ -264,6 +264,7 @@ class RayClients:
                  "start_time": _iso(started[i]["start"] - off),
                  "end_time": _iso(ends[i] - off) if ends[i] else None,
                  "clock_offset_s": off, "clock_rtt_s": offsets[i]["rtt_s"],
+                 "utc_offset_s": info.get("utc_offset_s"),
                  "exit_status": statuses[i]}
             if i in self._failures:
                 c["error"] = self._failures[i]
