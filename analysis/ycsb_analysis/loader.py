@@ -190,6 +190,9 @@ def load_phase_dir(phase_dir: Path) -> Run:
         if output is None:
             continue
         clients.append(Client(i, output))
+    if not clients and failed:
+        raise UnreadableInput(phase_dir, f"has no client that finished: clients {sorted(failed)} failed "
+                                         "(metadata failed_clients); see their .err files")
     if not clients:
         raise UnreadableInput(phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")")
     hdr_dir = phase_dir / "hdr"

@@ -32,7 +32,8 @@ def ensure_ray():
         return ray
     except ImportError:
         pass
-    if VENV_PYTHON.exists() and Path(sys.executable).resolve() != VENV_PYTHON.resolve() \
+    # (compare prefixes: the venv's python is a symlink to the system one)
+    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parent.parent.resolve() \
             and not os.environ.get("YCSBPACK_FLEET_REEXEC"):
         os.environ["YCSBPACK_FLEET_REEXEC"] = "1"
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON)] + sys.argv)
