@@ -87,6 +87,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--" not in argv and ("-h" in argv or "--help" in argv):
+        parser().print_help()
+        return 0
     if "--" not in argv:
         raise ScriptError("give the bin/ycsb command after --: scripts/fleet run --clients N -- "
                           "run <binding> -P <workload> ...")

@@ -4,6 +4,7 @@ import os
 import sys
 from pathlib import Path
 
+from .. import procs
 from ..errors import ScriptError
 from ..paths import REPO_ROOT
 
@@ -56,6 +57,13 @@ def connect(address: str):
         raise ScriptError("--ray auto needs RAY_ADDRESS (e.g. 127.0.0.1:6390, or ray://head:10001)")
     if ray.is_initialized():
         return ray
+    target = os.environ["RAY_ADDRESS"] if address == "auto" else address
+    host, _, port = target.rpartition(":")
+    if not target.startswith("ray://") and port.isdigit() and \
+            not procs.listening(host or "127.0.0.1", int(port), timeout=5):
+        # ray.init would retry for minutes
+        raise ScriptError(f"nothing answers at --ray {address} ({target}): start a cluster (scripts/"
+                          "fleet-local start, or `ray start --head`) or give the address it printed")
     import logging
     try:
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
