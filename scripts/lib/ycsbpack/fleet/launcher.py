@@ -148,6 +148,10 @@ class RayClients:
                 num_cpus=0, resources={LOADER_RESOURCE: share}, max_restarts=0,
                 max_task_retries=0, name=None).remote(run_id, i) for i in range(n)]
             infos = ray.get([a.describe.remote() for a in actors], timeout=180)
+            # the node's address as Ray knows it (a worker's own guess is the host's first IP)
+            ips = {nd["NodeID"]: nd.get("NodeManagerAddress") for nd in ray.nodes()}
+            for info in infos:
+                info["ip"] = ips.get(info.get("ray_node_id")) or info.get("ip")
             problems = refusals(infos, self.commit, self.jars)
             if problems:
                 raise ScriptError("refused: " + "; ".join(problems))
