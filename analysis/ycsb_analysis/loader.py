@@ -200,6 +200,8 @@ def load_phase_dir(phase_dir: Path) -> Run:
         by_index = {c.index: c for c in clients}
         for p in sorted(hdr_dir.glob("*.hdr")):
             m = _HDR_FILE.match(p.name)
+            if m and int(m.group("i")) in failed:
+                continue  # a failed client's logs: the partial-phase warning names it
             if not (m and int(m.group("i")) in by_index):
                 unused.append(f"hdr/{p.name} not used: its name is not client-<i>-<METRIC>.hdr of a loaded client")
                 continue
