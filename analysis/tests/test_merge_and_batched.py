@@ -140,3 +140,32 @@ def test_seed_hbase_batches_of_100_give_the_articles_records_per_second():
 
 def test_an_unbatched_phase_has_no_records_table():
     assert records_table(load_phase_dir(phase_dir("run-threads-2"))).empty
+
+
+def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_clock():
+    import copy
+    from ycsb_analysis.merge import all_running_throughput
+    run = load_phase_dir(phase_dir("run-clients-3"))
+    got = all_running_throughput(run)
+    runtimes = [c.output.overall["runtime_ms"] / 1000 for c in run.clients]
+    assert 0 < got["window_s"] <= min(runtimes)
+    # by hand: each client's cumulative count at the window's ends, interpolated
+    starts, ends, curves = [], [], []
+    for c in run.clients:
+        e = c.output.status_entries.sort_values("time")
+        t = [(x - e["time"].iloc[0]).total_seconds() for x in e["time"]]
+        t0 = e["time"].iloc[0].timestamp() - e["elapsed_s"].iloc[0]
+        xs = [t0] + [e["time"].iloc[0].timestamp() + d for d in t]
+        ys = [0.0] + list(e["operations"].astype(float))
+        curves.append((xs, ys))
+    w0, w1 = max(x[0] for x, _ in curves), min(x[-1] for x, _ in curves)
+    done = sum(np.interp(w1, x, y) - np.interp(w0, x, y) for x, y in curves)
+    assert got["throughput_ops_per_s"] == pytest.approx(done / (w1 - w0))
+    # a fleet client whose loader clock runs an hour ahead is put back on the coordinator's
+    # clock: recorded as such, the window is the same; unrecorded, there is no common window
+    ahead = copy.deepcopy(run)
+    e = ahead.clients[0].output.status_entries
+    e["time"] = e["time"] + np.timedelta64(3600, "s")
+    assert math.isnan(all_running_throughput(ahead)["throughput_ops_per_s"])
+    ahead.metadata["fleet"] = {"clients": [{"client": 0, "utc_offset_s": 0, "clock_offset_s": 3600}]}
+    assert all_running_throughput(ahead)["throughput_ops_per_s"] == pytest.approx(got["throughput_ops_per_s"])

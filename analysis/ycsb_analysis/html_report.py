@@ -131,6 +131,14 @@ def _list(items: list[str], cls: str = "") -> str:
     return f'<ul class="{cls}">' + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>"
 
 
+def _window_note(overall: dict) -> str:
+    thr, window = overall.get("all_running_throughput_ops_per_s"), overall.get("all_running_window_s")
+    if thr is None or window is None or math.isnan(thr):
+        return ""
+    return (f"; {_fmt(thr)} ops/s over the {_fmt(window)} s in which all {overall['clients']} "
+            "clients ran (from their status lines)")
+
+
 def _run_section(run: Run, merged: MergedRun) -> str:
     label = run_label(run)
     ops = merged.operations
@@ -156,10 +164,10 @@ def _run_section(run: Run, merged: MergedRun) -> str:
     skipped_text = f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) skipped." if skipped else ""
     return f"""
 <section id="{_anchor(label)}">
-<h2>{html.escape(label)}</h2>
+<h2>{html.escape(label)}{' — partial' if run.partial else ''}</h2>
 <p>{html.escape(str(run.metadata.get('label') or ''))} — {overall['clients']} client(s), run time
 {_fmt(overall['runtime_ms'])} ms, throughput {_fmt(overall['throughput_ops_per_s'])} ops/s
-(sum of clients). Source: <code>{html.escape(run.path)}</code>.
+(sum of clients){_window_note(overall)}. Source: <code>{html.escape(run.path)}</code>.
 {skipped_text}</p>
 {problems}{warn}
 <h3>Operations{' (clients merged)' if many else ''}</h3>{_table(ops, ("metric", "percentiles_source"))}

@@ -104,6 +104,15 @@ class Run:
         return f"{self.database}:{self.phase}{repeat}"
 
     @property
+    def failed_clients(self) -> list[int]:
+        """Clients the runner recorded as failed (``failed_clients``): a partial phase."""
+        return [int(i) for i in self.metadata.get("failed_clients") or []]
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.failed_clients)
+
+    @property
     def skipped_lines(self) -> int:
         return sum(c.output.skipped_lines for c in self.clients)
 
@@ -141,7 +150,14 @@ def load_phase_dir(phase_dir: Path) -> Run:
     if not files:
         raise UnreadableInput(phase_dir, "has metadata.json but no client-<i>.out files")
     clients = []
+    failed = {int(i) for i in meta.get("failed_clients") or []}
     for i in sorted(files):
+        if i in failed:
+            # a failed client (e.g. its loader died mid-phase) has no final report; the
+            # phase's figures are of the other clients, and the phase is shown as partial
+            warnings.append(f"partial phase: client {i} failed ({_failure(meta, i)}); its output is "
+                            "kept in the phase directory but not merged")
+            continue
         out_path = files[i].get("out")
         output = None
         if out_path is not None:
@@ -175,6 +191,9 @@ def load_phase_dir(phase_dir: Path) -> Run:
         if output is None:
             continue
         clients.append(Client(i, output))
+    if not clients and failed:
+        raise UnreadableInput(phase_dir, f"has no client that finished: clients {sorted(failed)} failed "
+                                         "(metadata failed_clients); see their .err files")
     if not clients:
         raise UnreadableInput(phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")")
     hdr_dir = phase_dir / "hdr"
@@ -182,6 +201,8 @@ def load_phase_dir(phase_dir: Path) -> Run:
         by_index = {c.index: c for c in clients}
         for p in sorted(hdr_dir.glob("*.hdr")):
             m = _HDR_FILE.match(p.name)
+            if m and int(m.group("i")) in failed:
+                continue  # a failed client's logs: the partial-phase warning names it
             if not (m and int(m.group("i")) in by_index):
                 unused.append(f"hdr/{p.name} not used: its name is not client-<i>-<METRIC>.hdr of a loaded client")
                 continue
@@ -198,7 +219,7 @@ def load_phase_dir(phase_dir: Path) -> Run:
                                 f"its first status tick), so {m.group('metric')} has no interval data from it")
             by_index[int(m.group("i"))].hdr_logs[m.group("metric")] = log
     expected = meta.get("clients")
-    if isinstance(expected, int) and expected != len(clients):
+    if isinstance(expected, int) and expected != len(clients) + len(failed & set(files)):
         unused.append(f"metadata says {expected} clients, {len(clients)} client outputs found")
     run = Run(str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused)
     _check_completeness(run)
@@ -234,6 +255,14 @@ def _check_completeness(run: Run) -> None:
 def _short(source: str) -> str:
     """A client's source files as their names (``client-0.out + client-0.err``)."""
     return " + ".join(Path(part).name for part in source.split(" + "))
+
+
+def _failure(meta: dict[str, Any], i: int) -> str:
+    for c in (meta.get("fleet") or {}).get("clients") or []:
+        if c.get("client") == i and c.get("error"):
+            return str(c["error"])
+    statuses = meta.get("client_exit_status") or []
+    return f"exit status {statuses[i]}" if i < len(statuses) else "see its .err file"
 
 
 def load_plain_file(path: Path, label: str | None = None, batchsize: int = 1) -> Run:

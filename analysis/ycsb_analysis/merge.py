@@ -145,6 +145,51 @@ def merge_overall(run: Run) -> dict[str, float]:
     }
 
 
+def _clock_shift_s(run: Run) -> dict[int, float]:
+    """Seconds to add to client i's status-line times to put them on one clock: a fleet
+    client's lines carry its loader's local time, so its zone and its clock offset from the
+    coordinator (metadata ``fleet.clients``) are taken off; local clients share one clock."""
+    shift = {}
+    for c in (run.metadata.get("fleet") or {}).get("clients") or []:
+        if c.get("utc_offset_s") is not None and c.get("clock_offset_s") is not None:
+            shift[int(c["client"])] = -float(c["utc_offset_s"]) - float(c["clock_offset_s"])
+    return shift
+
+
+def all_running_throughput(run: Run) -> dict[str, float]:
+    """Merged throughput over the window in which every client ran (several clients only).
+
+    Each client's operations completed in the window [latest start, earliest end] are
+    interpolated from its status lines' cumulative counts (start = first line's time minus its
+    elapsed seconds, end = its last line), summed, and divided by the window's length: clients
+    that start or end at different times do not add their lonely seconds to the figure.
+    ``{"window_s", "throughput_ops_per_s"}``, NaN when a client has no status lines.
+    """
+    nan = {"window_s": np.nan, "throughput_ops_per_s": np.nan}
+    if len(run.clients) < 2:
+        return nan
+    shift = _clock_shift_s(run)
+    curves = []
+    for c in run.clients:
+        e = c.output.status_entries
+        if e is None or e.empty or e["operations"].isna().all():
+            return nan
+        e = e.dropna(subset=["operations"]).sort_values("time")
+        t = (e["time"] - pd.Timestamp("1970-01-01")).dt.total_seconds().to_numpy() + shift.get(c.index, 0.0)
+        start = t[0] - float(e["elapsed_s"].iloc[0])
+        curves.append((np.concatenate([[start], t]), np.concatenate([[0.0], e["operations"].to_numpy(float)])))
+    w0 = max(x[0] for x, _ in curves)
+    w1 = min(x[-1] for x, _ in curves)
+    if w1 <= w0:
+        return nan
+    done = sum(np.interp(w1, x, y) - np.interp(w0, x, y) for x, y in curves)
+    return {"window_s": float(w1 - w0), "throughput_ops_per_s": float(done / (w1 - w0))}
+
+
 def merge_clients(run: Run) -> MergedRun:
     """Merge every client of ``run`` per :data:`MERGE_RULES`."""
-    return MergedRun(run, merge_operations(run), merge_returns(run), merge_overall(run))
+    overall = merge_overall(run)
+    window = all_running_throughput(run)
+    overall["all_running_window_s"] = window["window_s"]
+    overall["all_running_throughput_ops_per_s"] = window["throughput_ops_per_s"]
+    return MergedRun(run, merge_operations(run), merge_returns(run), overall)

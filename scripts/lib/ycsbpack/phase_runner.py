@@ -68,6 +68,7 @@ class Phase:
     repeatable: bool = True
     repeat: int = 0               # 1..repeats when run-scenario --repeat runs it several times
     repeats: int = 1
+    extra_args: List[str] = field(default_factory=list)  # other bin/ycsb options (-jvm-args, -cp)
 
     def __post_init__(self):
         if self.client_property_files and len(self.client_property_files) != self.clients:
@@ -131,7 +132,7 @@ def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
     props.setdefault("status.interval", "2")
     for k, v in props.items():
         cmd += ["-p", f"{k}={v}"]
-    cmd += ["-s", "-threads", str(phase.threads)]
+    cmd += list(phase.extra_args) + ["-s", "-threads", str(phase.threads)]
     if phase.target:
         cmd += ["-target", str(max(1, phase.target // max(1, phase.clients)))]
     if phase.label:
@@ -153,24 +154,35 @@ def client_commands(phase: Phase, phase_dir: Path, overrides: Dict[str, str] = N
 
 def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True,
               warmup: Optional[WarmUp] = None,
-              server_pids: Optional[Callable[[], Dict[str, int]]] = None) -> Path:
+              server_pids: Optional[Callable[[], Dict[str, int]]] = None,
+              launcher=None) -> Path:
     """Runs the phase's client(s) in parallel (warming up first, in the same clients, when
     `warmup` is given: warmup.py); returns its directory. `server_pids` names the local server
     processes whose CPU time the phase records. Raises ScriptError when a client fails (after
-    writing metadata.json, so the failure is on file)."""
+    writing metadata.json, so the failure is on file).
+
+    `launcher` runs the clients elsewhere (fleet.launcher.RayClients): its `run(commands,
+    phase_dir, echo_status)` returns their exit statuses like _run_clients, `metadata()` what it
+    adds to metadata.json and `failure(i)` why client i failed when it was not bin/ycsb's exit.
+    Remote clients cannot see this machine's stop file, so they get no in-run warm-up: the
+    analysis judges their steady window instead."""
     phase_dir = out_dir / phase.directory
     (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
-    plan = warmup_plan(phase, phase_dir, warmup) if warmup else None
+    plan = warmup_plan(phase, phase_dir, warmup) if warmup and launcher is None else None
     commands = client_commands(phase, phase_dir, plan.overrides if plan else None)
     pids = server_pids() if server_pids else {}
     before = cpu.snapshot(pids)
     start = datetime.now(timezone.utc)
-    statuses, client_cpu = _run_clients(commands, phase_dir, echo_status, plan)
+    if launcher is None:
+        statuses, client_cpu = _run_clients(commands, phase_dir, echo_status, plan)
+    else:  # remote clients: their CPU time is not on this machine's /proc
+        statuses, client_cpu = launcher.run(commands, phase_dir, echo_status), None
     end = datetime.now(timezone.utc)
-    metadata = phase_metadata(phase, commands, statuses, start, end)
+    metadata = phase_metadata(phase, commands, statuses, start, end, launcher)
     metadata["warmup"] = plan.record() if plan else {
         "none": "a load or a phase that consumes its data cannot repeat itself"
-        if not phase.repeatable else "no warm-up was asked for"}
+        if not phase.repeatable else "clients on a Ray fleet: the analysis judges the steady "
+        "window" if launcher is not None and warmup else "no warm-up was asked for"}
     metadata["cpu"] = {"cores": cpu.cores(), "client_cpu_s": client_cpu,
                        "server_cpu_s": cpu.used(before, cpu.snapshot(pids)),
                        # every local run: client and servers share this machine's cores
@@ -181,6 +193,10 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True,
     failed = [i for i, st in enumerate(statuses) if st != 0]
     if failed:
         i = failed[0]
+        why = launcher.failure(i) if launcher is not None else ""
+        if why:
+            raise ScriptError(f"phase {phase.name} failed: {why}; the other clients' outputs "
+                              f"are in {phase_dir}")
         tail = "\n".join((phase_dir / f"client-{i}.err").read_text().splitlines()[-15:])
         raise ScriptError(f"phase {phase.name} failed (bin/ycsb exit {statuses[i]} for client "
                           f"{i}); last lines of {phase_dir / f'client-{i}.err'}:\n{tail}")
@@ -198,7 +214,8 @@ def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp) -> InRunWarmUp:
     return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients)
 
 
-def phase_metadata(phase: Phase, commands: List[list], statuses: List[int], start, end) -> dict:
+def phase_metadata(phase: Phase, commands: List[list], statuses: List[int], start, end,
+                   launcher=None) -> dict:
     per_client = []
     for i, cmd in enumerate(commands):
         props = read_property_files(phase.files_of(i))
@@ -219,6 +236,11 @@ def phase_metadata(phase: Phase, commands: List[list], statuses: List[int], star
     }
     if phase.phase_group:
         metadata["phase_group"] = phase.phase_group
+    failed = [i for i, st in enumerate(statuses) if st != 0]
+    if failed:  # the analysis reads the others and marks the phase partial
+        metadata["failed_clients"] = failed
+    if launcher is not None:
+        metadata.update(launcher.metadata())
     if phase.clients > 1:
         # what differs from client 0's properties (which are "properties" above)
         metadata["client_properties"] = [

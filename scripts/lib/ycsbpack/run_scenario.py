@@ -57,6 +57,8 @@ class Settings:
     mysql_port: int = 13306
     repeat: int = 1            # runs of every phase (--repeat)
     warmup: bool = True        # warm up before measured run phases (--no-warmup: not)
+    ray: Optional[str] = None     # --ray: every phase's clients on this Ray cluster's loaders
+    clients_per_node: int = 1
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
@@ -128,6 +130,14 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
         estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
         if server:
             estimates.append(10)
+    # the client fleet (scripts/lib/ycsbpack/fleet): connected once; S2's fault phase stays local
+    launcher = None
+    if settings.ray:
+        from .fleet.launcher import RayClients
+        launcher = RayClients(settings.ray, settings.clients_per_node)
+        # refuse now, before any server starts, when the cluster has too few loaders
+        launcher.require(max((st.clients for _, _, steps in plans for _, st in steps
+                              if isinstance(st, Phase)), default=1))
     progress = Progress(estimates)
     outcomes, n = [], 0
     out.mkdir(parents=True, exist_ok=True)
@@ -142,7 +152,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
             for ctx, step in steps:
                 progress.begin(n, _what(ctx, step))
                 ok, error = _run_step(step, out, _warmup(ctx, step, settings),
-                                      server.pids if server else None)
+                                      server.pids if server else None, launcher)
                 took = progress.end(n)
                 outcomes.append({"database": db, "scenario": ctx.scenario, "step": step.name,
                                  "ok": ok, "seconds": round(took, 1), "error": error})
@@ -194,11 +204,12 @@ def _what(ctx: Context, step) -> str:
     return f"{ctx.database} {step.name}: {step.describe}"
 
 
-def _run_step(step, out: Path, warmup=None, server_pids=None):
+def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
     """(ok, error message) of one step; ScriptErrors are failures of the step, not the run."""
     try:
         if isinstance(step, Phase):
-            phase_dir = run_phase(step, out, warmup=warmup, server_pids=server_pids)
+            phase_dir = run_phase(step, out, warmup=warmup, server_pids=server_pids,
+                                  launcher=launcher)
             print(summary(phase_dir), flush=True)
         elif isinstance(step, Composite):
             step.run(step.index)
@@ -241,6 +252,11 @@ def parser() -> argparse.ArgumentParser:
                                        "or jdbc:mariadb://...); give db.user/db.passwd in a -P file")
     p.add_argument("--clients", type=int, default=1,
                    help="YCSB client processes per phase (loads split the keys; S2-S4)")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="run every phase's clients on the loader nodes of this Ray cluster "
+                        "(host:port, ray://host:10001, auto = $RAY_ADDRESS); README: Client fleet")
+    p.add_argument("--clients-per-node", type=int, default=1,
+                   help="with --ray: clients packed on one loader node (default 1)")
     p.add_argument("--out", type=Path, help="results directory (default "
                                             "results/<scenario>/<UTC timestamp>)")
     p.add_argument("-p", dest="properties", action="append", default=[], metavar="KEY=VALUE",
@@ -311,7 +327,7 @@ def settings_from(args) -> Settings:
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
                     args.dry_run, args.node_failure, args.mysql_port, args.repeat,
-                    not args.no_warmup)
+                    not args.no_warmup, args.ray, args.clients_per_node)
 
 
 def timestamp() -> str:
@@ -330,6 +346,9 @@ def main(argv=None) -> int:
     sid = scenario_id(args.scenario)
     validate_run_scenario(args, sid, SCENARIOS[sid].CASSANDRA_NODES)
     settings = settings_from(args)
+    if settings.ray and not settings.dry_run:
+        from .fleet.ray_env import ensure_ray
+        ensure_ray()
     databases = {"both": DATABASES, "all": ALL_DATABASES}.get(args.db, [args.db])
     if "mysql" in databases and sid not in MYSQL_SCENARIOS:
         raise ScriptError(f"--db {args.db}: MySQL runs {', '.join(MYSQL_SCENARIOS).upper()} only "

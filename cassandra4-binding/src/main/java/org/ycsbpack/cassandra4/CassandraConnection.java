@@ -143,6 +143,11 @@ final class CassandraConnection implements AutoCloseable {
 
   private static void checkTable(CqlSession session, CassandraSettings s) throws DBException {
     Optional<KeyspaceMetadata> ks = session.getMetadata().getKeyspace(s.keyspace);
+    if (!ks.isPresent() || !ks.get().getTable(s.table).isPresent()) {
+      // Created by another client process a moment ago (IF NOT EXISTS did nothing here): it
+      // reaches this session's metadata only with the next debounced refresh; ask for it now.
+      ks = session.refreshSchema().getKeyspace(s.keyspace);
+    }
     if (!ks.isPresent()) {
       throw new DBException("keyspace '" + s.keyspace + "' does not exist at " + hosts(s)
           + ": create it, or run with -p cassandra.createschema=true (property "

@@ -1,0 +1,75 @@
+"""Ray for the fleet: found in the project's .venv (pinned in scripts/fleet-requirements.txt),
+never talking to anything but the cluster."""
+import os
+import sys
+from pathlib import Path
+
+from .. import procs
+from ..errors import ScriptError
+from ..paths import REPO_ROOT
+
+REQUIREMENTS = REPO_ROOT / "scripts" / "fleet-requirements.txt"
+VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
+INSTALL = f".venv/bin/pip install -r scripts/fleet-requirements.txt   (in {REPO_ROOT})"
+LOADER_RESOURCE = "ycsb_loader"
+# No usage reports, no dashboard downloads: a benchmark cluster talks to nothing else.
+QUIET_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_DISABLE_DOCKER_CPU_WARNING": "1",
+             "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}
+
+
+def pinned_version() -> str:
+    for line in REQUIREMENTS.read_text().splitlines():
+        if line.startswith("ray=="):
+            return line.split("==", 1)[1].strip()
+    raise ScriptError(f"{REQUIREMENTS} does not pin ray")
+
+
+def ensure_ray():
+    """Imports Ray; when this Python lacks it, re-runs the script under the project's .venv
+    (scripts start with the system python3); else says how to install it."""
+    os.environ.update(QUIET_ENV)
+    try:
+        import ray  # noqa: F401
+        return ray
+    except ImportError:
+        pass
+    # (compare prefixes: the venv's python is a symlink to the system one)
+    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parent.parent.resolve() \
+            and not os.environ.get("YCSBPACK_FLEET_REEXEC"):
+        os.environ["YCSBPACK_FLEET_REEXEC"] = "1"
+        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON)] + sys.argv)
+    raise ScriptError(f"the client fleet needs Ray {pinned_version()}, which this Python "
+                      f"({sys.executable}) lacks: install it with {INSTALL}")
+
+
+def ray_cli() -> str:
+    """The `ray` command next to the Python that runs us (the venv's)."""
+    exe = Path(sys.executable).parent / "ray"
+    if not exe.exists():
+        raise ScriptError(f"no `ray` command next to {sys.executable}: install it with {INSTALL}")
+    return str(exe)
+
+
+def connect(address: str):
+    """ray.init on an existing cluster; `auto` reads RAY_ADDRESS as Ray does."""
+    ray = ensure_ray()
+    if address == "auto" and not os.environ.get("RAY_ADDRESS"):
+        raise ScriptError("--ray auto needs RAY_ADDRESS (e.g. 127.0.0.1:6390, or ray://head:10001)")
+    if ray.is_initialized():
+        return ray
+    target = os.environ["RAY_ADDRESS"] if address == "auto" else address
+    host, _, port = target.rpartition(":")
+    if not target.startswith("ray://") and port.isdigit() and \
+            not procs.listening(host or "127.0.0.1", int(port), timeout=5):
+        # ray.init would retry for minutes
+        raise ScriptError(f"nothing answers at --ray {address} ({target}): start a cluster (scripts/"
+                          "fleet-local start, or `ray start --head`) or give the address it printed")
+    import logging
+    try:
+        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+    except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError...
+        raise ScriptError(f"cannot reach the Ray cluster at --ray {address}: "
+                          f"{str(e).splitlines()[0] if str(e) else type(e).__name__} (start one "
+                          "with scripts/fleet-local start, or check the address `ray start "
+                          "--head` printed)")
+    return ray

@@ -1,0 +1,91 @@
+"""Pure logic of the client fleet (no Ray, no server): what goes to a loader, how a plain
+bin/ycsb command is split, what identifies a pack build, which loaders are refused."""
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ycsbpack.errors import ScriptError
+from ycsbpack.fleet import agent
+from ycsbpack.fleet.cli import phase_from_args
+from ycsbpack.fleet.launcher import refusals, remote_command
+from ycsbpack.phase_runner import YCSB, client_split, read_property_files, ycsb_command
+
+
+def test_remote_command_ships_property_files_and_moves_results_to_the_work_dir(tmp_path):
+    wl = tmp_path / "w.properties"
+    wl.write_bytes(b"recordcount=10\nname=caf\xe9\n")  # ISO-8859-1, as YCSB reads it
+    phase_dir = tmp_path / "out" / "cassandra-load"
+    cmd = [str(YCSB), "load", "basic", "-P", str(wl), "-p",
+           f"hdrhistogram.output.path={phase_dir}/hdr/client-1-", "-s", "-threads", "2"]
+    args, files = remote_command(cmd, phase_dir)
+    assert args[0] == f"{agent.PACK_TOKEN}/bin/ycsb"
+    assert args[3:5] == ["-P", f"{agent.WORK_TOKEN}/props/0-w.properties"]
+    assert files == {"0-w.properties": wl.read_bytes()}
+    assert f"hdrhistogram.output.path={agent.WORK_TOKEN}/hdr/client-1-" in args
+    assert str(tmp_path) not in " ".join(args), "no coordinator path reaches a loader"
+
+
+def test_a_plain_command_becomes_a_phase_split_like_local_clients(tmp_path):
+    wl = tmp_path / "w.properties"
+    wl.write_text("recordcount=1000\n")
+    phase = phase_from_args(["load", "cassandra4", "-P", str(wl), "-p", "hosts=10.0.0.1",
+                             "-threads", "8", "-target", "900", "-s",
+                             "-jvm-args", "-Xmx1g"], 3, "mine")
+    assert (phase.database, phase.command, phase.threads, phase.target) == ("cassandra", "load", 8, 900)
+    ranges = []
+    for i in range(3):
+        props = read_property_files(phase.files_of(i))
+        props.update(phase.properties)
+        cmd = ycsb_command(phase, tmp_path / "mine", i, client_split("load", props, 3, i))
+        assert cmd[cmd.index("-target") + 1] == "300"
+        assert cmd[cmd.index("-jvm-args") + 1] == "-Xmx1g"
+        p = dict(a.split("=", 1) for a in cmd if "=" in a and not a.startswith("-"))
+        ranges.append(range(int(p["insertstart"]), int(p["insertstart"]) + int(p["insertcount"])))
+    keys = [k for r in ranges for k in r]
+    assert sorted(keys) == list(range(1000)), "disjoint ranges covering every key"
+
+
+@pytest.mark.parametrize("args, says", [
+    (["shell", "basic"], "load|run <binding>"),
+    (["run", "mongodb"], "unknown binding 'mongodb'"),
+    (["run", "basic", "-x"], "-x: not a bin/ycsb option"),
+    (["run", "basic", "-threads", "many"], "-threads many: expected a whole number"),
+    (["run", "basic", "-P", "/nonexistent.properties"], "no such workload file"),
+])
+def test_bad_commands_are_refused_with_one_sentence(args, says):
+    with pytest.raises(ScriptError, match=says.replace("|", r"\|")):
+        phase_from_args(args, 2, "x")
+
+
+def _jar(path: Path, entries: dict, when) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in entries.items():
+            z.writestr(zipfile.ZipInfo(name, date_time=when), data)
+
+
+def test_the_build_checksum_follows_jar_contents_not_build_times(tmp_path):
+    lib = agent.JAR_GLOBS[0]
+    one, two, other = tmp_path / "one", tmp_path / "two", tmp_path / "other"
+    _jar(one / lib / "core.jar", {"A.class": b"x", "B.class": b"y"}, (2020, 1, 1, 0, 0, 0))
+    _jar(two / lib / "core.jar", {"B.class": b"y", "A.class": b"x"}, (2026, 5, 5, 5, 5, 4))
+    _jar(other / lib / "core.jar", {"A.class": b"x", "B.class": b"z"}, (2020, 1, 1, 0, 0, 0))
+    assert agent.jars_checksum(str(one)) == agent.jars_checksum(str(two)) != ""
+    assert agent.jars_checksum(str(other)) != agent.jars_checksum(str(one))
+    assert agent.jars_checksum(str(tmp_path / "unbuilt")) == ""
+
+
+def test_loaders_that_cannot_run_the_client_are_refused_naming_the_node():
+    ok = {"ray_node_id": "a" * 56, "host": "l1", "ip": "10.0.0.5", "pack_home": "/opt/pack",
+          "jars_sha256": "j" * 64, "pack_commit": "c1", "java_version": "17.0.9"}
+    assert refusals([ok], "c1", "j" * 64) == []
+    other_build = dict(ok, ray_node_id="b" * 56, jars_sha256="k" * 64, pack_commit="c2")
+    java11 = dict(ok, ray_node_id="c" * 56, java_version="11.0.2")
+    nojava = dict(ok, ray_node_id="d" * 56, java_problem="no JDK 17 found", java_version=None)
+    problems = refusals([ok, other_build, java11, nojava], "c1", "j" * 64)
+    assert len(problems) == 3
+    assert problems[0].startswith("client 1: Ray node bbbbbbbbbbbb (host l1, 10.0.0.5, pack /opt/pack) "
+                                  "runs a different pack build (commit c2")
+    assert "client 2: Ray node cccccccccccc" in problems[1] and "no Java 17 (11.0.2)" in problems[1]
+    assert "no Java 17 (no JDK 17 found)" in problems[2]
