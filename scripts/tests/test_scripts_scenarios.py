@@ -33,7 +33,7 @@ def phases(steps):
 def test_every_scenario_file_opens_with_its_source_report_and_scaling(path):
     header = "\n".join(l for l in path.read_text().splitlines() if l.startswith("#"))
     assert path.read_text().startswith("#")
-    assert re.search(r"seeds/00\d_[0-9a-f]+\.txt", header), "names the source report"
+    assert re.search(r"\bS[1-4] report \(docs/sources\.md\)", header), "names the source report"
     assert re.search(r"(?i)local scale|scaled|ci size", header), "says what was scaled"
 
 

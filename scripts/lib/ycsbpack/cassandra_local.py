@@ -1,7 +1,7 @@
 """scripts/cassandra-local: real Apache Cassandra 5.0 nodes on loopback, from Maven Central.
 
 One node on 127.0.0.1, or three on 127.0.0.1-3 (datacenter1), each with its own data, logs,
-PID file and JMX port under one run directory. Facts behind the choices: shared/docs/local-servers.md.
+PID file and JMX port under one run directory. Facts behind the choices: README.md, "Local Cassandra".
 """
 import argparse
 import ipaddress
