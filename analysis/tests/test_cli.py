@@ -6,7 +6,6 @@ import sys
 
 import pandas as pd
 import pytest
-
 from conftest import RESULTS, SEED
 from ycsb_analysis.cli import main
 
@@ -67,9 +66,16 @@ def test_console_script_is_installed_and_runs(tmp_path):
     bin_dir = __import__("pathlib").Path(sys.executable).parent
     exe = bin_dir / "ycsb-report"
     if not exe.exists():
-        pytest.fail(f"console script not installed next to {sys.executable}: pip install -e 'analysis[test]'")
-    proc = subprocess.run([str(exe), str(SEED / "cassandra-insert-1-client.txt"), "-o", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)
+        pytest.fail(
+            f"console script not installed next to {sys.executable}: "
+            "pip install -e 'analysis[test]'"
+        )
+    proc = subprocess.run(
+        [str(exe), str(SEED / "cassandra-insert-1-client.txt"), "-o", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "report.html").exists()
 
@@ -96,8 +102,10 @@ def test_comparison_matches_phases_on_scenario_phase_and_database_using_the_late
     current = tmp_path / "current"
     _copy_results(current, "20000101T000000Z")                 # an older run of the same phases
     (latest,) = (RESULTS / "fixture-sweep").iterdir()
-    _copy_results(current, latest.name)                        # the latest: identical to the baseline
-    _copy_results(current, latest.name, scenario="other-scenario")   # same phase names, other scenario
+    _copy_results(current, latest.name)  # the latest: identical to the baseline
+    _copy_results(
+        current, latest.name, scenario="other-scenario"
+    )  # same phase names, other scenario
     out = tmp_path / "out"
     assert main([str(current), "-o", str(out), "--baseline", str(RESULTS)]) == 0
     cmp = pd.read_csv(out / "comparison.csv")

@@ -4,7 +4,7 @@ Runner layout (one directory per phase)::
 
     results/<scenario>/<timestamp>/<phase>/metadata.json
     results/<scenario>/<timestamp>/<phase>/client-<i>.out      # stdout: final report
-    results/<scenario>/<timestamp>/<phase>/client-<i>.err      # stderr: status lines (+ foreign logs)
+    results/<scenario>/<timestamp>/<phase>/client-<i>.err      # stderr: status lines, foreign logs
     results/<scenario>/<timestamp>/<phase>/hdr/client-<i>-<METRIC>.hdr
 
 Any directory given is searched for ``metadata.json`` files at any depth, so a whole
@@ -28,9 +28,25 @@ from .hdr_logs import HdrLog, read_hdr_log
 from .multi_output import ParsedOutput, parse_file
 from .report_parser import split_metric
 
-METADATA_KEYS = ("scenario", "phase", "phase_index", "database", "binding", "workload", "properties",
-                 "threads", "clients", "batchsize", "target", "versions", "host", "start_time",
-                 "end_time", "command", "label")
+METADATA_KEYS = (
+    "scenario",
+    "phase",
+    "phase_index",
+    "database",
+    "binding",
+    "workload",
+    "properties",
+    "threads",
+    "clients",
+    "batchsize",
+    "target",
+    "versions",
+    "host",
+    "start_time",
+    "end_time",
+    "command",
+    "label",
+)
 REQUIRED_METADATA_KEYS = ("scenario", "phase", "database", "threads", "clients")
 _CLIENT_FILE = re.compile(r"^client-(?P<i>\d+)\.(?P<ext>out|err)$")
 _HDR_FILE = re.compile(r"^client-(?P<i>\d+)-(?P<metric>.+)\.hdr$")
@@ -118,7 +134,9 @@ def _read_metadata(path: Path) -> dict[str, Any]:
         raise UnreadableInput(path, "must hold a JSON object")
     missing = [k for k in REQUIRED_METADATA_KEYS if k not in meta]
     if missing:
-        raise UnreadableInput(path, f"lacks the keys {', '.join(missing)} that the scenario runner writes")
+        raise UnreadableInput(
+            path, f"lacks the keys {', '.join(missing)} that the scenario runner writes"
+        )
     return meta
 
 
@@ -147,16 +165,23 @@ def load_phase_dir(phase_dir: Path) -> Run:
             try:
                 outs = parse_file(out_path)
             except UnreadableInput as e:
-                unused.append(f"{out_path.name} not used: {e.problem}; the client's final figures are missing "
-                              "(see its .err file)")
+                unused.append(
+                    f"{out_path.name} not used: {e.problem}; "
+                    "the client's final figures are missing "
+                    "(see its .err file)"
+                )
                 outs = []
             if outs and not any(o.has_report for o in outs):
-                unused.append(f"{out_path.name} has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
-                              "the client probably failed (see its .err file); its final figures are missing")
+                unused.append(
+                    f"{out_path.name} has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
+                    "the client probably failed (see its .err file); its final figures are missing"
+                )
             if outs:
                 output = outs[0]
                 if len(outs) > 1:
-                    unused.append(f"{out_path.name} holds {len(outs)} outputs; only the first is used")
+                    unused.append(
+                        f"{out_path.name} holds {len(outs)} outputs; only the first is used"
+                    )
         else:
             unused.append(f"client {i} has no client-{i}.out: its final figures are missing")
         err_path = files[i].get("err")
@@ -175,14 +200,19 @@ def load_phase_dir(phase_dir: Path) -> Run:
             continue
         clients.append(Client(i, output))
     if not clients:
-        raise UnreadableInput(phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")")
+        raise UnreadableInput(
+            phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")"
+        )
     hdr_dir = phase_dir / "hdr"
     if hdr_dir.is_dir():
         by_index = {c.index: c for c in clients}
         for p in sorted(hdr_dir.glob("*.hdr")):
             m = _HDR_FILE.match(p.name)
             if not (m and int(m.group("i")) in by_index):
-                unused.append(f"hdr/{p.name} not used: its name is not client-<i>-<METRIC>.hdr of a loaded client")
+                unused.append(
+                    f"hdr/{p.name} not used: "
+                    "its name is not client-<i>-<METRIC>.hdr of a loaded client"
+                )
                 continue
             try:
                 log = read_hdr_log(p, m.group("metric"))
@@ -190,16 +220,22 @@ def load_phase_dir(phase_dir: Path) -> Run:
                 unused.append(f"hdr/{p.name} not used: {e.problem}")
                 continue
             if log.cut_line is not None:
-                unused.append(f"hdr/{p.name}: its last line has no line end (the log was cut): that "
-                              "interval is not read")
+                unused.append(
+                    f"hdr/{p.name}: its last line has no line end (the log was cut): that "
+                    "interval is not read"
+                )
             if log.intervals.empty:
-                warnings.append(f"hdr/{p.name} has no intervals (a header only: the client stopped before "
-                                f"its first status tick), so {m.group('metric')} has no interval data from it")
+                warnings.append(
+                    f"hdr/{p.name} has no intervals (a header only: the client stopped before "
+                    f"its first status tick), so {m.group('metric')} has no interval data from it"
+                )
             by_index[int(m.group("i"))].hdr_logs[m.group("metric")] = log
     expected = meta.get("clients")
     if isinstance(expected, int) and expected != len(clients):
         unused.append(f"metadata says {expected} clients, {len(clients)} client outputs found")
-    run = Run(str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused)
+    run = Run(
+        str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused
+    )
     _check_completeness(run)
     return run
 
@@ -211,23 +247,38 @@ def _check_completeness(run: Run) -> None:
         for problem in o.completeness_problems:
             run.unused.append(f"{_short(o.source)}: {problem}")
         if o.has_report:
-            measured = set(o.status_measurements["metric"][o.status_measurements["count"].fillna(1) > 0]) \
-                if not o.status_measurements.empty and "count" in o.status_measurements else set()
+            measured = (
+                set(o.status_measurements["metric"][o.status_measurements["count"].fillna(1) > 0])
+                if not o.status_measurements.empty and "count" in o.status_measurements
+                else set()
+            )
             missing = sorted(measured - set(o.report["metric"]))
             # CLEANUP (the binding's cleanup() calls) is no workload figure: its block missing
             # (seed 001's Cassandra quote ends before it) is flagged, the run still complete.
             lost = [m for m in missing if split_metric(m).operation != "CLEANUP"]
             if lost:
-                run.unused.append(f"{_short(o.source)}: the final report has no block for "
-                                  f"{', '.join(lost)}, which its status lines measured (report cut?)")
+                run.unused.append(
+                    f"{_short(o.source)}: the final report has no block for "
+                    f"{', '.join(lost)}, which its status lines measured (report cut?)"
+                )
             if len(lost) < len(missing):
-                run.warnings.append(f"{_short(o.source)}: the final report has no CLEANUP block, which its "
-                                    "status lines measured (a quote or file that ends early?)")
+                run.warnings.append(
+                    f"{_short(o.source)}: the final report has no CLEANUP block, which its "
+                    "status lines measured (a quote or file that ends early?)"
+                )
         if o.encoding not in ("utf-8", "utf-8-sig"):
-            run.warnings.append(f"{_short(o.source)} was read as {o.encoding.upper()} (e.g. PowerShell's '>')")
-    if run.clients and not any(c.output.has_report for c in run.clients) and run.metadata.get("_plain_file"):
-        run.unused.append("no final report ('[OVERALL], RunTime(ms), ...'): only status lines were found, so "
-                          "run time, totals and the per-operation summary are missing (did the client finish?)")
+            run.warnings.append(
+                f"{_short(o.source)} was read as {o.encoding.upper()} (e.g. PowerShell's '>')"
+            )
+    if (
+        run.clients
+        and not any(c.output.has_report for c in run.clients)
+        and run.metadata.get("_plain_file")
+    ):
+        run.unused.append(
+            "no final report ('[OVERALL], RunTime(ms), ...'): only status lines were found, so "
+            "run time, totals and the per-operation summary are missing (did the client finish?)"
+        )
 
 
 def _short(source: str) -> str:
@@ -274,8 +325,13 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
         key = path.resolve()
         if key in seen:
             if skipped is not None:
-                skipped.append(SkippedInput(given, f"the same {'directory' if path.is_dir() else 'file'} as "
-                                                   f"{seen[key]}, which is already read; read once"))
+                skipped.append(
+                    SkippedInput(
+                        given,
+                        f"the same {'directory' if path.is_dir() else 'file'} as "
+                        f"{seen[key]}, which is already read; read once",
+                    )
+                )
             return False
         seen[key] = given
         return True
@@ -310,7 +366,9 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
                 runs.append(load_plain_file(path, label, size))
             except UnreadableInput as e:
                 skip(e.path, e.problem)
-    runs.sort(key=lambda r: (r.scenario, r.timestamp, int(r.metadata.get("phase_index") or 0), r.phase))
+    runs.sort(
+        key=lambda r: (r.scenario, r.timestamp, int(r.metadata.get("phase_index") or 0), r.phase)
+    )
     _tell_apart(runs)
     return runs
 

@@ -27,7 +27,7 @@ MERGE_RULES: dict[str, str] = {
     "max_latency_us": "maximum of the clients' maximums",
     "latency_variance_us": "pooled variance (within-client variance + spread of client means)",
     "percentiles (p95, p99, ...)": "recomputed from the clients' merged .hdr interval logs; "
-                                   "unavailable (NaN) when any client has no .hdr log — never averaged",
+    "unavailable (NaN) when any client has no .hdr log — never averaged",
 }
 
 PERCENTILES_REPORTED = "reported"          # one client: YCSB's own figure
@@ -46,7 +46,10 @@ class MergedRun:
 
 
 def _percentile_columns(frame: pd.DataFrame) -> list[str]:
-    return sorted([c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
+    return sorted(
+        [c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()],
+        key=lambda c: float(c[1:]),
+    )
 
 
 def merge_operations(run: Run) -> pd.DataFrame:
@@ -81,19 +84,29 @@ def merge_operations(run: Run) -> pd.DataFrame:
         w = ops.to_numpy()
         avg = g["average_latency_us"].to_numpy(dtype=float)
         ok = (w > 0) & ~np.isnan(avg)
-        row["average_latency_us"] = float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan
-        row["min_latency_us"] = float(g["min_latency_us"].min()) if g["min_latency_us"].notna().any() else np.nan
-        row["max_latency_us"] = float(g["max_latency_us"].max()) if g["max_latency_us"].notna().any() else np.nan
+        row["average_latency_us"] = (
+            float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan
+        )
+        row["min_latency_us"] = (
+            float(g["min_latency_us"].min()) if g["min_latency_us"].notna().any() else np.nan
+        )
+        row["max_latency_us"] = (
+            float(g["max_latency_us"].max()) if g["max_latency_us"].notna().any() else np.nan
+        )
         var = g["latency_variance_us"].to_numpy(dtype=float)
         if ok.any() and not np.isnan(var[ok]).any():
             mu = row["average_latency_us"]
-            row["latency_variance_us"] = float(np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum())
+            row["latency_variance_us"] = float(
+                np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum()
+            )
         else:
             row["latency_variance_us"] = np.nan
         rt = g["runtime_s"].to_numpy(dtype=float)
         with np.errstate(divide="ignore", invalid="ignore"):
             per_client = np.where(rt > 0, ops.to_numpy() / rt, np.nan)
-        row["throughput_ops_per_s"] = float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan
+        row["throughput_ops_per_s"] = (
+            float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan
+        )
         if len(g) == 1 and n_clients == 1:
             for p in pcols:
                 row[p] = g.iloc[0][p]

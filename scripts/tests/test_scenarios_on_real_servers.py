@@ -22,7 +22,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from ycsbpack import procs
 from ycsbpack.paths import REPO_ROOT
 
@@ -173,9 +172,15 @@ def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_d
     assert meta["properties"]["hosts"] == "127.0.0.51,127.0.0.52,127.0.0.53"
     for phase, ops in S2_PHASES.items():
         for op in ops:
-            assert set(found[f"cassandra-{phase}"][op]) == {"OK"}, (phase, found[f"cassandra-{phase}"])
+            assert set(found[f"cassandra-{phase}"][op]) == {"OK"}, (
+                phase,
+                found[f"cassandra-{phase}"],
+            )
     down = found["cassandra-fault-node-down"]
-    assert down["BATCH_INSERT"].get("UNAVAILABLE", 0) + down["BATCH_INSERT"].get("WRITE_TIMEOUT", 0) > 0
+    assert (
+        down["BATCH_INSERT"].get("UNAVAILABLE", 0) + down["BATCH_INSERT"].get("WRITE_TIMEOUT", 0)
+        > 0
+    )
     assert down["BATCH_READ"]["OK"] > 0
     assert set(found["cassandra-fault-restarted"]["BATCH_INSERT"]) == {"OK"}
     verdict = json.loads((tmp_path / "fault-verdict-cassandra.json").read_text())
@@ -203,7 +208,10 @@ def test_s2_on_three_hbase_nodes_regions_spread_and_a_crashed_region_server(run_
                                    + ["hbase-fault-node-down", "hbase-fault-restarted",
                                       "hbase-fault-read-back"])
     for ph in S2_PHASES:
-        assert all(set(s) == {"OK"} for s in found[f"hbase-{ph}"].values()), (ph, found[f"hbase-{ph}"])
+        assert all(set(s) == {"OK"} for s in found[f"hbase-{ph}"].values()), (
+            ph,
+            found[f"hbase-{ph}"],
+        )
     verdict = json.loads((tmp_path / "fault-verdict-hbase.json").read_text())
     # the report's 64 pre-split regions were spread over the three region servers before the crash
     per_server = [tables.get("t2", 0) for tables in verdict["regions_before"].values()]
@@ -226,7 +234,9 @@ def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
                          f"cassandra-update-{suffix}": ["UPDATE"],
                          f"cassandra-delete-{suffix}": ["DELETE"]})
     assert_phases(tmp_path, expected)
-    meta = json.loads((tmp_path / "cassandra-insert-clients-2-threads-4" / "metadata.json").read_text())
+    meta = json.loads(
+        (tmp_path / "cassandra-insert-clients-2-threads-4" / "metadata.json").read_text()
+    )
     assert meta["clients"] == 2
     starts = [int(c.get("insertstart", meta["properties"]["insertstart"]))
               for c in meta["client_properties"]]

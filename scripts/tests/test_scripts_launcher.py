@@ -2,7 +2,6 @@
 import re
 
 import pytest
-
 from ycsbpack import launcher
 from ycsbpack.errors import ScriptError
 from ycsbpack.secrets import mask_command
@@ -27,8 +26,23 @@ def built(tmp_path, monkeypatch):
 def test_load_runs_the_exit_status_aware_main_with_load_flag_last(built, tmp_path):
     workload = tmp_path / "w.properties"
     workload.write_text("recordcount=1\n")
-    cmd = launcher.build_command(["load", "cassandra4", "-P", str(workload), "-p", "a=b", "-s",
-                                  "-threads", "4", "-jvm-args", "-Xmx2g -Dx=y", "-cp", "/extra.jar"])
+    cmd = launcher.build_command(
+        [
+            "load",
+            "cassandra4",
+            "-P",
+            str(workload),
+            "-p",
+            "a=b",
+            "-s",
+            "-threads",
+            "4",
+            "-jvm-args",
+            "-Xmx2g -Dx=y",
+            "-cp",
+            "/extra.jar",
+        ]
+    )
     assert cmd[1:4] == ["-Duser.language=en", "-Duser.country=US", "-Duser.variant="]
     assert cmd[4].startswith("-Dorg.slf4j.simpleLogger.logFile=") and cmd[4].endswith(".log")
     assert cmd[5:7] == ["-Xmx2g", "-Dx=y"], "after the launcher's -D, so they can override it"

@@ -29,7 +29,9 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     series = list(dict.fromkeys(s["series"]))
     per_group = max(s.groupby("group")["series"].nunique().max(), 1)
     width = 0.8 / per_group
-    fig, axes = new_figure(1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2, legend_entries=len(series))
+    fig, axes = new_figure(
+        1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2, legend_entries=len(series)
+    )
     ax = axes[0]
     colors = run_colors(series)
     labelled: set[str] = set()
@@ -39,8 +41,13 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
         for j, (_, r) in enumerate(d.iterrows()):
             pos = x + (j - (len(d) - 1) / 2) * width
             name = r["series"]
-            bar = ax.bar(pos, r["value"] if np.isfinite(r["value"]) else 0, width, color=colors[name],
-                         label=None if name in labelled else name)[0]
+            bar = ax.bar(
+                pos,
+                r["value"] if np.isfinite(r["value"]) else 0,
+                width,
+                color=colors[name],
+                label=None if name in labelled else name,
+            )[0]
             labelled.add(name)
             if np.isfinite(r["value"]):
                 ax.annotate(f"{r['value']:,.0f}{' rec/s' if r['batched'] else ''}",
@@ -53,4 +60,6 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     ax.set_ylim(top=ax.get_ylim()[1] * 1.25)
     ax.grid(alpha=0.3, axis="y")
     legend_beside(ax, fontsize=8)
-    return [save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")]
+    return [
+        save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")
+    ]

@@ -10,9 +10,7 @@ import argparse
 import re
 import statistics
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 from . import cassandra_local, hbase_local
 from .build import ensure_built
@@ -117,8 +115,10 @@ def main(argv=None) -> int:
     cluster, hbase, started = None, None, False
     try:
         if not args.hosts and args.db == "cassandra":
-            cluster = cassandra_local.Cluster.load_or_create(run_dir("cassandra"), argparse.Namespace(
-                nodes=None, first_address="127.0.0.1", jmx_port=7199, heap="1G"))
+            cluster = cassandra_local.Cluster.load_or_create(
+                run_dir("cassandra"),
+                argparse.Namespace(nodes=None, first_address="127.0.0.1", jmx_port=7199, heap="1G"),
+            )
             started = not cluster.running()
             if started:
                 cassandra_local.start(cluster)
@@ -167,7 +167,9 @@ def print_table(results: dict, sizes: list, args) -> None:
         for s in sizes:
             vals = [r for r, _ in results[(kind, mode, s)]]
             flag = "*" if any(m for _, m in results[(kind, mode, s)]) else ""
-            cells.append(f"{statistics.median(vals):>10,.0f} ({min(vals):,.0f}-{max(vals):,.0f}){flag}")
+            cells.append(
+                f"{statistics.median(vals):>10,.0f} ({min(vals):,.0f}-{max(vals):,.0f}){flag}"
+            )
         print(f"{kind + ' ' + mode:22}" + "".join(f"{c:>26}" for c in cells))
     if any(m for runs in results.values() for _, m in runs):
         print("* = some run did not complete every record; see its Return= lines")

@@ -13,7 +13,7 @@ writer and reader clients).
 Layout (read by analysis/ycsb_analysis/loader.py):
     <out>/<phase>/client-<i>.out        YCSB stdout: the final report
     <out>/<phase>/client-<i>.err        stderr: status lines, warnings, errors
-    <out>/<phase>/client-<i>.libraries.log  the client libraries' warnings (only when they wrote any)
+    <out>/<phase>/client-<i>.libraries.log  the client libraries' warnings (if they wrote any)
     <out>/<phase>/hdr/client-<i>-<OP>.hdr  HdrHistogram interval logs
     <out>/<phase>/metadata.json         what ran: scenario, phase, database, every property, ...
 """
@@ -74,7 +74,7 @@ class Phase:
 
 
 def read_property_files(files: List[str]) -> Dict[str, str]:
-    """The -P files merged in order, as YCSB reads them (java.util.Properties syntax, simplified)."""
+    """The -P files merged in order, as YCSB reads them (java.util.Properties, simplified)."""
     props = {}
     for f in files:
         for raw in Path(f).read_text().splitlines():
@@ -149,15 +149,23 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
         per_client.append(props)
     all_props = per_client[0]
     metadata = {
-        "scenario": phase.scenario, "phase": phase.name, "phase_index": phase.index,
-        "database": phase.database, "binding": phase.binding,
+        "scenario": phase.scenario,
+        "phase": phase.name,
+        "phase_index": phase.index,
+        "database": phase.database,
+        "binding": phase.binding,
         "workload": all_props.get("workload", "site.ycsb.workloads.CoreWorkload"),
-        "properties": mask_properties(all_props), "threads": phase.threads,
+        "properties": mask_properties(all_props),
+        "threads": phase.threads,
         "clients": phase.clients,
-        "batchsize": int(all_props.get("batchsize", "1")), "target": phase.target,
-        "versions": versions(), "host": platform.node(),
-        "start_time": start.isoformat(), "end_time": end.isoformat(),
-        "command": mask_command(commands[0]), "label": phase.label or f"{phase.database} {phase.name}",
+        "batchsize": int(all_props.get("batchsize", "1")),
+        "target": phase.target,
+        "versions": versions(),
+        "host": platform.node(),
+        "start_time": start.isoformat(),
+        "end_time": end.isoformat(),
+        "command": mask_command(commands[0]),
+        "label": phase.label or f"{phase.database} {phase.name}",
         "exit_status": max(statuses, key=abs),
     }
     if phase.phase_group:
@@ -195,8 +203,11 @@ def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool) -
             proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, text=True,
                                     cwd=REPO_ROOT, stdin=subprocess.DEVNULL, env=env)
             procs.append(proc)
-            t = threading.Thread(target=_copy_stderr, daemon=True,
-                                 args=(proc, err, echo_status, t0, f"client {i}: " if prefix else ""))
+            t = threading.Thread(
+                target=_copy_stderr,
+                daemon=True,
+                args=(proc, err, echo_status, t0, f"client {i}: " if prefix else ""),
+            )
             t.start()
             threads.append(t)
         statuses = [p.wait() for p in procs]
@@ -239,9 +250,9 @@ def summary(phase_dir: Path) -> str:
     outs = sorted(phase_dir.glob("client-*.out"))
     text = []
     for out in outs:
-        lines = [l for l in out.read_text().splitlines()
-                 if l.startswith("[") and not l.startswith(("[TOTAL_G", "[CLEANUP]"))
-                 and any(k in l for k in keep)]
+        lines = [ln for ln in out.read_text().splitlines()
+                 if ln.startswith("[") and not ln.startswith(("[TOTAL_G", "[CLEANUP]"))
+                 and any(k in ln for k in keep)]
         if len(outs) > 1:
             text.append(f"-- {out.stem}")
         text += lines
