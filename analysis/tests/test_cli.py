@@ -7,6 +7,7 @@ import sys
 import pandas as pd
 import pytest
 from conftest import RESULTS, SEED
+from conftest import report_figures as client_report_figures
 from ycsb_analysis.cli import main
 
 EXPECTED_CHARTS = ["throughput-over-time", "latency-over-time", "latency-percentile-curve",
@@ -96,6 +97,40 @@ def _copy_results(dst, timestamp, scenario="fixture-sweep"):
         m["scenario"] = scenario
         meta.write_text(json.dumps(m))
     return target
+
+
+def _one_phase_as(src_phase, dst_root, phase="run"):
+    """One fixture phase copied under ``phase`` (metadata rewritten), as its own results tree."""
+    import shutil
+
+    (src,) = (RESULTS / "fixture-sweep").iterdir()
+    target = dst_root / "fixture-sweep" / src.name / phase
+    shutil.copytree(src / src_phase, target)
+    meta = json.loads((target / "metadata.json").read_text())
+    meta["phase"] = phase
+    (target / "metadata.json").write_text(json.dumps(meta))
+    return target
+
+
+def test_comparison_of_two_different_runs_has_the_sign_and_size_of_the_change(tmp_path):
+    # Two real runs of the same phase: 1 thread (baseline) and 4 threads (current), -target 5000.
+    base = _one_phase_as("run-threads-1", tmp_path / "baseline")
+    cur = _one_phase_as("run-threads-4", tmp_path / "current")
+    report = {p: client_report_figures(d / "client-0.out") for p, d in (("b", base), ("c", cur))}
+    out = tmp_path / "out"
+    assert main([str(tmp_path / "current"), "-o", str(out),
+                 "--baseline", str(tmp_path / "baseline")]) == 0
+    cmp = pd.read_csv(out / "comparison.csv").set_index("figure")
+    for figure, key in (("throughput (ops/s)", ("OVERALL", "Throughput(ops/sec)")),
+                        ("run time (ms)", ("OVERALL", "RunTime(ms)"))):
+        b, c = report["b"][key], report["c"][key]
+        assert b != c
+        row = cmp.loc[figure]
+        assert (row["baseline"], row["current"]) == (pytest.approx(b), pytest.approx(c))
+        assert row["change_percent"] == pytest.approx((c - b) / b * 100)
+    # 4 threads against 1 (1508 -> 4919 ops/s): up by more than 200 %; a comparison with its
+    # sides swapped (-69 %) or without a sign would fail.
+    assert cmp.loc["throughput (ops/s)", "change_percent"] > 200
 
 
 def test_comparison_matches_phases_on_scenario_phase_and_database_using_the_latest_run(tmp_path):
