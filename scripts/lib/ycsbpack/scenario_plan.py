@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Union
 
+from .bindings import DATABASE_BINDINGS
 from .paths import REPO_ROOT
 from .phase_runner import Phase, read_property_files
 
 WORKLOADS = REPO_ROOT / "workloads"
-BINDINGS = {"cassandra": "cassandra4", "hbase": "hbase-salted", "mysql": "jdbc"}
 SCALES = {"cluster": [], "local": ["local"], "ci": ["local", "ci"]}
 
 
@@ -44,7 +44,7 @@ class Context:
 
     @property
     def binding(self) -> str:
-        return BINDINGS[self.database]
+        return DATABASE_BINDINGS[self.database]
 
     def files(self, phase_files: List[str], variant_files: List[str] = ()) -> List[str]:
         d = WORKLOADS / self.scenario
