@@ -1,11 +1,6 @@
 """Load results: the scenario runner's directory layout, or plain YCSB output files.
 
-Runner layout (one directory per phase)::
-
-    results/<scenario>/<timestamp>/<phase>/metadata.json
-    results/<scenario>/<timestamp>/<phase>/client-<i>.out      # stdout: final report
-    results/<scenario>/<timestamp>/<phase>/client-<i>.err      # stderr: status lines, foreign logs
-    results/<scenario>/<timestamp>/<phase>/hdr/client-<i>-<METRIC>.hdr
+Runner layout (one directory per phase): see :mod:`ycsb_analysis.layout`.
 
 Any directory given is searched for ``metadata.json`` files at any depth, so a whole
 ``results/`` tree, one scenario, one timestamp or one phase can be passed.
@@ -18,38 +13,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import UnreadableInput
 from .hdr_logs import HdrLog, read_hdr_log
+from .layout import CLIENT_FILE as _CLIENT_FILE
+from .layout import HDR_DIR, METADATA_FILE, REQUIRED_METADATA_KEYS
+from .layout import HDR_FILE as _HDR_FILE
 from .multi_output import ParsedOutput, parse_file
 from .report_parser import split_metric
-
-METADATA_KEYS = (
-    "scenario",
-    "phase",
-    "phase_index",
-    "database",
-    "binding",
-    "workload",
-    "properties",
-    "threads",
-    "clients",
-    "batchsize",
-    "target",
-    "versions",
-    "host",
-    "start_time",
-    "end_time",
-    "command",
-    "label",
-)
-REQUIRED_METADATA_KEYS = ("scenario", "phase", "database", "threads", "clients")
-_CLIENT_FILE = re.compile(r"^client-(?P<i>\d+)\.(?P<ext>out|err)$")
-_HDR_FILE = re.compile(r"^client-(?P<i>\d+)-(?P<metric>.+)\.hdr$")
 
 
 @dataclass(frozen=True)
@@ -147,7 +121,7 @@ def load_phase_dir(phase_dir: Path) -> Run:
     metadata, no client output at all); a client file or ``.hdr`` log that cannot be used
     is named in the run's ``unused`` list and the rest is loaded.
     """
-    meta = _read_metadata(phase_dir / "metadata.json")
+    meta = _read_metadata(phase_dir / METADATA_FILE)
     files: dict[int, dict[str, Path]] = {}
     for p in sorted(phase_dir.iterdir()):
         m = _CLIENT_FILE.match(p.name)
@@ -203,7 +177,7 @@ def load_phase_dir(phase_dir: Path) -> Run:
         raise UnreadableInput(
             phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")"
         )
-    hdr_dir = phase_dir / "hdr"
+    hdr_dir = phase_dir / HDR_DIR
     if hdr_dir.is_dir():
         by_index = {c.index: c for c in clients}
         for p in sorted(hdr_dir.glob("*.hdr")):
@@ -345,7 +319,7 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
             skip(path, "does not exist")
             continue
         if path.is_dir():
-            metas = sorted(path.rglob("metadata.json"))
+            metas = sorted(path.rglob(METADATA_FILE))
             if not metas:
                 skip(path, "is a directory without any metadata.json (expected the runner layout "
                            "results/<scenario>/<timestamp>/<phase>/metadata.json)")

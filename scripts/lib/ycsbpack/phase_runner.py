@@ -128,20 +128,11 @@ def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
     return cmd
 
 
-def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
-    """Runs the phase's client(s) in parallel; returns its directory. Raises ScriptError when a
-    client fails (after writing metadata.json, so the failure is on file)."""
-    phase_dir = out_dir / phase.directory
-    (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
-    commands = []
-    for i in range(phase.clients):
-        merged = read_property_files(phase.files_of(i))
-        merged.update(phase.properties)
-        commands.append(ycsb_command(phase, phase_dir, i,
-                                     client_split(phase.command, merged, phase.clients, i)))
-    start = datetime.now(timezone.utc)
-    statuses = _run_clients(commands, phase_dir, echo_status)
-    end = datetime.now(timezone.utc)
+def phase_metadata(phase: Phase, commands: Sequence[list], statuses: Sequence[int],
+                   start: datetime, end: datetime) -> dict:
+    """What metadata.json holds for a phase whose clients ran `commands` and exited with
+    `statuses`. Its keys are declared in analysis/ycsb_analysis/layout.py, the reader's side
+    (scripts/tests/test_scripts_results_layout.py checks both agree)."""
     per_client = []
     for i, cmd in enumerate(commands):
         props = read_property_files(phase.files_of(i))
@@ -177,6 +168,24 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
             for p in per_client]
         metadata["client_exit_status"] = statuses
         metadata["commands"] = [mask_command(c) for c in commands]
+    return metadata
+
+
+def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True) -> Path:
+    """Runs the phase's client(s) in parallel; returns its directory. Raises ScriptError when a
+    client fails (after writing metadata.json, so the failure is on file)."""
+    phase_dir = out_dir / phase.directory
+    (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
+    commands = []
+    for i in range(phase.clients):
+        merged = read_property_files(phase.files_of(i))
+        merged.update(phase.properties)
+        commands.append(ycsb_command(phase, phase_dir, i,
+                                     client_split(phase.command, merged, phase.clients, i)))
+    start = datetime.now(timezone.utc)
+    statuses = _run_clients(commands, phase_dir, echo_status)
+    end = datetime.now(timezone.utc)
+    metadata = phase_metadata(phase, commands, statuses, start, end)
     (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
     failed = [i for i, st in enumerate(statuses) if st != 0]
     if failed:
