@@ -177,3 +177,19 @@ def test_seed_hbase_batches_of_100_give_the_articles_records_per_second():
 
 def test_an_unbatched_phase_has_no_records_table():
     assert records_table(load_phase_dir(phase_dir("run-threads-2"))).empty
+
+
+def test_the_readme_merge_rules_table_is_the_one_the_code_declares():
+    from pathlib import Path
+
+    from ycsb_analysis.merge import MERGE_RULES
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Merge rules (several clients of one phase)", 1)[1]
+    rows = [line for line in section.split("\n\n", 2)[1].splitlines()
+            if line.startswith("| ") and not line.startswith(("| figure", "| ---"))]
+    table = {}
+    for line in rows:
+        figure, rule = [c.strip().replace("`", "") for c in line.strip("|").split(" | ")]
+        table[figure] = rule
+    assert table == MERGE_RULES

@@ -17,17 +17,19 @@ import pandas as pd
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
 
+# analysis/README.md ("Merge rules") prints this table; a test checks the two are equal
+# (the README may add `code` marks).
 MERGE_RULES: dict[str, str] = {
-    "operations": "sum over clients",
-    "Return=<status> counts": "sum over clients",
-    "throughput_ops_per_s": "sum over clients (each client's operations / its own run time)",
-    "runtime_ms": "maximum over clients",
-    "average_latency_us": "mean weighted by each client's operations",
-    "min_latency_us": "minimum of the clients' minimums",
-    "max_latency_us": "maximum of the clients' maximums",
-    "latency_variance_us": "pooled variance (within-client variance + spread of client means)",
-    "percentiles (p95, p99, ...)": "recomputed from the clients' merged .hdr interval logs; "
-    "unavailable (NaN) when any client has no .hdr log — never averaged",
+    "operations, Return= counts": "sum over clients",
+    "throughput (ops/s), records/s":
+        "sum over clients (each client's count / its own run time)",
+    "run time": "maximum over clients",
+    "average latency": "mean weighted by each client's operations",
+    "minimum / maximum latency": "minimum of minimums / maximum of maximums",
+    "latency variance (histogram type)":
+        "pooled variance (within-client + spread of the means)",
+    "percentiles": "recomputed from the merged .hdr logs of the clients; unavailable (–, NaN) "
+        "when a client has no log — never averaged",
 }
 
 PERCENTILES_REPORTED = "reported"          # one client: YCSB's own figure
