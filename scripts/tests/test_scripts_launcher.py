@@ -1,5 +1,8 @@
 """bin/ycsb's command line: what it builds from YCSB-style arguments, and what it refuses."""
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from ycsbpack import launcher
@@ -101,3 +104,13 @@ def test_python_and_java_mask_the_same_secret_words():
 def test_api_keys_are_secrets_too():
     assert mask_command(["-p", "service.apikey=k", "-p", "s3.access_key=a"]) == [
         "-p", "service.apikey=*****", "-p", "s3.access_key=*****"]
+
+
+def test_bin_ycsb_exits_1_with_one_line_for_a_missing_property_file(tmp_path):
+    # README's exit-status list: a bad option is refused before Java starts, exit status 1
+    ycsb = Path(__file__).resolve().parents[2] / "bin" / "ycsb"
+    missing = tmp_path / "missing.properties"
+    proc = subprocess.run([sys.executable, str(ycsb), "load", "basic", "-P", str(missing)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [f"ERROR -P {missing}: no such workload file"]
