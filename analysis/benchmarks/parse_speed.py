@@ -53,7 +53,8 @@ def status_log(path: Path, mb: float) -> None:
     lines = []
     for name in ("hdrhistogram.err", "locale-de.err", "hdrhistogram+histogram.err", "raw.err"):
         text = (FIXTURES / name).read_text(encoding="utf-8")
-        lines += [l for l in text.splitlines() if " sec: " in l or l.startswith(("[", " [", "Raw"))]
+        lines += [ln for ln in text.splitlines()
+                  if " sec: " in ln or ln.startswith(("[", " [", "Raw"))]
     lines.append("20/01/19 13:19:16 INFO zookeeper.ZooKeeper: Session: 0x36f98ad0a4ad8cc closed")
     # Each repetition gets its own timestamps, as a long run's status lines do (identical
     # consecutive entries would be dropped as YCSB's repeated last line).
@@ -63,25 +64,29 @@ def status_log(path: Path, mb: float) -> None:
     start = datetime(2026, 1, 1)
     with path.open("w", encoding="utf-8") as f:
         for i in range(repeats):
-            times = iter((start + timedelta(seconds=i * per_block + k)).strftime("%Y-%m-%d %H:%M:%S:000")
-                         for k in range(per_block))
+            times = iter(
+                (start + timedelta(seconds=i * per_block + k)).strftime("%Y-%m-%d %H:%M:%S:000")
+                for k in range(per_block)
+            )
             f.write(re.sub(r"\{t\}", lambda _: next(times), template))
 
 
 def raw_output(path: Path, mb: float) -> None:
     text = (FIXTURES / "raw.out").read_text(encoding="utf-8").splitlines()
-    raw = [l.split(",") for l in text if re.fullmatch(ONE_REGEX["raw"][1:-1], l)]
-    head = [l for l in text if not re.fullmatch(ONE_REGEX["raw"][1:-1], l) and not l.startswith("[")]
-    report = [l for l in text if l.startswith("[")]
+    raw = [ln.split(",") for ln in text if re.fullmatch(ONE_REGEX["raw"][1:-1], ln)]
+    head = [
+        ln for ln in text if not re.fullmatch(ONE_REGEX["raw"][1:-1], ln) and not ln.startswith("[")
+    ]
+    report = [ln for ln in text if ln.startswith("[")]
     t0 = min(int(t) for _, t, _ in raw)
     span = max(int(t) for _, t, _ in raw) - t0 + 1
-    per_rep = sum(len(m) + len(l) + 16 for m, _, l in raw)
+    per_rep = sum(len(m) + len(ln) + 16 for m, _, ln in raw)
     repeats = max(1, int(mb * 1e6 / per_rep))
     with path.open("w", encoding="utf-8") as f:
         f.write("\n".join(head) + "\n")
         for i in range(repeats):
             shift = i * span
-            f.write("".join(f"{m},{int(t) + shift},{l}\n" for m, t, l in raw))
+            f.write("".join(f"{m},{int(t) + shift},{ln}\n" for m, t, ln in raw))
         f.write("\n".join(report) + "\n")
 
 
@@ -130,12 +135,19 @@ def measure(cmd: list[str]) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mb", type=float, default=300.0, help="size of each generated file in MB (default 300)")
-    ap.add_argument("--repeat", type=int, default=1, help="rounds, interleaved; medians are printed (default 1)")
+    ap.add_argument(
+        "--mb", type=float, default=300.0, help="size of each generated file in MB (default 300)"
+    )
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="rounds, interleaved; medians are printed (default 1)"
+    )
     ap.add_argument("--kinds", nargs="+", default=["status", "raw"], choices=["status", "raw"])
     ap.add_argument("--no-report", action="store_true", help="skip the end-to-end ycsb-report runs")
     args = ap.parse_args()
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    print(
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+        f"on {os.cpu_count()} CPUs"
+    )
     with tempfile.TemporaryDirectory(prefix="ycsb-parse-speed-") as tmp:
         tmp = Path(tmp)
         files = {}
@@ -159,7 +171,10 @@ def main() -> None:
                 for name, cmd in tools.items():
                     results.setdefault((kind, name), []).append(measure(cmd(kind, path)))
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        print(f"{'input':8} {'what':12} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9}  (median of {args.repeat})")
+        print(
+            f"{'input':8} {'what':12} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9}  "
+            f"(median of {args.repeat})"
+        )
         for (kind, name), runs in results.items():
             size = files[kind].stat().st_size / 1e6
             cpu = statistics.median(c for c, _ in runs)

@@ -19,7 +19,9 @@ OUTPUTS = FIXTURES / "outputs"
 SEED = FIXTURES / "seed001"
 RESULTS = FIXTURES / "results"
 LIST_APPEND = FIXTURES / "list-append"     # cassandra4 output, made by make_list_append_fixtures.sh
-REPORT_CASES = FIXTURES / "report-cases"   # crash, intended, timeseries, raw, clock step: make_report_case_fixtures.sh
+REPORT_CASES = (
+    FIXTURES / "report-cases"
+)  # crash, intended, timeseries, raw, clock step: make_report_case_fixtures.sh
 
 
 def phase_dir(phase: str) -> Path:
@@ -29,7 +31,7 @@ def phase_dir(phase: str) -> Path:
 
 
 def report_figures(path):
-    """``{(metric, measurement): value}`` of a client's final report, read straight from the text."""
+    """``{(metric, measurement): value}`` of a client's final report, read from the text."""
     found = re.findall(r"^\[([^\]]+)\], ([^,]+), (\S+)$", path.read_text(), re.M)
     return {(metric, measurement): float(value) for metric, measurement, value in found}
 
@@ -52,7 +54,16 @@ def built_report(tmp_path_factory):
     from ycsb_analysis.cli import main
 
     out = tmp_path_factory.mktemp("report")
-    status = main([str(RESULTS), f"cassandra={SEED / 'cassandra-insert-1-client.txt'}",
-                   f"hbase={SEED / 'hbase-insert-4-clients.txt'}", "--batchsize", "hbase=100", "-o", str(out)])
+    status = main(
+        [
+            str(RESULTS),
+            f"cassandra={SEED / 'cassandra-insert-1-client.txt'}",
+            f"hbase={SEED / 'hbase-insert-4-clients.txt'}",
+            "--batchsize",
+            "hbase=100",
+            "-o",
+            str(out),
+        ]
+    )
     assert status == 0
     return out

@@ -10,7 +10,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import REPORT_CASES
 from ycsb_analysis import cli
 from ycsb_analysis.charts.over_time import _thinned_for_drawing
@@ -25,8 +24,16 @@ def test_raw_intervals_hold_the_exact_figures_of_every_datapoint():
     assert got["count"].sum() == raw["latency_us"].notna().sum() > 100
     for _, row in got.iterrows():
         start = row["interval_start_ms"]
-        lat = np.sort(raw.loc[(raw["metric"] == row["metric"]) & (raw["timestamp_ms"] >= start)
-                              & (raw["timestamp_ms"] < start + 1000), "latency_us"].dropna().to_numpy())
+        lat = np.sort(
+            raw.loc[
+                (raw["metric"] == row["metric"])
+                & (raw["timestamp_ms"] >= start)
+                & (raw["timestamp_ms"] < start + 1000),
+                "latency_us",
+            ]
+            .dropna()
+            .to_numpy()
+        )
         assert row["count"] == len(lat)
         assert row["min_latency_us"] == lat[0] and row["max_latency_us"] == lat[-1]
         assert row["average_latency_us"] == pytest.approx(lat.mean())

@@ -6,8 +6,8 @@ import sys
 
 import pandas as pd
 import pytest
-
 from conftest import RESULTS, SEED
+from conftest import report_figures as client_report_figures
 from ycsb_analysis.cli import main
 
 EXPECTED_CHARTS = ["throughput-over-time", "latency-over-time", "latency-percentile-curve",
@@ -67,9 +67,16 @@ def test_console_script_is_installed_and_runs(tmp_path):
     bin_dir = __import__("pathlib").Path(sys.executable).parent
     exe = bin_dir / "ycsb-report"
     if not exe.exists():
-        pytest.fail(f"console script not installed next to {sys.executable}: pip install -e 'analysis[test]'")
-    proc = subprocess.run([str(exe), str(SEED / "cassandra-insert-1-client.txt"), "-o", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)
+        pytest.fail(
+            f"console script not installed next to {sys.executable}: "
+            "pip install -e 'analysis[test]'"
+        )
+    proc = subprocess.run(
+        [str(exe), str(SEED / "cassandra-insert-1-client.txt"), "-o", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "report.html").exists()
 
@@ -92,12 +99,48 @@ def _copy_results(dst, timestamp, scenario="fixture-sweep"):
     return target
 
 
+def _one_phase_as(src_phase, dst_root, phase="run"):
+    """One fixture phase copied under ``phase`` (metadata rewritten), as its own results tree."""
+    import shutil
+
+    (src,) = (RESULTS / "fixture-sweep").iterdir()
+    target = dst_root / "fixture-sweep" / src.name / phase
+    shutil.copytree(src / src_phase, target)
+    meta = json.loads((target / "metadata.json").read_text())
+    meta["phase"] = phase
+    (target / "metadata.json").write_text(json.dumps(meta))
+    return target
+
+
+def test_comparison_of_two_different_runs_has_the_sign_and_size_of_the_change(tmp_path):
+    # Two real runs of the same phase: 1 thread (baseline) and 4 threads (current), -target 5000.
+    base = _one_phase_as("run-threads-1", tmp_path / "baseline")
+    cur = _one_phase_as("run-threads-4", tmp_path / "current")
+    report = {p: client_report_figures(d / "client-0.out") for p, d in (("b", base), ("c", cur))}
+    out = tmp_path / "out"
+    assert main([str(tmp_path / "current"), "-o", str(out),
+                 "--baseline", str(tmp_path / "baseline")]) == 0
+    cmp = pd.read_csv(out / "comparison.csv").set_index("figure")
+    for figure, key in (("throughput (ops/s)", ("OVERALL", "Throughput(ops/sec)")),
+                        ("run time (ms)", ("OVERALL", "RunTime(ms)"))):
+        b, c = report["b"][key], report["c"][key]
+        assert b != c
+        row = cmp.loc[figure]
+        assert (row["baseline"], row["current"]) == (pytest.approx(b), pytest.approx(c))
+        assert row["change_percent"] == pytest.approx((c - b) / b * 100)
+    # 4 threads against 1 (1508 -> 4919 ops/s): up by more than 200 %; a comparison with its
+    # sides swapped (-69 %) or without a sign would fail.
+    assert cmp.loc["throughput (ops/s)", "change_percent"] > 200
+
+
 def test_comparison_matches_phases_on_scenario_phase_and_database_using_the_latest_run(tmp_path):
     current = tmp_path / "current"
     _copy_results(current, "20000101T000000Z")                 # an older run of the same phases
     (latest,) = (RESULTS / "fixture-sweep").iterdir()
-    _copy_results(current, latest.name)                        # the latest: identical to the baseline
-    _copy_results(current, latest.name, scenario="other-scenario")   # same phase names, other scenario
+    _copy_results(current, latest.name)  # the latest: identical to the baseline
+    _copy_results(
+        current, latest.name, scenario="other-scenario"
+    )  # same phase names, other scenario
     out = tmp_path / "out"
     assert main([str(current), "-o", str(out), "--baseline", str(RESULTS)]) == 0
     cmp = pd.read_csv(out / "comparison.csv")

@@ -8,7 +8,6 @@ import re
 
 import pandas as pd
 import pytest
-
 from conftest import FIXTURES
 from ycsb_analysis import fast_raw, multi_output
 from ycsb_analysis.errors import UnreadableInput
@@ -28,8 +27,16 @@ def assert_same(fast, ref):
     for f, r in zip(fast, ref):
         assert f.source == r.source and f.line_counts == r.line_counts and f.cut_line == r.cut_line
         assert f.incomplete_blocks == r.incomplete_blocks
-        for name in ("report", "status_entries", "status_measurements", "timeseries", "raw_datapoints"):
-            pd.testing.assert_frame_equal(getattr(f, name), getattr(r, name), obj=f"{f.source} {name}")
+        for name in (
+            "report",
+            "status_entries",
+            "status_measurements",
+            "timeseries",
+            "raw_datapoints",
+        ):
+            pd.testing.assert_frame_equal(
+                getattr(f, name), getattr(r, name), obj=f"{f.source} {name}"
+            )
 
 
 @pytest.mark.parametrize("path", TEXT_OUTPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
@@ -66,11 +73,19 @@ def test_the_fast_path_reads_the_raw_fixtures(monkeypatch):
 def test_doubtful_lines_go_the_readable_way_and_keep_their_place(monkeypatch):
     """Real raw lines with, spliced in, lines the fast path must not take: a non-ASCII name, a
     16-digit latency, a trailing blank, a report line, a status head."""
-    real = [l for l in (FIXTURES / "outputs" / "raw.out").read_text().splitlines()]
-    raw = [l for l in real if l.count(",") == 2 and not l.startswith("[")]
-    odd = ["RÉAD,1795385384846,27", "READ,1795385384846,1234567890123456", "READ,1795385384846,27 ",
-           "[READ], Operations, 3", "READ,179538538,27", "READ,,27", ",1795385384846,27", "READ,1795385384846,-"]
-    text = "\n".join(raw[:50] + odd + raw[50:] + [l for l in real if l.startswith("[")]) + "\n"
+    real = [ln for ln in (FIXTURES / "outputs" / "raw.out").read_text().splitlines()]
+    raw = [ln for ln in real if ln.count(",") == 2 and not ln.startswith("[")]
+    odd = [
+        "RÉAD,1795385384846,27",
+        "READ,1795385384846,1234567890123456",
+        "READ,1795385384846,27 ",
+        "[READ], Operations, 3",
+        "READ,179538538,27",
+        "READ,,27",
+        ",1795385384846,27",
+        "READ,1795385384846,-",
+    ]
+    text = "\n".join(raw[:50] + odd + raw[50:] + [ln for ln in real if ln.startswith("[")]) + "\n"
     fast = multi_output.parse_text(text)
     with monkeypatch.context() as m:
         m.setattr(multi_output, "piece_of", lambda t: fast_raw.Piece.of_lines(t.splitlines()))

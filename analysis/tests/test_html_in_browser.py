@@ -27,9 +27,19 @@ def _browser_or_reason():
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="ycsb-report-chromium-")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", f"--user-data-dir={profile}", "--window-size=1280,2000"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,2000",
+    ):
         opts.add_argument(flag)
     # An explicit driver path: Selenium Manager must not try to download one.
     return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts), None
@@ -50,7 +60,9 @@ def test_report_renders_with_every_chart_shown_and_no_broken_link(browser, built
     browser.get((built_report / "report.html").resolve().as_uri())
     assert browser.title == "YCSB results"
     images = browser.execute_script(
-        "return Array.from(document.images).map(i => [i.alt, i.complete, i.naturalWidth, i.naturalHeight]);")
+        "return Array.from(document.images)"
+        ".map(i => [i.alt, i.complete, i.naturalWidth, i.naturalHeight]);"
+    )
     charts = sorted(p.stem for p in built_report.glob("*.png"))
     assert len(images) == len(charts) >= 7
     for alt, complete, width, height in images:
@@ -58,10 +70,12 @@ def test_report_renders_with_every_chart_shown_and_no_broken_link(browser, built
     hrefs = browser.execute_script(
         "return Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href'));")
     broken_anchors = browser.execute_script("""
-        return Array.from(document.querySelectorAll('a[href^="#"]')).map(a => a.getAttribute('href'))
+        return Array.from(document.querySelectorAll('a[href^="#"]'))
+          .map(a => a.getAttribute('href'))
           .filter(h => !document.getElementById(h.slice(1)));""")
     assert broken_anchors == []
-    # The only other links are the data files written beside the report: each exists, all are linked.
+    # The only other links are the data files written beside the report: each exists, all are
+    # linked.
     files = [h for h in hrefs if not h.startswith("#")]
     assert all("/" not in h and (built_report / h).is_file() for h in files), files
     assert set(files) == {p.name for p in built_report.iterdir() if p.suffix in (".csv", ".json")}

@@ -4,7 +4,6 @@ operations, and BATCH_APPEND/BATCH_READ_LIST with their -RECORDS blocks."""
 from pathlib import Path
 
 import pytest
-
 from conftest import LIST_APPEND, client_reports, record_statuses
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load
@@ -37,7 +36,9 @@ def test_batched_list_operations_give_records_per_second_from_their_records_bloc
     assert rec["records_source"] == "recorded"
     assert rec["records_ok"] == statuses["OK"]
     assert rec["records_not_ok"] == sum(n for s, n in statuses.items() if s != "OK")
-    assert rec["records_per_s"] == pytest.approx(statuses["OK"] / (report[("OVERALL", "RunTime(ms)")] / 1000))
+    assert rec["records_per_s"] == pytest.approx(
+        statuses["OK"] / (report[("OVERALL", "RunTime(ms)")] / 1000)
+    )
     assert rec["per_record_latency_us"] == pytest.approx(
         report[(op, "AverageLatency(us)")] * report[(op, "Operations")] / statuses["OK"])
 
@@ -48,7 +49,11 @@ def test_single_list_operations_are_plain_operations_with_their_statuses(runs):
     returns = merge_clients(run).returns.set_index(["operation", "status"])["count"]
     (report,) = client_reports(phase_path(run))
     for op in ("APPEND", "READ_LIST"):
-        own = {m[len("Return="):]: n for (metric, m), n in report.items() if metric == op and m.startswith("Return=")}
+        own = {
+            m[len("Return=") :]: n
+            for (metric, m), n in report.items()
+            if metric == op and m.startswith("Return=")
+        }
         assert returns.loc[op].to_dict() == own
     assert run_summary(run)["main_operation"] in {"APPEND", "READ_LIST"}
 

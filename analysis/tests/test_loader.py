@@ -4,7 +4,6 @@ import json
 import shutil
 
 import pytest
-
 from conftest import RESULTS, SEED, phase_dir
 from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.loader import load
@@ -20,7 +19,9 @@ def test_every_phase_of_the_layout_is_a_run_with_its_clients_and_hdr_logs():
         for c in run.clients:
             assert c.output.has_report and not c.output.status_entries.empty
             assert c.hdr_logs, f"{run.path} client {c.index} has no .hdr logs"
-    assert [r.metadata["phase_index"] for r in runs] == sorted(r.metadata["phase_index"] for r in runs)
+    assert [r.metadata["phase_index"] for r in runs] == sorted(
+        r.metadata["phase_index"] for r in runs
+    )
 
 
 def test_a_single_phase_directory_loads_alone():
@@ -29,7 +30,9 @@ def test_a_single_phase_directory_loads_alone():
 
 
 def test_plain_files_take_their_label_and_one_client_per_output():
-    runs = load([f"hb={SEED / 'hbase-insert-4-clients.txt'}", str(SEED / "cassandra-insert-1-client.txt")])
+    runs = load(
+        [f"hb={SEED / 'hbase-insert-4-clients.txt'}", str(SEED / "cassandra-insert-1-client.txt")]
+    )
     by_phase = {r.phase: r for r in runs}
     assert len(by_phase["hb"].clients) == 4
     assert len(by_phase["cassandra-insert-1-client"].clients) == 1

@@ -2,12 +2,11 @@
 records/s of batched phases."""
 
 import math
-import re
 
 import numpy as np
 import pytest
-
 from conftest import SEED, client_reports, phase_dir, record_statuses
+from hdrh.histogram import HdrHistogram
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.merge import PERCENTILES_MERGED, merge_clients
@@ -30,9 +29,12 @@ def test_four_seed_clients_merge_by_the_rules():
     assert ins["min_latency_us"] == min(p["min_latency_us"] for p in per)
     assert ins["max_latency_us"] == max(p["max_latency_us"] for p in per)
     weights = [p["operations"] for p in per]
-    assert ins["average_latency_us"] == pytest.approx(np.average([p["average_latency_us"] for p in per],
-                                                                 weights=weights))
-    assert m.overall["throughput_ops_per_s"] == pytest.approx(sum(c.overall["throughput_ops_per_s"] for c in clients))
+    assert ins["average_latency_us"] == pytest.approx(
+        np.average([p["average_latency_us"] for p in per], weights=weights)
+    )
+    assert m.overall["throughput_ops_per_s"] == pytest.approx(
+        sum(c.overall["throughput_ops_per_s"] for c in clients)
+    )
     assert m.overall["runtime_ms"] == max(c.overall["runtime_ms"] for c in clients)
     assert m.returns.set_index("status").loc["OK", "count"] == 4_000_000
 
@@ -50,33 +52,74 @@ def test_percentiles_of_several_clients_come_from_their_merged_hdr_logs():
     assert read["percentiles_source"] == PERCENTILES_MERGED
     client_p99 = [c.output.summary.set_index("metric").loc["READ", "p99"] for c in run.clients]
     assert min(client_p99) <= read["p99"] <= max(client_p99)
-    assert read["operations"] == sum(c.output.summary.set_index("metric").loc["READ", "operations"]
-                                     for c in run.clients)
+    assert read["operations"] == sum(
+        c.output.summary.set_index("metric").loc["READ", "operations"] for c in run.clients
+    )
+
+
+@pytest.mark.parametrize("metric", ["BATCH_READ", "BATCH_UPDATE"])
+def test_merged_p99_is_the_p99_of_the_clients_added_histograms(metric):
+    # Computed here without the package's own decoder: every interval of every client's .hdr
+    # log (V2 payloads, HdrHistogram 2.1.12) decoded by the hdrh library and added into one
+    # histogram. Java's getValueAtPercentile takes rank ceil(p·N); hdrh rounds, so ask hdrh
+    # for the percentile whose rounded rank is exactly that one.
+    d = phase_dir("batch-run")
+    run = load_phase_dir(d)
+    row = merge_clients(run).operations.set_index("metric").loc[metric]
+    parts = [
+        HdrHistogram.decode(line.split(",")[3])
+        for f in sorted((d / "hdr").glob(f"client-*-{metric}.hdr"))
+        for line in f.read_text().splitlines()
+        if line[:1].isdigit()
+    ]
+    total = HdrHistogram(
+        parts[0].lowest_trackable_value, 3_600_000_000, parts[0].significant_figures
+    )
+    for h in parts:
+        total.add(h)
+    n = total.get_total_count()
+    assert n == row["operations"]
+    expected = total.get_value_at_percentile(max(1, math.ceil(0.99 * n)) * 100 / n)
+    assert row["p99"] == expected
+    # an average of the clients' own p99 (plain or weighted) is a different figure here
+    per = [c.output.summary.set_index("metric").loc[metric] for c in run.clients]
+    assert len(per) == 2
+    assert expected != pytest.approx(np.mean([p["p99"] for p in per]))
+    assert expected != pytest.approx(
+        np.average([p["p99"] for p in per], weights=[p["operations"] for p in per])
+    )
 
 
 def test_pooled_variance_of_histogram_clients():
     # Two identical clients: pooled variance equals each client's variance.
-    from ycsb_analysis.loader import Client, Run
     from conftest import OUTPUTS
+    from ycsb_analysis.loader import Client, Run
     from ycsb_analysis.multi_output import parse_file
+
     (out,) = parse_file(OUTPUTS / "histogram.out")
     run = Run("x", {"phase": "x", "clients": 2}, [Client(0, out), Client(1, out)])
     ops = merge_clients(run).operations.set_index("metric")
     own = out.summary.set_index("metric")
-    assert ops.loc["READ", "latency_variance_us"] == pytest.approx(own.loc["READ", "latency_variance_us"])
+    assert ops.loc["READ", "latency_variance_us"] == pytest.approx(
+        own.loc["READ", "latency_variance_us"]
+    )
     assert ops.loc["READ", "throughput_ops_per_s"] == pytest.approx(
-        2 * own.loc["READ", "operations"] / (out.overall["runtime_ms"] / 1000))
+        2 * own.loc["READ", "operations"] / (out.overall["runtime_ms"] / 1000)
+    )
 
 
 # batch-run: the project's BatchedWorkload (50/50 BATCH_READ/BATCH_UPDATE of 10 records, two
 # clients) on basic, which cannot batch: every batch ran as 10 single operations, and FixtureDB
 # answered some reads NOT_FOUND and some updates ERROR.
 
+
 @pytest.mark.parametrize("op", ["BATCH_READ", "BATCH_UPDATE"])
 def test_records_per_second_of_a_real_batched_phase_are_its_ok_records_over_run_time(op):
     rec = records_table(load_phase_dir(phase_dir("batch-run"))).set_index("operation").loc[op]
     reports = client_reports("batch-run")
-    expected = sum(record_statuses(r, op)["OK"] / (r[("OVERALL", "RunTime(ms)")] / 1000) for r in reports)
+    expected = sum(
+        record_statuses(r, op)["OK"] / (r[("OVERALL", "RunTime(ms)")] / 1000) for r in reports
+    )
     assert rec["records_source"] == "recorded"
     assert rec["records_per_s"] == pytest.approx(expected)
     assert rec["records_ok"] == sum(record_statuses(r, op)["OK"] for r in reports)
@@ -108,10 +151,15 @@ def test_single_operations_of_a_batch_run_as_singles_are_kept_but_not_taken_as_b
     for single, batch in (("READ", "BATCH_READ-RECORDS"), ("UPDATE", "BATCH_UPDATE-RECORDS")):
         # Each record of a batch was one single operation: the same statuses, counted twice.
         by_status = returns[returns["operation"] == single].set_index("status")["count"]
-        assert by_status.to_dict() == returns[returns["operation"] == batch].set_index("status")["count"].to_dict()
+        assert (
+            by_status.to_dict()
+            == returns[returns["operation"] == batch].set_index("status")["count"].to_dict()
+        )
     summary = run_summary(run)
     assert summary["main_operation"] in {"BATCH_READ", "BATCH_UPDATE"}
-    assert summary["records_per_s_whole_run"] == pytest.approx(records_table(run)["records_per_s"].sum())
+    assert summary["records_per_s_whole_run"] == pytest.approx(
+        records_table(run)["records_per_s"].sum()
+    )
 
 
 def test_a_batched_load_inserts_every_record_once_in_batches_of_the_batchsize():
@@ -144,13 +192,15 @@ def test_an_unbatched_phase_has_no_records_table():
 
 def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_clock():
     import copy
+
     from ycsb_analysis.merge import all_running_throughput
+
     run = load_phase_dir(phase_dir("run-clients-3"))
     got = all_running_throughput(run)
     runtimes = [c.output.overall["runtime_ms"] / 1000 for c in run.clients]
     assert 0 < got["window_s"] <= min(runtimes)
     # by hand: each client's cumulative count at the window's ends, interpolated
-    starts, ends, curves = [], [], []
+    curves = []
     for c in run.clients:
         e = c.output.status_entries.sort_values("time")
         t = [(x - e["time"].iloc[0]).total_seconds() for x in e["time"]]
@@ -167,5 +217,28 @@ def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_cl
     e = ahead.clients[0].output.status_entries
     e["time"] = e["time"] + np.timedelta64(3600, "s")
     assert math.isnan(all_running_throughput(ahead)["throughput_ops_per_s"])
-    ahead.metadata["fleet"] = {"clients": [{"client": 0, "utc_offset_s": 0, "clock_offset_s": 3600}]}
-    assert all_running_throughput(ahead)["throughput_ops_per_s"] == pytest.approx(got["throughput_ops_per_s"])
+    ahead.metadata["fleet"] = {
+        "clients": [{"client": 0, "utc_offset_s": 0, "clock_offset_s": 3600}]
+    }
+    assert all_running_throughput(ahead)["throughput_ops_per_s"] == pytest.approx(
+        got["throughput_ops_per_s"]
+    )
+
+
+def test_the_readme_merge_rules_table_is_the_one_the_code_declares():
+    from pathlib import Path
+
+    from ycsb_analysis.merge import MERGE_RULES
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Merge rules (several clients of one phase)", 1)[1]
+    rows = [
+        line
+        for line in section.split("\n\n", 2)[1].splitlines()
+        if line.startswith("| ") and not line.startswith(("| figure", "| ---"))
+    ]
+    table = {}
+    for line in rows:
+        figure, rule = [c.strip().replace("`", "") for c in line.strip("|").split(" | ")]
+        table[figure] = rule
+    assert table == MERGE_RULES

@@ -1,12 +1,10 @@
 """The exploration notebook runs top to bottom on the fixture results."""
 
-import os
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
-
 from conftest import RESULTS
+from nbclient import NotebookClient
 
 NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "explore_results.ipynb"
 
@@ -20,5 +18,11 @@ def test_notebook_executes_and_shows_charts(monkeypatch):
     images = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if "image/png" in o.get("data", {})]
     assert len(images) >= 7
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.output_type == "error"
+    ]
     assert errors == []

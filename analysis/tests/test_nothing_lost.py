@@ -7,7 +7,6 @@ import shutil
 
 import pandas as pd
 import pytest
-
 from conftest import OUTPUTS, REPORT_CASES, RESULTS, SEED, phase_dir, report_figures
 from ycsb_analysis.cli import EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_NO_REPORT, main
 from ycsb_analysis.errors import UnreadableInput
@@ -22,16 +21,24 @@ def _summary(out):
     return pd.read_csv(out / "summary.csv")
 
 
-def test_files_sharing_a_name_in_two_directories_are_two_runs_each_with_its_own_figures(tmp_path, capsys):
+def test_files_sharing_a_name_in_two_directories_are_two_runs_each_with_its_own_figures(
+    tmp_path, capsys
+):
     for d, src in (("r1", "hdrhistogram.out"), ("r2", "histogram.out")):
         (tmp_path / d).mkdir()
         shutil.copy(OUTPUTS / src, tmp_path / d / "out.txt")
     out = tmp_path / "o"
-    assert main([str(tmp_path / "r1" / "out.txt"), str(tmp_path / "r2" / "out.txt"), "-o", str(out)]) == EXIT_COMPLETE
+    assert (
+        main([str(tmp_path / "r1" / "out.txt"), str(tmp_path / "r2" / "out.txt"), "-o", str(out)])
+        == EXIT_COMPLETE
+    )
     s = _summary(out).set_index("run")
     assert set(s.index) == {"out (r1/out.txt)", "out (r2/out.txt)"}
     for d, src in (("r1", "hdrhistogram.out"), ("r2", "histogram.out")):
-        assert s.loc[f"out ({d}/out.txt)", "runtime_ms"] == report_figures(OUTPUTS / src)[("OVERALL", "RunTime(ms)")]
+        assert (
+            s.loc[f"out ({d}/out.txt)", "runtime_ms"]
+            == report_figures(OUTPUTS / src)[("OVERALL", "RunTime(ms)")]
+        )
     html = (out / "report.html").read_text()
     assert "out (r1/out.txt)" in html and "out (r2/out.txt)" in html
 
@@ -46,7 +53,7 @@ def test_the_same_file_given_twice_is_read_once_and_said_so(tmp_path, capsys):
 
 
 def _cut(tmp_path, src, marker: bytes, keep: int, name="cut.out"):
-    """``src`` cut ``keep`` bytes after the start of ``marker`` (mid-line: no newline at the end)."""
+    """``src`` cut ``keep`` bytes after the start of ``marker`` (mid-line: no final newline)."""
     data = src.read_bytes()
     dst = tmp_path / name
     dst.write_bytes(data[: data.index(marker) + keep])
@@ -132,7 +139,9 @@ def test_a_hdr_log_cut_mid_line_keeps_its_complete_intervals_and_names_the_cut(t
     assert any("client-0-READ.hdr" in u and "cut" in u for u in run.unused)
 
 
-def test_a_crashed_client_is_reported_from_its_status_lines_with_its_missing_report_named(tmp_path, capsys):
+def test_a_crashed_client_is_reported_from_its_status_lines_with_its_missing_report_named(
+    tmp_path, capsys
+):
     out = tmp_path / "o"
     assert main([str(CRASHED), "-o", str(out)]) == EXIT_INCOMPLETE
     err = capsys.readouterr().err
@@ -175,7 +184,10 @@ def test_a_bad_phase_among_good_ones_is_skipped_not_fatal(tmp_path, capsys):
 def test_nothing_usable_is_exit_2_with_every_reason(tmp_path, capsys):
     junk = tmp_path / "a.txt"
     junk.write_text("nothing\n")
-    assert main([str(junk), str(tmp_path / "missing.out"), "-o", str(tmp_path / "o")]) == EXIT_NO_REPORT
+    assert (
+        main([str(junk), str(tmp_path / "missing.out"), "-o", str(tmp_path / "o")])
+        == EXIT_NO_REPORT
+    )
     err = capsys.readouterr().err
     assert "a.txt" in err and "does not exist" in err
 
@@ -214,5 +226,8 @@ def test_negative_latencies_are_flagged(tmp_path, capsys):
 
 def test_sane_fixtures_raise_no_flag():
     from ycsb_analysis.plausibility import implausible_figures
-    for run in load([str(RESULTS), str(REPORT_CASES / "raw.out"), str(REPORT_CASES / "timeseries.out")]):
+
+    for run in load(
+        [str(RESULTS), str(REPORT_CASES / "raw.out"), str(REPORT_CASES / "timeseries.out")]
+    ):
         assert implausible_figures(run) == [], run.path

@@ -6,7 +6,6 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import REPORT_CASES, phase_dir, report_figures
 from ycsb_analysis.charts.common import legend_beside, new_figure
 from ycsb_analysis.charts.percentiles import percentile_label, percentile_ticks
@@ -21,8 +20,16 @@ INTENDED = next(REPORT_CASES.glob("intended/*/run"))
 @pytest.fixture(scope="module")
 def cases_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("cases")
-    status = main([str(phase_dir("run-clients-3")), str(INTENDED), str(REPORT_CASES / "timeseries.out"),
-                   str(REPORT_CASES / "raw.out"), "-o", str(out)])
+    status = main(
+        [
+            str(phase_dir("run-clients-3")),
+            str(INTENDED),
+            str(REPORT_CASES / "timeseries.out"),
+            str(REPORT_CASES / "raw.out"),
+            "-o",
+            str(out),
+        ]
+    )
     assert status == 0
     return out
 
@@ -40,10 +47,15 @@ def test_each_client_of_a_merged_run_has_its_own_row_of_figures(cases_report):
     for i, out in enumerate(sorted(phase_dir("run-clients-3").glob("client-*.out"))):
         fig = report_figures(out)
         assert mine.loc[i, "runtime_ms"] == fig[("OVERALL", "RunTime(ms)")]
-        assert mine.loc[i, "throughput_ops_per_s"] == pytest.approx(fig[("OVERALL", "Throughput(ops/sec)")])
+        assert mine.loc[i, "throughput_ops_per_s"] == pytest.approx(
+            fig[("OVERALL", "Throughput(ops/sec)")]
+        )
         assert mine.loc[i, "gc_count"] == fig[("TOTAL_GCs", "Count")]
         assert mine.loc[i, "gc_time_ms"] == fig[("TOTAL_GC_TIME", "Time(ms)")]
-        assert f"OK {int(fig[('READ', 'Return=OK')] + fig[('UPDATE', 'Return=OK')])}" in mine.loc[i, "returns"]
+        assert (
+            f"OK {int(fig[('READ', 'Return=OK')] + fig[('UPDATE', 'Return=OK')])}"
+            in mine.loc[i, "returns"]
+        )
         # in the HTML beside the merged row, throughput at two decimals (not rounded to whole ops/s)
         assert f"{fig[('OVERALL', 'Throughput(ops/sec)')]:,.2f}" in section
         assert f"{fig[('READ', 'AverageLatency(us)')]:,.2f}" in section
@@ -59,7 +71,9 @@ def test_headers_are_words_with_units_not_column_names(cases_report):
 
 def test_timeseries_and_raw_data_are_exported_and_charted(cases_report):
     ts = pd.read_csv(cases_report / "timeseries.csv")
-    rows = re.findall(r"^\[([^\]]+)\], (\d+), (\S+)$", (REPORT_CASES / "timeseries.out").read_text(), re.M)
+    rows = re.findall(
+        r"^\[([^\]]+)\], (\d+), (\S+)$", (REPORT_CASES / "timeseries.out").read_text(), re.M
+    )
     assert len(ts) == len(rows) > 0
     assert "Intended-READ" in set(ts["metric"])
     raw = pd.read_csv(cases_report / "raw-datapoints.csv")
@@ -87,7 +101,13 @@ def test_the_percentile_curve_reaches_the_maximum():
 
 
 def test_percentile_ticks_read_as_percentages():
-    assert [percentile_label(t) for t in percentile_ticks(0.9995)] == ["50%", "90%", "99%", "99.9%", "99.99%"]
+    assert [percentile_label(t) for t in percentile_ticks(0.9995)] == [
+        "50%",
+        "90%",
+        "99%",
+        "99.9%",
+        "99.99%",
+    ]
     assert percentile_label(0.999) == "99.9%"
 
 
@@ -99,7 +119,10 @@ def test_throughput_over_time_counts_every_operation_once_across_clients():
     step = np.diff(read["t_s"].to_numpy())[:-1]
     assert np.allclose(step, step[0])
     edges = np.concatenate([[read["t_s"].iloc[0] - step[0]], read["t_s"]])
-    counted = sum(float(c.output.status_measurements.query("metric == 'READ'")["count"].sum()) for c in run.clients)
+    counted = sum(
+        float(c.output.status_measurements.query("metric == 'READ'")["count"].sum())
+        for c in run.clients
+    )
     widths = np.diff(edges)
     assert (read["ops_per_s"].to_numpy() * widths).sum() == pytest.approx(counted, rel=1e-6)
 

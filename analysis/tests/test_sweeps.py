@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from conftest import RESULTS
 from ycsb_analysis.charts.sweeps import find_knee
 from ycsb_analysis.loader import load

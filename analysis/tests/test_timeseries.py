@@ -1,13 +1,15 @@
 """Figures over time: several clients' latency merged per interval, batches in records/s."""
 
-import numpy as np
 import pytest
-
 from conftest import phase_dir
+from ycsb_analysis.batched import records_table
 from ycsb_analysis.hdr_logs import interval_percentiles
 from ycsb_analysis.loader import load_phase_dir
-from ycsb_analysis.batched import records_table
-from ycsb_analysis.timeseries import merged_latency_over_time, operation_throughput, record_throughput
+from ycsb_analysis.timeseries import (
+    merged_latency_over_time,
+    operation_throughput,
+    record_throughput,
+)
 
 
 def test_latency_of_several_clients_is_merged_per_interval_from_their_hdr_logs():
@@ -42,5 +44,7 @@ def test_batch_operations_over_time_are_in_records_per_second():
         b = batches[(batches["metric"] == op)].set_index("t_s")["ops_per_s"]
         assert len(r) == len(b) > 0
         # Status lines count batches; each is scaled by the phase's OK records per batch.
-        assert r.to_numpy() == pytest.approx(b.to_numpy() * rec.loc[op, "records_ok"] / rec.loc[op, "batches"])
+        assert r.to_numpy() == pytest.approx(
+            b.to_numpy() * rec.loc[op, "records_ok"] / rec.loc[op, "batches"]
+        )
     assert "READ" not in set(records["operation"])

@@ -12,7 +12,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import FIXTURES
 from ycsb_analysis import stability
 from ycsb_analysis.cli import main
@@ -27,21 +26,37 @@ COLD = FIXTURES / "cold-s4"
 
 def compare(tmp_path, current: str, baseline: str) -> pd.DataFrame:
     out = tmp_path / "out"
-    assert main([f"run={VERDICTS / current}", "-o", str(out), "--baseline",
-                 f"run={VERDICTS / baseline}"]) == 0
+    assert (
+        main(
+            [
+                f"run={VERDICTS / current}",
+                "-o",
+                str(out),
+                "--baseline",
+                f"run={VERDICTS / baseline}",
+            ]
+        )
+        == 0
+    )
     return pd.read_csv(out / "comparison.csv").set_index("figure")
 
 
 def test_the_same_configuration_twice_is_no_significant_difference(tmp_path):
     cmp = compare(tmp_path, "same-b.txt", "same-a.txt")
     for figure in ("throughput", "mean latency"):
-        assert cmp.loc[figure, "verdict"].startswith("no significant difference"), cmp.loc[figure, "verdict"]
+        assert cmp.loc[figure, "verdict"].startswith("no significant difference"), cmp.loc[
+            figure, "verdict"
+        ]
         assert cmp.loc[figure, "ratio_low"] < 1 < cmp.loc[figure, "ratio_high"]
 
 
 def test_four_times_the_threads_is_called_faster_and_the_reverse_slower(tmp_path):
     up = compare(tmp_path, "threads-32.txt", "same-a.txt").loc["throughput"]
-    assert up["significant"] and up["ratio_low"] > 3 and "higher than baseline (better)" in up["verdict"]
+    assert (
+        up["significant"]
+        and up["ratio_low"] > 3
+        and "higher than baseline (better)" in up["verdict"]
+    )
     down = compare(tmp_path / "rev", "same-a.txt", "threads-32.txt").loc["throughput"]
     assert down["significant"] and down["ratio_high"] < 0.34
     assert "lower than baseline (worse)" in down["verdict"]
@@ -60,7 +75,11 @@ def test_a_plain_output_is_reported_over_its_steady_window_and_says_which():
     assert s["window"].startswith("steady window") and s["window_start_s"] > 0
     # the start-up interval is left out: the steady figure is above YCSB's whole-run one
     assert s["throughput_ops_per_s"] > s["throughput_ops_per_s_whole_run"]
-    assert s["throughput_ops_per_s_ci_low"] < s["throughput_ops_per_s"] < s["throughput_ops_per_s_ci_high"]
+    assert (
+        s["throughput_ops_per_s_ci_low"]
+        < s["throughput_ops_per_s"]
+        < s["throughput_ops_per_s_ci_high"]
+    )
 
 
 def test_skip_overrides_the_steady_window():
@@ -98,8 +117,8 @@ def test_the_runners_cpu_record_becomes_cpu_per_operation():
 def test_the_trend_rule():
     assert stability.trend([1, 2, 3, 4]) == pytest.approx(3 / 2.5)
     assert stability.is_stable([100, 102, 98, 101, 99])
-    assert not stability.is_stable([451, 1801, 2384, 4209])        # the climb of the issue
-    assert not stability.is_stable([100, 100, 100])                 # too few samples
+    assert not stability.is_stable([451, 1801, 2384, 4209])  # the climb of the issue
+    assert not stability.is_stable([100, 100, 100])  # too few samples
     assert stability.steady_start([10, 50, 100, 101, 99, 100, 102]) == 2
     assert stability.steady_start([1, 2, 3, 4, 5, 6]) is None
 
@@ -111,8 +130,8 @@ def test_t_quantiles_and_effective_sample_size():
     ar = [0.0]
     for _ in range(399):
         ar.append(0.8 * ar[-1] + rng.normal())
-    assert effective_n(ar) < 0.25 * len(ar)                    # strongly autocorrelated
-    assert effective_n(rng.normal(size=400)) > 0.8 * 400         # independent
+    assert effective_n(ar) < 0.25 * len(ar)  # strongly autocorrelated
+    assert effective_n(rng.normal(size=400)) > 0.8 * 400  # independent
 
 
 def test_an_autocorrelated_series_gets_a_wider_interval_than_the_naive_one():
@@ -126,10 +145,18 @@ def test_an_autocorrelated_series_gets_a_wider_interval_than_the_naive_one():
 
 
 def test_repeats_become_one_row_with_a_t_interval():
-    summary = pd.DataFrame({"scenario": "s4", "timestamp": "t", "phase": "p", "database": "cassandra",
-                            "run": ["cassandra:p #1", "cassandra:p #2", "cassandra:p #3"],
-                            "repeat": [1, 2, 3], "window": "w",
-                            "throughput_ops_per_s": [100.0, 110.0, 120.0]})
+    summary = pd.DataFrame(
+        {
+            "scenario": "s4",
+            "timestamp": "t",
+            "phase": "p",
+            "database": "cassandra",
+            "run": ["cassandra:p #1", "cassandra:p #2", "cassandra:p #3"],
+            "repeat": [1, 2, 3],
+            "window": "w",
+            "throughput_ops_per_s": [100.0, 110.0, 120.0],
+        }
+    )
     (row,) = aggregate(summary).to_dict("records")
     assert row["repeats"] == 3 and row["throughput_ops_per_s"] == 110.0
     assert row["throughput_ops_per_s_ci_high"] - 110.0 == pytest.approx(t95(2) * 10 / math.sqrt(3))
@@ -139,11 +166,18 @@ def test_repeats_become_one_row_with_a_t_interval():
 def test_a_ratio_is_significant_only_when_its_interval_excludes_one():
     assert ratio(Estimate(112, 2, 20), Estimate(100, 2, 20)).significant
     assert not ratio(Estimate(102, 2, 20), Estimate(100, 2, 20)).significant
-    assert across_repeats([5.0]).se != across_repeats([5.0]).se   # one value: no interval
+    assert across_repeats([5.0]).se != across_repeats([5.0]).se  # one value: no interval
 
 
 def test_between_databases_needs_both_in_the_same_run():
-    summary = pd.DataFrame({"scenario": "s4", "timestamp": ["a", "b"], "phase": "p",
-                            "database": ["cassandra", "hbase"], "run": ["c", "h"],
-                            "throughput_ops_per_s": [1.0, 2.0]})
+    summary = pd.DataFrame(
+        {
+            "scenario": "s4",
+            "timestamp": ["a", "b"],
+            "phase": "p",
+            "database": ["cassandra", "hbase"],
+            "run": ["c", "h"],
+            "throughput_ops_per_s": [1.0, 2.0],
+        }
+    )
     assert between_databases(aggregate(summary)).empty

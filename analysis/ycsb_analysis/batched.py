@@ -38,8 +38,15 @@ def _batched_operations(run: Run) -> list[str]:
     ops: list[str] = []
     for c in run.clients:
         s = c.output.summary
-        for op, failed, intended, structure in zip(s["operation"], s["failed"], s["intended"], s["structure"]):
-            if failed or intended or structure in ("histogram", "raw") or op.endswith(RECORDS_SUFFIX):
+        for op, failed, intended, structure in zip(
+            s["operation"], s["failed"], s["intended"], s["structure"]
+        ):
+            if (
+                failed
+                or intended
+                or structure in ("histogram", "raw")
+                or op.endswith(RECORDS_SUFFIX)
+            ):
                 continue
             if op not in ops:
                 ops.append(op)
@@ -65,7 +72,12 @@ def records_table(run: Run) -> pd.DataFrame:
         recorded = False
         for c in run.clients:
             s = c.output.summary
-            me = s[(s["operation"] == op) & ~s["failed"] & ~s["intended"] & s["structure"].isin(["", "hdrhistogram"])]
+            me = s[
+                (s["operation"] == op)
+                & ~s["failed"]
+                & ~s["intended"]
+                & s["structure"].isin(["", "hdrhistogram"])
+            ]
             if me.empty:
                 continue
             n = float(me["operations"].fillna(0).iloc[0])

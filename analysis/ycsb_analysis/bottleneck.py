@@ -19,7 +19,9 @@ CLIENT_BOUND = 0.8
 
 def _wall_s(meta: dict) -> float:
     try:
-        return (datetime.fromisoformat(meta["end_time"]) - datetime.fromisoformat(meta["start_time"])).total_seconds()
+        return (
+            datetime.fromisoformat(meta["end_time"]) - datetime.fromisoformat(meta["start_time"])
+        ).total_seconds()
     except (KeyError, TypeError, ValueError):
         return math.nan
 
@@ -28,8 +30,13 @@ def cpu_figures(run: Run, operations: float) -> dict:
     """``client_cpu_us_per_op, server_cpu_us_per_op, client_core_share, client_bound,
     shared_machine`` (nan/None when the phase has no CPU record)."""
     cpu = run.metadata.get("cpu")
-    row = {"client_cpu_us_per_op": math.nan, "server_cpu_us_per_op": math.nan,
-           "client_core_share": math.nan, "client_bound": None, "shared_machine": None}
+    row = {
+        "client_cpu_us_per_op": math.nan,
+        "server_cpu_us_per_op": math.nan,
+        "client_core_share": math.nan,
+        "client_bound": None,
+        "shared_machine": None,
+    }
     if not isinstance(cpu, dict):
         return row
     client = sum(v for v in cpu.get("client_cpu_s", []) if v is not None)

@@ -14,7 +14,6 @@ arguments); 1 on an unexpected internal error.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -27,15 +26,14 @@ from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .errors import UnreadableInput
 from .html_report import comparison_table_and_unmatched, write_report
+from .intervals_html import sections as interval_sections
 from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
 from .per_client import client_figures
 from .plausibility import implausible_figures
-from .intervals_html import sections as interval_sections
 from .raw_intervals import INTERVAL_MS, raw_intervals
 from .summary import runs_summary
 from .verdicts import against_baseline, aggregate, between_databases
-
 
 EXIT_COMPLETE = 0
 EXIT_INTERNAL_ERROR = 1
@@ -46,7 +44,7 @@ EXIT_CODES = {
     EXIT_INTERNAL_ERROR: "internal error (a bug: the traceback is printed)",
     EXIT_NO_REPORT: "no report written: no input could be used, or bad arguments",
     EXIT_INCOMPLETE: "report written, but some input was skipped or is incomplete (named on stderr "
-                     "and at the top of report.html)",
+    "and at the top of report.html)",
 }
 
 
@@ -54,28 +52,50 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ycsb-report",
         description="Parse YCSB 0.17 outputs (results directories of the scenario runner, or plain "
-                    "output files), merge the clients of each phase, and write charts (PNG, SVG), "
-                    "CSV/JSON of every figure and a self-contained report.html.",
+        "output files), merge the clients of each phase, and write charts (PNG, SVG), "
+        "CSV/JSON of every figure and a self-contained report.html.",
         epilog="exit status: " + "; ".join(f"{k} = {v}" for k, v in sorted(EXIT_CODES.items())),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("inputs", nargs="+", metavar="RESULTS",
-                   help="results directory (searched for <phase>/metadata.json) or YCSB output file; "
-                        "a file may be given as LABEL=PATH")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="RESULTS",
+        help="results directory (searched for <phase>/metadata.json) or YCSB output file; "
+        "a file may be given as LABEL=PATH",
+    )
     p.add_argument("-o", "--out", required=True, type=Path, help="output directory (created)")
-    p.add_argument("--baseline", nargs="+", metavar="RESULTS",
-                   help="comparison mode: results to compare against; the report shows both and the change in %%")
-    p.add_argument("--batchsize", action="append", default=[], metavar="[LABEL=]N",
-                   help="records per operation for plain files, for all of them (N) or for the file "
-                        "given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the seed's HBase "
-                        "batches; phases of a results directory take it from metadata.json")
-    p.add_argument("--skip", type=float, metavar="SECONDS",
-                   help="figures over everything after the first SECONDS of each phase, instead of "
-                        "the steady window found by the trend rule (or the part after the runner's "
-                        "warm-up)")
+    p.add_argument(
+        "--baseline",
+        nargs="+",
+        metavar="RESULTS",
+        help="comparison mode: results to compare against; the report shows both and the "
+        "change in %%",
+    )
+    p.add_argument(
+        "--batchsize",
+        action="append",
+        default=[],
+        metavar="[LABEL=]N",
+        help="records per operation for plain files, for all of them (N) or for the file "
+        "given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the seed's HBase "
+        "batches; phases of a results directory take it from metadata.json",
+    )
+    p.add_argument(
+        "--skip",
+        type=float,
+        metavar="SECONDS",
+        help="figures over everything after the first SECONDS of each phase, instead of "
+        "the steady window found by the trend rule (or the part after the runner's "
+        "warm-up)",
+    )
     p.add_argument("--title", default="YCSB results", help="report title")
-    p.add_argument("--raw-rows", action="store_true",
-                   help="with more than 1,000,000 raw datapoints, also write every one of them "
-                        "(raw-datapoints.csv.gz); they are always summed up per second in raw-intervals.csv")
+    p.add_argument(
+        "--raw-rows",
+        action="store_true",
+        help="with more than 1,000,000 raw datapoints, also write every one of them "
+        "(raw-datapoints.csv.gz); they are always summed up per second in raw-intervals.csv",
+    )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
@@ -86,8 +106,14 @@ def _parser() -> argparse.ArgumentParser:
 MAX_PLAIN_ROWS = 1_000_000
 
 
-def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], summary: pd.DataFrame,
-                   raw_rows: bool = False, notes: list[str] | None = None) -> list[Path]:
+def export_figures(
+    out: Path,
+    runs: list[Run],
+    merged: dict[str, MergedRun],
+    summary: pd.DataFrame,
+    raw_rows: bool = False,
+    notes: list[str] | None = None,
+) -> list[Path]:
     """Write every parsed figure as CSV and JSON; return the files written. What is written
     only in summed-up form is said in ``notes``."""
     written = []
@@ -103,11 +129,16 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
                 status.append(sm.assign(run=label, client=c.index))
             ts = c.output.timeseries
             if not ts.empty:
-                series.append(ts.assign(run=label, client=c.index)[["run", "client", "metric", "time_ms",
-                                                                     "average_latency_us"]])
+                series.append(
+                    ts.assign(run=label, client=c.index)[
+                        ["run", "client", "metric", "time_ms", "average_latency_us"]
+                    ]
+                )
             rd = c.output.raw_datapoints
             if not rd.empty:
-                raw.append((label, c.index, rd))   # labelled only if written: no copy of millions of rows
+                raw.append(
+                    (label, c.index, rd)
+                )  # labelled only if written: no copy of millions of rows
                 raw_summed.append(raw_intervals(rd).assign(run=label, client=c.index))
         clients.append(client_figures(r).assign(run=label))
         operations.append(merged[label].operations.assign(run=label))
@@ -116,7 +147,9 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
         if not rec.empty:
             records.append(rec.assign(run=label))
 
-    def dump(frames: list[pd.DataFrame], stem: str, json_too: bool = True, gzip: bool = False) -> None:
+    def dump(
+        frames: list[pd.DataFrame], stem: str, json_too: bool = True, gzip: bool = False
+    ) -> None:
         df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
         if df.empty:
             return
@@ -137,14 +170,20 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun], sum
     dump(series, "timeseries")
     dump(raw_summed, "raw-intervals", json_too=False)
     n_raw = sum(len(rd) for _, _, rd in raw)
-    if n_raw <= MAX_PLAIN_ROWS or raw_rows:   # one row per operation: CSV only
-        rows = [rd.assign(run=label, client=client)[["run", "client", "metric", "timestamp_ms", "latency_us"]]
-                for label, client, rd in raw]
+    if n_raw <= MAX_PLAIN_ROWS or raw_rows:  # one row per operation: CSV only
+        rows = [
+            rd.assign(run=label, client=client)[
+                ["run", "client", "metric", "timestamp_ms", "latency_us"]
+            ]
+            for label, client, rd in raw
+        ]
         dump(rows, "raw-datapoints", json_too=False, gzip=n_raw > MAX_PLAIN_ROWS)
     elif notes is not None:
-        notes.append(f"{n_raw:,} raw datapoints are in raw-intervals.csv summed up per "
-                     f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
-                     "also writes every row (raw-datapoints.csv.gz)")
+        notes.append(
+            f"{n_raw:,} raw datapoints are in raw-intervals.csv summed up per "
+            f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
+            "also writes every row (raw-datapoints.csv.gz)"
+        )
     dump(status, "status", json_too=False, gzip=sum(len(f) for f in status) > MAX_PLAIN_ROWS)
     if not summary.empty:
         summary.to_csv(out / "summary.csv", index=False)
@@ -170,19 +209,25 @@ class ReportOutcome:
     """What ``ycsb-report`` wrote and what it could not use."""
 
     report: Path
-    skipped: list[SkippedInput] = field(default_factory=list)     # inputs not used at all
-    unused: list[str] = field(default_factory=list)               # parts of used runs, "run: why"
-    notes: list[str] = field(default_factory=list)                # worth knowing, nothing lost
-    warnings: list[str] = field(default_factory=list)             # "run: flag" (implausible figures ...)
+    skipped: list[SkippedInput] = field(default_factory=list)  # inputs not used at all
+    unused: list[str] = field(default_factory=list)  # parts of used runs, "run: why"
+    notes: list[str] = field(default_factory=list)  # worth knowing, nothing lost
+    warnings: list[str] = field(default_factory=list)  # "run: flag" (implausible figures ...)
 
     @property
     def complete(self) -> bool:
         return not self.skipped and not self.unused
 
 
-def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | None = None,
-                         batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
-                         skip: float | None = None, raw_rows: bool = False) -> ReportOutcome:
+def build_report_outcome(
+    inputs: list[str],
+    out: Path,
+    baseline: list[str] | None = None,
+    batchsize: int | dict[str, int] = 1,
+    title: str = "YCSB results",
+    skip: float | None = None,
+    raw_rows: bool = False,
+) -> ReportOutcome:
     """Everything ``ycsb-report`` does, and what it could not use.
 
     Raises :class:`UnreadableInput` only when no input can be used at all.
@@ -226,16 +271,32 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
     repeated = [s for s in skipped if "read once" in s.reason]
     skipped = [s for s in skipped if s not in repeated]
     notes = [str(s) for s in repeated] + notes
-    report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
-                          skipped=skipped, unused=unused, notes=notes, files=written,
-                          extra_sections=interval_sections(agg, db_verdicts))
+    report = write_report(
+        out / "report.html",
+        runs,
+        merged,
+        summary,
+        charts,
+        comparison,
+        title,
+        skipped=skipped,
+        unused=unused,
+        notes=notes,
+        files=written,
+        extra_sections=interval_sections(agg, db_verdicts),
+    )
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
 
 
-def build_report(inputs: list[str], out: Path, baseline: list[str] | None = None,
-                 batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
-                 skip: float | None = None) -> Path:
+def build_report(
+    inputs: list[str],
+    out: Path,
+    baseline: list[str] | None = None,
+    batchsize: int | dict[str, int] = 1,
+    title: str = "YCSB results",
+    skip: float | None = None,
+) -> Path:
     """Everything ``ycsb-report`` does, as a function (used by the notebook and tests)."""
     return build_report_outcome(inputs, out, baseline, batchsize, title, skip).report
 
@@ -248,8 +309,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         parser.error(f"--batchsize: {e}")
     try:
-        outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes, args.title,
-                                       args.skip, raw_rows=args.raw_rows)
+        outcome = build_report_outcome(
+            args.inputs,
+            args.out,
+            args.baseline,
+            batchsizes,
+            args.title,
+            args.skip,
+            raw_rows=args.raw_rows,
+        )
     except UnreadableInput as e:
         print(f"ycsb-report: error: {e.path}: {e.problem}", file=sys.stderr)
         return EXIT_NO_REPORT
@@ -257,7 +325,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ycsb-report: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return EXIT_NO_REPORT
     except Exception:  # a bug of ours: say so, with the traceback for the bug report
-        print("ycsb-report: internal error (please report it with this traceback):", file=sys.stderr)
+        print(
+            "ycsb-report: internal error (please report it with this traceback):", file=sys.stderr
+        )
         traceback.print_exc()
         return EXIT_INTERNAL_ERROR
     for s in outcome.skipped:
@@ -270,9 +340,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ycsb-report: warning: {w}", file=sys.stderr)
     print(f"wrote {outcome.report}")
     if not outcome.complete:
-        print(f"ycsb-report: the report covers what could be used; exit status {EXIT_INCOMPLETE} "
-              f"({len(outcome.skipped)} input(s) skipped, {len(outcome.unused)} incomplete part(s))",
-              file=sys.stderr)
+        print(
+            f"ycsb-report: the report covers what could be used; exit status {EXIT_INCOMPLETE} "
+            f"({len(outcome.skipped)} input(s) skipped, {len(outcome.unused)} incomplete part(s))",
+            file=sys.stderr,
+        )
         return EXIT_INCOMPLETE
     return EXIT_COMPLETE
 

@@ -62,11 +62,15 @@ class Piece:
                    np.empty(0, dtype=object), np.empty(0), np.empty(0), len(lines))
 
     def __add__(self, other: "Piece") -> "Piece":
-        return Piece(self.lines + other.lines, np.concatenate([self.line_pos, other.line_pos + self.n]),
-                     np.concatenate([self.raw_pos, other.raw_pos + self.n]),
-                     np.concatenate([self.raw_metric, other.raw_metric]),
-                     np.concatenate([self.raw_timestamp_ms, other.raw_timestamp_ms]),
-                     np.concatenate([self.raw_latency_us, other.raw_latency_us]), self.n + other.n)
+        return Piece(
+            self.lines + other.lines,
+            np.concatenate([self.line_pos, other.line_pos + self.n]),
+            np.concatenate([self.raw_pos, other.raw_pos + self.n]),
+            np.concatenate([self.raw_metric, other.raw_metric]),
+            np.concatenate([self.raw_timestamp_ms, other.raw_timestamp_ms]),
+            np.concatenate([self.raw_latency_us, other.raw_latency_us]),
+            self.n + other.n,
+        )
 
     def split(self, at: int) -> tuple["Piece", "Piece"]:
         """The lines before line number ``at`` and the rest (renumbered from 0)."""
@@ -74,8 +78,15 @@ class Piece:
         r = int(np.searchsorted(self.raw_pos, at))
         head = Piece(self.lines[:k], self.line_pos[:k], self.raw_pos[:r], self.raw_metric[:r],
                      self.raw_timestamp_ms[:r], self.raw_latency_us[:r], at)
-        tail = Piece(self.lines[k:], self.line_pos[k:] - at, self.raw_pos[r:] - at, self.raw_metric[r:],
-                     self.raw_timestamp_ms[r:], self.raw_latency_us[r:], self.n - at)
+        tail = Piece(
+            self.lines[k:],
+            self.line_pos[k:] - at,
+            self.raw_pos[r:] - at,
+            self.raw_metric[r:],
+            self.raw_timestamp_ms[r:],
+            self.raw_latency_us[r:],
+            self.n - at,
+        )
         return head, tail
 
 
@@ -85,14 +96,22 @@ _ONES = np.uint64(0x0101010101010101)
 def _eight_digits(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Words of 8 byte values (first digit in the highest byte) → their decimal value, and
     whether every byte was 0-9. Pairs, then quads, then the octet are combined in place."""
-    ok = ((t & (_ONES * np.uint64(0xF0))) == 0) & (((t + _ONES * np.uint64(6)) & (_ONES * np.uint64(0x10))) == 0)
-    t = ((t >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(10) + (t & np.uint64(0x00FF00FF00FF00FF))
-    t = ((t >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(100) + (t & np.uint64(0x0000FFFF0000FFFF))
+    ok = ((t & (_ONES * np.uint64(0xF0))) == 0) & (
+        ((t + _ONES * np.uint64(6)) & (_ONES * np.uint64(0x10))) == 0
+    )
+    t = ((t >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(10) + (
+        t & np.uint64(0x00FF00FF00FF00FF)
+    )
+    t = ((t >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(100) + (
+        t & np.uint64(0x0000FFFF0000FFFF)
+    )
     t = (t >> np.uint64(32)) * np.uint64(10000) + (t & np.uint64(0xFFFFFFFF))
     return t, ok
 
 
-def _numbers(windows: np.ndarray, end: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _numbers(
+    windows: np.ndarray, end: np.ndarray, length: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The integers written as the ``length`` bytes before ``end`` (length <= MAX_DIGITS), as
     floats, and whether all those bytes were ASCII digits.
 
@@ -104,8 +123,12 @@ def _numbers(windows: np.ndarray, end: np.ndarray, length: np.ndarray) -> tuple[
     hi_bytes = np.maximum(length - 8, 0).astype(np.uint64)
     full = np.uint64(0xFFFFFFFFFFFFFFFF)
     with np.errstate(over="ignore"):
-        lo_mask = np.where(lo_bytes == 8, full, (np.uint64(1) << (lo_bytes * np.uint64(8))) - np.uint64(1))
-        hi_mask = np.where(hi_bytes == 8, full, (np.uint64(1) << (hi_bytes * np.uint64(8))) - np.uint64(1))
+        lo_mask = np.where(
+            lo_bytes == 8, full, (np.uint64(1) << (lo_bytes * np.uint64(8))) - np.uint64(1)
+        )
+        hi_mask = np.where(
+            hi_bytes == 8, full, (np.uint64(1) << (hi_bytes * np.uint64(8))) - np.uint64(1)
+        )
         zeros = _ONES * np.uint64(0x30)
         hi, hi_ok = _eight_digits((words[:, 0] ^ zeros) & hi_mask)
         lo, lo_ok = _eight_digits((words[:, 1] ^ zeros) & lo_mask)
@@ -159,7 +182,10 @@ def piece_of(text: str) -> Piece:
     keep = ok[idx]
     raw_pos = np.flatnonzero(ok)
     other_pos = np.flatnonzero(~ok)
-    lines = [data[s:e].decode("utf-8") for s, e in zip(starts[other_pos].tolist(), ends[other_pos].tolist())]
+    lines = [
+        data[s:e].decode("utf-8")
+        for s, e in zip(starts[other_pos].tolist(), ends[other_pos].tolist())
+    ]
     latency = np.where(negative[raw_pos], -latency[keep], latency[keep]) + 0.0   # no -0.0
     return Piece(lines, other_pos, raw_pos, _names(padded, starts[raw_pos] + 16, name_len[raw_pos]),
                  timestamp[keep], latency, n)

@@ -100,11 +100,16 @@ def column_title(column: str) -> str:
 def _table(df: pd.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
     if df.empty:
         return '<p class="note">(none)</p>'
-    head = "".join(f'<th class="{"text" if c in text_columns else ""}">{html.escape(column_title(str(c)))}</th>'
-                   for c in df.columns)
+    head = "".join(
+        f'<th class="{"text" if c in text_columns else ""}">{html.escape(column_title(str(c)))}</th>'
+        for c in df.columns
+    )
     body = []
     for _, row in df.iterrows():
-        cells = "".join(f'<td class="{"text" if c in text_columns else ""}">{_fmt(row[c])}</td>' for c in df.columns)
+        cells = "".join(
+            f'<td class="{"text" if c in text_columns else ""}">{_fmt(row[c])}</td>'
+            for c in df.columns
+        )
         body.append(f"<tr>{cells}</tr>")
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
@@ -115,16 +120,19 @@ def _anchor(text: str) -> str:
 
 def _chart_html(chart: Chart) -> str:
     data = base64.b64encode(chart.png.read_bytes()).decode("ascii")
-    return (f'<figure id="chart-{html.escape(chart.name)}"><img alt="{html.escape(chart.title)}" '
-            f'src="data:image/png;base64,{data}"><figcaption>{html.escape(chart.title)} '
-            f'(also <code>{html.escape(chart.svg.name)}</code> beside this report)</figcaption></figure>')
+    return (
+        f'<figure id="chart-{html.escape(chart.name)}"><img alt="{html.escape(chart.title)}" '
+        f'src="data:image/png;base64,{data}"><figcaption>{html.escape(chart.title)} '
+        f"(also <code>{html.escape(chart.svg.name)}</code> beside this report)</figcaption></figure>"
+    )
 
 
 INTENDED_NOTE = (
     "<code>Intended-</code> rows are YCSB's intended latency (<code>measurement.interval=intended|both</code>): "
     "measured from the moment <code>-target</code> pacing meant the operation to start, so time an "
     "operation waited behind a slow one counts (coordinated omission corrected). The plain rows are "
-    "service latency: from the moment the operation really started. With no backlog the two agree.")
+    "service latency: from the moment the operation really started. With no backlog the two agree."
+)
 
 
 def _list(items: list[str], cls: str = "") -> str:
@@ -143,25 +151,47 @@ def _run_section(run: Run, merged: MergedRun) -> str:
     label = run_label(run)
     ops = merged.operations
     if not ops.empty:
-        cols = ["metric", "clients", "operations", "throughput_ops_per_s", "average_latency_us",
-                "min_latency_us", "max_latency_us"] + [c for c in ops.columns if c.startswith("p") and c[1:2].isdigit()] \
+        cols = (
+            [
+                "metric",
+                "clients",
+                "operations",
+                "throughput_ops_per_s",
+                "average_latency_us",
+                "min_latency_us",
+                "max_latency_us",
+            ]
+            + [c for c in ops.columns if c.startswith("p") and c[1:2].isdigit()]
             + ["percentiles_source"]
+        )
         ops = ops[[c for c in cols if c in ops.columns]]
     rec = records_table(run)
-    meta = {k: v for k, v in run.metadata.items() if not k.startswith("_") and k not in ("properties", "command")}
+    meta = {
+        k: v
+        for k, v in run.metadata.items()
+        if not k.startswith("_") and k not in ("properties", "command")
+    }
     props = pd.DataFrame(sorted(run.properties.items()), columns=["property", "value"])
     command = run.metadata.get("command")
     overall = merged.overall
     problems = ""
     if run.unused:
-        problems = '<div class="problems"><strong>Not used or incomplete:</strong>' + _list(run.unused) + "</div>"
+        problems = (
+            '<div class="problems"><strong>Not used or incomplete:</strong>'
+            + _list(run.unused)
+            + "</div>"
+        )
     warn = _list(run.warnings, "flag") if run.warnings else ""
     skipped = run.skipped_lines
     intended = not merged.operations.empty and merged.operations["intended"].astype(bool).any()
     per_client = client_figures(run)
     latencies = client_latencies(run)
     many = len(run.clients) > 1
-    skipped_text = f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) skipped." if skipped else ""
+    skipped_text = (
+        f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) skipped."
+        if skipped
+        else ""
+    )
     return f"""
 <section id="{_anchor(label)}">
 <h2>{html.escape(label)}{' — partial' if run.partial else ''}</h2>
@@ -170,18 +200,27 @@ def _run_section(run: Run, merged: MergedRun) -> str:
 (sum of clients){_window_note(overall)}. Source: <code>{html.escape(run.path)}</code>.
 {skipped_text}</p>
 {problems}{warn}
-<h3>Operations{' (clients merged)' if many else ''}</h3>{_table(ops, ("metric", "percentiles_source"))}
-{f'<p class="note">{INTENDED_NOTE}</p>' if intended else ''}
-<h3>{'Per client' if many else 'Client'}</h3>{_table(per_client, ("source", "returns"))}
-<details{' open' if many else ''}><summary>Latency of each client as YCSB printed it</summary>
+<h3>Operations{" (clients merged)" if many else ""}</h3>{
+        _table(ops, ("metric", "percentiles_source"))
+    }
+{f'<p class="note">{INTENDED_NOTE}</p>' if intended else ""}
+<h3>{"Per client" if many else "Client"}</h3>{_table(per_client, ("source", "returns"))}
+<details{" open" if many else ""}><summary>Latency of each client as YCSB printed it</summary>
 {_table(latencies, ("metric",))}</details>
 <h3>Return statuses</h3>{_table(merged.returns, ("operation", "status"))}
-{'<h3>Batched records</h3>' + _table(rec, ("operation", "records_source")) if not rec.empty else ''}
+{"<h3>Batched records</h3>" + _table(rec, ("operation", "records_source")) if not rec.empty else ""}
 <details><summary>Exact properties and metadata of this run</summary>
-{_table(pd.DataFrame([(k, json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in meta.items()],
-                     columns=["metadata", "value"]), ("metadata", "value"))}
+{
+        _table(
+            pd.DataFrame(
+                [(k, json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in meta.items()],
+                columns=["metadata", "value"],
+            ),
+            ("metadata", "value"),
+        )
+    }
 {_table(props, ("property", "value"))}
-{'<p>Command: <code>' + html.escape(' '.join(map(str, command))) + '</code></p>' if command else ''}
+{"<p>Command: <code>" + html.escape(" ".join(map(str, command))) + "</code></p>" if command else ""}
 </details>
 </section>"""
 
@@ -198,9 +237,13 @@ def comparison_table(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
     def latest(summary: pd.DataFrame) -> pd.DataFrame:
         if summary.empty:
             return summary.reindex(columns=COMPARISON_KEY)
-        return summary.sort_values("timestamp", kind="stable").drop_duplicates(COMPARISON_KEY, keep="last")
+        return summary.sort_values("timestamp", kind="stable").drop_duplicates(
+            COMPARISON_KEY, keep="last"
+        )
 
-    merged = latest(baseline).merge(latest(current), on=COMPARISON_KEY, suffixes=(" baseline", " current"))
+    merged = latest(baseline).merge(
+        latest(current), on=COMPARISON_KEY, suffixes=(" baseline", " current")
+    )
     rows = []
     for _, r in merged.iterrows():
         for col, title, better in COMPARED_FIGURES:
@@ -210,14 +253,27 @@ def comparison_table(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
                 continue
             # From 0 to 0 is no change; from 0 to something has no percentage.
             change = (c - b) / b * 100.0 if b else (0.0 if c == b else float("nan"))
-            rows.append({"scenario": r["scenario"], "phase": r["phase"], "database": r["database"],
-                         "figure": title, "baseline": float(b), "current": float(c), "change_percent": change,
-                         "better_when": better})
-    return pd.DataFrame(rows, columns=COMPARISON_KEY + ["figure", "baseline", "current", "change_percent",
-                                                        "better_when"])
+            rows.append(
+                {
+                    "scenario": r["scenario"],
+                    "phase": r["phase"],
+                    "database": r["database"],
+                    "figure": title,
+                    "baseline": float(b),
+                    "current": float(c),
+                    "change_percent": change,
+                    "better_when": better,
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=COMPARISON_KEY + ["figure", "baseline", "current", "change_percent", "better_when"],
+    )
 
 
-def comparison_table_and_unmatched(current: pd.DataFrame, baseline: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+def comparison_table_and_unmatched(
+    current: pd.DataFrame, baseline: pd.DataFrame
+) -> tuple[pd.DataFrame, list[str]]:
     """:func:`comparison_table`, plus one sentence per phase found on one side only (and one
     saying so when no phase matches at all)."""
     table = comparison_table(current, baseline)
@@ -230,8 +286,10 @@ def comparison_table_and_unmatched(current: pd.DataFrame, baseline: pd.DataFrame
     cur, base = keys(current), keys(baseline)
     notes = []
     if not cur & base:
-        notes.append(f"no phase of the baseline ({len(base)} phase(s)) matches a phase of these results "
-                     f"({len(cur)}) on scenario, phase and database: the comparison is empty")
+        notes.append(
+            f"no phase of the baseline ({len(base)} phase(s)) matches a phase of these results "
+            f"({len(cur)}) on scenario, phase and database: the comparison is empty"
+        )
     for k in sorted(cur - base):
         notes.append(f"phase {'/'.join(k)} is not in the baseline: not compared")
     for k in sorted(base - cur):
@@ -302,26 +360,55 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
     """
     path = Path(path)
     skipped, unused, notes, files = skipped or [], unused or [], notes or [], files or []
-    toc = "".join(f'<li><a href="#{_anchor(run_label(r))}">{html.escape(run_label(r))}</a></li>' for r in runs)
-    chart_toc = "".join(f'<li><a href="#chart-{html.escape(c.name)}">{html.escape(c.title)}</a></li>' for c in charts)
-    cols = ["run", "threads", "clients", "batchsize", "runtime_ms", "throughput_ops_per_s", "records_per_s",
-            "main_operation", "average_latency_us", "p95_latency_us", "p99_latency_us", "percentiles_source",
-            "errors"]
+    toc = "".join(
+        f'<li><a href="#{_anchor(run_label(r))}">{html.escape(run_label(r))}</a></li>' for r in runs
+    )
+    chart_toc = "".join(
+        f'<li><a href="#chart-{html.escape(c.name)}">{html.escape(c.title)}</a></li>'
+        for c in charts
+    )
+    cols = [
+        "run",
+        "threads",
+        "clients",
+        "batchsize",
+        "runtime_ms",
+        "throughput_ops_per_s",
+        "records_per_s",
+        "main_operation",
+        "average_latency_us",
+        "p95_latency_us",
+        "p99_latency_us",
+        "percentiles_source",
+        "errors",
+    ]
     overview = summary[[c for c in cols if c in summary.columns]] if not summary.empty else summary
     rules = pd.DataFrame(list(MERGE_RULES.items()), columns=["figure", "how clients are merged"])
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     comparison_part = ""
     if comparison is not None:
-        comparison_part = f'<h2 id="comparison">Comparison with the baseline</h2>{_comparison_html(comparison)}'
+        comparison_part = (
+            f'<h2 id="comparison">Comparison with the baseline</h2>{_comparison_html(comparison)}'
+        )
         base_notes = [n for n in notes if "baseline" in n]
         if base_notes:
             comparison_part += _list(base_notes, "note")
     problems = ""
     if skipped or unused:
-        problems = ('<div class="problems" id="not-used"><h2>Not used or incomplete</h2>'
-                    + (f"<p>{len(skipped)} input(s) skipped:</p>" + _list([str(s) for s in skipped]) if skipped else "")
-                    + (f"<p>{len(unused)} incomplete part(s) of the runs below:</p>" + _list(unused) if unused else "")
-                    + "<p>The report covers everything else.</p></div>")
+        problems = (
+            '<div class="problems" id="not-used"><h2>Not used or incomplete</h2>'
+            + (
+                f"<p>{len(skipped)} input(s) skipped:</p>" + _list([str(s) for s in skipped])
+                if skipped
+                else ""
+            )
+            + (
+                f"<p>{len(unused)} incomplete part(s) of the runs below:</p>" + _list(unused)
+                if unused
+                else ""
+            )
+            + "<p>The report covers everything else.</p></div>"
+        )
     flagged = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     other_notes = [n for n in notes if "baseline" not in n]
     doc = f"""<!DOCTYPE html>
@@ -331,10 +418,10 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
 <h1>{html.escape(title)}</h1>
 <p class="note">Generated {generated} by ycsb-report from {len(runs)} run(s).</p>
 {problems}
-{('<h2 id="flags">Flags</h2>' + _list(flagged, "flag")) if flagged else ''}
-{_list(other_notes, "note") if other_notes else ''}
+{('<h2 id="flags">Flags</h2>' + _list(flagged, "flag")) if flagged else ""}
+{_list(other_notes, "note") if other_notes else ""}
 <nav><h2>Contents</h2><ul><li><a href="#overview">Overview</a></li>
-{'<li><a href="#comparison">Comparison with the baseline</a></li>' if comparison is not None else ''}
+{'<li><a href="#comparison">Comparison with the baseline</a></li>' if comparison is not None else ""}
 <li><a href="#charts">Charts</a><ul>{chart_toc}</ul></li><li>Runs<ul>{toc}</ul></li>
 <li><a href="#files">Data files</a></li></ul></nav>
 <h2 id="overview">Overview</h2>
@@ -346,8 +433,8 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
 {extra_sections}
 {comparison_part}
 <h2 id="charts">Charts</h2>
-{''.join(_chart_html(c) for c in charts) or '<p class="note">No chart could be drawn from these runs.</p>'}
-{''.join(_run_section(r, merged[run_label(r)]) for r in runs)}
+{"".join(_chart_html(c) for c in charts) or '<p class="note">No chart could be drawn from these runs.</p>'}
+{"".join(_run_section(r, merged[run_label(r)]) for r in runs)}
 <h2 id="files">Data files</h2>
 <p>Written beside this report (CSV and JSON; charts also as PNG and SVG):</p>
 {_files_html(files, path.parent)}

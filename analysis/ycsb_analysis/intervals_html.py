@@ -16,11 +16,13 @@ METHOD = (
     "throughput of the last seconds has no trend and a low spread, bounded by a maximum time); "
     "for a load or an output without a warm-up, the leading intervals are dropped until the rest "
     "has no trend (<code>--skip SECONDS</code> overrides). YCSB's final report, and so the "
-    "per-run tables and Return= counts below, cover the whole run, warm-up included. The interval is a 95% "
+    "per-run tables and Return= counts below, cover the whole run, warm-up included. "
+    "The interval is a 95% "
     "confidence interval: across repeats (t-interval of the repeats' figures) when the phase was "
     "repeated, else within the run from its per-interval values, with the standard error widened "
     "for their autocorrelation (effective sample size n(1-r1)/(1+r1)). A comparison calls a "
-    "difference only when the interval of the ratio excludes 1.")
+    "difference only when the interval of the ratio excludes 1."
+)
 
 
 def _pm(row: pd.Series, figure: str) -> str:
@@ -43,27 +45,36 @@ def _table(df: pd.DataFrame) -> str:
     if df.empty:
         return '<p class="note">(none)</p>'
     head = "".join(f'<th class="text">{html.escape(str(c))}</th>' for c in df.columns)
-    body = "".join("<tr>" + "".join(f'<td class="text">{_cell(v)}</td>' for v in r) + "</tr>"
-                   for r in df.itertuples(index=False))
+    body = "".join(
+        "<tr>" + "".join(f'<td class="text">{_cell(v)}</td>' for v in r) + "</tr>"
+        for r in df.itertuples(index=False)
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def figures_table(agg: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for _, r in agg.iterrows():
-        rows.append({
-            "run": r["run"], "window": r.get("window", ""),
-            "throughput ops/s (95% CI)": _pm(r, "throughput_ops_per_s"),
-            "records/s": _pm(r, "records_per_s"),
-            "mean latency µs": _pm(r, "average_latency_us"),
-            "p95 µs": _pm(r, "p95_latency_us"), "p99 µs": _pm(r, "p99_latency_us"),
-            "client CPU µs/op": r.get("client_cpu_us_per_op", math.nan),
-            "server CPU µs/op": r.get("server_cpu_us_per_op", math.nan),
-            "client share of cores": (f"{r['client_core_share'] * 100:.0f}%"
-                                      + (" ⚠ measures the client" if r.get("client_bound") else "")
-                                      if r.get("client_core_share") == r.get("client_core_share")
-                                      and r.get("client_core_share") is not None else "–"),
-        })
+        rows.append(
+            {
+                "run": r["run"],
+                "window": r.get("window", ""),
+                "throughput ops/s (95% CI)": _pm(r, "throughput_ops_per_s"),
+                "records/s": _pm(r, "records_per_s"),
+                "mean latency µs": _pm(r, "average_latency_us"),
+                "p95 µs": _pm(r, "p95_latency_us"),
+                "p99 µs": _pm(r, "p99_latency_us"),
+                "client CPU µs/op": r.get("client_cpu_us_per_op", math.nan),
+                "server CPU µs/op": r.get("server_cpu_us_per_op", math.nan),
+                "client share of cores": (
+                    f"{r['client_core_share'] * 100:.0f}%"
+                    + (" ⚠ measures the client" if r.get("client_bound") else "")
+                    if r.get("client_core_share") == r.get("client_core_share")
+                    and r.get("client_core_share") is not None
+                    else "–"
+                ),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -71,25 +82,60 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
     """HTML: the intervals section and, when both databases ran, the verdicts section."""
     notes = []
     if "shared_machine" in agg and agg["shared_machine"].fillna(False).astype(bool).any():
-        notes.append("Client and servers shared one machine in the phases the runner ran on local "
-                     "servers: throughput there is roughly cores ÷ (client + server CPU per "
-                     "operation), so a cheaper client shows up as a faster database.")
+        notes.append(
+            "Client and servers shared one machine in the phases the runner ran on local "
+            "servers: throughput there is roughly cores ÷ (client + server CPU per "
+            "operation), so a cheaper client shows up as a faster database."
+        )
     if "client_bound" in agg and agg["client_bound"].fillna(False).astype(bool).any():
-        bound = ", ".join(agg.loc[agg["client_bound"].fillna(False).astype(bool), "run"].astype(str))
-        notes.append(f"The client kept more than {CLIENT_BOUND:.0%} of the machine's cores busy in: "
-                     f"{html.escape(bound)}. These phases measure the client, not the database.")
-    unsteady = agg[agg.get("window", pd.Series(dtype=str)).astype(str).str.contains("NOT steady|NO steady")] \
-        if "window" in agg else agg.iloc[0:0]
+        bound = ", ".join(
+            agg.loc[agg["client_bound"].fillna(False).astype(bool), "run"].astype(str)
+        )
+        notes.append(
+            f"The client kept more than {CLIENT_BOUND:.0%} of the machine's cores busy in: "
+            f"{html.escape(bound)}. These phases measure the client, not the database."
+        )
+    unsteady = (
+        agg[
+            agg.get("window", pd.Series(dtype=str)).astype(str).str.contains("NOT steady|NO steady")
+        ]
+        if "window" in agg
+        else agg.iloc[0:0]
+    )
     if not unsteady.empty:
-        notes.append("No steady state in: " + html.escape(", ".join(unsteady["run"].astype(str)))
-                     + " (see the window column): their figures average a trend.")
-    out = [f'<h2 id="intervals">Figures with 95% confidence intervals</h2><p class="note">{METHOD}</p>',
-           "".join(f'<p class="note">⚠ {n}</p>' for n in notes), _table(figures_table(agg))]
+        notes.append(
+            "No steady state in: "
+            + html.escape(", ".join(unsteady["run"].astype(str)))
+            + " (see the window column): their figures average a trend."
+        )
+    out = [
+        '<h2 id="intervals">Figures with 95% confidence intervals</h2>'
+        f'<p class="note">{METHOD}</p>',
+        "".join(f'<p class="note">⚠ {n}</p>' for n in notes),
+        _table(figures_table(agg)),
+    ]
     if not db_verdicts.empty:
         v = db_verdicts.copy()
-        v["ratio (95% CI)"] = [f"{r:.2f} ({lo:.2f}–{hi:.2f})" if lo == lo else f"{r:.2f}"
-                               for r, lo, hi in zip(v["ratio"], v["ratio_low"], v["ratio_high"])]
-        out += ['<h2 id="verdicts">Cassandra vs HBase</h2><p class="note">Ratio Cassandra ÷ HBase '
-                'per phase and figure; a difference is called only when its 95% interval excludes 1.</p>',
-                _table(v[["scenario", "phase", "figure", "cassandra", "hbase", "ratio (95% CI)", "verdict"]])]
+        v["ratio (95% CI)"] = [
+            f"{r:.2f} ({lo:.2f}–{hi:.2f})" if lo == lo else f"{r:.2f}"
+            for r, lo, hi in zip(v["ratio"], v["ratio_low"], v["ratio_high"])
+        ]
+        out += [
+            '<h2 id="verdicts">Cassandra vs HBase</h2><p class="note">Ratio Cassandra ÷ HBase '
+            "per phase and figure; a difference is called only when its 95% interval "
+            "excludes 1.</p>",
+            _table(
+                v[
+                    [
+                        "scenario",
+                        "phase",
+                        "figure",
+                        "cassandra",
+                        "hbase",
+                        "ratio (95% CI)",
+                        "verdict",
+                    ]
+                ]
+            ),
+        ]
     return "".join(out)

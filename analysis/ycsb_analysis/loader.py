@@ -1,11 +1,6 @@
 """Load results: the scenario runner's directory layout, or plain YCSB output files.
 
-Runner layout (one directory per phase)::
-
-    results/<scenario>/<timestamp>/<phase>/metadata.json
-    results/<scenario>/<timestamp>/<phase>/client-<i>.out      # stdout: final report
-    results/<scenario>/<timestamp>/<phase>/client-<i>.err      # stderr: status lines (+ foreign logs)
-    results/<scenario>/<timestamp>/<phase>/hdr/client-<i>-<METRIC>.hdr
+Runner layout (one directory per phase): see :mod:`ycsb_analysis.layout`.
 
 Any directory given is searched for ``metadata.json`` files at any depth, so a whole
 ``results/`` tree, one scenario, one timestamp or one phase can be passed.
@@ -18,22 +13,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .errors import UnreadableInput
 from .hdr_logs import HdrLog, read_hdr_log
+from .layout import CLIENT_FILE as _CLIENT_FILE
+from .layout import HDR_DIR, METADATA_FILE, REQUIRED_METADATA_KEYS
+from .layout import HDR_FILE as _HDR_FILE
 from .multi_output import ParsedOutput, parse_file
 from .report_parser import split_metric
-
-METADATA_KEYS = ("scenario", "phase", "phase_index", "database", "binding", "workload", "properties",
-                 "threads", "clients", "batchsize", "target", "versions", "host", "start_time",
-                 "end_time", "command", "label")
-REQUIRED_METADATA_KEYS = ("scenario", "phase", "database", "threads", "clients")
-_CLIENT_FILE = re.compile(r"^client-(?P<i>\d+)\.(?P<ext>out|err)$")
-_HDR_FILE = re.compile(r"^client-(?P<i>\d+)-(?P<metric>.+)\.hdr$")
 
 
 @dataclass(frozen=True)
@@ -128,7 +118,9 @@ def _read_metadata(path: Path) -> dict[str, Any]:
         raise UnreadableInput(path, "must hold a JSON object")
     missing = [k for k in REQUIRED_METADATA_KEYS if k not in meta]
     if missing:
-        raise UnreadableInput(path, f"lacks the keys {', '.join(missing)} that the scenario runner writes")
+        raise UnreadableInput(
+            path, f"lacks the keys {', '.join(missing)} that the scenario runner writes"
+        )
     return meta
 
 
@@ -139,7 +131,7 @@ def load_phase_dir(phase_dir: Path) -> Run:
     metadata, no client output at all); a client file or ``.hdr`` log that cannot be used
     is named in the run's ``unused`` list and the rest is loaded.
     """
-    meta = _read_metadata(phase_dir / "metadata.json")
+    meta = _read_metadata(phase_dir / METADATA_FILE)
     files: dict[int, dict[str, Path]] = {}
     for p in sorted(phase_dir.iterdir()):
         m = _CLIENT_FILE.match(p.name)
@@ -155,8 +147,10 @@ def load_phase_dir(phase_dir: Path) -> Run:
         if i in failed:
             # a failed client (e.g. its loader died mid-phase) has no final report; the
             # phase's figures are of the other clients, and the phase is shown as partial
-            warnings.append(f"partial phase: client {i} failed ({_failure(meta, i)}); its output is "
-                            "kept in the phase directory but not merged")
+            warnings.append(
+                f"partial phase: client {i} failed ({_failure(meta, i)}); its output is "
+                "kept in the phase directory but not merged"
+            )
             continue
         out_path = files[i].get("out")
         output = None
@@ -164,16 +158,23 @@ def load_phase_dir(phase_dir: Path) -> Run:
             try:
                 outs = parse_file(out_path)
             except UnreadableInput as e:
-                unused.append(f"{out_path.name} not used: {e.problem}; the client's final figures are missing "
-                              "(see its .err file)")
+                unused.append(
+                    f"{out_path.name} not used: {e.problem}; "
+                    "the client's final figures are missing "
+                    "(see its .err file)"
+                )
                 outs = []
             if outs and not any(o.has_report for o in outs):
-                unused.append(f"{out_path.name} has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
-                              "the client probably failed (see its .err file); its final figures are missing")
+                unused.append(
+                    f"{out_path.name} has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
+                    "the client probably failed (see its .err file); its final figures are missing"
+                )
             if outs:
                 output = outs[0]
                 if len(outs) > 1:
-                    unused.append(f"{out_path.name} holds {len(outs)} outputs; only the first is used")
+                    unused.append(
+                        f"{out_path.name} holds {len(outs)} outputs; only the first is used"
+                    )
         else:
             unused.append(f"client {i} has no client-{i}.out: its final figures are missing")
         err_path = files[i].get("err")
@@ -192,11 +193,16 @@ def load_phase_dir(phase_dir: Path) -> Run:
             continue
         clients.append(Client(i, output))
     if not clients and failed:
-        raise UnreadableInput(phase_dir, f"has no client that finished: clients {sorted(failed)} failed "
-                                         "(metadata failed_clients); see their .err files")
+        raise UnreadableInput(
+            phase_dir,
+            f"has no client that finished: clients {sorted(failed)} failed "
+            "(metadata failed_clients); see their .err files",
+        )
     if not clients:
-        raise UnreadableInput(phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")")
-    hdr_dir = phase_dir / "hdr"
+        raise UnreadableInput(
+            phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")"
+        )
+    hdr_dir = phase_dir / HDR_DIR
     if hdr_dir.is_dir():
         by_index = {c.index: c for c in clients}
         for p in sorted(hdr_dir.glob("*.hdr")):
@@ -204,7 +210,10 @@ def load_phase_dir(phase_dir: Path) -> Run:
             if m and int(m.group("i")) in failed:
                 continue  # a failed client's logs: the partial-phase warning names it
             if not (m and int(m.group("i")) in by_index):
-                unused.append(f"hdr/{p.name} not used: its name is not client-<i>-<METRIC>.hdr of a loaded client")
+                unused.append(
+                    f"hdr/{p.name} not used: "
+                    "its name is not client-<i>-<METRIC>.hdr of a loaded client"
+                )
                 continue
             try:
                 log = read_hdr_log(p, m.group("metric"))
@@ -212,16 +221,22 @@ def load_phase_dir(phase_dir: Path) -> Run:
                 unused.append(f"hdr/{p.name} not used: {e.problem}")
                 continue
             if log.cut_line is not None:
-                unused.append(f"hdr/{p.name}: its last line has no line end (the log was cut): that "
-                              "interval is not read")
+                unused.append(
+                    f"hdr/{p.name}: its last line has no line end (the log was cut): that "
+                    "interval is not read"
+                )
             if log.intervals.empty:
-                warnings.append(f"hdr/{p.name} has no intervals (a header only: the client stopped before "
-                                f"its first status tick), so {m.group('metric')} has no interval data from it")
+                warnings.append(
+                    f"hdr/{p.name} has no intervals (a header only: the client stopped before "
+                    f"its first status tick), so {m.group('metric')} has no interval data from it"
+                )
             by_index[int(m.group("i"))].hdr_logs[m.group("metric")] = log
     expected = meta.get("clients")
     if isinstance(expected, int) and expected != len(clients) + len(failed & set(files)):
         unused.append(f"metadata says {expected} clients, {len(clients)} client outputs found")
-    run = Run(str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused)
+    run = Run(
+        str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused
+    )
     _check_completeness(run)
     return run
 
@@ -233,23 +248,38 @@ def _check_completeness(run: Run) -> None:
         for problem in o.completeness_problems:
             run.unused.append(f"{_short(o.source)}: {problem}")
         if o.has_report:
-            measured = set(o.status_measurements["metric"][o.status_measurements["count"].fillna(1) > 0]) \
-                if not o.status_measurements.empty and "count" in o.status_measurements else set()
+            measured = (
+                set(o.status_measurements["metric"][o.status_measurements["count"].fillna(1) > 0])
+                if not o.status_measurements.empty and "count" in o.status_measurements
+                else set()
+            )
             missing = sorted(measured - set(o.report["metric"]))
             # CLEANUP (the binding's cleanup() calls) is no workload figure: its block missing
             # (seed 001's Cassandra quote ends before it) is flagged, the run still complete.
             lost = [m for m in missing if split_metric(m).operation != "CLEANUP"]
             if lost:
-                run.unused.append(f"{_short(o.source)}: the final report has no block for "
-                                  f"{', '.join(lost)}, which its status lines measured (report cut?)")
+                run.unused.append(
+                    f"{_short(o.source)}: the final report has no block for "
+                    f"{', '.join(lost)}, which its status lines measured (report cut?)"
+                )
             if len(lost) < len(missing):
-                run.warnings.append(f"{_short(o.source)}: the final report has no CLEANUP block, which its "
-                                    "status lines measured (a quote or file that ends early?)")
+                run.warnings.append(
+                    f"{_short(o.source)}: the final report has no CLEANUP block, which its "
+                    "status lines measured (a quote or file that ends early?)"
+                )
         if o.encoding not in ("utf-8", "utf-8-sig"):
-            run.warnings.append(f"{_short(o.source)} was read as {o.encoding.upper()} (e.g. PowerShell's '>')")
-    if run.clients and not any(c.output.has_report for c in run.clients) and run.metadata.get("_plain_file"):
-        run.unused.append("no final report ('[OVERALL], RunTime(ms), ...'): only status lines were found, so "
-                          "run time, totals and the per-operation summary are missing (did the client finish?)")
+            run.warnings.append(
+                f"{_short(o.source)} was read as {o.encoding.upper()} (e.g. PowerShell's '>')"
+            )
+    if (
+        run.clients
+        and not any(c.output.has_report for c in run.clients)
+        and run.metadata.get("_plain_file")
+    ):
+        run.unused.append(
+            "no final report ('[OVERALL], RunTime(ms), ...'): only status lines were found, so "
+            "run time, totals and the per-operation summary are missing (did the client finish?)"
+        )
 
 
 def _short(source: str) -> str:
@@ -270,17 +300,26 @@ def load_plain_file(path: Path, label: str | None = None, batchsize: int = 1) ->
     outputs = parse_file(path)
     clients = [Client(i, o) for i, o in enumerate(outputs)]
     meta = {
-        "scenario": "files", "phase": label or path.stem, "phase_index": 0, "database": "unknown",
-        "threads": None, "clients": len(clients), "batchsize": batchsize, "target": None,
-        "properties": {}, "label": label or path.name, "_plain_file": True,
+        "scenario": "files",
+        "phase": label or path.stem,
+        "phase_index": 0,
+        "database": "unknown",
+        "threads": None,
+        "clients": len(clients),
+        "batchsize": batchsize,
+        "target": None,
+        "properties": {},
+        "label": label or path.name,
+        "_plain_file": True,
     }
     run = Run(str(path), meta, clients)
     _check_completeness(run)
     return run
 
 
-def load(args: list[str], batchsize: int | dict[str, int] = 1,
-         skipped: list[SkippedInput] | None = None) -> list[Run]:
+def load(
+    args: list[str], batchsize: int | dict[str, int] = 1, skipped: list[SkippedInput] | None = None
+) -> list[Run]:
     """Load every run named by command-line arguments (directories, files, ``LABEL=PATH``).
 
     ``batchsize`` applies to plain files only (a phase's own metadata says its batch size):
@@ -292,6 +331,7 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
     or phase directory reached twice is read once (also noted in ``skipped``). Runs that
     would share a label are told apart by timestamp or, failing that, by path.
     """
+
     def skip(path, problem: str) -> None:
         if skipped is None:
             raise UnreadableInput(path, problem)
@@ -304,8 +344,13 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
         key = path.resolve()
         if key in seen:
             if skipped is not None:
-                skipped.append(SkippedInput(given, f"the same {'directory' if path.is_dir() else 'file'} as "
-                                                   f"{seen[key]}, which is already read; read once"))
+                skipped.append(
+                    SkippedInput(
+                        given,
+                        f"the same {'directory' if path.is_dir() else 'file'} as "
+                        f"{seen[key]}, which is already read; read once",
+                    )
+                )
             return False
         seen[key] = given
         return True
@@ -319,10 +364,13 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
             skip(path, "does not exist")
             continue
         if path.is_dir():
-            metas = sorted(path.rglob("metadata.json"))
+            metas = sorted(path.rglob(METADATA_FILE))
             if not metas:
-                skip(path, "is a directory without any metadata.json (expected the runner layout "
-                           "results/<scenario>/<timestamp>/<phase>/metadata.json)")
+                skip(
+                    path,
+                    "is a directory without any metadata.json (expected the runner layout "
+                    "results/<scenario>/<timestamp>/<phase>/metadata.json)",
+                )
                 continue
             for m in metas:
                 if not first_time(m.parent, str(m.parent)):
@@ -340,7 +388,9 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
                 runs.append(load_plain_file(path, label, size))
             except UnreadableInput as e:
                 skip(e.path, e.problem)
-    runs.sort(key=lambda r: (r.scenario, r.timestamp, int(r.metadata.get("phase_index") or 0), r.phase))
+    runs.sort(
+        key=lambda r: (r.scenario, r.timestamp, int(r.metadata.get("phase_index") or 0), r.phase)
+    )
     _tell_apart(runs)
     return runs
 

@@ -17,20 +17,20 @@ import pandas as pd
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
 
+# analysis/README.md ("Merge rules") prints this table; a test checks the two are equal
+# (the README may add `code` marks).
 MERGE_RULES: dict[str, str] = {
-    "operations": "sum over clients",
-    "Return=<status> counts": "sum over clients",
-    "throughput_ops_per_s": "sum over clients (each client's operations / its own run time)",
-    "runtime_ms": "maximum over clients",
-    "average_latency_us": "mean weighted by each client's operations",
-    "min_latency_us": "minimum of the clients' minimums",
-    "max_latency_us": "maximum of the clients' maximums",
-    "latency_variance_us": "pooled variance (within-client variance + spread of client means)",
-    "percentiles (p95, p99, ...)": "recomputed from the clients' merged .hdr interval logs; "
-                                   "unavailable (NaN) when any client has no .hdr log — never averaged",
+    "operations, Return= counts": "sum over clients",
+    "throughput (ops/s), records/s": "sum over clients (each client's count / its own run time)",
+    "run time": "maximum over clients",
+    "average latency": "mean weighted by each client's operations",
+    "minimum / maximum latency": "minimum of minimums / maximum of maximums",
+    "latency variance (histogram type)": "pooled variance (within-client + spread of the means)",
+    "percentiles": "recomputed from the merged .hdr logs of the clients; unavailable (–, NaN) "
+    "when a client has no log — never averaged",
 }
 
-PERCENTILES_REPORTED = "reported"          # one client: YCSB's own figure
+PERCENTILES_REPORTED = "reported"  # one client: YCSB's own figure
 PERCENTILES_MERGED = "merged .hdr logs"
 PERCENTILES_UNAVAILABLE = "unavailable"
 
@@ -40,13 +40,16 @@ class MergedRun:
     """A phase's figures after merging its clients."""
 
     run: Run
-    operations: pd.DataFrame   # one row per latency metric (see merge_operations)
-    returns: pd.DataFrame      # operation, intended, status, count
+    operations: pd.DataFrame  # one row per latency metric (see merge_operations)
+    returns: pd.DataFrame  # operation, intended, status, count
     overall: dict[str, float]  # runtime_ms, throughput_ops_per_s, clients
 
 
 def _percentile_columns(frame: pd.DataFrame) -> list[str]:
-    return sorted([c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
+    return sorted(
+        [c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()],
+        key=lambda c: float(c[1:]),
+    )
 
 
 def merge_operations(run: Run) -> pd.DataFrame:
@@ -81,19 +84,29 @@ def merge_operations(run: Run) -> pd.DataFrame:
         w = ops.to_numpy()
         avg = g["average_latency_us"].to_numpy(dtype=float)
         ok = (w > 0) & ~np.isnan(avg)
-        row["average_latency_us"] = float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan
-        row["min_latency_us"] = float(g["min_latency_us"].min()) if g["min_latency_us"].notna().any() else np.nan
-        row["max_latency_us"] = float(g["max_latency_us"].max()) if g["max_latency_us"].notna().any() else np.nan
+        row["average_latency_us"] = (
+            float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan
+        )
+        row["min_latency_us"] = (
+            float(g["min_latency_us"].min()) if g["min_latency_us"].notna().any() else np.nan
+        )
+        row["max_latency_us"] = (
+            float(g["max_latency_us"].max()) if g["max_latency_us"].notna().any() else np.nan
+        )
         var = g["latency_variance_us"].to_numpy(dtype=float)
         if ok.any() and not np.isnan(var[ok]).any():
             mu = row["average_latency_us"]
-            row["latency_variance_us"] = float(np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum())
+            row["latency_variance_us"] = float(
+                np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum()
+            )
         else:
             row["latency_variance_us"] = np.nan
         rt = g["runtime_s"].to_numpy(dtype=float)
         with np.errstate(divide="ignore", invalid="ignore"):
             per_client = np.where(rt > 0, ops.to_numpy() / rt, np.nan)
-        row["throughput_ops_per_s"] = float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan
+        row["throughput_ops_per_s"] = (
+            float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan
+        )
         if len(g) == 1 and n_clients == 1:
             for p in pcols:
                 row[p] = g.iloc[0][p]
@@ -112,13 +125,25 @@ def merge_operations(run: Run) -> pd.DataFrame:
                 for p in pcols:
                     row[p] = np.nan
                 have = sum(log is not None for log in logs)
-                row["percentiles_source"] = (f"{PERCENTILES_UNAVAILABLE}: {len(g)} clients, "
-                                             f"{have} with .hdr logs")
+                row["percentiles_source"] = (
+                    f"{PERCENTILES_UNAVAILABLE}: {len(g)} clients, {have} with .hdr logs"
+                )
         rows.append(row)
     out = pd.DataFrame(rows)
-    order = ["metric", "operation", "failed", "intended", "structure", "clients", "operations",
-             "throughput_ops_per_s", "average_latency_us", "min_latency_us", "max_latency_us",
-             "latency_variance_us"]
+    order = [
+        "metric",
+        "operation",
+        "failed",
+        "intended",
+        "structure",
+        "clients",
+        "operations",
+        "throughput_ops_per_s",
+        "average_latency_us",
+        "min_latency_us",
+        "max_latency_us",
+        "latency_variance_us",
+    ]
     pc = _percentile_columns(out)
     return out[order + pc + ["percentiles_source"]]
 
@@ -175,9 +200,13 @@ def all_running_throughput(run: Run) -> dict[str, float]:
         if e is None or e.empty or e["operations"].isna().all():
             return nan
         e = e.dropna(subset=["operations"]).sort_values("time")
-        t = (e["time"] - pd.Timestamp("1970-01-01")).dt.total_seconds().to_numpy() + shift.get(c.index, 0.0)
+        t = (e["time"] - pd.Timestamp("1970-01-01")).dt.total_seconds().to_numpy() + shift.get(
+            c.index, 0.0
+        )
         start = t[0] - float(e["elapsed_s"].iloc[0])
-        curves.append((np.concatenate([[start], t]), np.concatenate([[0.0], e["operations"].to_numpy(float)])))
+        curves.append(
+            (np.concatenate([[start], t]), np.concatenate([[0.0], e["operations"].to_numpy(float)]))
+        )
     w0 = max(x[0] for x, _ in curves)
     w1 = min(x[-1] for x, _ in curves)
     if w1 <= w0:

@@ -37,33 +37,55 @@ def client_figures(run: Run) -> pd.DataFrame:
         summary = o.summary
         if not summary.empty:
             names = [split_metric(m) for m in summary["metric"]]
-            keep = [not n.intended and n.structure in ("", "hdrhistogram") and n.operation not in NOT_COUNTED
-                    and not n.operation.endswith("-RECORDS") for n in names]
+            keep = [
+                not n.intended
+                and n.structure in ("", "hdrhistogram")
+                and n.operation not in NOT_COUNTED
+                and not n.operation.endswith("-RECORDS")
+                for n in names
+            ]
             ops = float(summary.loc[keep, "operations"].sum())
         ret = o.returns
         ret = ret[~ret["intended"].astype(bool)] if not ret.empty else ret
-        statuses = ret.groupby("status", sort=False)["count"].sum() if not ret.empty else pd.Series(dtype="int64")
-        rows.append({
-            "client": c.index,
-            # file names only: the run's directory is named above the table (figures.csv keeps paths)
-            "source": " + ".join(Path(part).name for part in o.source.split(" + ")),
-            "runtime_ms": o.overall["runtime_ms"],
-            "throughput_ops_per_s": o.overall["throughput_ops_per_s"],
-            "operations": ops,
-            "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.items()),
-            "gc_count": _one(rep, "TOTAL_GCs", "Count") if not rep.empty else np.nan,
-            "gc_time_ms": _one(rep, "TOTAL_GC_TIME", "Time(ms)") if not rep.empty else np.nan,
-            "gc_time_percent": _one(rep, "TOTAL_GC_TIME_%", "Time(%)") if not rep.empty else np.nan,
-        })
+        statuses = (
+            ret.groupby("status", sort=False)["count"].sum()
+            if not ret.empty
+            else pd.Series(dtype="int64")
+        )
+        rows.append(
+            {
+                "client": c.index,
+                # file names only: the run's directory is named above the table
+                # (figures.csv keeps paths)
+                "source": " + ".join(Path(part).name for part in o.source.split(" + ")),
+                "runtime_ms": o.overall["runtime_ms"],
+                "throughput_ops_per_s": o.overall["throughput_ops_per_s"],
+                "operations": ops,
+                "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.items()),
+                "gc_count": _one(rep, "TOTAL_GCs", "Count") if not rep.empty else np.nan,
+                "gc_time_ms": _one(rep, "TOTAL_GC_TIME", "Time(ms)") if not rep.empty else np.nan,
+                "gc_time_percent": _one(rep, "TOTAL_GC_TIME_%", "Time(%)")
+                if not rep.empty
+                else np.nan,
+            }
+        )
     return pd.DataFrame(rows, columns=CLIENT_COLUMNS)
 
 
 def client_latencies(run: Run) -> pd.DataFrame:
     """Every client's own latency summary (YCSB's figures, unmerged): client, metric, operations,
     average/min/max and the percentiles it printed."""
-    frames = [c.output.summary.assign(client=c.index) for c in run.clients if not c.output.summary.empty]
+    frames = [
+        c.output.summary.assign(client=c.index) for c in run.clients if not c.output.summary.empty
+    ]
     if not frames:
         return pd.DataFrame(columns=["client", "metric"])
     df = pd.concat(frames, ignore_index=True)
-    pcols = sorted([c for c in df.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
-    return df[["client", "metric", "operations", "average_latency_us", "min_latency_us", "max_latency_us"] + pcols]
+    pcols = sorted(
+        [c for c in df.columns if c.startswith("p") and c[1:2].isdigit()],
+        key=lambda c: float(c[1:]),
+    )
+    return df[
+        ["client", "metric", "operations", "average_latency_us", "min_latency_us", "max_latency_us"]
+        + pcols
+    ]

@@ -37,9 +37,13 @@ def raw_intervals(raw: pd.DataFrame, interval_ms: int = INTERVAL_MS) -> pd.DataF
     new = np.concatenate([[True], (codes[1:] != codes[:-1]) | (start[1:] != start[:-1])])
     first = np.flatnonzero(new)
     count = np.diff(np.concatenate([first, [len(lat)]]))
-    out = {"metric": np.asarray(names, dtype=object)[codes[first]], "interval_start_ms": start[first],
-           "count": count, "min_latency_us": lat[first],
-           "average_latency_us": np.add.reduceat(lat, first) / count}
+    out = {
+        "metric": np.asarray(names, dtype=object)[codes[first]],
+        "interval_start_ms": start[first],
+        "count": count,
+        "min_latency_us": lat[first],
+        "average_latency_us": np.add.reduceat(lat, first) / count,
+    }
     for p in PERCENTILES:
         rank = np.maximum(np.ceil(p / 100.0 * count).astype(np.int64), 1)
         out[f"p{p:g}"] = lat[first + rank - 1]

@@ -26,8 +26,13 @@ from .loader import Run
 from .timeseries import record_throughput
 from .uncertainty import Estimate, within_run
 
-FIGURES = ["throughput_ops_per_s", "average_latency_us", "p95_latency_us", "p99_latency_us",
-           "records_per_s"]
+FIGURES = [
+    "throughput_ops_per_s",
+    "average_latency_us",
+    "p95_latency_us",
+    "p99_latency_us",
+    "records_per_s",
+]
 
 
 def interval_throughput(run: Run) -> pd.DataFrame:
@@ -42,7 +47,9 @@ def interval_throughput(run: Run) -> pd.DataFrame:
         if e.empty:
             continue
         e = e.drop_duplicates("elapsed_s", keep="first").sort_values("time")
-        t = (e["time"] - e["time"].iloc[0]).dt.total_seconds().to_numpy() + float(e["elapsed_s"].iloc[0])
+        t = (e["time"] - e["time"].iloc[0]).dt.total_seconds().to_numpy() + float(
+            e["elapsed_s"].iloc[0]
+        )
         ops = e["operations"].to_numpy(dtype=float)
         starts.append(e["time"].iloc[0] - pd.to_timedelta(float(e["elapsed_s"].iloc[0]), unit="s"))
         if len(t) < 2:
@@ -50,9 +57,15 @@ def interval_throughput(run: Run) -> pd.DataFrame:
         dt = np.diff(t)
         typical = float(np.median(dt))
         keep = dt > 0.5 * typical
-        frames.append(pd.DataFrame({"abs": e["time"].iloc[1:].to_numpy()[keep],
-                                    "ops_per_s": (np.diff(ops) / np.where(dt > 0, dt, np.nan))[keep],
-                                    "step": typical}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "abs": e["time"].iloc[1:].to_numpy()[keep],
+                    "ops_per_s": (np.diff(ops) / np.where(dt > 0, dt, np.nan))[keep],
+                    "step": typical,
+                }
+            )
+        )
     if not frames:
         return pd.DataFrame(columns=["t_s", "ops_per_s"])
     start = min(starts)
@@ -73,15 +86,28 @@ def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> tuple[f
         return float(skip), end, f"after the first {skip:g} s (--skip)"
     warm = run.metadata.get("warmup")
     if isinstance(warm, dict) and warm.get("end_s") is not None:
-        return float(warm["end_s"]), end, (
-            f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run "
-            f"({'steady' if warm.get('stable') else 'NOT steady: its maximum time was reached'})")
+        return (
+            float(warm["end_s"]),
+            end,
+            (
+                f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run "
+                + ("(steady)" if warm.get("stable")
+                   else "(NOT steady: its maximum time was reached)")
+            ),
+        )
     k = stability.steady_start(list(series["ops_per_s"]))
     if k is None:
         return float(t[0]) - step, end, "whole run: NO steady window (throughput trends throughout)"
-    return float(t[k]) - step, end, (f"steady window {t[k] - step:.0f}-{end:.0f} s (first "
-                                     f"{t[k] - step:.0f} s dropped by the trend rule)"
-                                     if k else f"whole run {t[0] - step:.0f}-{end:.0f} s (steady throughout)")
+    return (
+        float(t[k]) - step,
+        end,
+        (
+            f"steady window {t[k] - step:.0f}-{end:.0f} s (first "
+            f"{t[k] - step:.0f} s dropped by the trend rule)"
+            if k
+            else f"whole run {t[0] - step:.0f}-{end:.0f} s (steady throughout)"
+        ),
+    )
 
 
 def _in(df: pd.DataFrame, start: float, end: float, col: str = "t_s") -> pd.DataFrame:
@@ -95,12 +121,17 @@ def _latency_series(run: Run, metric: str) -> pd.DataFrame:
         e, m = c.output.status_entries, c.output.status_measurements
         if e.empty or m.empty or "count" not in m:
             continue
-        starts.append(e["time"].min() - pd.to_timedelta(float(e.loc[e["time"].idxmin(), "elapsed_s"]), unit="s"))
+        starts.append(
+            e["time"].min()
+            - pd.to_timedelta(float(e.loc[e["time"].idxmin(), "elapsed_s"]), unit="s")
+        )
         m = m[(m["metric"] == metric) & (m["count"] > 0)].drop_duplicates("elapsed_s")
         avg = next((col for col in ("average_latency_us", "avg") if col in m), None)
         if avg is None:
             continue
-        frames.append(pd.DataFrame({"abs": m["time"], "count": m["count"], "sum": m["count"] * m[avg]}))
+        frames.append(
+            pd.DataFrame({"abs": m["time"], "count": m["count"], "sum": m["count"] * m[avg]})
+        )
     if not frames:
         return pd.DataFrame(columns=["t_s", "count", "avg"])
     f = pd.concat(frames, ignore_index=True)
@@ -117,7 +148,9 @@ def _percentiles(run: Run, metric: str, start: float, end: float) -> dict[str, E
     t0 = min(float(log.intervals["start_s"].min()) for log in logs)
     chosen, per_interval = [], {"p95": [], "p99": []}
     for k in range(max(len(log.histograms) for log in logs)):
-        ticks = [(log.intervals.iloc[k], log.histograms[k]) for log in logs if k < len(log.histograms)]
+        ticks = [
+            (log.intervals.iloc[k], log.histograms[k]) for log in logs if k < len(log.histograms)
+        ]
         t_end = float(np.median([iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]))
         if not (start + 1e-9 < round(t_end) <= end + 1e-9):
             continue
@@ -134,15 +167,19 @@ def _percentiles(run: Run, metric: str, start: float, end: float) -> dict[str, E
     return {k: within_run(per_interval[k], whole.get(k, math.nan)) for k in per_interval}
 
 
-def steady_figures(run: Run, main_metric: str | None, skip: float | None = None,
-                   batched: bool = False) -> dict:
+def steady_figures(
+    run: Run, main_metric: str | None, skip: float | None = None, batched: bool = False
+) -> dict:
     """The summary columns of one run over its window: each figure of FIGURES (where known)
     with ``<figure>_ci_low``/``_ci_high``/``_se``/``_df``, and ``window``, ``window_start_s``,
     ``window_end_s``, ``window_intervals``."""
     series = interval_throughput(run)
     start, end, how = window(run, series, skip)
-    row: dict = {"window": how, "window_start_s": start,
-                 "window_end_s": end if end != math.inf else math.nan}
+    row: dict = {
+        "window": how,
+        "window_start_s": start,
+        "window_end_s": end if end != math.inf else math.nan,
+    }
     est: dict[str, Estimate] = {}
     thr = _in(series, start, end)
     row["window_intervals"] = int(len(thr))

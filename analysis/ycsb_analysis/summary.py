@@ -29,7 +29,9 @@ def main_operation(merged: MergedRun) -> pd.Series | None:
     if cand.empty:
         return None
     batches = cand[cand["operation"].str.startswith(BATCH_PREFIX)]
-    return (batches if not batches.empty else cand).sort_values("operations", ascending=False).iloc[0]
+    return (
+        (batches if not batches.empty else cand).sort_values("operations", ascending=False).iloc[0]
+    )
 
 
 def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = None) -> dict:
@@ -39,8 +41,18 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
     main = main_operation(merged)
     rec = records_table(run)
     ret = merged.returns
-    errors = int(ret.loc[(ret["status"] != "OK") & ~ret["intended"].astype(bool)
-                         & ~ret["operation"].str.endswith("-RECORDS"), "count"].sum()) if not ret.empty else 0
+    errors = (
+        int(
+            ret.loc[
+                (ret["status"] != "OK")
+                & ~ret["intended"].astype(bool)
+                & ~ret["operation"].str.endswith("-RECORDS"),
+                "count",
+            ].sum()
+        )
+        if not ret.empty
+        else 0
+    )
     row = {
         "run": run_label(run),
         "scenario": run.scenario,

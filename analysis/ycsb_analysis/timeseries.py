@@ -30,7 +30,9 @@ def _client_frames(run: Run) -> list[tuple[int, pd.DataFrame, pd.DataFrame]]:
 def _run_start(run: Run) -> pd.Timestamp | None:
     starts = []
     for _, entries, _ in _client_frames(run):
-        t0 = entries["time"].min() - pd.to_timedelta(entries.loc[entries["time"].idxmin(), "elapsed_s"], unit="s")
+        t0 = entries["time"].min() - pd.to_timedelta(
+            entries.loc[entries["time"].idxmin(), "elapsed_s"], unit="s"
+        )
         starts.append(t0)
     return min(starts) if starts else None
 
@@ -58,8 +60,11 @@ def _interval_lengths(entries: pd.DataFrame) -> pd.Series:
     if len(out):
         first_cur = float(cur.iloc[0]) if len(cur) else np.nan
         if not usable.iloc[0]:
-            out.iloc[0] = 0.0 if (np.isinf(first_cur) or ops.iloc[0] == 0 or entries["elapsed_s"].iloc[0] == 0) \
+            out.iloc[0] = (
+                0.0
+                if (np.isinf(first_cur) or ops.iloc[0] == 0 or entries["elapsed_s"].iloc[0] == 0)
                 else float(entries["elapsed_s"].iloc[0])
+            )
     return out.where(out >= 0, np.nan)
 
 
@@ -69,7 +74,9 @@ def _grid(first: float, end: float, step: float) -> np.ndarray:
     return np.unique(np.minimum(first + step * np.arange(n + 1), end))
 
 
-def _cumulative_on_grid(curves: list[tuple[np.ndarray, np.ndarray]], grid: np.ndarray) -> np.ndarray:
+def _cumulative_on_grid(
+    curves: list[tuple[np.ndarray, np.ndarray]], grid: np.ndarray
+) -> np.ndarray:
     """Sum of several clients' cumulative counts (piecewise linear in time) at ``grid``."""
     total = np.zeros(len(grid))
     for t, cum in curves:
@@ -103,7 +110,9 @@ def operation_throughput(run: Run) -> pd.DataFrame:
         m = meas[meas["count"].notna() & ~meas["intended"].astype(bool)]
         m = m[m["structure"].isin(["", "hdrhistogram", "raw"])]
         m = m.merge(e[["entry", "interval_s", "t_s"]], on="entry").sort_values("t_s")
-        for (metric, operation, failed), g in m.groupby(["metric", "operation", "failed"], sort=False):
+        for (metric, operation, failed), g in m.groupby(
+            ["metric", "operation", "failed"], sort=False
+        ):
             t_end = g["t_s"].to_numpy(dtype=float)
             first_len = g["interval_s"].iloc[0] if np.isfinite(g["interval_s"].iloc[0]) else 0.0
             # A 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends, so its
@@ -128,7 +137,9 @@ def operation_throughput(run: Run) -> pd.DataFrame:
         rows.append(pd.DataFrame({"t_s": edges[1:][ok], "metric": metric, "operation": operation,
                                   "failed": failed, "ops_per_s": rate[ok]}))
     out = pd.concat(rows, ignore_index=True)
-    return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(["metric", "t_s"])[columns]
+    return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(["metric", "t_s"])[
+        columns
+    ]
 
 
 def record_throughput(run: Run) -> pd.DataFrame:
@@ -145,7 +156,11 @@ def record_throughput(run: Run) -> pd.DataFrame:
     if rec.empty or thr.empty:
         return pd.DataFrame(columns=["t_s", "operation", "records_per_s", "records_per_batch"])
     per_batch = (rec["records_ok"] / rec["batches"]).set_axis(rec["operation"])
-    out = thr[~thr["failed"] & thr["operation"].isin(per_batch.index) & (thr["metric"] == thr["operation"])].copy()
+    out = thr[
+        ~thr["failed"]
+        & thr["operation"].isin(per_batch.index)
+        & (thr["metric"] == thr["operation"])
+    ].copy()
     out["records_per_batch"] = out["operation"].map(per_batch).to_numpy(dtype=float)
     out["records_per_s"] = out["ops_per_s"] * out["records_per_batch"]
     return out[["t_s", "operation", "records_per_s", "records_per_batch"]].reset_index(drop=True)
@@ -184,13 +199,17 @@ def latency_over_time(run: Run) -> pd.DataFrame:
     for idx, entries, meas in _client_frames(run):
         if meas.empty:
             continue
-        m = meas[~meas["operation"].isin(NOT_PLOTTED_OPERATIONS) & ~meas["intended"].astype(bool)].copy()
+        m = meas[
+            ~meas["operation"].isin(NOT_PLOTTED_OPERATIONS) & ~meas["intended"].astype(bool)
+        ].copy()
         m = m[(m["count"].isna()) | (m["count"] > 0)]
         m["t_s"] = (m["time"] - start).dt.total_seconds()
         m["client"] = idx
         frames.append(m)
     if not frames:
-        return pd.DataFrame(columns=["client", "t_s", "metric", "operation", "failed", "average_latency_us"])
+        return pd.DataFrame(
+            columns=["client", "t_s", "metric", "operation", "failed", "average_latency_us"]
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -202,7 +221,9 @@ def intended_latency_over_time(run: Run) -> pd.DataFrame:
     for idx, entries, meas in _client_frames(run):
         if meas.empty:
             continue
-        m = meas[~meas["operation"].isin(NOT_PLOTTED_OPERATIONS) & meas["intended"].astype(bool)].copy()
+        m = meas[
+            ~meas["operation"].isin(NOT_PLOTTED_OPERATIONS) & meas["intended"].astype(bool)
+        ].copy()
         m = m[(m["count"].isna()) | (m["count"] > 0)]
         if m.empty:
             continue
@@ -210,7 +231,9 @@ def intended_latency_over_time(run: Run) -> pd.DataFrame:
         m["client"] = idx
         frames.append(m)
     if not frames:
-        return pd.DataFrame(columns=["client", "t_s", "metric", "operation", "failed", "average_latency_us"])
+        return pd.DataFrame(
+            columns=["client", "t_s", "metric", "operation", "failed", "average_latency_us"]
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -225,14 +248,21 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     median end of those intervals since the earliest log start. A metric is left out unless
     every client has a log of it.
     """
-    columns = ["t_s", "metric", "operation", "failed", "count", "clients"] + [f"p{p:g}" for p in points]
+    columns = ["t_s", "metric", "operation", "failed", "count", "clients"] + [
+        f"p{p:g}" for p in points
+    ]
     logs_by_metric: dict[str, list] = {}
     for c in run.clients:
         for metric, log in c.hdr_logs.items():
             logs_by_metric.setdefault(metric, []).append(log)
-    logs_by_metric = {m: logs for m, logs in logs_by_metric.items()
-                      if len(logs) == len(run.clients) and not m.startswith("Intended-")
-                      and not m.endswith(RECORDS_SUFFIX) and split_metric(m).operation not in NOT_PLOTTED_OPERATIONS}
+    logs_by_metric = {
+        m: logs
+        for m, logs in logs_by_metric.items()
+        if len(logs) == len(run.clients)
+        and not m.startswith("Intended-")
+        and not m.endswith(RECORDS_SUFFIX)
+        and split_metric(m).operation not in NOT_PLOTTED_OPERATIONS
+    }
     all_logs = [log for logs in logs_by_metric.values() for log in logs if not log.intervals.empty]
     if not all_logs:
         return pd.DataFrame(columns=columns)
@@ -241,14 +271,26 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     for metric, logs in logs_by_metric.items():
         name = split_metric(metric)
         for k in range(max(len(log.histograms) for log in logs)):  # one per status tick: small
-            ticks = [(log.intervals.iloc[k], log.histograms[k]) for log in logs if k < len(log.histograms)]
+            ticks = [
+                (log.intervals.iloc[k], log.histograms[k])
+                for log in logs
+                if k < len(log.histograms)
+            ]
             merged = merge_histograms([h for _, h in ticks])
             if merged.total_count == 0:
                 continue
             ends = [iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]
-            rows.append({"t_s": float(np.median(ends)), "metric": metric, "operation": name.operation,
-                         "failed": name.failed, "count": merged.total_count, "clients": len(ticks),
-                         **percentiles(merged, points)})
+            rows.append(
+                {
+                    "t_s": float(np.median(ends)),
+                    "metric": metric,
+                    "operation": name.operation,
+                    "failed": name.failed,
+                    "count": merged.total_count,
+                    "clients": len(ticks),
+                    **percentiles(merged, points),
+                }
+            )
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -269,5 +311,6 @@ def errors_over_time(run: Run) -> pd.DataFrame:
     err = thr[is_error | status_named].copy()
     err["status"] = np.where(err["failed"], "FAILED", split.loc[err.index, "status"])
     err["operation"] = np.where(err["failed"], err["operation"], split.loc[err.index, "op"])
-    return err.rename(columns={"ops_per_s": "errors_per_s"})[["t_s", "metric", "operation", "status",
-                                                               "errors_per_s"]]
+    return err.rename(columns={"ops_per_s": "errors_per_s"})[
+        ["t_s", "metric", "operation", "status", "errors_per_s"]
+    ]

@@ -37,9 +37,13 @@ def t95(df: float) -> float:
             return _T95[lo]
         return _T95[lo] + (_T95[hi] - _T95[lo]) * (df - lo)
     z, v = _Z, df
-    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
-            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3)
-            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / (92160 * v ** 4))
+    return (
+        z
+        + (z**3 + z) / (4 * v)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+        + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4)
+    )
 
 
 @dataclass
@@ -85,7 +89,9 @@ def within_run(samples, value: float | None = None) -> Estimate:
     relative standard error."""
     x = np.asarray([v for v in samples if v == v], dtype=float)
     if len(x) < 3:
-        return Estimate(float(value) if value is not None else (float(x.mean()) if len(x) else math.nan))
+        return Estimate(
+            float(value) if value is not None else (float(x.mean()) if len(x) else math.nan)
+        )
     mean = float(x.mean())
     n_eff = max(effective_n(x), 2.0)
     se = float(x.std(ddof=1)) / math.sqrt(n_eff)
@@ -126,6 +132,8 @@ def ratio(a: Estimate, b: Estimate) -> Ratio:
     se = math.sqrt(va + vb)
     if se == 0:
         return Ratio(r, r, r)
-    df = (va + vb) ** 2 / ((va ** 2 / a.df if a.df > 0 else 0) + (vb ** 2 / b.df if b.df > 0 else 0) or 1e-12)
+    df = (va + vb) ** 2 / (
+        (va**2 / a.df if a.df > 0 else 0) + (vb**2 / b.df if b.df > 0 else 0) or 1e-12
+    )
     h = t95(df) * se
     return Ratio(r, r * math.exp(-h), r * math.exp(h))

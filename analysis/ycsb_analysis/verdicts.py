@@ -37,8 +37,11 @@ COMPARED = [
 
 def _estimate(row: pd.Series, figure: str) -> Estimate:
     v = row.get(figure, math.nan)
-    return Estimate(float(v) if v is not None and v == v else math.nan,
-                    float(row.get(f"{figure}_se", math.nan)), float(row.get(f"{figure}_df", math.nan)))
+    return Estimate(
+        float(v) if v is not None and v == v else math.nan,
+        float(row.get(f"{figure}_se", math.nan)),
+        float(row.get(f"{figure}_df", math.nan)),
+    )
 
 
 def aggregate(summary: pd.DataFrame) -> pd.DataFrame:
@@ -73,15 +76,19 @@ def verdict(name_a: str, name_b: str, words: str, better: str, r) -> str:
         return "no figure to compare"
     change = (r.ratio - 1) * 100
     if r.low != r.low:
-        return (f"not judged: {words} {change:+.0f}% but no 95% interval (percentiles without .hdr "
-                "logs, or too few intervals)")
+        return (
+            f"not judged: {words} {change:+.0f}% but no 95% interval (percentiles without .hdr "
+            "logs, or too few intervals)"
+        )
     ci = f"95% CI {(r.low - 1) * 100:+.0f}% to {(r.high - 1) * 100:+.0f}%"
     if not r.significant:
         return f"no significant difference ({ci})"
     higher = r.ratio > 1
     good = higher == (better == "higher")
-    return (f"{name_a}: {words} {abs(change):.0f}% {'higher' if higher else 'lower'} than "
-            f"{name_b}{' (better)' if good else ' (worse)'} ({ci})")
+    return (
+        f"{name_a}: {words} {abs(change):.0f}% {'higher' if higher else 'lower'} than "
+        f"{name_b}{' (better)' if good else ' (worse)'} ({ci})"
+    )
 
 
 def _unsteady(row: pd.Series) -> bool:
@@ -100,25 +107,47 @@ def _compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict) ->
         if unsteady:
             # a figure that averages a climb says nothing about either database
             text = f"not judged: {' and '.join(unsteady)} never reached a steady state"
-        rows.append(key | {"figure": words, name_b: eb.value, name_a: ea.value,
-                           "ratio": r.ratio, "ratio_low": r.low, "ratio_high": r.high,
-                           "significant": bool(r.significant) and not unsteady, "better_when": better,
-                           "verdict": text})
+        rows.append(
+            key
+            | {
+                "figure": words,
+                name_b: eb.value,
+                name_a: ea.value,
+                "ratio": r.ratio,
+                "ratio_low": r.low,
+                "ratio_high": r.high,
+                "significant": bool(r.significant) and not unsteady,
+                "better_when": better,
+                "verdict": text,
+            }
+        )
     return rows
 
 
 def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase") -> pd.DataFrame:
     """Cassandra vs HBase for every phase both ran in the same results (scenario, timestamp)."""
-    cols = ["scenario", "timestamp", "phase", "figure", b, a, "ratio", "ratio_low", "ratio_high",
-            "significant", "verdict"]
+    cols = [
+        "scenario",
+        "timestamp",
+        "phase",
+        "figure",
+        b,
+        a,
+        "ratio",
+        "ratio_low",
+        "ratio_high",
+        "significant",
+        "verdict",
+    ]
     if agg.empty or not {a, b} <= set(agg["database"]):
         return pd.DataFrame(columns=cols)
     rows = []
     for (scenario, ts, phase), g in agg.groupby(["scenario", "timestamp", "phase"], sort=False):
         by_db = {r["database"]: r for _, r in g.iterrows()}
         if a in by_db and b in by_db:
-            rows += _compare(by_db[a], by_db[b], a, b,
-                             {"scenario": scenario, "timestamp": ts, "phase": phase})
+            rows += _compare(
+                by_db[a], by_db[b], a, b, {"scenario": scenario, "timestamp": ts, "phase": phase}
+            )
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -126,17 +155,38 @@ def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
     """Current vs baseline per phase (matched on scenario, phase and database; the latest
     timestamp of each side): the ratio current/baseline with its interval and verdict."""
     key = ["scenario", "phase", "database"]
-    cols = key + ["figure", "baseline", "current", "change_percent", "ratio", "ratio_low",
-                  "ratio_high", "significant", "better_when", "verdict"]
+    cols = key + [
+        "figure",
+        "baseline",
+        "current",
+        "change_percent",
+        "ratio",
+        "ratio_low",
+        "ratio_high",
+        "significant",
+        "better_when",
+        "verdict",
+    ]
 
     def latest(s: pd.DataFrame) -> pd.DataFrame:
-        return s.sort_values("timestamp", kind="stable").drop_duplicates(key, keep="last") if not s.empty else s
+        return (
+            s.sort_values("timestamp", kind="stable").drop_duplicates(key, keep="last")
+            if not s.empty
+            else s
+        )
 
     cur, base = latest(current), latest(baseline)
     rows = []
     for _, c in cur.iterrows():
-        m = base[(base["scenario"] == c["scenario"]) & (base["phase"] == c["phase"])
-                 & (base["database"] == c["database"])] if not base.empty else base
+        m = (
+            base[
+                (base["scenario"] == c["scenario"])
+                & (base["phase"] == c["phase"])
+                & (base["database"] == c["database"])
+            ]
+            if not base.empty
+            else base
+        )
         if m.empty:
             continue
         for r in _compare(c, m.iloc[0], "current", "baseline", {k: c[k] for k in key}):

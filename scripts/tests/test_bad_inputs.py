@@ -7,7 +7,6 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 

@@ -1,7 +1,6 @@
 """The client libraries' log: out of stderr, in a file the error names, kept with a phase's
 results. A real cassandra4 client against a closed loopback port (no server needed)."""
 import pytest
-
 from ycsbpack.errors import ScriptError
 from ycsbpack.launcher import RUNTIME_LIB
 from ycsbpack.paths import REPO_ROOT

@@ -1,10 +1,10 @@
 """Pure logic of the client fleet (no Ray, no server): what goes to a loader, how a plain
 bin/ycsb command is split, what identifies a pack build, which loaders are refused."""
+
 import zipfile
 from pathlib import Path
 
 import pytest
-
 from ycsbpack.errors import ScriptError
 from ycsbpack.fleet import agent
 from ycsbpack.fleet.cli import phase_from_args
@@ -16,8 +16,18 @@ def test_remote_command_ships_property_files_and_moves_results_to_the_work_dir(t
     wl = tmp_path / "w.properties"
     wl.write_bytes(b"recordcount=10\nname=caf\xe9\n")  # ISO-8859-1, as YCSB reads it
     phase_dir = tmp_path / "out" / "cassandra-load"
-    cmd = [str(YCSB), "load", "basic", "-P", str(wl), "-p",
-           f"hdrhistogram.output.path={phase_dir}/hdr/client-1-", "-s", "-threads", "2"]
+    cmd = [
+        str(YCSB),
+        "load",
+        "basic",
+        "-P",
+        str(wl),
+        "-p",
+        f"hdrhistogram.output.path={phase_dir}/hdr/client-1-",
+        "-s",
+        "-threads",
+        "2",
+    ]
     args, files = remote_command(cmd, phase_dir)
     assert args[0] == f"{agent.PACK_TOKEN}/bin/ycsb"
     assert args[3:5] == ["-P", f"{agent.WORK_TOKEN}/props/0-w.properties"]
@@ -29,10 +39,31 @@ def test_remote_command_ships_property_files_and_moves_results_to_the_work_dir(t
 def test_a_plain_command_becomes_a_phase_split_like_local_clients(tmp_path):
     wl = tmp_path / "w.properties"
     wl.write_text("recordcount=1000\n")
-    phase = phase_from_args(["load", "cassandra4", "-P", str(wl), "-p", "hosts=10.0.0.1",
-                             "-threads", "8", "-target", "900", "-s",
-                             "-jvm-args", "-Xmx1g"], 3, "mine")
-    assert (phase.database, phase.command, phase.threads, phase.target) == ("cassandra", "load", 8, 900)
+    phase = phase_from_args(
+        [
+            "load",
+            "cassandra4",
+            "-P",
+            str(wl),
+            "-p",
+            "hosts=10.0.0.1",
+            "-threads",
+            "8",
+            "-target",
+            "900",
+            "-s",
+            "-jvm-args",
+            "-Xmx1g",
+        ],
+        3,
+        "mine",
+    )
+    assert (phase.database, phase.command, phase.threads, phase.target) == (
+        "cassandra",
+        "load",
+        8,
+        900,
+    )
     ranges = []
     for i in range(3):
         props = read_property_files(phase.files_of(i))
@@ -46,13 +77,16 @@ def test_a_plain_command_becomes_a_phase_split_like_local_clients(tmp_path):
     assert sorted(keys) == list(range(1000)), "disjoint ranges covering every key"
 
 
-@pytest.mark.parametrize("args, says", [
-    (["shell", "basic"], "load|run <binding>"),
-    (["run", "mongodb"], "unknown binding 'mongodb'"),
-    (["run", "basic", "-x"], "-x: not a bin/ycsb option"),
-    (["run", "basic", "-threads", "many"], "-threads many: expected a whole number"),
-    (["run", "basic", "-P", "/nonexistent.properties"], "no such workload file"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["shell", "basic"], "load|run <binding>"),
+        (["run", "mongodb"], "unknown binding 'mongodb'"),
+        (["run", "basic", "-x"], "-x: not a bin/ycsb option"),
+        (["run", "basic", "-threads", "many"], "-threads many: expected a whole number"),
+        (["run", "basic", "-P", "/nonexistent.properties"], "no such workload file"),
+    ],
+)
 def test_bad_commands_are_refused_with_one_sentence(args, says):
     with pytest.raises(ScriptError, match=says.replace("|", r"\|")):
         phase_from_args(args, 2, "x")
@@ -77,15 +111,24 @@ def test_the_build_checksum_follows_jar_contents_not_build_times(tmp_path):
 
 
 def test_loaders_that_cannot_run_the_client_are_refused_naming_the_node():
-    ok = {"ray_node_id": "a" * 56, "host": "l1", "ip": "10.0.0.5", "pack_home": "/opt/pack",
-          "jars_sha256": "j" * 64, "pack_commit": "c1", "java_version": "17.0.9"}
+    ok = {
+        "ray_node_id": "a" * 56,
+        "host": "l1",
+        "ip": "10.0.0.5",
+        "pack_home": "/opt/pack",
+        "jars_sha256": "j" * 64,
+        "pack_commit": "c1",
+        "java_version": "17.0.9",
+    }
     assert refusals([ok], "c1", "j" * 64) == []
     other_build = dict(ok, ray_node_id="b" * 56, jars_sha256="k" * 64, pack_commit="c2")
     java11 = dict(ok, ray_node_id="c" * 56, java_version="11.0.2")
     nojava = dict(ok, ray_node_id="d" * 56, java_problem="no JDK 17 found", java_version=None)
     problems = refusals([ok, other_build, java11, nojava], "c1", "j" * 64)
     assert len(problems) == 3
-    assert problems[0].startswith("client 1: Ray node bbbbbbbbbbbb (host l1, 10.0.0.5, pack /opt/pack) "
-                                  "runs a different pack build (commit c2")
+    assert problems[0].startswith(
+        "client 1: Ray node bbbbbbbbbbbb (host l1, 10.0.0.5, pack /opt/pack) "
+        "runs a different pack build (commit c2"
+    )
     assert "client 2: Ray node cccccccccccc" in problems[1] and "no Java 17 (11.0.2)" in problems[1]
     assert "no Java 17 (no JDK 17 found)" in problems[2]

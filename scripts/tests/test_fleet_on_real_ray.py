@@ -4,6 +4,7 @@ One 3-node Ray cluster on 127.0.0.1:6492 for the whole module (started once, sto
 also when a test fails, every node by its PID) and one Cassandra node on 127.0.0.63 (JMX 7263).
 The tests run in file order: the last one stops a Ray node for good.
 """
+
 import json
 import os
 import signal
@@ -13,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
-
 from ycsbpack.paths import REPO_ROOT
 
-pytestmark = pytest.mark.skipif(os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1",
-                                reason="YCSBPACK_SKIP_SERVER_TESTS=1")
+pytestmark = pytest.mark.skipif(
+    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
+)
 pytest.importorskip("ray")
 loader = pytest.importorskip("ycsb_analysis.loader")
 merge = pytest.importorskip("ycsb_analysis.merge")
@@ -26,10 +27,28 @@ PORT = 6492
 CASSANDRA = ["--first-address", "127.0.0.63", "--jmx-port", "7263"]
 CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
 # BasicDB: a client without a database, for the fault tests; a bounded, paced run
-BASIC = ["run", "basic", "-P", str(REPO_ROOT / "workloads" / "s4" / "update-heavy.properties"),
-         "-p", "basicdb.verbose=false", "-p", "basicdb.simulatedelay=0", "-p", "recordcount=1000",
-         "-p", "operationcount=100000000", "-p", "maxexecutiontime=60", "-p", "status.interval=1",
-         "-target", "300", "-threads", "1"]
+BASIC = [
+    "run",
+    "basic",
+    "-P",
+    str(REPO_ROOT / "workloads" / "s4" / "update-heavy.properties"),
+    "-p",
+    "basicdb.verbose=false",
+    "-p",
+    "basicdb.simulatedelay=0",
+    "-p",
+    "recordcount=1000",
+    "-p",
+    "operationcount=100000000",
+    "-p",
+    "maxexecutiontime=60",
+    "-p",
+    "status.interval=1",
+    "-target",
+    "300",
+    "-threads",
+    "1",
+]
 
 
 def script(name, *args):
@@ -56,8 +75,12 @@ def fleet(tmp_path_factory):
     opts = ["--run-dir", root, "--port", PORT]
     try:
         t0 = time.monotonic()
-        p = subprocess.run(script("fleet-local", "start", "--nodes", 3, *opts),
-                           capture_output=True, text=True, timeout=300)
+        p = subprocess.run(
+            script("fleet-local", "start", "--nodes", 3, *opts),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert p.returncode == 0, p.stdout + p.stderr
         print(f"3-node Ray cluster up in {time.monotonic() - t0:.1f} s")
         address = p.stdout.strip().splitlines()[-1]
@@ -67,8 +90,10 @@ def fleet(tmp_path_factory):
         subprocess.run(script("fleet-local", "stop", *opts))
         state = json.loads((root / "fleet.json").read_text())
         for node in state["nodes"]:
-            assert not Path(f"/proc/{node['pid']}").exists() or \
-                "Z" in Path(f"/proc/{node['pid']}/stat").read_text().split(") ")[-1][:1]
+            assert (
+                not Path(f"/proc/{node['pid']}").exists()
+                or "Z" in Path(f"/proc/{node['pid']}/stat").read_text().split(") ")[-1][:1]
+            )
 
 
 @pytest.fixture(scope="module")
@@ -83,21 +108,61 @@ def cassandra(tmp_path_factory):
 
 
 def fleet_run(fleet, out, clients, *ycsb, **kw):
-    return subprocess.run(script("fleet", "run", "--ray", fleet["address"], "--clients", clients,
-                                 "--out", out, "--label", "phase", "--", *ycsb),
-                          capture_output=True, text=True, timeout=300, **kw)
+    return subprocess.run(
+        script(
+            "fleet",
+            "run",
+            "--ray",
+            fleet["address"],
+            "--clients",
+            clients,
+            "--out",
+            out,
+            "--label",
+            "phase",
+            "--",
+            *ycsb,
+        ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kw,
+    )
 
 
 def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
-    p = subprocess.run(script("run-scenario", "S4", "--no-build", "--scale", "ci", "--out",
-                              tmp_path, "--run-dir", cassandra, "--cassandra-address",
-                              "127.0.0.63", "--cassandra-jmx-port", "7263",
-                              "--ray", fleet["address"], "--clients", 3),
-                       capture_output=True, text=True, timeout=900)
+    p = subprocess.run(
+        script(
+            "run-scenario",
+            "S4",
+            "--no-build",
+            "--scale",
+            "ci",
+            "--out",
+            tmp_path,
+            "--run-dir",
+            cassandra,
+            "--cassandra-address",
+            "127.0.0.63",
+            "--cassandra-jmx-port",
+            "7263",
+            "--ray",
+            fleet["address"],
+            "--clients",
+            3,
+        ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     phases = sorted(m.parent for m in tmp_path.glob("*/metadata.json"))
-    assert [d.name for d in phases] == ["cassandra-load", "cassandra-short-range-threads-4",
-                                        "cassandra-update-heavy-threads-4", "cassandra-warmup"]
+    assert [d.name for d in phases] == [
+        "cassandra-load",
+        "cassandra-short-range-threads-4",
+        "cassandra-update-heavy-threads-4",
+        "cassandra-warmup",
+    ]
     for d in phases:
         meta = json.loads((d / "metadata.json").read_text())
         clients = meta["fleet"]["clients"]
@@ -114,24 +179,52 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
             assert " sec: " in (d / f"client-{i}.err").read_text()
             assert list((d / "hdr").glob(f"client-{i}-*.hdr"))
         ops = merge.merge_clients(run).operations.set_index("metric")["operations"]
-        per_client = [merge.merge_clients(loader.Run(run.path, run.metadata, [c])).operations
-                      .set_index("metric")["operations"] for c in run.clients]
+        per_client = [
+            merge.merge_clients(loader.Run(run.path, run.metadata, [c])).operations.set_index(
+                "metric"
+            )["operations"]
+            for c in run.clients
+        ]
         for metric in ops.index:
             assert ops[metric] == sum(pc.get(metric, 0) for pc in per_client), metric
     # the load: disjoint key ranges covering [0, recordcount)
     meta = json.loads((tmp_path / "cassandra-load" / "metadata.json").read_text())
     props = [dict(meta["properties"], **c) for c in meta["client_properties"]]
     records = int(meta["properties"]["recordcount"])
-    keys = sorted(k for p in props for k in range(int(p["insertstart"]),
-                                                  int(p["insertstart"]) + int(p["insertcount"])))
+    keys = sorted(
+        k
+        for p in props
+        for k in range(int(p["insertstart"]), int(p["insertstart"]) + int(p["insertcount"]))
+    )
     assert keys == list(range(records))
     # an independent count: read every key once (sequential), all found
     check = subprocess.run(
-        [str(REPO_ROOT / "bin" / "ycsb"), "run", "cassandra4", "-P",
-         str(REPO_ROOT / "workloads" / "db" / "cassandra.properties"), "-p", "hosts=127.0.0.63",
-         "-p", "readproportion=1", "-p", "updateproportion=0", "-p", "requestdistribution=sequential",
-         "-p", f"recordcount={records}", "-p", f"operationcount={records}", "-s", "-threads", "4"],
-        capture_output=True, text=True, timeout=300)
+        [
+            str(REPO_ROOT / "bin" / "ycsb"),
+            "run",
+            "cassandra4",
+            "-P",
+            str(REPO_ROOT / "workloads" / "db" / "cassandra.properties"),
+            "-p",
+            "hosts=127.0.0.63",
+            "-p",
+            "readproportion=1",
+            "-p",
+            "updateproportion=0",
+            "-p",
+            "requestdistribution=sequential",
+            "-p",
+            f"recordcount={records}",
+            "-p",
+            f"operationcount={records}",
+            "-s",
+            "-threads",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert check.returncode == 0, check.stderr[-2000:]
     assert f"[READ], Return=OK, {records}" in check.stdout
     assert "NOT_FOUND" not in check.stdout
@@ -148,10 +241,15 @@ def test_a_loader_with_another_pack_build_and_too_few_loaders_are_refused(fleet,
     for jar in (REPO_ROOT / "ycsb-runtime" / "target" / "lib").glob("*.jar"):
         (lib / jar.name).symlink_to(jar)
     import zipfile
+
     with zipfile.ZipFile(lib / "extra.jar", "w") as z:
         z.writestr("Extra.class", b"not the coordinator's")
-    p = subprocess.run(script("fleet-local", "add", "--pack-home", home, *fleet["opts"]),
-                       capture_output=True, text=True, timeout=300)
+    p = subprocess.run(
+        script("fleet-local", "add", "--pack-home", home, *fleet["opts"]),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert p.returncode == 0, p.stdout + p.stderr
     try:
         r = fleet_run(fleet, tmp_path / "out", 4, *BASIC)
@@ -161,7 +259,9 @@ def test_a_loader_with_another_pack_build_and_too_few_loaders_are_refused(fleet,
         assert not fleet_jvms(), "nothing started on any loader"
         r = fleet_run(fleet, tmp_path / "out", 5, *BASIC)
         assert r.returncode == 1
-        assert "need 5 loader nodes, but the Ray cluster at 127.0.0.1:6492 has 4" in r.stderr, r.stderr
+        assert "need 5 loader nodes, but the Ray cluster at 127.0.0.1:6492 has 4" in r.stderr, (
+            r.stderr
+        )
     finally:
         subprocess.run(script("fleet-local", "stop", "--node", 3, *fleet["opts"]))
 
@@ -177,9 +277,25 @@ def wait_for_status_lines(phase_dir: Path, clients: int, timeout: float = 120) -
 
 
 def test_ctrl_c_on_the_coordinator_stops_every_remote_client(fleet, tmp_path):
-    proc = subprocess.Popen(script("fleet", "run", "--ray", fleet["address"], "--clients", 3,
-                                   "--out", tmp_path, "--label", "phase", "--", *BASIC),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        script(
+            "fleet",
+            "run",
+            "--ray",
+            fleet["address"],
+            "--clients",
+            3,
+            "--out",
+            tmp_path,
+            "--label",
+            "phase",
+            "--",
+            *BASIC,
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_status_lines(tmp_path / "phase", 3)
         assert len(fleet_jvms()) == 3
@@ -193,16 +309,37 @@ def test_ctrl_c_on_the_coordinator_stops_every_remote_client(fleet, tmp_path):
 
 
 def test_a_loader_node_stopped_mid_phase_fails_the_phase_naming_the_client(fleet, tmp_path):
-    proc = subprocess.Popen(script("fleet", "run", "--ray", fleet["address"], "--clients", 3,
-                                   "--out", tmp_path, "--label", "phase", "--",
-                                   *BASIC[:-4], "-p", "maxexecutiontime=25", "-target", "300",
-                                   "-threads", "1"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        script(
+            "fleet",
+            "run",
+            "--ray",
+            fleet["address"],
+            "--clients",
+            3,
+            "--out",
+            tmp_path,
+            "--label",
+            "phase",
+            "--",
+            *BASIC[:-4],
+            "-p",
+            "maxexecutiontime=25",
+            "-target",
+            "300",
+            "-threads",
+            "1",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_status_lines(tmp_path / "phase", 3)
         # node 2 dies as a host does: SIGKILL of its raylet, agents and workers
-        subprocess.run(script("fleet-local", "stop", "--node", 2, "--kill", *fleet["opts"]),
-                       check=True)
+        subprocess.run(
+            script("fleet-local", "stop", "--node", 2, "--kill", *fleet["opts"]), check=True
+        )
         out, err = proc.communicate(timeout=180)
     finally:
         if proc.poll() is None:
@@ -216,13 +353,21 @@ def test_a_loader_node_stopped_mid_phase_fails_the_phase_naming_the_client(fleet
     assert "was lost mid-phase" in lost[0]["error"]
     survivors = [c for c in meta["fleet"]["clients"] if c["client"] != i]
     for c in survivors:
-        assert "[OVERALL], RunTime(ms)" in (tmp_path / "phase" / f"client-{c['client']}.out").read_text()
+        assert (
+            "[OVERALL], RunTime(ms)"
+            in (tmp_path / "phase" / f"client-{c['client']}.out").read_text()
+        )
     run = loader.load_phase_dir(tmp_path / "phase")
-    assert run.partial and sorted(c.index for c in run.clients) == sorted(c["client"] for c in survivors)
+    assert run.partial and sorted(c.index for c in run.clients) == sorted(
+        c["client"] for c in survivors
+    )
     assert any(w.startswith(f"partial phase: client {i} failed") for w in run.warnings)
-    report = subprocess.run([sys.executable, "-m", "ycsb_analysis.cli", str(tmp_path),
-                             "-o", str(tmp_path / "report")], capture_output=True, text=True,
-                            timeout=300)
+    report = subprocess.run(
+        [sys.executable, "-m", "ycsb_analysis.cli", str(tmp_path), "-o", str(tmp_path / "report")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.returncode == 0, report.stderr[-2000:]
     assert "basic:phase — partial" in (tmp_path / "report" / "report.html").read_text()
     time.sleep(1)

@@ -14,6 +14,7 @@ runs in --run-dir" rule and stopped at the end, also when a test fails; S4 start
 node on 127.0.0.61 to check that the runner stops what it started. Nothing here uses the default
 addresses or ports, nor the ones of the Java integration tests (127.0.0.41, 22181, 24306).
 """
+
 import json
 import os
 import re
@@ -22,12 +23,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from ycsbpack import procs
 from ycsbpack.paths import REPO_ROOT
 
-pytestmark = pytest.mark.skipif(os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1",
-                                reason="YCSBPACK_SKIP_SERVER_TESTS=1")
+pytestmark = pytest.mark.skipif(
+    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
+)
 
 loader = pytest.importorskip("ycsb_analysis.loader")
 merge = pytest.importorskip("ycsb_analysis.merge")
@@ -35,8 +36,6 @@ merge = pytest.importorskip("ycsb_analysis.merge")
 CASSANDRA = ["--cassandra-address", "127.0.0.51", "--cassandra-jmx-port", "7251"]
 HBASE_PORTS = "23181,23000,23020"
 MYSQL_PORT = "25306"
-HBASE_HAS_LISTS = "ListBindings.publish" in "".join(
-    p.read_text() for p in (REPO_ROOT / "hbase-salted-binding" / "src" / "main").rglob("*.java"))
 
 
 def script(name, *args):
@@ -47,36 +46,73 @@ def script(name, *args):
 def run_dir(tmp_path_factory):
     """The servers the scenario runs share; always stopped, even when a test fails."""
     root = tmp_path_factory.mktemp("scenario-servers")
-    cassandra = ["--run-dir", root / "cassandra", "--first-address", "127.0.0.51",
-                 "--jmx-port", "7251"]
+    cassandra = [
+        "--run-dir",
+        root / "cassandra",
+        "--first-address",
+        "127.0.0.51",
+        "--jmx-port",
+        "7251",
+    ]
     zk, master, rs = HBASE_PORTS.split(",")
-    hbase = ["--run-dir", root / "hbase", "--zk-port", zk, "--master-port", master,
-             "--regionserver-port", rs]
+    hbase = [
+        "--run-dir",
+        root / "hbase",
+        "--zk-port",
+        zk,
+        "--master-port",
+        master,
+        "--regionserver-port",
+        rs,
+    ]
     mysql = ["--run-dir", root / "mysql", "--port", MYSQL_PORT]
     try:
         subprocess.run(script("cassandra-local", "start", "--nodes", "3", *cassandra), check=True)
-        subprocess.run(script("hbase-local", "start", "--nodes", "3", "--owner-pid", os.getpid(),
-                              *hbase), check=True)
-        subprocess.run(script("mysql-local", "start", "--owner-pid", os.getpid(), *mysql),
-                       check=True)
+        subprocess.run(
+            script("hbase-local", "start", "--nodes", "3", "--owner-pid", os.getpid(), *hbase),
+            check=True,
+        )
+        subprocess.run(
+            script("mysql-local", "start", "--owner-pid", os.getpid(), *mysql), check=True
+        )
         yield root
     finally:
         subprocess.run(script("cassandra-local", "stop", *cassandra))
         subprocess.run(script("hbase-local", "stop", *hbase))
         subprocess.run(script("mysql-local", "stop", *mysql))
-        left = [p for p in (root / "hbase" / "pids").glob("*.pid")
-                if procs.alive(procs.read_pid(p))]
+        left = [
+            p for p in (root / "hbase" / "pids").glob("*.pid") if procs.alive(procs.read_pid(p))
+        ]
         assert not left, f"HBase processes still running after stop: {left}"
 
 
 def run_scenario(name, db, out, run_dir, *extra):
     # --no-build: CI builds first (mvn verify); a build in the middle of the tests would race
     # with other Maven runs in a shared tree
-    proc = subprocess.run(script("run-scenario", name, "--no-build", "--db", db, "--scale", "ci",
-                                 "--out", out,
-                                 "--run-dir", run_dir, "--hbase-ports", HBASE_PORTS, *CASSANDRA,
-                                 "--mysql-port", MYSQL_PORT,
-                                 *extra), capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        script(
+            "run-scenario",
+            name,
+            "--no-build",
+            "--db",
+            db,
+            "--scale",
+            "ci",
+            "--out",
+            out,
+            "--run-dir",
+            run_dir,
+            "--hbase-ports",
+            HBASE_PORTS,
+            *CASSANDRA,
+            "--mysql-port",
+            MYSQL_PORT,
+            *extra,
+        ),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     return proc
 
 
@@ -107,62 +143,92 @@ def assert_phases(out: Path, expected: dict, allowed=("OK",)):
             unexpected = set(statuses) - set(allowed)
             assert not unexpected, f"{phase}: {op} returned {statuses}"
             if not op.endswith("-RECORDS"):
-                assert statuses.get("OK", 0) >= 0.95 * sum(statuses.values()), \
+                assert statuses.get("OK", 0) >= 0.95 * sum(statuses.values()), (
                     f"{phase}: {op} returned {statuses}"
+                )
 
 
 def test_s1_list_append_on_cassandra_every_phase_variant_and_compaction(run_dir, tmp_path):
     p = run_scenario("S1", "cassandra", tmp_path, run_dir)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     v = "cassandra-leveled-rowcache"
-    assert_phases(tmp_path, {
-        f"{v}-write-1-thread": ["APPEND"], f"{v}-read-1-thread": ["READ_LIST"],
-        f"{v}-read-1-thread-compacted": ["READ_LIST"], f"{v}-mixed-1+1": ["APPEND", "READ_LIST"],
-        f"{v}-mixed-2+1": ["APPEND", "READ_LIST"],
-        f"{v}-mixed-2+2": ["APPEND", "READ_LIST"],
-        f"{v}-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
+    assert_phases(
+        tmp_path,
+        {
+            f"{v}-write-1-thread": ["APPEND"],
+            f"{v}-read-1-thread": ["READ_LIST"],
+            f"{v}-read-1-thread-compacted": ["READ_LIST"],
+            f"{v}-mixed-1+1": ["APPEND", "READ_LIST"],
+            f"{v}-mixed-2+1": ["APPEND", "READ_LIST"],
+            f"{v}-mixed-2+2": ["APPEND", "READ_LIST"],
+            f"{v}-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"],
+        },
         # an empty list reads as NOT_FOUND: with ~10 appends per key a rare, legitimate answer
-        allowed=("OK", "NOT_FOUND"))
+        allowed=("OK", "NOT_FOUND"),
+    )
     assert "compact test.history" in p.stdout
 
 
-@pytest.mark.skipif(not HBASE_HAS_LISTS, reason="hbase-salted has no list-append operations "
-                                                "yet (ListBindings.publish in HBaseSaltedClient)")
 def test_s1_list_append_on_hbase(run_dir, tmp_path):
     p = run_scenario("S1", "hbase", tmp_path, run_dir)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    assert_phases(tmp_path, {
-        "hbase-default-write-1-thread": ["APPEND"], "hbase-default-read-1-thread": ["READ_LIST"],
-        "hbase-default-mixed-1+1": ["APPEND", "READ_LIST"],
-        "hbase-default-mixed-2+1": ["APPEND", "READ_LIST"],
-        "hbase-default-mixed-2+2": ["APPEND", "READ_LIST"],
-        "hbase-default-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
-        allowed=("OK", "NOT_FOUND"))
+    assert_phases(
+        tmp_path,
+        {
+            "hbase-default-write-1-thread": ["APPEND"],
+            "hbase-default-read-1-thread": ["READ_LIST"],
+            "hbase-default-mixed-1+1": ["APPEND", "READ_LIST"],
+            "hbase-default-mixed-2+1": ["APPEND", "READ_LIST"],
+            "hbase-default-mixed-2+2": ["APPEND", "READ_LIST"],
+            "hbase-default-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"],
+        },
+        allowed=("OK", "NOT_FOUND"),
+    )
 
 
 def test_s1_list_append_on_mysql_the_reports_phases_and_nothing_lost(run_dir, tmp_path):
     p = run_scenario("S1", "mysql", tmp_path, run_dir)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    assert_phases(tmp_path, {
-        "mysql-default-write-1-thread": ["APPEND"], "mysql-default-read-1-thread": ["READ_LIST"],
-        "mysql-default-mixed-1+1": ["APPEND", "READ_LIST"],
-        "mysql-default-mixed-2+1": ["APPEND", "READ_LIST"],
-        "mysql-default-mixed-2+2": ["APPEND", "READ_LIST"],
-        "mysql-default-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"]},
-        allowed=("OK", "NOT_FOUND"))
+    assert_phases(
+        tmp_path,
+        {
+            "mysql-default-write-1-thread": ["APPEND"],
+            "mysql-default-read-1-thread": ["READ_LIST"],
+            "mysql-default-mixed-1+1": ["APPEND", "READ_LIST"],
+            "mysql-default-mixed-2+1": ["APPEND", "READ_LIST"],
+            "mysql-default-mixed-2+2": ["APPEND", "READ_LIST"],
+            "mysql-default-batched-2+2": ["BATCH_APPEND", "BATCH_READ_LIST"],
+        },
+        allowed=("OK", "NOT_FOUND"),
+    )
     # every phase appended to the same fresh table: all acknowledged appends are stored
     outputs = sorted(str(f) for f in tmp_path.glob("mysql-*/client-*.out"))
-    check = subprocess.run(script("check-list-appends", "jdbc", *outputs, "--", "-p",
-                                  f"db.url=jdbc:mariadb://127.0.0.1:{MYSQL_PORT}/ycsb",
-                                  "-p", "listappend.table=history"),
-                           capture_output=True, text=True, timeout=300)
+    check = subprocess.run(
+        script(
+            "check-list-appends",
+            "jdbc",
+            *outputs,
+            "--",
+            "-p",
+            f"db.url=jdbc:mariadb://127.0.0.1:{MYSQL_PORT}/ycsb",
+            "-p",
+            "listappend.table=history",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
     assert "OK: every acknowledged append is stored" in check.stdout
 
 
-S2_PHASES = {"load-value10-batch100": ["BATCH_INSERT"], "load-value100-batch200": ["BATCH_INSERT"],
-             "read-batch1": ["BATCH_READ"], "read-batch10": ["BATCH_READ"],
-             "read-batch100": ["BATCH_READ"]}
+S2_PHASES = {
+    "load-value10-batch100": ["BATCH_INSERT"],
+    "load-value100-batch200": ["BATCH_INSERT"],
+    "read-batch1": ["BATCH_READ"],
+    "read-batch10": ["BATCH_READ"],
+    "read-batch100": ["BATCH_READ"],
+}
 
 
 def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_dir, tmp_path):
@@ -173,9 +239,15 @@ def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_d
     assert meta["properties"]["hosts"] == "127.0.0.51,127.0.0.52,127.0.0.53"
     for phase, ops in S2_PHASES.items():
         for op in ops:
-            assert set(found[f"cassandra-{phase}"][op]) == {"OK"}, (phase, found[f"cassandra-{phase}"])
+            assert set(found[f"cassandra-{phase}"][op]) == {"OK"}, (
+                phase,
+                found[f"cassandra-{phase}"],
+            )
     down = found["cassandra-fault-node-down"]
-    assert down["BATCH_INSERT"].get("UNAVAILABLE", 0) + down["BATCH_INSERT"].get("WRITE_TIMEOUT", 0) > 0
+    assert (
+        down["BATCH_INSERT"].get("UNAVAILABLE", 0) + down["BATCH_INSERT"].get("WRITE_TIMEOUT", 0)
+        > 0
+    )
     assert down["BATCH_READ"]["OK"] > 0
     assert set(found["cassandra-fault-restarted"]["BATCH_INSERT"]) == {"OK"}
     verdict = json.loads((tmp_path / "fault-verdict-cassandra.json").read_text())
@@ -187,8 +259,12 @@ def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_d
 
 
 def hbase_status(run_dir):
-    p = subprocess.run(script("hbase-local", "status", "--run-dir", run_dir / "hbase"),
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        script("hbase-local", "status", "--run-dir", run_dir / "hbase"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return p.returncode, p.stdout + p.stderr
 
 
@@ -199,11 +275,24 @@ def test_s2_on_three_hbase_nodes_regions_spread_and_a_crashed_region_server(run_
     p = run_scenario("S2", "hbase", tmp_path, run_dir)
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-3000:]
     found = returns_by_phase(tmp_path)
-    assert sorted(found) == sorted([f"hbase-{ph}" for ph in S2_PHASES]
-                                   + ["hbase-fault-node-down", "hbase-fault-restarted",
-                                      "hbase-fault-read-back"])
-    for ph in S2_PHASES:
-        assert all(set(s) == {"OK"} for s in found[f"hbase-{ph}"].values()), (ph, found[f"hbase-{ph}"])
+    assert sorted(found) == sorted(
+        [f"hbase-{ph}" for ph in S2_PHASES]
+        + ["hbase-fault-node-down", "hbase-fault-restarted", "hbase-fault-read-back"]
+    )
+    # hbase-salted batches (Table.batch): every phase ran its BATCH_* operation, not the single
+    # operations a binding without batches falls back to, and counted the records of each batch
+    for phase, ops in S2_PHASES.items():
+        by_op = found[f"hbase-{phase}"]
+        assert all(set(s) == {"OK"} for s in by_op.values()), (phase, by_op)
+        for op in ops:
+            batches = by_op.get(op, {}).get("OK", 0)
+            records = by_op.get(f"{op}-RECORDS", {}).get("OK", 0)
+            assert batches > 0, (phase, by_op)
+            assert records >= batches, (phase, by_op)
+            if not phase.endswith("batch1"):
+                assert records > batches, (phase, by_op)
+        # the single-operation fallback would also record INSERT/READ through YCSB's DBWrapper
+        assert not {"INSERT", "READ"} & set(by_op), (phase, by_op)
     verdict = json.loads((tmp_path / "fault-verdict-hbase.json").read_text())
     # the report's 64 pre-split regions were spread over the three region servers before the crash
     per_server = [tables.get("t2", 0) for tables in verdict["regions_before"].values()]
@@ -221,38 +310,82 @@ def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     expected = {}
     for suffix in ("clients-2-threads-4",):
-        expected.update({f"cassandra-insert-{suffix}": ["INSERT"],
-                         f"cassandra-select-{suffix}": ["READ"],
-                         f"cassandra-update-{suffix}": ["UPDATE"],
-                         f"cassandra-delete-{suffix}": ["DELETE"]})
+        expected.update(
+            {
+                f"cassandra-insert-{suffix}": ["INSERT"],
+                f"cassandra-select-{suffix}": ["READ"],
+                f"cassandra-update-{suffix}": ["UPDATE"],
+                f"cassandra-delete-{suffix}": ["DELETE"],
+            }
+        )
     assert_phases(tmp_path, expected)
-    meta = json.loads((tmp_path / "cassandra-insert-clients-2-threads-4" / "metadata.json").read_text())
+    meta = json.loads(
+        (tmp_path / "cassandra-insert-clients-2-threads-4" / "metadata.json").read_text()
+    )
     assert meta["clients"] == 2
-    starts = [int(c.get("insertstart", meta["properties"]["insertstart"]))
-              for c in meta["client_properties"]]
+    starts = [
+        int(c.get("insertstart", meta["properties"]["insertstart"]))
+        for c in meta["client_properties"]
+    ]
     assert len(set(starts)) == 2, "the two loading clients have disjoint key ranges"
 
 
 def test_s4_starts_its_own_server_and_stops_it_afterwards(tmp_path):
     own = tmp_path / "own-servers"
-    proc = subprocess.run(script("run-scenario", "S4", "--no-build", "--scale", "ci",
-                                 "--out", tmp_path / "out",
-                                 "--run-dir", own, "--cassandra-address", "127.0.0.61",
-                                 "--cassandra-jmx-port", "7261"),
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        script(
+            "run-scenario",
+            "S4",
+            "--no-build",
+            "--scale",
+            "ci",
+            "--out",
+            tmp_path / "out",
+            "--run-dir",
+            own,
+            "--cassandra-address",
+            "127.0.0.61",
+            "--cassandra-jmx-port",
+            "7261",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        assert_phases(tmp_path / "out", {
-            "cassandra-load": ["INSERT"],
-            "cassandra-update-heavy-threads-4": ["READ", "UPDATE"],
-            "cassandra-short-range-threads-4": ["SCAN"]})
-        meta = json.loads((tmp_path / "out" / "cassandra-update-heavy-threads-4" / "metadata.json").read_text())
-        assert meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 5   # s4/ci.properties
-        assert "none" in json.loads((tmp_path / "out" / "cassandra-load" / "metadata.json").read_text())["warmup"]
+        assert_phases(
+            tmp_path / "out",
+            {
+                "cassandra-load": ["INSERT"],
+                "cassandra-update-heavy-threads-4": ["READ", "UPDATE"],
+                "cassandra-short-range-threads-4": ["SCAN"],
+            },
+        )
+        meta = json.loads(
+            (tmp_path / "out" / "cassandra-update-heavy-threads-4" / "metadata.json").read_text()
+        )
+        assert meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 5  # s4/ci.properties
+        assert (
+            "none"
+            in json.loads((tmp_path / "out" / "cassandra-load" / "metadata.json").read_text())[
+                "warmup"
+            ]
+        )
         assert meta["cpu"]["server_cpu_s"]["cassandra-node1"] > 0 and meta["cpu"]["shared_machine"]
         pid = procs.read_pid(own / "cassandra" / "node1.pid")
         assert not procs.alive(pid), "the node the runner started is stopped"
     finally:
-        subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
-                              "--first-address", "127.0.0.61", "--jmx-port", "7261"),
-                       capture_output=True)
+        subprocess.run(
+            script(
+                "cassandra-local",
+                "stop",
+                "--run-dir",
+                own / "cassandra",
+                "--first-address",
+                "127.0.0.61",
+                "--jmx-port",
+                "7261",
+            ),
+            capture_output=True,
+        )

@@ -1,7 +1,6 @@
 """Command-line checks that need a file tree or a plan rather than a command (the commands
 themselves are in bad_inputs.txt)."""
 import pytest
-
 from ycsbpack import install
 from ycsbpack.errors import ScriptError
 from ycsbpack.scenario_plan import Context

@@ -2,7 +2,6 @@
 import socket
 
 import pytest
-
 from ycsbpack import cassandra_local
 from ycsbpack.cql_probe import cql_answers
 from ycsbpack.errors import ScriptError

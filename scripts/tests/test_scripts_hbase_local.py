@@ -4,7 +4,6 @@ import socket
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from ycsbpack import hbase_cluster, hbase_local
 from ycsbpack.errors import ScriptError
 
@@ -21,7 +20,10 @@ def test_a_three_node_cluster_is_a_process_per_part_with_distinct_ports(tmp_path
     assert layout.node_processes(2) == ["datanode-2", "regionserver-2"]
     ports = [p for _, p, _ in layout.ports()]
     assert ports == [2181, 16000, 16001, 16002, 16020, 16021, 16022]
-    assert layout.replication == 3 and hbase_cluster.Layout(tmp_path, 2, 1, 2, 3, None).replication == 2
+    assert (
+        layout.replication == 3
+        and hbase_cluster.Layout(tmp_path, 2, 1, 2, 3, None).replication == 2
+    )
     assert layout.heap("regionserver-1") == "512m"
 
 
@@ -81,6 +83,7 @@ def test_the_dead_servers_regions_and_when_they_reopened_come_from_the_masters_l
     import shutil
     import time
     from pathlib import Path
+
     from ycsbpack import hbase_logs
     monkeypatch.setenv("TZ", "UTC")  # the log was written on a machine in UTC
     time.tzset()

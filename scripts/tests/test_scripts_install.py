@@ -2,7 +2,6 @@
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from ycsbpack import install
 from ycsbpack.bindings import BINDINGS
 from ycsbpack.errors import ScriptError
@@ -28,14 +27,18 @@ def built(tmp_path, monkeypatch):
     return BINDINGS["cassandra4"]
 
 
-def test_runtime_jars_are_the_binding_itself_and_every_listed_jar_with_copy_dependencies_names(built):
+def test_runtime_jars_are_the_binding_itself_and_every_listed_jar_with_copy_dependencies_names(
+    built,
+):
     names = [j.file_name for j in install.runtime_jars(built)]
     assert names == ["cassandra4-binding-0.1.0-SNAPSHOT.jar", "jffi-1.3.9.jar",
                      "jffi-1.3.9-native.jar", "slf4j-simple-1.7.36.jar",
                      "binding-common-0.1.0-SNAPSHOT.jar"]
 
 
-def test_the_module_declares_core_provided_exact_jars_without_transitives_and_own_jars_from_lib(built):
+def test_the_module_declares_core_provided_exact_jars_without_transitives_and_own_jars_from_lib(
+    built,
+):
     pom = ET.fromstring(install.module_pom(built, "site.ycsb", "0.18.0-SNAPSHOT"))
     assert pom.findtext("m:artifactId", namespaces=NS) == "cassandra4-binding"
     assert pom.findtext("m:parent/m:version", namespaces=NS) == "0.18.0-SNAPSHOT"

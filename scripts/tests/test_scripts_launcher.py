@@ -1,8 +1,10 @@
 """bin/ycsb's command line: what it builds from YCSB-style arguments, and what it refuses."""
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-
 from ycsbpack import launcher
 from ycsbpack.errors import ScriptError
 from ycsbpack.secrets import mask_command
@@ -27,8 +29,23 @@ def built(tmp_path, monkeypatch):
 def test_load_runs_the_exit_status_aware_main_with_load_flag_last(built, tmp_path):
     workload = tmp_path / "w.properties"
     workload.write_text("recordcount=1\n")
-    cmd = launcher.build_command(["load", "cassandra4", "-P", str(workload), "-p", "a=b", "-s",
-                                  "-threads", "4", "-jvm-args", "-Xmx2g -Dx=y", "-cp", "/extra.jar"])
+    cmd = launcher.build_command(
+        [
+            "load",
+            "cassandra4",
+            "-P",
+            str(workload),
+            "-p",
+            "a=b",
+            "-s",
+            "-threads",
+            "4",
+            "-jvm-args",
+            "-Xmx2g -Dx=y",
+            "-cp",
+            "/extra.jar",
+        ]
+    )
     assert cmd[1:4] == ["-Duser.language=en", "-Duser.country=US", "-Duser.variant="]
     assert cmd[4].startswith("-Dorg.slf4j.simpleLogger.logFile=") and cmd[4].endswith(".log")
     assert cmd[5:7] == ["-Xmx2g", "-Dx=y"], "after the launcher's -D, so they can override it"
@@ -87,3 +104,13 @@ def test_python_and_java_mask_the_same_secret_words():
 def test_api_keys_are_secrets_too():
     assert mask_command(["-p", "service.apikey=k", "-p", "s3.access_key=a"]) == [
         "-p", "service.apikey=*****", "-p", "s3.access_key=*****"]
+
+
+def test_bin_ycsb_exits_1_with_one_line_for_a_missing_property_file(tmp_path):
+    # README's exit-status list: a bad option is refused before Java starts, exit status 1
+    ycsb = Path(__file__).resolve().parents[2] / "bin" / "ycsb"
+    missing = tmp_path / "missing.properties"
+    proc = subprocess.run([sys.executable, str(ycsb), "load", "basic", "-P", str(missing)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [f"ERROR -P {missing}: no such workload file"]

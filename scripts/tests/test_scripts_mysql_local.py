@@ -4,7 +4,6 @@ import os
 import socket
 
 import pytest
-
 from ycsbpack import mysql_local
 from ycsbpack.errors import ScriptError
 
@@ -14,7 +13,7 @@ def test_the_config_keeps_everything_under_the_run_dir_on_loopback(tmp_path):
     cnf = mysql_local._write_config(server, tmp_path / "mariadb").read_text()
     assert "bind-address = 127.0.0.1" in cnf and "port = 23999" in cnf
     for key in ("datadir", "tmpdir", "socket", "pid-file", "log-error"):
-        line = next(l for l in cnf.splitlines() if l.startswith(key + " "))
+        line = next(ln for ln in cnf.splitlines() if ln.startswith(key + " "))
         assert str(tmp_path / "run") in line, line
     assert "innodb_buffer_pool_size = 128M" in cnf
     assert ("user = root" in cnf) == (os.geteuid() == 0), "mariadbd refuses root unless told"

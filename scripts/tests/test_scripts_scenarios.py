@@ -3,13 +3,11 @@ import re
 from pathlib import Path
 
 import pytest
-
-from ycsbpack import run_scenario
+from ycsbpack import fault_timeline, fault_verdict, run_scenario
 from ycsbpack.errors import ScriptError
-from ycsbpack import fault_timeline, fault_verdict
 from ycsbpack.local_servers import LocalCassandra, LocalHBase
-from ycsbpack.phase_runner import Phase, RUN_INSERT_STRIDE, client_split, read_property_files
-from ycsbpack.scenario_plan import Action, Composite, Context, WORKLOADS
+from ycsbpack.phase_runner import RUN_INSERT_STRIDE, Phase, client_split, read_property_files
+from ycsbpack.scenario_plan import WORKLOADS, Composite, Context
 from ycsbpack.scenarios import SCENARIOS, scenario_id
 
 
@@ -31,9 +29,9 @@ def phases(steps):
                                         if p.parent.name.startswith("s")),
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_scenario_file_opens_with_its_source_report_and_scaling(path):
-    header = "\n".join(l for l in path.read_text().splitlines() if l.startswith("#"))
+    header = "\n".join(ln for ln in path.read_text().splitlines() if ln.startswith("#"))
     assert path.read_text().startswith("#")
-    assert re.search(r"seeds/00\d_[0-9a-f]+\.txt", header), "names the source report"
+    assert re.search(r"\bS[1-4] report \(docs/sources\.md\)", header), "names the source report"
     assert re.search(r"(?i)local scale|scaled|ci size", header), "says what was scaled"
 
 
@@ -258,8 +256,10 @@ def test_unavailability_runs_from_the_first_to_the_last_failure_after_the_node_w
     assert u["BATCH_INSERT"]["last_failure_s"] == 9.5
     assert u["BATCH_INSERT"]["failed"] == 30 and u["BATCH_READ"]["failed"] == 20
     assert u["recovered_while_down"]
-    f.write_text("\n".join(lines[:15]) + "\n")   # the phase ended before any recovery
-    assert not fault_timeline.unavailability(fault_timeline.timeline(f), down)["recovered_while_down"]
+    f.write_text("\n".join(lines[:15]) + "\n")  # the phase ended before any recovery
+    assert not fault_timeline.unavailability(fault_timeline.timeline(f), down)[
+        "recovered_while_down"
+    ]
 
 
 HBASE_DOWN = {"BATCH_INSERT": {"OK": 200, "RETRIES_EXHAUSTED": 40, "TIMEOUT": 10},
@@ -283,7 +283,9 @@ def test_the_hbase_verdict_counts_acknowledged_rows_not_batches():
 
 
 def test_the_hbase_verdict_fails_when_an_acknowledged_row_is_missing_or_no_recovery():
-    assert hbase_judge(3299)["failed"] == ["no acknowledged write is missing (found >= acknowledged)"]
+    assert hbase_judge(3299)["failed"] == [
+        "no acknowledged write is missing (found >= acknowledged)"
+    ]
     assert hbase_judge(3300, recovered=False)["failed"][0].startswith(
         "writes and reads succeeded again while the node was still down")
 
@@ -298,7 +300,9 @@ def test_a_drained_hbase_node_need_not_fail_any_operation_a_crashed_one_must():
     assert drained["failed"] == []
     crashed = fault_verdict.finish(fault_verdict.judge_hbase(
         quiet, HBASE_UP, back, 10, 3500, unavailability={"recovered_while_down": True}))
-    assert crashed["failed"] == ["operations failed while the dead server's regions were unassigned"]
+    assert crashed["failed"] == [
+        "operations failed while the dead server's regions were unassigned"
+    ]
 
 
 def test_a_batch_whose_coordinator_crashed_mid_request_may_be_stored():

@@ -1,5 +1,6 @@
 """Warm-up, repeats and CPU records of the runner. The last test runs a real YCSB client
 (BasicDB: no server) through the warm-up and its stop file."""
+
 import json
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from ycsbpack.scenarios import SCENARIOS
 
 ROOT = Path(__file__).resolve().parents[2]
 # status lines as YCSB 0.17 prints them (cut to their head; the judge reads nothing else)
-LINE = "2026-11-24 00:07:{s:02d}:030 {s} sec: {ops} operations; {rate} current ops/sec; est completion in 1 minute"
+LINE = ("2026-11-24 00:07:{s:02d}:030 {s} sec: {ops} operations; {rate} current ops/sec; "
+        "est completion in 1 minute")
 
 
 def feed(judge, client, rates, first=0):
@@ -45,7 +47,13 @@ def test_scale_bounds_and_the_properties_that_override_them():
 
 def test_databases_alternate_a_b_b_a():
     assert alternating(["cassandra", "hbase"], 3) == [
-        ("cassandra", 1), ("hbase", 1), ("hbase", 2), ("cassandra", 2), ("cassandra", 3), ("hbase", 3)]
+        ("cassandra", 1),
+        ("hbase", 1),
+        ("hbase", 2),
+        ("cassandra", 2),
+        ("cassandra", 3),
+        ("hbase", 3),
+    ]
     assert alternating(["hbase"], 2) == [("hbase", 1), ("hbase", 2)]
 
 
@@ -59,10 +67,23 @@ def test_loads_and_deletes_are_not_warmed_up_and_repeats_get_their_own_directori
 
 
 def test_a_real_client_warms_up_then_measures_and_ends_through_the_stop_file(tmp_path):
-    phase = Phase("t", "run", "basic", "basic", "run", [],
-                  {"workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "100",
-                   "operationcount": "1000000000", "maxexecutiontime": "4",
-                   "basicdb.verbose": "false", "basicdb.simulatedelay": "2"}, threads=4)
+    phase = Phase(
+        "t",
+        "run",
+        "basic",
+        "basic",
+        "run",
+        [],
+        {
+            "workload": "site.ycsb.workloads.CoreWorkload",
+            "recordcount": "100",
+            "operationcount": "1000000000",
+            "maxexecutiontime": "4",
+            "basicdb.verbose": "false",
+            "basicdb.simulatedelay": "2",
+        },
+        threads=4,
+    )
     d = run_phase(phase, tmp_path, echo_status=False, warmup=warmup.WarmUp(6, 3, 1))
     meta = json.loads((d / "metadata.json").read_text())
     w = meta["warmup"]

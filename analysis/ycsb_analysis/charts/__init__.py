@@ -8,7 +8,12 @@ hold nothing it can draw (e.g. no thread sweep among them).
 from .common import Chart
 from .comparison import database_comparison
 from .fault import fault_timelines
-from .over_time import errors_over_time, latency_over_time, measured_latency_over_time, throughput_over_time
+from .over_time import (
+    errors_over_time,
+    latency_over_time,
+    measured_latency_over_time,
+    throughput_over_time,
+)
 from .percentiles import percentile_curves
 from .sweeps import client_scaling, find_knee, thread_sweep
 
@@ -24,5 +29,17 @@ ALL_CHARTS = (
     fault_timelines,
 )
 
-__all__ = ["Chart", "ALL_CHARTS", "throughput_over_time", "latency_over_time", "measured_latency_over_time", "percentile_curves",
-           "thread_sweep", "client_scaling", "database_comparison", "errors_over_time", "fault_timelines", "find_knee"]
+__all__ = [
+    "Chart",
+    "ALL_CHARTS",
+    "throughput_over_time",
+    "latency_over_time",
+    "measured_latency_over_time",
+    "percentile_curves",
+    "thread_sweep",
+    "client_scaling",
+    "database_comparison",
+    "errors_over_time",
+    "fault_timelines",
+    "find_knee",
+]

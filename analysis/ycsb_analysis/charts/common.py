@@ -39,7 +39,9 @@ def legend_columns(n_entries: int) -> int:
     return int(np.ceil(n_entries / LEGEND_ROWS_PER_COLUMN))
 
 
-def new_figure(n_panels: int = 1, width: float = 9.0, panel_height: float = 3.2, legend_entries: int = 0):
+def new_figure(
+    n_panels: int = 1, width: float = 9.0, panel_height: float = 3.2, legend_entries: int = 0
+):
     """A figure with ``n_panels`` stacked axes (always returned as a list).
 
     Constrained layout keeps the figure title, panel titles, axis labels and outside legends
@@ -49,8 +51,13 @@ def new_figure(n_panels: int = 1, width: float = 9.0, panel_height: float = 3.2,
     cols = legend_columns(legend_entries)
     rows = min(max(legend_entries, 1), LEGEND_ROWS_PER_COLUMN)
     height = max(panel_height, 0.16 * rows + 0.8)
-    fig, axes = plt.subplots(n_panels, 1, figsize=(width + cols * LEGEND_COLUMN_WIDTH, height * n_panels + 0.5),
-                             squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(
+        n_panels,
+        1,
+        figsize=(width + cols * LEGEND_COLUMN_WIDTH, height * n_panels + 0.5),
+        squeeze=False,
+        layout="constrained",
+    )
     return fig, [a for a in axes[:, 0]]
 
 

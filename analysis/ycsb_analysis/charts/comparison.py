@@ -29,13 +29,17 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     for side in ("low", "high"):
         col = f"throughput_ops_per_s_ci_{side}"
         rec = f"records_per_s_ci_{side}"
-        s[side] = np.where(s["batched"], s[rec] if rec in s else np.nan, s[col] if col in s else np.nan)
+        s[side] = np.where(
+            s["batched"], s[rec] if rec in s else np.nan, s[col] if col in s else np.nan
+        )
     s = s.drop_duplicates(["group", "series"], keep="last")
     groups = list(dict.fromkeys(s["group"]))
     series = list(dict.fromkeys(s["series"]))
     per_group = max(s.groupby("group")["series"].nunique().max(), 1)
     width = 0.8 / per_group
-    fig, axes = new_figure(1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2, legend_entries=len(series))
+    fig, axes = new_figure(
+        1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2, legend_entries=len(series)
+    )
     ax = axes[0]
     colors = run_colors(series)
     labelled: set[str] = set()
@@ -48,14 +52,26 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
             err = None
             if np.isfinite(r["value"]) and np.isfinite(r["low"]) and np.isfinite(r["high"]):
                 err = [[max(0.0, r["value"] - r["low"])], [max(0.0, r["high"] - r["value"])]]
-            bar = ax.bar(pos, r["value"] if np.isfinite(r["value"]) else 0, width, color=colors[name],
-                         label=None if name in labelled else name, yerr=err, capsize=3,
-                         error_kw={"elinewidth": 1})[0]
+            bar = ax.bar(
+                pos,
+                r["value"] if np.isfinite(r["value"]) else 0,
+                width,
+                color=colors[name],
+                label=None if name in labelled else name,
+                yerr=err,
+                capsize=3,
+                error_kw={"elinewidth": 1},
+            )[0]
             labelled.add(name)
             if np.isfinite(r["value"]):
-                ax.annotate(f"{r['value']:,.0f}{' rec/s' if r['batched'] else ''}",
-                            (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                            ha="center", va="bottom", fontsize=7, rotation=90)
+                ax.annotate(
+                    f"{r['value']:,.0f}{' rec/s' if r['batched'] else ''}",
+                    (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                    ha="center",
+                    va="bottom",
+                    fontsize=7,
+                    rotation=90,
+                )
     xs = np.arange(len(groups))
     labels = [f"{g}\n(records/s)" if s[s["group"] == g]["batched"].any() else g for g in groups]
     ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=8)
@@ -63,4 +79,6 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     ax.set_ylim(bottom=0, top=ax.get_ylim()[1] * 1.25)
     ax.grid(alpha=0.3, axis="y")
     legend_beside(ax, fontsize=8)
-    return [save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")]
+    return [
+        save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")
+    ]

@@ -13,10 +13,10 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+import matplotlib.pyplot as plt
+
 from ..loader import Run
 from .common import Chart, save
-
-import matplotlib.pyplot as plt
 
 FAULT_PHASE = "fault-node-down"
 SERIES = (("BATCH_INSERT", "ok", "writes OK", "-", "tab:blue"),

@@ -28,7 +28,9 @@ DRAWN_SLICES = 2_000
 RASTER_ABOVE = 5_000
 
 
-def _thinned_for_drawing(x: np.ndarray, y: np.ndarray, slices: int = DRAWN_SLICES) -> tuple[np.ndarray, np.ndarray]:
+def _thinned_for_drawing(
+    x: np.ndarray, y: np.ndarray, slices: int = DRAWN_SLICES
+) -> tuple[np.ndarray, np.ndarray]:
     """At most ``2 × slices`` points of the line, in order: each slice's minimum and maximum."""
     if len(y) <= 2 * slices:
         return x, y
@@ -49,7 +51,7 @@ class _Line:
     y: np.ndarray
     style: str = "-"
     marker: str | None = "."
-    key: str = ""       # lines of one run (and client) share a colour: service and intended alike
+    key: str = ""  # lines of one run (and client) share a colour: service and intended alike
 
 
 def _data_operations(frames: dict[str, "object"]) -> list[str]:
@@ -63,8 +65,13 @@ def _data_operations(frames: dict[str, "object"]) -> list[str]:
     return ops
 
 
-def _draw(lines: list[_Line], ylabel: dict[str, str], log: bool = False, panel_titles: dict[str, str] | None = None,
-          scatter: bool = False):
+def _draw(
+    lines: list[_Line],
+    ylabel: dict[str, str],
+    log: bool = False,
+    panel_titles: dict[str, str] | None = None,
+    scatter: bool = False,
+):
     """One panel per distinct ``panel`` of ``lines`` (in order), legends beside the plots."""
     panels = list(dict.fromkeys(line.panel for line in lines))
     most = max(sum(1 for line in lines if line.panel == p) for p in panels)
@@ -77,20 +84,45 @@ def _draw(lines: list[_Line], ylabel: dict[str, str], log: bool = False, panel_t
             if log:  # a log axis cannot show values <= 0: counted and said in the title
                 keep = ~(np.asarray(line.y, dtype=float) <= 0)
                 hidden += int((~keep).sum())
-                line = _Line(line.panel, line.label, np.asarray(line.x)[keep], np.asarray(line.y)[keep],
-                             line.style, line.marker, line.key)
+                line = _Line(
+                    line.panel,
+                    line.label,
+                    np.asarray(line.x)[keep],
+                    np.asarray(line.y)[keep],
+                    line.style,
+                    line.marker,
+                    line.key,
+                )
                 if not len(line.y):
                     continue
             # Many points are drawn as pixels inside the SVG (an image), not one element each:
             # that keeps a long run's chart files small; the figures are in the data files.
             many = len(line.y) > RASTER_ABOVE
             if line.marker == "," and scatter:
-                ax.scatter(line.x, line.y, s=3, alpha=0.35, label=line.label, linewidths=0, color=color,
-                           rasterized=many)
+                ax.scatter(
+                    line.x,
+                    line.y,
+                    s=3,
+                    alpha=0.35,
+                    label=line.label,
+                    linewidths=0,
+                    color=color,
+                    rasterized=many,
+                )
             else:
-                x, y = _thinned_for_drawing(np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float))
-                ax.plot(x, y, line.style, marker=line.marker if len(y) <= RASTER_ABOVE else None, markersize=3,
-                        label=line.label, color=color, rasterized=many)
+                x, y = _thinned_for_drawing(
+                    np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float)
+                )
+                ax.plot(
+                    x,
+                    y,
+                    line.style,
+                    marker=line.marker if len(y) <= RASTER_ABOVE else None,
+                    markersize=3,
+                    label=line.label,
+                    color=color,
+                    rasterized=many,
+                )
         if log:
             ax.set_yscale("log")
         else:
@@ -106,7 +138,11 @@ def _draw(lines: list[_Line], ylabel: dict[str, str], log: bool = False, panel_t
 
 def _hidden_note(fig) -> str:
     n = getattr(fig, "hidden_points", 0)
-    return f"; {n:,} value(s) ≤ 0 µs cannot be drawn on the log axis (flagged in the report)" if n else ""
+    return (
+        f"; {n:,} value(s) ≤ 0 µs cannot be drawn on the log axis (flagged in the report)"
+        if n
+        else ""
+    )
 
 
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -123,25 +159,43 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
             rec = records[label]
             rec = rec[rec["operation"] == op]
             if not rec.empty:
-                lines.append(_Line(op, f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)",
-                                   rec["t_s"].to_numpy(), rec["records_per_s"].to_numpy(), key=label))
+                lines.append(
+                    _Line(
+                        op,
+                        f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)",
+                        rec["t_s"].to_numpy(),
+                        rec["records_per_s"].to_numpy(),
+                        key=label,
+                    )
+                )
                 units.setdefault(op, set()).add("records/s")
                 continue
             d = df[(df["operation"] == op) & ~df["failed"].astype(bool)] if not df.empty else df
             if not d.empty:
-                lines.append(_Line(op, label, d["t_s"].to_numpy(), d["ops_per_s"].to_numpy(), key=label))
+                lines.append(
+                    _Line(op, label, d["t_s"].to_numpy(), d["ops_per_s"].to_numpy(), key=label)
+                )
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
     fig = _draw(lines, ylabel, panel_titles=titles)
     # the runner's warm-up (same clients, before the measured part): shown, never summarised
-    ends = [r.metadata["warmup"]["end_s"] for r in runs
-            if isinstance(r.metadata.get("warmup"), dict) and r.metadata["warmup"].get("end_s")]
-    for ax in fig.axes[:len(titles)] if ends else []:
+    ends = [
+        r.metadata["warmup"]["end_s"]
+        for r in runs
+        if isinstance(r.metadata.get("warmup"), dict) and r.metadata["warmup"].get("end_s")
+    ]
+    for ax in fig.axes[: len(titles)] if ends else []:
         ax.axvspan(0, max(ends), color="grey", alpha=0.12)
-    return [save(fig, out_dir, "throughput-over-time",
-                 "Throughput over time per operation (clients summed; batch operations in records/s)"
-                 + ("; grey: the warm-up, not in any summary figure" if ends else ""))]
+    return [
+        save(
+            fig,
+            out_dir,
+            "throughput-over-time",
+            "Throughput over time per operation (clients summed; batch operations in records/s)"
+            + ("; grey: the warm-up, not in any summary figure" if ends else ""),
+        )
+    ]
 
 
 def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -> list[Chart]:
@@ -154,7 +208,10 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     """
     frames = {run_label(r): timeseries.latency_over_time(r) for r in runs}
     intended = {run_label(r): timeseries.intended_latency_over_time(r) for r in runs}
-    merged = {run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None for r in runs}
+    merged = {
+        run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None
+        for r in runs
+    }
     ops = _data_operations(frames)
     if not ops:
         return []
@@ -169,8 +226,16 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                 dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
                 if not dm.empty:
                     for col in wanted:
-                        lines.append(_Line(op, f"{label} {col} (clients merged)", dm["t_s"].to_numpy(),
-                                           dm[col].to_numpy(), styles[col], key=label))
+                        lines.append(
+                            _Line(
+                                op,
+                                f"{label} {col} (clients merged)",
+                                dm["t_s"].to_numpy(),
+                                dm[col].to_numpy(),
+                                styles[col],
+                                key=label,
+                            )
+                        )
                         shown.append(col)
                     continue
             for frame, suffix in ((df, ""), (intended[label], " intended")):
@@ -186,21 +251,43 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                     for col in wanted:
                         if col in dc and dc[col].notna().any():
                             style = "-." if suffix else styles[col]
-                            lines.append(_Line(op, f"{who} {col}{suffix}", dc["t_s"].to_numpy(),
-                                               dc[col].to_numpy(), style, key=who))
+                            lines.append(
+                                _Line(
+                                    op,
+                                    f"{who} {col}{suffix}",
+                                    dc["t_s"].to_numpy(),
+                                    dc[col].to_numpy(),
+                                    style,
+                                    key=who,
+                                )
+                            )
                             shown.append(col + suffix)
                             drew = True
                     if not drew:
-                        lines.append(_Line(op, f"{who} average{suffix}", dc["t_s"].to_numpy(),
-                                           dc["average_latency_us"].to_numpy(), "-." if suffix else "-", key=who))
+                        lines.append(
+                            _Line(
+                                op,
+                                f"{who} average{suffix}",
+                                dc["t_s"].to_numpy(),
+                                dc["average_latency_us"].to_numpy(),
+                                "-." if suffix else "-",
+                                key=who,
+                            )
+                        )
                         shown.append("average" + suffix)
     if not lines:
         return []
     fig = _draw(lines, {op: "latency (µs, log)" for op in ops}, log=True)
     drawn = ", ".join(dict.fromkeys(shown))
-    return [save(fig, out_dir, "latency-over-time",
-                 f"Latency per status interval ({drawn}; several clients merged from their "
-                 f".hdr logs, else per client{_hidden_note(fig)})")]
+    return [
+        save(
+            fig,
+            out_dir,
+            "latency-over-time",
+            f"Latency per status interval ({drawn}; several clients merged from their "
+            f".hdr logs, else per client{_hidden_note(fig)})",
+        )
+    ]
 
 
 def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -221,12 +308,16 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                     if name.operation == "CLEANUP":
                         continue
                     g = g.sort_values("time_ms")
-                    lines.append(_Line(name.operation + (" failed" if name.failed else ""),
-                                       f"{who} average per interval{' (intended)' if name.intended else ''}",
-                                       g["time_ms"].to_numpy(dtype=float) / 1000.0,
-                                       g["average_latency_us"].to_numpy(dtype=float),
-                                       "--" if name.intended else "-",
-                                       key=f"{who} average{' (intended)' if name.intended else ''}"))
+                    lines.append(
+                        _Line(
+                            name.operation + (" failed" if name.failed else ""),
+                            f"{who} average per interval{' (intended)' if name.intended else ''}",
+                            g["time_ms"].to_numpy(dtype=float) / 1000.0,
+                            g["average_latency_us"].to_numpy(dtype=float),
+                            "--" if name.intended else "-",
+                            key=f"{who} average{' (intended)' if name.intended else ''}",
+                        )
+                    )
             raw = c.output.raw_datapoints
             if not raw.empty:
                 t0 = float(raw["timestamp_ms"].min())
@@ -237,19 +328,31 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                     if len(g) > MAX_RAW_POINTS:
                         g = g.iloc[np.linspace(0, len(g) - 1, MAX_RAW_POINTS).astype(int)]
                         thinned = True
-                    lines.append(_Line(name.operation + (" failed" if name.failed else ""),
-                                       f"{who} each operation{' (intended)' if name.intended else ''}",
-                                       (g["timestamp_ms"].to_numpy(dtype=float) - t0) / 1000.0,
-                                       g["latency_us"].to_numpy(dtype=float), "", ",",
-                                       key=f"{who} each{' (intended)' if name.intended else ''}"))
+                    lines.append(
+                        _Line(
+                            name.operation + (" failed" if name.failed else ""),
+                            f"{who} each operation{' (intended)' if name.intended else ''}",
+                            (g["timestamp_ms"].to_numpy(dtype=float) - t0) / 1000.0,
+                            g["latency_us"].to_numpy(dtype=float),
+                            "",
+                            ",",
+                            key=f"{who} each{' (intended)' if name.intended else ''}",
+                        )
+                    )
     if not lines:
         return []
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = _draw(lines, {p: "latency (µs, log)" for p in panels}, log=True, scatter=True)
-    return [save(fig, out_dir, "measured-latency-over-time",
-                 "Latency over time from measurementtype=timeseries (average per interval) and raw "
-                 f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
-                 f"{_hidden_note(fig)})")]
+    return [
+        save(
+            fig,
+            out_dir,
+            "measured-latency-over-time",
+            "Latency over time from measurementtype=timeseries (average per interval) and raw "
+            f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
+            f"{_hidden_note(fig)})",
+        )
+    ]
 
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -261,7 +364,15 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     lines = []
     for label, df in frames.items():
         for (op, status), d in df.groupby(["operation", "status"]):
-            lines.append(_Line(f"{op} {status}", label, d["t_s"].to_numpy(), d["errors_per_s"].to_numpy(), key=label))
+            lines.append(
+                _Line(
+                    f"{op} {status}",
+                    label,
+                    d["t_s"].to_numpy(),
+                    d["errors_per_s"].to_numpy(),
+                    key=label,
+                )
+            )
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = _draw(lines, {p: "failed operations (ops/s)" for p in panels})
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]

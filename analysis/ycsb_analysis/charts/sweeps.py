@@ -92,8 +92,13 @@ def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
         knee = find_knee(x, thr)
         if knee is not None:
             ax.axvline(x[knee], color="grey", ls="--")
-            ax.annotate(f"knee: {int(x[knee])} threads", (x[knee], thr[knee]), textcoords="offset points",
-                        xytext=(6, -14), fontsize=8)
+            ax.annotate(
+                f"knee: {int(x[knee])} threads",
+                (x[knee], thr[knee]),
+                textcoords="offset points",
+                xytext=(6, -14),
+                fontsize=8,
+            )
         ax2 = ax.twinx()
         p99 = g["p99_latency_us"].to_numpy(dtype=float)
         ax2.plot(x, p99, "s--", color="tab:red", label="p99 latency")
@@ -131,14 +136,21 @@ def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
         knee = find_knee(x, thr)
         if knee is not None:
             ax.axvline(x[knee], color="grey", ls="--")
-            ax.annotate(f"knee: {int(x[knee])} clients", (x[knee], thr[knee]), textcoords="offset points",
-                        xytext=(6, -14), fontsize=8)
+            ax.annotate(
+                f"knee: {int(x[knee])} clients",
+                (x[knee], thr[knee]),
+                textcoords="offset points",
+                xytext=(6, -14),
+                fontsize=8,
+            )
         ax.set_xticks(x, [str(int(v)) for v in x])
         ax.set_xlabel(f"client processes ({int(key[-1])} threads each)")
         ax.set_ylabel(f"throughput ({unit})")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-        title = f"Cluster throughput against clients — {key[0]} / {key[1]} ({', '.join(g['phase'])})"
+        title = (
+            f"Cluster throughput against clients — {key[0]} / {key[1]} ({', '.join(g['phase'])})"
+        )
         charts.append(save(fig, out_dir, f"client-scaling-{name}", title))
     return charts

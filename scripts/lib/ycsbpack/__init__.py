@@ -1,1 +1,3 @@
-"""Support code of this project's command-line scripts (bin/ycsb, scripts/*). Standard library only."""
+"""Support code of this project's command-line scripts (bin/ycsb, scripts/*).
+
+Standard library only."""

@@ -10,11 +10,10 @@ import argparse
 import re
 import statistics
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 from . import cassandra_local, hbase_local
+from .bindings import DATABASE_BINDINGS
 from .build import ensure_built
 from .errors import ScriptError, run_main
 from .paths import REPO_ROOT, run_dir
@@ -22,11 +21,10 @@ from .paths import REPO_ROOT, run_dir
 WORKLOAD = "org.ycsbpack.common.batch.BatchedWorkload"
 YCSB = str(REPO_ROOT / "bin" / "ycsb")
 
-# database -> binding, connection properties (--hosts sets hosts_property), and the modes of
+# database -> connection properties (--hosts sets hosts_property), and the modes of
 # batched reads and writes
 DATABASES = {
     "cassandra": {
-        "binding": "cassandra4",
         "hosts_property": "hosts",
         "props": {"hosts": "127.0.0.1", "cassandra.keyspace": "bench_batches",
                   "cassandra.createschema": "true"},
@@ -39,7 +37,6 @@ DATABASES = {
     # reads: one Table.batch of Gets (the report's table.get(List<Get>)); writes: one
     # Table.batch of Puts (table.put(List<Put>)) or a BufferedMutator's mutate(List) + flush()
     "hbase": {
-        "binding": "hbase-salted",
         "hosts_property": "hbase.zookeeper.quorum",
         "props": {"hbase.zookeeper.quorum": "127.0.0.1",
                   "hbase.zookeeper.property.clientPort": "2181", "table": "bench_batches",
@@ -117,8 +114,10 @@ def main(argv=None) -> int:
     cluster, hbase, started = None, None, False
     try:
         if not args.hosts and args.db == "cassandra":
-            cluster = cassandra_local.Cluster.load_or_create(run_dir("cassandra"), argparse.Namespace(
-                nodes=None, first_address="127.0.0.1", jmx_port=7199, heap="1G"))
+            cluster = cassandra_local.Cluster.load_or_create(
+                run_dir("cassandra"),
+                argparse.Namespace(nodes=None, first_address="127.0.0.1", jmx_port=7199, heap="1G"),
+            )
             started = not cluster.running()
             if started:
                 cassandra_local.start(cluster)
@@ -132,7 +131,7 @@ def main(argv=None) -> int:
                 hbase_local.start(hbase)
             base["hbase.zookeeper.property.clientPort"] = str(hbase.zk_port)
         print(f"loading {args.records} rows (100-byte values) in batches of 100...", flush=True)
-        ycsb("load", db["binding"], dict(base, batchload="true", batchsize="100"), 4)
+        ycsb("load", DATABASE_BINDINGS[args.db], dict(base, batchload="true", batchsize="100"), 4)
         results = {}
         for rep in range(args.repeat):
             order = runs[rep % len(runs):] + runs[:rep % len(runs)]
@@ -141,7 +140,7 @@ def main(argv=None) -> int:
                 p = dict(base, **props, batchsize=str(size), operationcount="2000000000",
                          maxexecutiontime=str(args.seconds), **{share: "1"})
                 t0 = time.monotonic()
-                proc = ycsb("run", db["binding"], p, args.threads)
+                proc = ycsb("run", DATABASE_BINDINGS[args.db], p, args.threads)
                 rate = records_per_second(proc.stderr, size, args.warmup)
                 mark = "" if complete(proc.stdout, op) else " (INCOMPLETE: see Return= lines)"
                 results.setdefault((kind, mode, size), []).append((rate, mark))
@@ -167,7 +166,9 @@ def print_table(results: dict, sizes: list, args) -> None:
         for s in sizes:
             vals = [r for r, _ in results[(kind, mode, s)]]
             flag = "*" if any(m for _, m in results[(kind, mode, s)]) else ""
-            cells.append(f"{statistics.median(vals):>10,.0f} ({min(vals):,.0f}-{max(vals):,.0f}){flag}")
+            cells.append(
+                f"{statistics.median(vals):>10,.0f} ({min(vals):,.0f}-{max(vals):,.0f}){flag}"
+            )
         print(f"{kind + ' ' + mode:22}" + "".join(f"{c:>26}" for c in cells))
     if any(m for runs in results.values() for _, m in runs):
         print("* = some run did not complete every record; see its Return= lines")

@@ -12,6 +12,7 @@ now it is the steady window after the warm-up), the reference rate and their rat
 acceptance band is 0.8-1.25.
 Benchmarks, not tests: run it under the server lock on an otherwise idle machine.
 """
+
 import argparse
 import csv
 import json
@@ -41,14 +42,20 @@ def reference_rate(stderr: str, last_s: float, total_s: float) -> float:
     # the final entry repeats; entries past total_s are the shutdown
     keep = sorted({s: r for s, r in points if total_s - last_s < s <= total_s}.items())
     if len(keep) < 3:
-        raise ScriptError(f"the reference run printed {len(keep)} status lines in its last "
-                          f"{last_s:.0f} s; see its output")
+        raise ScriptError(
+            f"the reference run printed {len(keep)} status lines in its last "
+            f"{last_s:.0f} s; see its output"
+        )
     return statistics.mean(r for _, r in keep)
 
 
 def one(db: str, warm: bool, seconds: int, reference_s: int, out: Path) -> dict:
-    settings = Settings(scale="local", run_root=run_dir("bench-warmup"), warmup=warm,
-                        user_properties={"maxexecutiontime": str(seconds)})
+    settings = Settings(
+        scale="local",
+        run_root=run_dir("bench-warmup"),
+        warmup=warm,
+        user_properties={"maxexecutiontime": str(seconds)},
+    )
     server = local_server(db, 1, settings)
     servers = ServerSet()
     try:
@@ -63,41 +70,59 @@ def one(db: str, warm: bool, seconds: int, reference_s: int, out: Path) -> dict:
         meta = json.loads((phase / "metadata.json").read_text())
         write_report(out, out / "report")
         with open(out / "report" / "summary.csv") as f:
-            row = next(r for r in csv.DictReader(f) if r["phase"] == phase.name[len(db) + 1:])
+            row = next(r for r in csv.DictReader(f) if r["phase"] == phase.name[len(db) + 1 :])
         quick = float(row["throughput_ops_per_s"])
         ctx = Context("s4", db, "local", connection=connection(db, settings, server))
         files = ctx.files(["update-heavy"])
         cmd = [str(YCSB), "run", ctx.binding] + [a for f in files for a in ("-P", f)]
         for k, v in ctx.connection.items():
             cmd += ["-p", f"{k}={v}"]
-        cmd += ["-p", f"maxexecutiontime={reference_s}", "-p", "status.interval=5",
-                "-s", "-threads", "8"]
+        cmd += [
+            "-p",
+            f"maxexecutiontime={reference_s}",
+            "-p",
+            "status.interval=5",
+            "-s",
+            "-threads",
+            "8",
+        ]
         print(f"== reference: bin/ycsb run for {reference_s} s on the same data", flush=True)
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_ROOT)
         (out / f"{db}-reference.err").write_text(proc.stderr)
         (out / f"{db}-reference.out").write_text(proc.stdout)
         if proc.returncode != 0:
-            raise ScriptError(f"the reference run failed (exit {proc.returncode}): "
-                              f"{proc.stderr[-1500:]}")
+            raise ScriptError(
+                f"the reference run failed (exit {proc.returncode}): {proc.stderr[-1500:]}"
+            )
         ref = reference_rate(proc.stderr, 60, reference_s)
     finally:
         servers.stop_started()
     w = meta.get("warmup", {})
-    return {"database": db, "mode": "warm" if warm else "cold", "quickstart_ops_per_s": quick,
-            "quickstart_ci": [row["throughput_ops_per_s_ci_low"], row["throughput_ops_per_s_ci_high"]],
-            "ycsb_overall_ops_per_s": overall, "ratio_ycsb_overall": round(overall / ref, 3),
-            "window": row["window"],
-            "reference_last_60s_ops_per_s": round(ref, 1), "ratio": round(quick / ref, 3),
-            "within_band": BAND[0] <= quick / ref <= BAND[1],
-            "warmup_s": w.get("end_s"), "warmup_stable": w.get("stable"),
-            "s4_seconds_incl_load": round(took, 1)}
+    return {
+        "database": db,
+        "mode": "warm" if warm else "cold",
+        "quickstart_ops_per_s": quick,
+        "quickstart_ci": [row["throughput_ops_per_s_ci_low"], row["throughput_ops_per_s_ci_high"]],
+        "ycsb_overall_ops_per_s": overall,
+        "ratio_ycsb_overall": round(overall / ref, 3),
+        "window": row["window"],
+        "reference_last_60s_ops_per_s": round(ref, 1),
+        "ratio": round(quick / ref, 3),
+        "within_band": BAND[0] <= quick / ref <= BAND[1],
+        "warmup_s": w.get("end_s"),
+        "warmup_stable": w.get("stable"),
+        "s4_seconds_incl_load": round(took, 1),
+    }
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench-warmup", description=__doc__.splitlines()[0])
     ap.add_argument("--db", choices=["cassandra", "hbase", "both"], default="both")
-    ap.add_argument("--modes", default="cold,warm",
-                    help="cold (no warm-up, the old quickstart), warm (today's), or both")
+    ap.add_argument(
+        "--modes",
+        default="cold,warm",
+        help="cold (no warm-up, the old quickstart), warm (today's), or both",
+    )
     ap.add_argument("--seconds", type=int, default=30, help="measured phase (quickstart: 30)")
     ap.add_argument("--reference", type=int, default=180, help="reference run length (s)")
     ap.add_argument("--out", type=Path)
@@ -114,15 +139,20 @@ def main(argv=None) -> int:
             rows.append(one(db, mode == "warm", args.seconds, args.reference, out / f"{db}-{mode}"))
             print(json.dumps(rows[-1]), flush=True)
     (out / "bench-warmup.json").write_text(json.dumps(rows, indent=2) + "\n")
-    print(f"\n{'database':10} {'mode':5} {'YCSB overall':>12} {'report':>8} {'reference':>10} "
-          f"{'ratio':>6}  in {BAND[0]}-{BAND[1]}  warm-up")
+    print(
+        f"\n{'database':10} {'mode':5} {'YCSB overall':>12} {'report':>8} {'reference':>10} "
+        f"{'ratio':>6}  in {BAND[0]}-{BAND[1]}  warm-up"
+    )
     for r in rows:
-        print(f"{r['database']:10} {r['mode']:5} {r['ycsb_overall_ops_per_s']:12,.0f} "
-              f"{r['quickstart_ops_per_s']:8,.0f} "
-              f"{r['reference_last_60s_ops_per_s']:10,.0f} {r['ratio']:6.2f}  "
-              f"{'yes' if r['within_band'] else 'NO':>9}  "
-              f"{'-' if r['warmup_s'] is None else str(r['warmup_s']) + ' s'}"
-              f"{'' if r['warmup_s'] is None else (' steady' if r['warmup_stable'] else ' not steady')}")
+        print(
+            f"{r['database']:10} {r['mode']:5} {r['ycsb_overall_ops_per_s']:12,.0f} "
+            f"{r['quickstart_ops_per_s']:8,.0f} "
+            f"{r['reference_last_60s_ops_per_s']:10,.0f} {r['ratio']:6.2f}  "
+            f"{'yes' if r['within_band'] else 'NO':>9}  "
+            f"{'-' if r['warmup_s'] is None else str(r['warmup_s']) + ' s'}"
+            + ("" if r["warmup_s"] is None
+               else " steady" if r["warmup_stable"] else " not steady")
+        )
     print(f"figures: {out / 'bench-warmup.json'}")
     return 0 if all(r["within_band"] for r in rows if r["mode"] == "warm") else 1
 

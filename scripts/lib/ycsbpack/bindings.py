@@ -1,6 +1,7 @@
 """The bindings bin/ycsb knows: name -> DB class and the Maven module that builds it.
 
-The single list of binding names for the launcher and scripts/install-into-ycsb.
+The single list of binding names for the launcher and scripts/install-into-ycsb, and the
+binding of each database for the scenario runner and scripts/bench-batches.
 """
 from dataclasses import dataclass
 from typing import Optional
@@ -26,3 +27,6 @@ BINDINGS = {
 }
 
 PROJECT_BINDINGS = [b for b in BINDINGS.values() if b.module]
+
+# The binding the scenarios and scripts/bench-batches use for each database (--db).
+DATABASE_BINDINGS = {"cassandra": "cassandra4", "hbase": "hbase-salted", "mysql": "jdbc"}

@@ -1,7 +1,8 @@
 """scripts/cassandra-local: real Apache Cassandra 5.0 nodes on loopback, from Maven Central.
 
 One node on 127.0.0.1, or three on 127.0.0.1-3 (datacenter1), each with its own data, logs,
-PID file and JMX port under one run directory. Facts behind the choices: shared/docs/local-servers.md.
+PID file and JMX port under one run directory. Facts behind the choices: README.md,
+"Local Cassandra".
 """
 import argparse
 import ipaddress
@@ -13,9 +14,9 @@ import time
 from pathlib import Path
 
 from . import java, maven, procs, tls_local
+from .arg_checks import check_heap, check_loopback, check_port
 from .cql_probe import cql_answers
 from .errors import ArgParser, ScriptError, run_main
-from .arg_checks import check_heap, check_loopback, check_port
 from .paths import LOCAL_SERVERS, run_dir
 
 CASSANDRA = LOCAL_SERVERS / "cassandra"
@@ -96,8 +97,13 @@ def _write_config(cluster: Cluster, i: int) -> Path:
     for sub in ("data", "commitlog", "saved_caches", "hints", "cdc_raw", "logs", "conf"):
         (d / sub).mkdir(parents=True, exist_ok=True)
     template = string.Template((CASSANDRA / "cassandra.yaml.template").read_text())
-    tls = tls_local.ensure(cluster.root / "tls", [cluster.address(n) for n in
-                                                  range(1, cluster.nodes + 1)]) if cluster.tls else None
+    tls = (
+        tls_local.ensure(
+            cluster.root / "tls", [cluster.address(n) for n in range(1, cluster.nodes + 1)]
+        )
+        if cluster.tls
+        else None
+    )
     yaml = d / "conf" / "cassandra.yaml"
     yaml.write_text(template.substitute(
         node_dir=d, initial_token=node_tokens(cluster.nodes)[i - 1],
@@ -230,7 +236,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("command", choices=["start", "stop", "status", "nodetool"])
     p.add_argument("--nodes", type=int, choices=[1, 3], help="1 (default) or 3 nodes (start)")
     p.add_argument("--node", type=int, help="act on this node only (start, stop, nodetool)")
-    p.add_argument("--kill", action="store_true", help="stop with SIGKILL (a crash, for fault tests)")
+    p.add_argument(
+        "--kill", action="store_true", help="stop with SIGKILL (a crash, for fault tests)"
+    )
     p.add_argument("--run-dir", type=Path, default=run_dir("cassandra"),
                    help="data, logs and PID files (default: run/cassandra)")
     p.add_argument("--first-address", default="127.0.0.1",

@@ -1,4 +1,5 @@
-"""What the fault phase's client saw over time, and (HBase) when the dead server's regions came back.
+"""What the fault phase's client saw over time, and (HBase) when the dead server's regions
+came back.
 
 The client's status lines (status.interval=1) carry per-interval counts: `[BATCH_INSERT:
 Count=n, ...]` for the batches that succeeded and `[BATCH_INSERT-FAILED: Count=n, ...]` for the
@@ -81,14 +82,18 @@ def describe(verdict: dict) -> List[str]:
         if o["first_failure_s"] is None:
             lines.append(f"{op}: no failure after the node went down")
         else:
-            lines.append(f"{op}: failures from +{o['first_failure_s']} s to +{o['last_failure_s']} s "
-                         f"after the node went down ({o['failed']} failed), "
-                         f"{o['ok_after_last_failure']} OK after the last failure")
+            lines.append(
+                f"{op}: failures from +{o['first_failure_s']} s to +{o['last_failure_s']} s "
+                f"after the node went down ({o['failed']} failed), "
+                f"{o['ok_after_last_failure']} OK after the last failure"
+            )
     regions = verdict.get("regions")
     if regions and regions.get("regions"):
-        lines.append(f"HBase: {len(regions['regions'])} regions of the dead server reopened "
-                     f"{regions['min_s']}-{regions['max_s']} s after it went down (median "
-                     f"{regions['median_s']} s); crash noticed after {regions['crash_noticed_s']} s")
+        lines.append(
+            f"HBase: {len(regions['regions'])} regions of the dead server reopened "
+            f"{regions['min_s']}-{regions['max_s']} s after it went down (median "
+            f"{regions['median_s']} s); crash noticed after {regions['crash_noticed_s']} s"
+        )
     return lines
 
 

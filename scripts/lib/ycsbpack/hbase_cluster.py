@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Dict, List
 
-from . import java, maven, procs
+from . import java, procs
 from .errors import ScriptError
 
 CLUSTER = Path(__file__).resolve().parents[3] / "local-servers" / "hbase" / "cluster"
@@ -218,9 +218,11 @@ class Starting:
         stopped = stop_processes(self.layout, list(self.popen), kill=True)
         raise ScriptError(
             f"HBase cluster in {self.layout.root}: {what} ({stopped}).\n"
-            f"--- last lines of {self.layout.log(process)} ---\n{procs.tail(self.layout.log(process))}\n"
+            f"--- last lines of {self.layout.log(process)} ---\n"
+            f"{procs.tail(self.layout.log(process))}\n"
             f"--- last lines of {self.layout.out(process)} ---\n"
-            f"{procs.tail(self.layout.out(process), 20)}")
+            f"{procs.tail(self.layout.out(process), 20)}"
+        )
 
     def wait(self, done, what: str, process: str, deadline: float) -> None:
         while not done():

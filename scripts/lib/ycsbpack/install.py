@@ -19,7 +19,6 @@ import filecmp
 import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -86,7 +85,7 @@ def register_in_bindings_properties(home: Path, b: Binding, changes: list) -> No
     if not props.exists():
         return
     lines = props.read_text().splitlines()
-    mine = [i for i, l in enumerate(lines) if l.startswith(f"{b.name}:")]
+    mine = [i for i, ln in enumerate(lines) if ln.startswith(f"{b.name}:")]
     if mine and lines[mine[0]] == line:
         return
     if mine:

@@ -57,7 +57,9 @@ def binding_release_dir(module: str, name: str) -> Path:
 def classpath(binding_name: str, extra: list) -> list:
     binding = BINDINGS[binding_name]
     if not RUNTIME_LIB.is_dir():
-        raise ScriptError(f"YCSB core is not resolved yet: build the project first: {BUILD_COMMAND}")
+        raise ScriptError(
+            f"YCSB core is not resolved yet: build the project first: {BUILD_COMMAND}"
+        )
     cp = []
     if binding.module:
         release = binding_release_dir(binding.module, binding.name)

@@ -63,8 +63,11 @@ def main(argv=None) -> int:
     have = stored(args.binding, extra)
     print(f"successful appends reported: {want}; list elements stored: {have}")
     if want != have:
-        print(f"ERROR {abs(want - have)} element(s) {'missing' if have < want else 'more than reported'}",
-              file=sys.stderr)
+        print(
+            f"ERROR {abs(want - have)} element(s) "
+            f"{'missing' if have < want else 'more than reported'}",
+            file=sys.stderr,
+        )
         return 1
     print("OK: every acknowledged append is stored")
     return 0

@@ -104,7 +104,9 @@ class LocalCassandra:
     def start_node(self, node: int) -> None:
         _cli("cassandra-local", ["start", "--node", str(node)] + self._opts())
 
-    def nodetool(self, node: int, args: List[str], capture: bool = False) -> subprocess.CompletedProcess:
+    def nodetool(
+        self, node: int, args: List[str], capture: bool = False
+    ) -> subprocess.CompletedProcess:
         return _cli("cassandra-local", ["nodetool", "--node", str(node)] + self._opts()
                     + ["--"] + args, capture=capture)
 

@@ -111,7 +111,8 @@ def _install_db(server: Server, home: Path, cnf: Path) -> None:
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=server.root)
     if proc.returncode != 0:
         raise ScriptError(f"mariadb-install-db failed (exit {proc.returncode}) for "
-                          f"{server.root / 'data'}.\n--- last lines of {out} ---\n{procs.tail(out)}")
+                          f"{server.root / 'data'}.\n"
+                          f"--- last lines of {out} ---\n{procs.tail(out)}")
 
 
 def query(server: Server, home: Path, sql: str, timeout: float = 10) -> subprocess.CompletedProcess:

@@ -13,13 +13,14 @@ writer and reader clients).
 Layout (read by analysis/ycsb_analysis/loader.py):
     <out>/<phase>/client-<i>.out        YCSB stdout: the final report
     <out>/<phase>/client-<i>.err        stderr: status lines, warnings, errors
-    <out>/<phase>/client-<i>.libraries.log  the client libraries' warnings (only when they wrote any)
+    <out>/<phase>/client-<i>.libraries.log  the client libraries' warnings (if they wrote any)
     <out>/<phase>/hdr/client-<i>-<OP>.hdr  HdrHistogram interval logs
     <out>/<phase>/metadata.json         what ran: scenario, phase, database, every property,
                                         CPU seconds of the clients and local servers, ...
                                         and, after a warm-up in the same clients (warmup.py),
                                         "warmup": {"end_s": ...}: where the measured part begins
 """
+
 import json
 import os
 import platform
@@ -49,9 +50,9 @@ RUN_INSERT_STRIDE = 1_000_000_000
 class Phase:
     scenario: str
     name: str
-    database: str                 # cassandra | hbase | basic
-    binding: str                  # bin/ycsb binding name
-    command: str                  # load | run
+    database: str  # cassandra | hbase | basic
+    binding: str  # bin/ycsb binding name
+    command: str  # load | run
     property_files: List[str]
     properties: Dict[str, str] = field(default_factory=dict)
     threads: int = 1
@@ -61,19 +62,21 @@ class Phase:
     clients: int = 1
     # extra -P files per client (client i: property_files + client_property_files[i])
     client_property_files: List[List[str]] = field(default_factory=list)
-    dir_name: str = ""            # directory under the results; default: name
-    phase_group: str = ""         # what a sweep varies within (e.g. "select" of S3), for metadata
+    dir_name: str = ""  # directory under the results; default: name
+    phase_group: str = ""  # what a sweep varies within (e.g. "select" of S3), for metadata
     # False when the workload cannot run twice on the same data (a load, S3's deletes): no
     # warm-up, the analysis judges it over its steady window instead
     repeatable: bool = True
-    repeat: int = 0               # 1..repeats when run-scenario --repeat runs it several times
+    repeat: int = 0  # 1..repeats when run-scenario --repeat runs it several times
     repeats: int = 1
     extra_args: List[str] = field(default_factory=list)  # other bin/ycsb options (-jvm-args, -cp)
 
     def __post_init__(self):
         if self.client_property_files and len(self.client_property_files) != self.clients:
-            raise ValueError(f"phase {self.name}: {len(self.client_property_files)} client "
-                             f"property file lists for {self.clients} clients")
+            raise ValueError(
+                f"phase {self.name}: {len(self.client_property_files)} client "
+                f"property file lists for {self.clients} clients"
+            )
 
     @property
     def directory(self) -> str:
@@ -85,7 +88,7 @@ class Phase:
 
 
 def read_property_files(files: List[str]) -> Dict[str, str]:
-    """The -P files merged in order, as YCSB reads them (java.util.Properties syntax, simplified)."""
+    """The -P files merged in order, as YCSB reads them (java.util.Properties, simplified)."""
     props = {}
     for f in files:
         for raw in Path(f).read_text().splitlines():
@@ -94,7 +97,7 @@ def read_property_files(files: List[str]) -> Dict[str, str]:
                 continue
             sep = min((i for i in (line.find("="), line.find(":")) if i > 0), default=-1)
             if sep > 0:
-                props[line[:sep].strip()] = line[sep + 1:].strip()
+                props[line[:sep].strip()] = line[sep + 1 :].strip()
     return props
 
 
@@ -111,16 +114,22 @@ def client_split(command: str, props: Dict[str, str], clients: int, client: int)
     if command == "load":
         share = count // clients
         if share < 1:
-            raise ScriptError(f"cannot split {count} records over {clients} clients: load more "
-                              "records or use fewer clients (--clients)")
+            raise ScriptError(
+                f"cannot split {count} records over {clients} clients: load more "
+                "records or use fewer clients (--clients)"
+            )
         mine = share + (count % clients if client == clients - 1 else 0)
         return {"insertstart": str(start + client * share), "insertcount": str(mine)}
-    return {"insertstart": str(start), "insertcount": str(count),
-            "recordcount": str(records + client * RUN_INSERT_STRIDE)}
+    return {
+        "insertstart": str(start),
+        "insertcount": str(count),
+        "recordcount": str(records + client * RUN_INSERT_STRIDE),
+    }
 
 
-def ycsb_command(phase: Phase, phase_dir: Path, client: int = 0,
-                 split: Optional[Dict[str, str]] = None) -> list:
+def ycsb_command(
+    phase: Phase, phase_dir: Path, client: int = 0, split: Optional[Dict[str, str]] = None
+) -> list:
     cmd = [str(YCSB), phase.command, phase.binding]
     for f in phase.files_of(client):
         cmd += ["-P", str(f)]
@@ -152,10 +161,14 @@ def client_commands(phase: Phase, phase_dir: Path, overrides: Dict[str, str] = N
     return commands
 
 
-def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True,
-              warmup: Optional[WarmUp] = None,
-              server_pids: Optional[Callable[[], Dict[str, int]]] = None,
-              launcher=None) -> Path:
+def run_phase(
+    phase: Phase,
+    out_dir: Path,
+    echo_status: bool = True,
+    warmup: Optional[WarmUp] = None,
+    server_pids: Optional[Callable[[], Dict[str, int]]] = None,
+    launcher=None,
+) -> Path:
     """Runs the phase's client(s) in parallel (warming up first, in the same clients, when
     `warmup` is given: warmup.py); returns its directory. `server_pids` names the local server
     processes whose CPU time the phase records. Raises ScriptError when a client fails (after
@@ -179,14 +192,24 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True,
         statuses, client_cpu = launcher.run(commands, phase_dir, echo_status), None
     end = datetime.now(timezone.utc)
     metadata = phase_metadata(phase, commands, statuses, start, end, launcher)
-    metadata["warmup"] = plan.record() if plan else {
-        "none": "a load or a phase that consumes its data cannot repeat itself"
-        if not phase.repeatable else "clients on a Ray fleet: the analysis judges the steady "
-        "window" if launcher is not None and warmup else "no warm-up was asked for"}
-    metadata["cpu"] = {"cores": cpu.cores(), "client_cpu_s": client_cpu,
-                       "server_cpu_s": cpu.used(before, cpu.snapshot(pids)),
-                       # every local run: client and servers share this machine's cores
-                       "shared_machine": bool(pids)}
+    metadata["warmup"] = (
+        plan.record()
+        if plan
+        else {
+            "none": "a load or a phase that consumes its data cannot repeat itself"
+            if not phase.repeatable
+            else "clients on a Ray fleet: the analysis judges the steady window"
+            if launcher is not None and warmup
+            else "no warm-up was asked for"
+        }
+    )
+    metadata["cpu"] = {
+        "cores": cpu.cores(),
+        "client_cpu_s": client_cpu,
+        "server_cpu_s": cpu.used(before, cpu.snapshot(pids)),
+        # every local run: client and servers share this machine's cores
+        "shared_machine": bool(pids),
+    }
     if phase.repeats > 1:
         metadata["repeat"], metadata["repeats"] = phase.repeat, phase.repeats
     (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
@@ -195,11 +218,14 @@ def run_phase(phase: Phase, out_dir: Path, echo_status: bool = True,
         i = failed[0]
         why = launcher.failure(i) if launcher is not None else ""
         if why:
-            raise ScriptError(f"phase {phase.name} failed: {why}; the other clients' outputs "
-                              f"are in {phase_dir}")
+            raise ScriptError(
+                f"phase {phase.name} failed: {why}; the other clients' outputs are in {phase_dir}"
+            )
         tail = "\n".join((phase_dir / f"client-{i}.err").read_text().splitlines()[-15:])
-        raise ScriptError(f"phase {phase.name} failed (bin/ycsb exit {statuses[i]} for client "
-                          f"{i}); last lines of {phase_dir / f'client-{i}.err'}:\n{tail}")
+        raise ScriptError(
+            f"phase {phase.name} failed (bin/ycsb exit {statuses[i]} for client "
+            f"{i}); last lines of {phase_dir / f'client-{i}.err'}:\n{tail}"
+        )
     return phase_dir
 
 
@@ -209,13 +235,20 @@ def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp) -> InRunWarmUp:
     try:
         measured = float(props.get("maxexecutiontime", "0") or 0)
     except ValueError:
-        raise ScriptError(f"phase {phase.name}: maxexecutiontime={props['maxexecutiontime']} is "
-                          "not a number of seconds")
+        raise ScriptError(
+            f"phase {phase.name}: maxexecutiontime={props['maxexecutiontime']} is "
+            "not a number of seconds"
+        )
     return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients)
 
 
-def phase_metadata(phase: Phase, commands: List[list], statuses: List[int], start, end,
-                   launcher=None) -> dict:
+def phase_metadata(
+    phase: Phase, commands: List[list], statuses: List[int], start, end, launcher=None
+) -> dict:
+    """What metadata.json holds for a phase whose clients ran `commands` and exited with
+    `statuses` (run_phase adds the warm-up, CPU and repeat records). Its keys are declared in
+    analysis/ycsb_analysis/layout.py, the reader's side (scripts/tests/
+    test_scripts_results_layout.py checks both agree)."""
     per_client = []
     for i, cmd in enumerate(commands):
         props = read_property_files(phase.files_of(i))
@@ -223,15 +256,23 @@ def phase_metadata(phase: Phase, commands: List[list], statuses: List[int], star
         per_client.append(props)
     all_props = per_client[0]
     metadata = {
-        "scenario": phase.scenario, "phase": phase.name, "phase_index": phase.index,
-        "database": phase.database, "binding": phase.binding,
+        "scenario": phase.scenario,
+        "phase": phase.name,
+        "phase_index": phase.index,
+        "database": phase.database,
+        "binding": phase.binding,
         "workload": all_props.get("workload", "site.ycsb.workloads.CoreWorkload"),
-        "properties": mask_properties(all_props), "threads": phase.threads,
+        "properties": mask_properties(all_props),
+        "threads": phase.threads,
         "clients": phase.clients,
-        "batchsize": int(all_props.get("batchsize", "1")), "target": phase.target,
-        "versions": versions(), "host": platform.node(),
-        "start_time": start.isoformat(), "end_time": end.isoformat(),
-        "command": mask_command(commands[0]), "label": phase.label or f"{phase.database} {phase.name}",
+        "batchsize": int(all_props.get("batchsize", "1")),
+        "target": phase.target,
+        "versions": versions(),
+        "host": platform.node(),
+        "start_time": start.isoformat(),
+        "end_time": end.isoformat(),
+        "command": mask_command(commands[0]),
+        "label": phase.label or f"{phase.database} {phase.name}",
         "exit_status": max(statuses, key=abs),
     }
     if phase.phase_group:
@@ -245,14 +286,16 @@ def phase_metadata(phase: Phase, commands: List[list], statuses: List[int], star
         # what differs from client 0's properties (which are "properties" above)
         metadata["client_properties"] = [
             mask_properties({k: v for k, v in p.items() if all_props.get(k) != v})
-            for p in per_client]
+            for p in per_client
+        ]
         metadata["client_exit_status"] = statuses
         metadata["commands"] = [mask_command(c) for c in commands]
     return metadata
 
 
-def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool,
-                 plan: Optional[InRunWarmUp] = None):
+def _run_clients(
+    commands: Sequence[list], phase_dir: Path, echo_status: bool, plan: Optional[InRunWarmUp] = None
+):
     """Starts every client, copies each one's stderr to client-<i>.err (echoing status lines),
     waits for all; kills the ones still running when interrupted. With a warm-up `plan`, its
     judge reads the status lines and ends the run once warm and measured (warmup.py). Returns
@@ -268,13 +311,28 @@ def _run_clients(commands: Sequence[list], phase_dir: Path, echo_status: bool,
             files += [out, err]
             # the client libraries' own log (launcher.client_log) stays with the phase's results
             env = dict(os.environ, YCSBPACK_CLIENT_LOG=str(phase_dir / f"client-{i}.libraries.log"))
-            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, text=True,
-                                    cwd=REPO_ROOT, stdin=subprocess.DEVNULL, env=env)
+            proc = subprocess.Popen(
+                cmd,
+                stdout=out,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=REPO_ROOT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
             procs.append(proc)
-            t = threading.Thread(target=_copy_stderr, daemon=True,
-                                 args=(proc, err, echo_status, t0,
-                                       f"client {i}: " if prefix else "",
-                                       (lambda line, i=i: judge.feed(i, line)) if judge else None))
+            t = threading.Thread(
+                target=_copy_stderr,
+                daemon=True,
+                args=(
+                    proc,
+                    err,
+                    echo_status,
+                    t0,
+                    f"client {i}: " if prefix else "",
+                    (lambda line, i=i: judge.feed(i, line)) if judge else None,
+                ),
+            )
             t.start()
             threads.append(t)
         if plan:
@@ -320,14 +378,25 @@ def ycsb_props(cmd: list) -> Dict[str, str]:
 
 def summary(phase_dir: Path) -> str:
     """The headline lines of each client's final report: throughput, latency, returns."""
-    keep = ("Throughput", "RunTime", "AverageLatency", "95thPercentile", "99thPercentile",
-            "Return=", "Operations")
+    keep = (
+        "Throughput",
+        "RunTime",
+        "AverageLatency",
+        "95thPercentile",
+        "99thPercentile",
+        "Return=",
+        "Operations",
+    )
     outs = sorted(phase_dir.glob("client-*.out"))
     text = []
     for out in outs:
-        lines = [l for l in out.read_text().splitlines()
-                 if l.startswith("[") and not l.startswith(("[TOTAL_G", "[CLEANUP]"))
-                 and any(k in l for k in keep)]
+        lines = [
+            ln
+            for ln in out.read_text().splitlines()
+            if ln.startswith("[")
+            and not ln.startswith(("[TOTAL_G", "[CLEANUP]"))
+            and any(k in ln for k in keep)
+        ]
         if len(outs) > 1:
             text.append(f"-- {out.stem}")
         text += lines

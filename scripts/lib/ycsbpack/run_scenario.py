@@ -16,22 +16,21 @@ import argparse
 import json
 import signal
 import sys
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Dict, List, Optional
 
+from .arg_checks import validate_run_scenario
 from .build import ensure_built
 from .errors import ArgParser, ScriptError, run_main
 from .local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
 from .paths import REPO_ROOT, run_dir
 from .phase_runner import Phase, describe, run_phase, summary, ycsb_command
-from .warmup import bounds as warmup_bounds
 from .progress import Progress
-from .arg_checks import validate_run_scenario
-from .scenario_plan import Action, Composite, Context, estimate_seconds
+from .scenario_plan import Composite, Context, estimate_seconds
 from .scenarios import SCENARIOS, scenario_id
+from .warmup import bounds as warmup_bounds
 
 DATABASES = ["cassandra", "hbase"]  # --db both (and the quickstart's databases)
 ALL_DATABASES = DATABASES + ["mysql"]  # --db all: S1 only, the report that measured MySQL
@@ -248,8 +247,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hosts", help="your Cassandra contact points (or, with --db hbase, your "
                                    "ZooKeeper quorum): no local servers are started")
     p.add_argument("--hbase-hosts", help="your HBase ZooKeeper quorum (with --db both)")
-    p.add_argument("--mysql-url", help="your MySQL/MariaDB as a db.url (jdbc:mysql://host:3306/db "
-                                       "or jdbc:mariadb://...); give db.user/db.passwd in a -P file")
+    p.add_argument("--mysql-url",
+                   help="your MySQL/MariaDB as a db.url (jdbc:mysql://host:3306/db "
+                        "or jdbc:mariadb://...); give db.user/db.passwd in a -P file")
     p.add_argument("--clients", type=int, default=1,
                    help="YCSB client processes per phase (loads split the keys; S2-S4)")
     p.add_argument("--ray", metavar="ADDRESS",
@@ -322,7 +322,9 @@ def settings_from(args) -> Settings:
         ports = tuple(int(x) for x in args.hbase_ports.split(","))
         assert len(ports) == 3
     except (ValueError, AssertionError):
-        raise ScriptError(f"--hbase-ports {args.hbase_ports}: give three ports, e.g. 2181,16000,16020")
+        raise ScriptError(
+            f"--hbase-ports {args.hbase_ports}: give three ports, e.g. 2181,16000,16020"
+        )
     return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,

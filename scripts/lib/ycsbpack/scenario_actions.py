@@ -1,4 +1,5 @@
-"""Actions between phases: drop a Cassandra table (S1's table variants), force a major compaction."""
+"""Actions between phases: drop a Cassandra table (S1's table variants), a major compaction."""
+
 from .cql_schema import CqlError, execute
 from .errors import ScriptError
 from .scenario_plan import Action, Context

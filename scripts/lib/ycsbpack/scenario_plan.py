@@ -2,7 +2,7 @@
 files each phase reads.
 
 A phase's -P files, in order (later files win, as in YCSB):
-    workloads/<s>/<phase file>.properties ...      the phase, at cluster scale (the report's numbers)
+    workloads/<s>/<phase file>.properties ...      the phase, at cluster scale (report's numbers)
     workloads/<s>/<scale>.properties               scale overrides (local; ci = local, then ci)
     workloads/<s>/<scale>-<phase file>.properties  a phase's own scale overrides, if any
     workloads/db/<database>.properties             the local connection
@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Union
 
-from .phase_runner import Phase, read_property_files
+from .bindings import DATABASE_BINDINGS
 from .paths import REPO_ROOT
+from .phase_runner import Phase, read_property_files
 
 WORKLOADS = REPO_ROOT / "workloads"
-BINDINGS = {"cassandra": "cassandra4", "hbase": "hbase-salted", "mysql": "jdbc"}
 SCALES = {"cluster": [], "local": ["local"], "ci": ["local", "ci"]}
 
 
@@ -46,13 +46,15 @@ class Context:
 
     @property
     def binding(self) -> str:
-        return BINDINGS[self.database]
+        return DATABASE_BINDINGS[self.database]
 
     def files(self, phase_files: List[str], variant_files: List[str] = ()) -> List[str]:
         d = WORKLOADS / self.scenario
         files = [d / f"{f}.properties" for f in phase_files]
         for scale in SCALES[self.scale]:
-            files += [d / f"{scale}.properties"] + [d / f"{scale}-{f}.properties" for f in phase_files]
+            files += [d / f"{scale}.properties"] + [
+                d / f"{scale}-{f}.properties" for f in phase_files
+            ]
         files += [WORKLOADS / "db" / f"{self.database}.properties",
                   d / f"{self.database}.properties"]
         files += [d / f"{v}.properties" for v in variant_files]

@@ -6,7 +6,8 @@ Per variant: drop and recreate test.history, write, read, compact, read again. T
 a reader thread group run as two YCSB clients side by side. HBase and MySQL run the default
 table only (compaction and caching are Cassandra table options). Every database also runs the
 report's MySQL trio, "mixed-2+1": two appending clients (its insert and update threads: in the
-row-per-element idiom both add events to histories) and one reading client, one thread each. Against your own cluster (--hosts) the
+row-per-element idiom both add events to histories) and one reading client, one thread each.
+Against your own cluster (--hosts) the
 compaction and the reads after it are left out: the runner cannot run nodetool there.
 """
 from .scenario_actions import drop_table, major_compaction
@@ -38,7 +39,9 @@ def plan(ctx: Context) -> list:
         steps.append(ctx.phase(f"{v}-read-1-thread", "run", read, 1, group="read"))
         if cassandra and ctx.local and not ctx.quick:
             props = ctx.merged(write)
-            steps.append(major_compaction(ctx, props["cassandra.keyspace"], props["listappend.table"]))
+            steps.append(
+                major_compaction(ctx, props["cassandra.keyspace"], props["listappend.table"])
+            )
             steps.append(ctx.phase(f"{v}-read-1-thread-compacted", "run", read, 1,
                                    group="read-compacted"))
         if v == CONCURRENT or not cassandra or ctx.quick:

@@ -24,7 +24,7 @@ def plan(ctx: Context) -> list:
     sweep += [(s["client_threads"], c, f"clients-{c}-threads-{s['client_threads']}")
               for c in s["clients"]]
     for threads, clients, suffix in sweep:
-        # every client of a point inserts and then reads/updates/deletes `rows` rows, as in the report
+        # every client of a point inserts, then reads/updates/deletes `rows` rows, as in the report
         first, count = point * rows, rows * clients
         keys = {"insertstart": str(first), "insertcount": str(count),
                 "recordcount": str(first + count)}

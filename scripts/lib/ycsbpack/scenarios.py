@@ -1,4 +1,5 @@
-"""The documented scenarios by name: S1..S4 (shared/docs/scenarios.md, sources in shared/seeds/)."""
+"""The documented scenarios by name: S1..S4 (docs/scenarios.md; sources: docs/sources.md)."""
+
 from . import scenario_s1, scenario_s2, scenario_s3, scenario_s4
 from .errors import ScriptError
 

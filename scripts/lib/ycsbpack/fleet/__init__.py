@@ -1,4 +1,6 @@
-"""The client fleet: a phase's YCSB clients on loader hosts of a Ray cluster (README "Client fleet").
+"""The client fleet: a phase's YCSB clients on loader hosts of a Ray cluster.
+
+README: "Client fleet".
 
 ray_env      importing Ray (re-running under the project's .venv), quiet settings, the pin
 local        scripts/fleet-local: a Ray cluster of N loader nodes on loopback

@@ -11,6 +11,7 @@ No orphan JVM: the client runs in its own process group, stop() ends that group,
 kills it when this actor's process dies (PR_SET_PDEATHSIG through setpriv), e.g. when its
 Ray node is stopped.
 """
+
 import hashlib
 import os
 import platform
@@ -24,18 +25,22 @@ import tempfile
 import time
 import zipfile
 
-PACK_TOKEN = "@PACK@"   # the loader's pack checkout in a command line
-WORK_TOKEN = "@WORK@"   # the client's work directory on the loader
+PACK_TOKEN = "@PACK@"  # the loader's pack checkout in a command line
+WORK_TOKEN = "@WORK@"  # the client's work directory on the loader
 # The jars that make a pack build, relative to a checkout: YCSB core and the bindings' releases.
-JAR_GLOBS = ("ycsb-runtime/target/lib", "cassandra4-binding/target/cassandra4-binding/lib",
-             "hbase-salted-binding/target/hbase-salted-binding/lib")
+JAR_GLOBS = (
+    "ycsb-runtime/target/lib",
+    "cassandra4-binding/target/cassandra4-binding/lib",
+    "hbase-salted-binding/target/hbase-salted-binding/lib",
+)
 MAX_CHUNK = 8 * 1024 * 1024
 
 
 def pack_commit(home: str) -> str:
     try:
-        out = subprocess.run(["git", "-C", home, "rev-parse", "HEAD"], capture_output=True,
-                             text=True, timeout=20)
+        out = subprocess.run(
+            ["git", "-C", home, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=20
+        )
         return out.stdout.strip() if out.returncode == 0 else ""
     except (OSError, subprocess.TimeoutExpired):
         return ""
@@ -73,8 +78,9 @@ class ClientAgent:
     def __init__(self, run_id: str, index: int):
         self.home = os.environ.get("YCSBPACK_HOME", "")
         self.index = index
-        self.work = os.path.join(tempfile.gettempdir(), f"ycsbpack-fleet-{os.getuid()}", run_id,
-                                 f"client-{index}")
+        self.work = os.path.join(
+            tempfile.gettempdir(), f"ycsbpack-fleet-{os.getuid()}", run_id, f"client-{index}"
+        )
         self.proc = None
         self.offsets = {}
         self.end = None
@@ -85,14 +91,22 @@ class ClientAgent:
     def describe(self) -> dict:
         """Who this loader is and whether it can run the client (a "problem" when not)."""
         import ray
-        info = {"ray_node_id": ray.get_runtime_context().get_node_id(),
-                "host": socket.gethostname(), "ip": ray.util.get_node_ip_address(),
-                "pack_home": self.home, "python": platform.python_version(), "pid": os.getpid(),
-                # YCSB's status lines carry the loader's local time without a zone
-                "utc_offset_s": time.localtime().tm_gmtoff}
+
+        info = {
+            "ray_node_id": ray.get_runtime_context().get_node_id(),
+            "host": socket.gethostname(),
+            "ip": ray.util.get_node_ip_address(),
+            "pack_home": self.home,
+            "python": platform.python_version(),
+            "pid": os.getpid(),
+            # YCSB's status lines carry the loader's local time without a zone
+            "utc_offset_s": time.localtime().tm_gmtoff,
+        }
         if not self.home:
-            info["problem"] = ("its `ray start` ran without YCSBPACK_HOME (the pack checkout the "
-                               "loader runs): restart it as YCSBPACK_HOME=/path/to/pack ray start ...")
+            info["problem"] = (
+                "its `ray start` ran without YCSBPACK_HOME (the pack checkout the "
+                "loader runs): restart it as YCSBPACK_HOME=/path/to/pack ray start ..."
+            )
             return info
         if not os.path.isfile(os.path.join(self.home, "bin", "ycsb")):
             info["problem"] = f"YCSBPACK_HOME={self.home} holds no bin/ycsb"
@@ -100,8 +114,9 @@ class ClientAgent:
         info["pack_commit"] = pack_commit(self.home)
         info["jars_sha256"] = jars_checksum(self.home)
         if not info["jars_sha256"]:
-            info["problem"] = (f"the pack in {self.home} is not built: run mvn -q -DskipTests "
-                               "package there")
+            info["problem"] = (
+                f"the pack in {self.home} is not built: run mvn -q -DskipTests package there"
+            )
             return info
         info.update(self._java())
         return info
@@ -109,11 +124,14 @@ class ClientAgent:
     def _java(self) -> dict:
         """The JDK bin/ycsb would use there, found by the loader's own pack code."""
         lib = os.path.join(self.home, "scripts", "lib")
-        probe = ("import sys; sys.path.insert(0, sys.argv[1]); from ycsbpack import java; "
-                 "print(java.java17())")
+        probe = (
+            "import sys; sys.path.insert(0, sys.argv[1]); from ycsbpack import java; "
+            "print(java.java17())"
+        )
         try:
-            found = subprocess.run([sys.executable, "-c", probe, lib], capture_output=True,
-                                   text=True, timeout=60)
+            found = subprocess.run(
+                [sys.executable, "-c", probe, lib], capture_output=True, text=True, timeout=60
+            )
         except (OSError, subprocess.TimeoutExpired) as e:
             return {"java_problem": str(e)}
         if found.returncode != 0:
@@ -138,9 +156,14 @@ class ClientAgent:
         err = open(os.path.join(self.work, f"client-{self.index}.err"), "wb")
         try:
             started = time.time()
-            self.proc = subprocess.Popen(_with_parent_death_signal(cmd), stdout=out,
-                                         stderr=err, stdin=subprocess.DEVNULL, cwd=self.home,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                _with_parent_death_signal(cmd),
+                stdout=out,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                cwd=self.home,
+                start_new_session=True,
+            )
         finally:
             out.close()
             err.close()
@@ -170,7 +193,9 @@ class ClientAgent:
     def _files(self) -> list:
         rels = [n for n in os.listdir(self.work) if n.startswith("client-")]
         hdr = os.path.join(self.work, "hdr")
-        rels += [os.path.join("hdr", n) for n in sorted(os.listdir(hdr))] if os.path.isdir(hdr) else []
+        rels += (
+            [os.path.join("hdr", n) for n in sorted(os.listdir(hdr))] if os.path.isdir(hdr) else []
+        )
         return rels
 
     def stop(self, grace: float = 5.0) -> int:

@@ -9,6 +9,7 @@ prints every wall time, the medians and their difference: what the fleet adds to
 (placement, actors, node checks, clock offsets, file transfer, clean-up). Without --ray it
 starts a local 3-node cluster (scripts/fleet-local, port 6493) and stops it at the end.
 """
+
 import argparse
 import statistics
 import tempfile
@@ -24,11 +25,23 @@ PORT = 6493
 
 
 def phase(clients: int, operations: int, name: str) -> Phase:
-    return Phase("bench-fleet", name, "basic", "basic", "run",
-                 [str(REPO_ROOT / "workloads" / "s4" / "update-heavy.properties")],
-                 {"basicdb.verbose": "false", "basicdb.simulatedelay": "0", "recordcount": "1000",
-                  "operationcount": str(operations // clients), "maxexecutiontime": "0"},
-                 threads=2, clients=clients)
+    return Phase(
+        "bench-fleet",
+        name,
+        "basic",
+        "basic",
+        "run",
+        [str(REPO_ROOT / "workloads" / "s4" / "update-heavy.properties")],
+        {
+            "basicdb.verbose": "false",
+            "basicdb.simulatedelay": "0",
+            "recordcount": "1000",
+            "operationcount": str(operations // clients),
+            "maxexecutiontime": "0",
+        },
+        threads=2,
+        clients=clients,
+    )
 
 
 def main(argv=None) -> int:
@@ -41,6 +54,7 @@ def main(argv=None) -> int:
     ensure_ray()
     from .launcher import RayClients
     from .local import LocalFleet
+
     fleet = None
     try:
         address = args.ray
@@ -48,8 +62,10 @@ def main(argv=None) -> int:
             fleet = LocalFleet(Path(tempfile.mkdtemp(prefix="bench-fleet-")))
             t0 = time.monotonic()
             address = fleet.start(args.clients, PORT, REPO_ROOT, 120.0)
-            print(f"local Ray cluster of {args.clients} nodes started in "
-                  f"{time.monotonic() - t0:.1f} s (once per run, not per phase)")
+            print(
+                f"local Ray cluster of {args.clients} nodes started in "
+                f"{time.monotonic() - t0:.1f} s (once per run, not per phase)"
+            )
         t0 = time.monotonic()
         ray_clients = RayClients(address)
         print(f"coordinator connected in {time.monotonic() - t0:.1f} s (once per run)")
@@ -60,19 +76,29 @@ def main(argv=None) -> int:
             for how in order:
                 ph = phase(args.clients, args.operations, f"{how}-{r}")
                 t0 = time.monotonic()
-                run_phase(ph, out, echo_status=False,
-                          launcher=ray_clients if how == "ray" else None)
+                run_phase(
+                    ph, out, echo_status=False, launcher=ray_clients if how == "ray" else None
+                )
                 took = time.monotonic() - t0
                 if r:
                     times[how].append(took)
                 print(f"{'warm-up' if not r else f'round {r}'}: {how:5s} {took:6.2f} s", flush=True)
         med = {k: statistics.median(v) for k, v in times.items()}
-        print(f"\nphase wall time, median of {args.repeat} ({args.clients} clients, "
-              f"{args.operations} operations):")
-        print(f"  local clients : {med['local']:6.2f} s   {sorted(round(x, 2) for x in times['local'])}")
-        print(f"  Ray fleet     : {med['ray']:6.2f} s   {sorted(round(x, 2) for x in times['ray'])}")
-        print(f"  fleet overhead: {med['ray'] - med['local']:+6.2f} s per phase "
-              f"(ratio {med['ray'] / med['local']:.2f})")
+        print(
+            f"\nphase wall time, median of {args.repeat} ({args.clients} clients, "
+            f"{args.operations} operations):"
+        )
+        print(
+            f"  local clients : {med['local']:6.2f} s   "
+            f"{sorted(round(x, 2) for x in times['local'])}"
+        )
+        print(
+            f"  Ray fleet     : {med['ray']:6.2f} s   {sorted(round(x, 2) for x in times['ray'])}"
+        )
+        print(
+            f"  fleet overhead: {med['ray'] - med['local']:+6.2f} s per phase "
+            f"(ratio {med['ray'] / med['local']:.2f})"
+        )
     finally:
         if fleet:
             fleet.stop()

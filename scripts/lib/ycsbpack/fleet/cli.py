@@ -1,6 +1,7 @@
 """scripts/fleet run: one bin/ycsb command fanned out over N loader nodes of a Ray cluster.
 
-    scripts/fleet run --ray 127.0.0.1:6390 --clients 3 -- load cassandra4 -P my.properties -threads 8
+    scripts/fleet run --ray 127.0.0.1:6390 --clients 3 -- \
+        load cassandra4 -P my.properties -threads 8
     scripts/fleet run --clients 3 -- run cassandra4 -P my.properties -p operationcount=300000
 
 The N clients split the work as run-scenario's local clients do (phase_runner.client_split:
@@ -8,6 +9,7 @@ loads get disjoint key ranges, runs share -target and get their own insert range
 go to <out>/<label>/ in the runner layout (client-<i>.out/.err, hdr/, metadata.json), which
 `.venv/bin/ycsb-report <out>` reads.
 """
+
 import argparse
 import shlex
 import sys
@@ -26,8 +28,10 @@ DATABASES = {"cassandra4": "cassandra", "hbase-salted": "hbase", "basic": "basic
 def phase_from_args(args: list, clients: int, label: str) -> Phase:
     """A Phase for a plain bin/ycsb command line (load|run <binding> [options])."""
     if len(args) < 2 or args[0] not in ("load", "run"):
-        raise ScriptError("after --, give a bin/ycsb command: load|run <binding> [options], "
-                          f"e.g. -- run cassandra4 -P workload.properties (got: {shlex.join(args)})")
+        raise ScriptError(
+            "after --, give a bin/ycsb command: load|run <binding> [options], "
+            f"e.g. -- run cassandra4 -P workload.properties (got: {shlex.join(args)})"
+        )
     command, binding, rest = args[0], args[1], args[2:]
     if binding not in BINDINGS:
         raise ScriptError(f"unknown binding '{binding}'; known: {', '.join(BINDINGS)}")
@@ -62,24 +66,49 @@ def phase_from_args(args: list, clients: int, label: str) -> Phase:
             i += 1
             continue
         else:
-            raise ScriptError(f"{a}: not a bin/ycsb option the fleet passes on (it takes -P, -p, "
-                              "-s, -threads, -target, -l, -cp, -jvm-args)")
+            raise ScriptError(
+                f"{a}: not a bin/ycsb option the fleet passes on (it takes -P, -p, "
+                "-s, -threads, -target, -l, -cp, -jvm-args)"
+            )
         i += 2
-    return Phase("fleet", label, DATABASES[binding], binding, command, files, props,
-                 threads=threads, target=target, label=ycsb_label, clients=clients,
-                 extra_args=extra)
+    return Phase(
+        "fleet",
+        label,
+        DATABASES[binding],
+        binding,
+        command,
+        files,
+        props,
+        threads=threads,
+        target=target,
+        label=ycsb_label,
+        clients=clients,
+        extra_args=extra,
+    )
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="fleet", description=__doc__.splitlines()[0],
-                                usage="scripts/fleet run [--ray ADDRESS] --clients N [options] "
-                                      "-- load|run <binding> [bin/ycsb options]")
+    p = argparse.ArgumentParser(
+        prog="fleet",
+        description=__doc__.splitlines()[0],
+        usage="scripts/fleet run [--ray ADDRESS] --clients N [options] "
+        "-- load|run <binding> [bin/ycsb options]",
+    )
     p.add_argument("command", choices=["run"])
-    p.add_argument("--ray", default="auto",
-                   help="Ray cluster address (host:port, ray://host:10001, or auto = $RAY_ADDRESS)")
-    p.add_argument("--clients", type=int, required=True, help="client processes, one per loader node")
-    p.add_argument("--clients-per-node", type=int, default=1,
-                   help="pack this many clients on each loader node (default 1)")
+    p.add_argument(
+        "--ray",
+        default="auto",
+        help="Ray cluster address (host:port, ray://host:10001, or auto = $RAY_ADDRESS)",
+    )
+    p.add_argument(
+        "--clients", type=int, required=True, help="client processes, one per loader node"
+    )
+    p.add_argument(
+        "--clients-per-node",
+        type=int,
+        default=1,
+        help="pack this many clients on each loader node (default 1)",
+    )
     p.add_argument("--out", type=Path, help="results directory (default results/fleet/<UTC time>)")
     p.add_argument("--label", help="phase directory name (default <database>-<load|run>)")
     return p
@@ -91,22 +120,32 @@ def main(argv=None) -> int:
         parser().print_help()
         return 0
     if "--" not in argv:
-        raise ScriptError("give the bin/ycsb command after --: scripts/fleet run --clients N -- "
-                          "run <binding> -P <workload> ...")
+        raise ScriptError(
+            "give the bin/ycsb command after --: scripts/fleet run --clients N -- "
+            "run <binding> -P <workload> ..."
+        )
     cut = argv.index("--")
     args = parser().parse_args(argv[:cut])
     if args.clients < 1:
         raise ScriptError(f"--clients {args.clients}: give 1 or more")
-    ycsb_args = argv[cut + 1:]
+    ycsb_args = argv[cut + 1 :]
     probe = phase_from_args(ycsb_args, args.clients, "probe")
-    phase = phase_from_args(ycsb_args, args.clients, args.label or f"{probe.database}-{probe.command}")
-    out = (args.out or REPO_ROOT / "results" / "fleet"
-           / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")).resolve()
+    phase = phase_from_args(
+        ycsb_args, args.clients, args.label or f"{probe.database}-{probe.command}"
+    )
+    out = (
+        args.out
+        or REPO_ROOT / "results" / "fleet" / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    ).resolve()
     ensure_ray()
     from .launcher import RayClients
+
     launcher = RayClients(args.ray, args.clients_per_node)
-    print(f"{phase.command} {phase.binding}: {args.clients} client(s) on the Ray cluster at "
-          f"{args.ray}; results in {out / phase.directory}", flush=True)
+    print(
+        f"{phase.command} {phase.binding}: {args.clients} client(s) on the Ray cluster at "
+        f"{args.ray}; results in {out / phase.directory}",
+        flush=True,
+    )
     phase_dir = run_phase(phase, out, launcher=launcher)
     print(summary(phase_dir), flush=True)
     print(f"report: .venv/bin/ycsb-report {out} -o {out / 'report'}")

@@ -17,6 +17,7 @@ a loader node instead of this machine:
   6. a client whose node stops answering is lost: the phase fails naming client and node, the
      others run to their end and keep their output. Ctrl-C stops every client's JVM first.
 """
+
 import math
 import sys
 import time
@@ -33,9 +34,9 @@ from . import agent
 from .ray_env import LOADER_RESOURCE, connect
 
 POLL_S = 1.0
-ANSWER_S = 30.0       # an agent that does not answer a poll within this is lost
-PLACE_S = 60.0        # waiting for the loader nodes to take the phase's clients
-LOST = -1             # exit status of a client whose node was lost
+ANSWER_S = 30.0  # an agent that does not answer a poll within this is lost
+PLACE_S = 60.0  # waiting for the loader nodes to take the phase's clients
+LOST = -1  # exit status of a client whose node was lost
 
 
 def _iso(t: float) -> str:
@@ -64,8 +65,10 @@ def remote_command(cmd: Sequence[str], phase_dir: Path):
 
 
 def node_name(info: dict) -> str:
-    return (f"Ray node {info.get('ray_node_id', '?')[:12]} (host {info.get('host', '?')}, "
-            f"{info.get('ip', '?')}, pack {info.get('pack_home') or '?'})")
+    return (
+        f"Ray node {info.get('ray_node_id', '?')[:12]} (host {info.get('host', '?')}, "
+        f"{info.get('ip', '?')}, pack {info.get('pack_home') or '?'})"
+    )
 
 
 def refusals(infos: list, commit: str, jars: str) -> List[str]:
@@ -81,10 +84,13 @@ def refusals(infos: list, commit: str, jars: str) -> List[str]:
                 f"{where} runs a different pack build (commit {info.get('pack_commit') or '?'}, "
                 f"jars {str(info.get('jars_sha256'))[:12]}) than this coordinator (commit "
                 f"{commit or '?'}, jars {jars[:12]}): build the coordinator's commit there "
-                "(git checkout <commit> && mvn -q -DskipTests package) and run again")
+                "(git checkout <commit> && mvn -q -DskipTests package) and run again"
+            )
         elif info.get("java_problem") or not (java == "17" or java.startswith("17.")):
-            problems.append(f"{where} has no Java 17 ({info.get('java_problem') or java}): "
-                            "install JDK 17 there or set JAVA17_HOME for its `ray start`")
+            problems.append(
+                f"{where} has no Java 17 ({info.get('java_problem') or java}): "
+                "install JDK 17 there or set JAVA17_HOME for its `ray start`"
+            )
     return problems
 
 
@@ -110,8 +116,11 @@ class RayClients:
         return self._failures.get(i, "")
 
     def loader_nodes(self) -> list:
-        return [n for n in self.ray.nodes()
-                if n.get("Alive") and n.get("Resources", {}).get(LOADER_RESOURCE, 0) >= 1]
+        return [
+            n
+            for n in self.ray.nodes()
+            if n.get("Alive") and n.get("Resources", {}).get(LOADER_RESOURCE, 0) >= 1
+        ]
 
     def require(self, clients: int) -> None:
         """Refuses a run whose phases need more loader nodes than the cluster has."""
@@ -122,12 +131,14 @@ class RayClients:
                 f"{clients} client(s) at {self.per_node} per node need {needed} loader nodes, but "
                 f"the Ray cluster at {self.address} has {len(loaders)} live node(s) with the "
                 f"{LOADER_RESOURCE} resource: start more loaders, use fewer --clients, or pack "
-                "several per node with --clients-per-node")
+                "several per node with --clients-per-node"
+            )
 
     def run(self, commands: Sequence[list], phase_dir: Path, echo_status: bool) -> List[int]:
         ray = self.ray
         from ray.util.placement_group import placement_group, remove_placement_group
         from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
         n = len(commands)
         self._meta, self._failures = {}, {}
         nodes_needed = math.ceil(n / self.per_node)
@@ -141,12 +152,21 @@ class RayClients:
             if not ready:
                 raise ScriptError(
                     f"the Ray cluster at {self.address} did not give {nodes_needed} distinct "
-                    f"loader nodes within {PLACE_S:.0f} s (are other runs using them?)")
-            actors = [self.Agent.options(
-                scheduling_strategy=PlacementGroupSchedulingStrategy(
-                    pg, placement_group_bundle_index=i // self.per_node),
-                num_cpus=0, resources={LOADER_RESOURCE: share}, max_restarts=0,
-                max_task_retries=0, name=None).remote(run_id, i) for i in range(n)]
+                    f"loader nodes within {PLACE_S:.0f} s (are other runs using them?)"
+                )
+            actors = [
+                self.Agent.options(
+                    scheduling_strategy=PlacementGroupSchedulingStrategy(
+                        pg, placement_group_bundle_index=i // self.per_node
+                    ),
+                    num_cpus=0,
+                    resources={LOADER_RESOURCE: share},
+                    max_restarts=0,
+                    max_task_retries=0,
+                    name=None,
+                ).remote(run_id, i)
+                for i in range(n)
+            ]
             infos = ray.get([a.describe.remote() for a in actors], timeout=180)
             # the node's address as Ray knows it (a worker's own guess is the host's first IP)
             ips = {nd["NodeID"]: nd.get("NodeManagerAddress") for nd in ray.nodes()}
@@ -160,12 +180,15 @@ class RayClients:
             for i in range(n):  # fresh files, as local clients' open(..., "wb")
                 for ext in ("out", "err"):
                     (phase_dir / f"client-{i}.{ext}").write_bytes(b"")
-            started = ray.get([a.start.remote(args, files)
-                               for a, (args, files) in zip(actors, remote)], timeout=120)
+            started = ray.get(
+                [a.start.remote(args, files) for a, (args, files) in zip(actors, remote)],
+                timeout=120,
+            )
             statuses, ends = self._follow(actors, infos, phase_dir, echo_status)
             self._record(infos, offsets, started, ends, statuses)
-            ray.get([a.cleanup.remote() for a, st in zip(actors, statuses) if st != LOST],
-                    timeout=60)
+            ray.get(
+                [a.cleanup.remote() for a, st in zip(actors, statuses) if st != LOST], timeout=60
+            )
             return statuses
         except BaseException:
             self._stop(actors)
@@ -206,7 +229,9 @@ class RayClients:
                 try:
                     answer = ray.get(ref)
                 except ray.exceptions.RayError as e:
-                    self._lost(i, infos[i], str(e).strip().splitlines()[0] if str(e) else type(e).__name__)
+                    self._lost(
+                        i, infos[i], str(e).strip().splitlines()[0] if str(e) else type(e).__name__
+                    )
                     statuses[i] = LOST
                     pending.discard(i)
                     continue
@@ -237,8 +262,11 @@ class RayClients:
     def _echo(buf: bytes, i: int, n: int, info: dict, t0: float) -> bytes:
         """Prints the complete status/ERROR/WARN lines in buf; returns the incomplete rest."""
         *lines, rest = buf.split(b"\n")
-        who = f"client {i}@{info.get('host', '?')}/{info.get('ray_node_id', '?')[:6]}: " if n > 1 \
+        who = (
+            f"client {i}@{info.get('host', '?')}/{info.get('ray_node_id', '?')[:6]}: "
+            if n > 1
             else f"{info.get('host', '?')}/{info.get('ray_node_id', '?')[:6]}: "
+        )
         for raw in lines:
             line = raw.decode("utf-8", "replace")
             if " sec: " in line or line.startswith(("ERROR", "WARN")):
@@ -260,26 +288,40 @@ class RayClients:
         clients = []
         for i, info in enumerate(infos):
             off = offsets[i]["offset_s"]
-            c = {"client": i, "ray_node_id": info.get("ray_node_id"), "host": info.get("host"),
-                 "ip": info.get("ip"), "java_version": info.get("java_version"),
-                 "pack_commit": info.get("pack_commit"), "jars_sha256": info.get("jars_sha256"),
-                 "command": mask_command(started[i]["command"]),
-                 # loader clock times put on this machine's clock
-                 "start_time": _iso(started[i]["start"] - off),
-                 "end_time": _iso(ends[i] - off) if ends[i] else None,
-                 "clock_offset_s": off, "clock_rtt_s": offsets[i]["rtt_s"],
-                 "utc_offset_s": info.get("utc_offset_s"),
-                 "exit_status": statuses[i]}
+            c = {
+                "client": i,
+                "ray_node_id": info.get("ray_node_id"),
+                "host": info.get("host"),
+                "ip": info.get("ip"),
+                "java_version": info.get("java_version"),
+                "pack_commit": info.get("pack_commit"),
+                "jars_sha256": info.get("jars_sha256"),
+                "command": mask_command(started[i]["command"]),
+                # loader clock times put on this machine's clock
+                "start_time": _iso(started[i]["start"] - off),
+                "end_time": _iso(ends[i] - off) if ends[i] else None,
+                "clock_offset_s": off,
+                "clock_rtt_s": offsets[i]["rtt_s"],
+                "utc_offset_s": info.get("utc_offset_s"),
+                "exit_status": statuses[i],
+            }
             if i in self._failures:
                 c["error"] = self._failures[i]
             clients.append(c)
         starts = [s["start"] - o["offset_s"] for s, o in zip(started, offsets)]
         finished = [e - o["offset_s"] for e, o in zip(ends, offsets) if e]
-        self._meta = {"fleet": {
-            "ray_address": self.address, "clients_per_node": self.per_node,
-            "coordinator_pack_commit": self.commit, "coordinator_jars_sha256": self.jars,
-            "start_spread_s": round(max(starts) - min(starts), 3),
-            # every client ran in [latest start, earliest end]: the merged throughput's window
-            "all_running": {"start": _iso(max(starts)),
-                            "end": _iso(min(finished)) if len(finished) == len(ends) else None},
-            "clients": clients}}
+        self._meta = {
+            "fleet": {
+                "ray_address": self.address,
+                "clients_per_node": self.per_node,
+                "coordinator_pack_commit": self.commit,
+                "coordinator_jars_sha256": self.jars,
+                "start_spread_s": round(max(starts) - min(starts), 3),
+                # every client ran in [latest start, earliest end]: the merged throughput's window
+                "all_running": {
+                    "start": _iso(max(starts)),
+                    "end": _iso(min(finished)) if len(finished) == len(ends) else None,
+                },
+                "clients": clients,
+            }
+        }

@@ -1,6 +1,6 @@
 """scripts/fleet-local: a Ray cluster of N loader nodes on loopback, for trying the fleet and tests.
 
-    scripts/fleet-local start --nodes 3      # head + 2 workers on 127.0.0.1; prints the --ray address
+    scripts/fleet-local start --nodes 3      # head + 2 workers on 127.0.0.1; prints --ray's address
     scripts/fleet-local status
     scripts/fleet-local stop [--node K] [--kill]
     scripts/fleet-local add --pack-home DIR  # one more loader node running another pack checkout
@@ -12,15 +12,14 @@ SIGTERM (Ray stops its processes), then SIGKILL of its process group. Nodes shar
 one CPU and an 80 MB object store; no dashboard, no usage statistics. Nodes start one after
 the other: two raylets starting at once on one host pick the same socket names.
 """
+
 import argparse
 import json
 import os
-import re
 import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -66,9 +65,11 @@ class LocalFleet:
             print(f"a {len(up)}-node local Ray cluster runs in {self.root} (left as it is)")
             return state["address"]
         if up:
-            raise ScriptError(f"{self.root} holds a local Ray cluster with {len(up)} of "
-                              f"{len(state['nodes'])} nodes running: stop it first "
-                              f"(scripts/fleet-local stop --run-dir {self.root})")
+            raise ScriptError(
+                f"{self.root} holds a local Ray cluster with {len(up)} of "
+                f"{len(state['nodes'])} nodes running: stop it first "
+                f"(scripts/fleet-local stop --run-dir {self.root})"
+            )
         if procs.listening("127.0.0.1", port):
             raise ScriptError(f"port {port} on 127.0.0.1 is taken: choose another with --port")
         # Ray's Unix sockets live under the temp dir: keep its path short (108-byte limit)
@@ -84,8 +85,10 @@ class LocalFleet:
             self.save(state)
             self.stop()
             raise
-        print(f"local Ray cluster of {nodes} loader node(s) up in {time.monotonic() - t0:.1f} s; "
-              f"pass --ray {state['address']}")
+        print(
+            f"local Ray cluster of {nodes} loader node(s) up in {time.monotonic() - t0:.1f} s; "
+            f"pass --ray {state['address']}"
+        )
         return state["address"]
 
     def add(self, pack_home: Path, timeout: float) -> None:
@@ -99,44 +102,79 @@ class LocalFleet:
         logs = self.root / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         log = logs / f"{name}.log"
-        cmd = [ray_cli(), "start", "--block", "--node-ip-address", "127.0.0.1",
-               "--resources", json.dumps({LOADER_RESOURCE: 1}), "--num-cpus", "1",
-               "--object-store-memory", str(OBJECT_STORE_BYTES), "--disable-usage-stats",
-               # several nodes on one host: each its own agent ports
-               "--dashboard-agent-listen-port", str(_free_port()),
-               "--metrics-export-port", str(_free_port()),
-               "--runtime-env-agent-port", str(_free_port())]
+        cmd = [
+            ray_cli(),
+            "start",
+            "--block",
+            "--node-ip-address",
+            "127.0.0.1",
+            "--resources",
+            json.dumps({LOADER_RESOURCE: 1}),
+            "--num-cpus",
+            "1",
+            "--object-store-memory",
+            str(OBJECT_STORE_BYTES),
+            "--disable-usage-stats",
+            # several nodes on one host: each its own agent ports
+            "--dashboard-agent-listen-port",
+            str(_free_port()),
+            "--metrics-export-port",
+            str(_free_port()),
+            "--runtime-env-agent-port",
+            str(_free_port()),
+        ]
         if head:
-            cmd += ["--head", "--port", str(state["port"]), "--include-dashboard=false",
-                    "--temp-dir", state["temp_dir"]]
+            cmd += [
+                "--head",
+                "--port",
+                str(state["port"]),
+                "--include-dashboard=false",
+                "--temp-dir",
+                state["temp_dir"],
+            ]
         else:
             cmd += ["--address", state["address"]]
         env = dict(os.environ, **QUIET_ENV, YCSBPACK_HOME=str(pack_home))
         with open(log, "wb") as out:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                    stdin=subprocess.DEVNULL, start_new_session=True, cwd=pack_home)
+            proc = subprocess.Popen(
+                cmd,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                cwd=pack_home,
+            )
         node = {"name": name, "pid": proc.pid, "log": str(log), "pack_home": str(pack_home)}
         state["nodes"].append(node)
         self.save(state)
         t0 = time.monotonic()
         while STARTED not in log.read_text(errors="replace"):
             if proc.poll() is not None:
-                raise ScriptError(f"Ray node {name} exited during start (status "
-                                  f"{proc.returncode}); last lines of {log}:\n{procs.tail(log, 25)}")
+                raise ScriptError(
+                    f"Ray node {name} exited during start (status "
+                    f"{proc.returncode}); last lines of {log}:\n{procs.tail(log, 25)}"
+                )
             if time.monotonic() - t0 > timeout:
-                raise ScriptError(f"Ray node {name} did not start within {timeout:.0f} s; last "
-                                  f"lines of {log}:\n{procs.tail(log, 25)}")
+                raise ScriptError(
+                    f"Ray node {name} did not start within {timeout:.0f} s; last "
+                    f"lines of {log}:\n{procs.tail(log, 25)}"
+                )
             time.sleep(0.2)
-        print(f"{name} up (pid {proc.pid}, {time.monotonic() - t0:.1f} s), loader pack {pack_home}",
-              flush=True)
+        print(
+            f"{name} up (pid {proc.pid}, {time.monotonic() - t0:.1f} s), loader pack {pack_home}",
+            flush=True,
+        )
 
     def stop(self, node: int = None, kill: bool = False) -> None:
         state = self.state()
         nodes = state.get("nodes", [])
         if node is not None:
             if not 0 <= node < len(nodes):
-                raise ScriptError(f"--node {node}: the cluster in {self.root} has nodes "
-                                  f"0..{len(nodes) - 1} (0 is the head)")
+                raise ScriptError(
+                    f"--node {node}: the cluster in {self.root} has nodes "
+                    f"0..{len(nodes) - 1} (0 is the head)"
+                )
             targets = [nodes[node]]
         else:
             targets = list(reversed(nodes))  # workers first, the head (GCS) last
@@ -150,8 +188,10 @@ class LocalFleet:
             return 3
         up = self.running(state)
         for i, n in enumerate(state["nodes"]):
-            print(f"node {i} {n['name']}: pid {n['pid']} "
-                  f"{'running' if n in up else 'not running'} (pack {n['pack_home']})")
+            print(
+                f"node {i} {n['name']}: pid {n['pid']} "
+                f"{'running' if n in up else 'not running'} (pack {n['pack_home']})"
+            )
         print(f"address {state['address']}")
         return 0 if len(up) == len(state["nodes"]) else 1
 
@@ -174,11 +214,19 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fleet-local", description=__doc__.splitlines()[0])
     p.add_argument("command", choices=["start", "stop", "status", "add"])
     p.add_argument("--nodes", type=int, default=3, help="loader nodes, head included (default 3)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT,
-                   help=f"GCS port of the head on 127.0.0.1 (default {DEFAULT_PORT})")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"GCS port of the head on 127.0.0.1 (default {DEFAULT_PORT})",
+    )
     p.add_argument("--run-dir", type=Path, default=None, help="state and logs (default run/fleet)")
-    p.add_argument("--pack-home", type=Path, default=REPO_ROOT,
-                   help="pack checkout the new loader nodes run (default this one)")
+    p.add_argument(
+        "--pack-home",
+        type=Path,
+        default=REPO_ROOT,
+        help="pack checkout the new loader nodes run (default this one)",
+    )
     p.add_argument("--node", type=int, help="stop: only node K (0 = head)")
     p.add_argument("--kill", action="store_true", help="stop: SIGKILL at once")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds a node may take to start")

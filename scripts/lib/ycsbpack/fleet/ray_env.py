@@ -1,5 +1,6 @@
 """Ray for the fleet: found in the project's .venv (pinned in scripts/fleet-requirements.txt),
 never talking to anything but the cluster."""
+
 import os
 import sys
 from pathlib import Path
@@ -13,8 +14,11 @@ VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
 INSTALL = f".venv/bin/pip install -r scripts/fleet-requirements.txt   (in {REPO_ROOT})"
 LOADER_RESOURCE = "ycsb_loader"
 # No usage reports, no dashboard downloads: a benchmark cluster talks to nothing else.
-QUIET_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_DISABLE_DOCKER_CPU_WARNING": "1",
-             "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}
+QUIET_ENV = {
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_DISABLE_DOCKER_CPU_WARNING": "1",
+    "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0",
+}
 
 
 def pinned_version() -> str:
@@ -30,16 +34,22 @@ def ensure_ray():
     os.environ.update(QUIET_ENV)
     try:
         import ray  # noqa: F401
+
         return ray
     except ImportError:
         pass
     # (compare prefixes: the venv's python is a symlink to the system one)
-    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parent.parent.resolve() \
-            and not os.environ.get("YCSBPACK_FLEET_REEXEC"):
+    if (
+        VENV_PYTHON.exists()
+        and Path(sys.prefix).resolve() != VENV_PYTHON.parent.parent.resolve()
+        and not os.environ.get("YCSBPACK_FLEET_REEXEC")
+    ):
         os.environ["YCSBPACK_FLEET_REEXEC"] = "1"
         os.execv(str(VENV_PYTHON), [str(VENV_PYTHON)] + sys.argv)
-    raise ScriptError(f"the client fleet needs Ray {pinned_version()}, which this Python "
-                      f"({sys.executable}) lacks: install it with {INSTALL}")
+    raise ScriptError(
+        f"the client fleet needs Ray {pinned_version()}, which this Python "
+        f"({sys.executable}) lacks: install it with {INSTALL}"
+    )
 
 
 def ray_cli() -> str:
@@ -59,17 +69,25 @@ def connect(address: str):
         return ray
     target = os.environ["RAY_ADDRESS"] if address == "auto" else address
     host, _, port = target.rpartition(":")
-    if not target.startswith("ray://") and port.isdigit() and \
-            not procs.listening(host or "127.0.0.1", int(port), timeout=5):
+    if (
+        not target.startswith("ray://")
+        and port.isdigit()
+        and not procs.listening(host or "127.0.0.1", int(port), timeout=5)
+    ):
         # ray.init would retry for minutes
-        raise ScriptError(f"nothing answers at --ray {address} ({target}): start a cluster (scripts/"
-                          "fleet-local start, or `ray start --head`) or give the address it printed")
+        raise ScriptError(
+            f"nothing answers at --ray {address} ({target}): start a cluster (scripts/"
+            "fleet-local start, or `ray start --head`) or give the address it printed"
+        )
     import logging
+
     try:
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
     except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError...
-        raise ScriptError(f"cannot reach the Ray cluster at --ray {address}: "
-                          f"{str(e).splitlines()[0] if str(e) else type(e).__name__} (start one "
-                          "with scripts/fleet-local start, or check the address `ray start "
-                          "--head` printed)")
+        raise ScriptError(
+            f"cannot reach the Ray cluster at --ray {address}: "
+            f"{str(e).splitlines()[0] if str(e) else type(e).__name__} (start one "
+            "with scripts/fleet-local start, or check the address `ray start "
+            "--head` printed)"
+        )
     return ray

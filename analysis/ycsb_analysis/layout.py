@@ -1,0 +1,32 @@
+"""The results layout the scenario runner writes and the loader reads: one definition.
+
+    results/<scenario>/<timestamp>/<phase>/metadata.json
+    results/<scenario>/<timestamp>/<phase>/client-<i>.out      # stdout: final report
+    results/<scenario>/<timestamp>/<phase>/client-<i>.err      # stderr: status lines, foreign logs
+    results/<scenario>/<timestamp>/<phase>/hdr/client-<i>-<METRIC>.hdr
+
+The runner (scripts/lib/ycsbpack/phase_runner.py) is standard-library only and cannot import
+this package; scripts/tests/test_scripts_results_layout.py checks that the metadata.json its
+writer produces has exactly the keys declared here.
+"""
+
+import re
+
+METADATA_FILE = "metadata.json"
+HDR_DIR = "hdr"
+CLIENT_FILE = re.compile(r"^client-(?P<i>\d+)\.(?P<ext>out|err)$")
+HDR_FILE = re.compile(r"^client-(?P<i>\d+)-(?P<metric>.+)\.hdr$")
+
+# Written for every phase.
+METADATA_KEYS = (
+    "scenario", "phase", "phase_index", "database", "binding", "workload", "properties",
+    "threads", "clients", "batchsize", "target", "versions", "host", "start_time", "end_time",
+    "command", "label", "exit_status",
+)
+# Written when the phase belongs to a sweep group (what a sweep varies within).
+GROUP_METADATA_KEYS = ("phase_group",)
+# Written when a phase has several clients: what differs from client 0, each exit status and
+# each command.
+MULTI_CLIENT_METADATA_KEYS = ("client_properties", "client_exit_status", "commands")
+# Without these the loader refuses a metadata.json (it cannot name or merge the phase).
+REQUIRED_METADATA_KEYS = ("scenario", "phase", "database", "threads", "clients")

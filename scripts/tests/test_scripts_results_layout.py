@@ -1,0 +1,65 @@
+"""The runner's metadata.json writer against the reader's declared layout (one definition).
+
+phase_runner is standard-library only, so it cannot import ycsb_analysis.layout; this test
+holds the two together: the keys written are exactly the keys the analysis package declares.
+"""
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from ycsbpack.local_servers import LocalCassandra
+from ycsbpack.phase_runner import (
+    Phase,
+    client_split,
+    phase_metadata,
+    read_property_files,
+    ycsb_command,
+)
+from ycsbpack.scenario_plan import Context
+from ycsbpack.scenarios import SCENARIOS
+
+layout = pytest.importorskip("ycsb_analysis.layout")
+loader = pytest.importorskip("ycsb_analysis.loader")
+
+T0 = datetime(2026, 11, 24, 1, 0, tzinfo=timezone.utc)
+
+
+def written_metadata(scenario, clients, tmp_path):
+    server = LocalCassandra(Path("/nonexistent"), SCENARIOS[scenario].CASSANDRA_NODES)
+    ctx = Context(scenario, "cassandra", "ci", clients, {"hosts": "127.0.0.1"},
+                  cassandra=server, out_dir=tmp_path)
+    phase = next(s for s in SCENARIOS[scenario].plan(ctx)
+                 if isinstance(s, Phase) and s.clients == clients)
+    commands = []
+    for i in range(phase.clients):
+        merged = read_property_files(phase.files_of(i))
+        merged.update(phase.properties)
+        commands.append(ycsb_command(phase, tmp_path / phase.directory, i,
+                                     client_split(phase.command, merged, phase.clients, i)))
+    return phase, phase_metadata(phase, commands, [0] * clients, T0, T0)
+
+
+def test_one_client_phase_writes_exactly_the_declared_keys(tmp_path):
+    phase, meta = written_metadata("s4", 1, tmp_path)
+    expected = set(layout.METADATA_KEYS)
+    if phase.phase_group:
+        expected |= set(layout.GROUP_METADATA_KEYS)
+    assert set(meta) == expected
+
+
+def test_several_clients_add_exactly_the_declared_multi_client_keys(tmp_path):
+    phase, meta = written_metadata("s3", 2, tmp_path)
+    assert phase.phase_group, "S3's sweep phases belong to a group"
+    assert set(meta) == (set(layout.METADATA_KEYS) | set(layout.GROUP_METADATA_KEYS)
+                         | set(layout.MULTI_CLIENT_METADATA_KEYS))
+    assert set(layout.REQUIRED_METADATA_KEYS) <= set(meta)
+
+
+def test_the_loader_reads_what_the_writer_wrote(tmp_path):
+    phase, meta = written_metadata("s3", 2, tmp_path)
+    d = tmp_path / "phase"
+    d.mkdir()
+    (d / layout.METADATA_FILE).write_text(json.dumps(meta))
+    with pytest.raises(loader.UnreadableInput, match="no client-<i>.out files"):
+        loader.load_phase_dir(d)   # the metadata itself was accepted; only the outputs miss
