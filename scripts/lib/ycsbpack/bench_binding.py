@@ -93,6 +93,43 @@ def raw_command(db: dict, threads: int, seconds: int, records: int, jvm_args: st
             + ["-cp", os.pathsep.join(cp), HARNESS_MAIN] + [f"{k}={v}" for k, v in args.items()])
 
 
+# YCSB's own binding for the same database, from a YCSB source checkout built with
+# `mvn -pl site.ycsb:core,site.ycsb:<module>-binding -am package` (module, DB class, properties)
+OFFICIAL = {"hbase": ("hbase2", "site.ycsb.db.hbase2.HBaseClient2",
+                      {"table": "bench_binding", "columnfamily": "cf"})}
+
+HBASE_SITE = """<?xml version="1.0"?>
+<configuration>
+  <property><name>hbase.zookeeper.quorum</name><value>127.0.0.1</value></property>
+  <property><name>hbase.zookeeper.property.clientPort</name><value>{port}</value></property>
+</configuration>
+"""
+
+
+def official_command(db_name: str, checkout: Path, out_dir: Path, db: dict, threads: int,
+                     seconds: int, records: int, jvm_args: str = "") -> list:
+    """YCSB's official binding run by YCSB's own Client main, its module's jars and
+    dependencies first on the classpath, then YCSB core's; the cluster comes from an
+    hbase-site.xml written to the output directory, as YCSB's documentation has it."""
+    module, db_class, props = OFFICIAL[db_name]
+    conf = out_dir / "official-conf"
+    conf.mkdir(exist_ok=True)
+    (conf / "hbase-site.xml").write_text(HBASE_SITE.format(port=db["raw"]["port"]))
+    cp = [str(conf), str(checkout / module / "target" / "*"),
+          str(checkout / module / "target" / "dependency" / "*"),
+          str(checkout / "core" / "target" / "*"),
+          # core's own dependencies (HdrHistogram, Jackson): this project's YCSB runtime
+          str(RUNTIME_LIB / "*")]
+    workload = dict(WORKLOAD, **props, recordcount=str(records), operationcount="2000000000",
+                    maxexecutiontime=str(seconds), **{"status.interval": "1"})
+    cmd = [java.java17(), "-Duser.language=en", "-Duser.country=US"] + jvm_args.split()
+    cmd += ["-cp", os.pathsep.join(cp), "site.ycsb.Client", "-db", db_class, "-t", "-s",
+            "-threads", str(threads)]
+    for k, v in workload.items():
+        cmd += ["-p", f"{k}={v}"]
+    return cmd
+
+
 def run_leg(cmd: list, out_dir: Path, name: str):
     """Runs one leg, sampling the process's CPU time; (stdout, stderr, cpu samples, loads)."""
     out, err = out_dir / f"{name}.out", out_dir / f"{name}.err"
@@ -167,9 +204,11 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", metavar="DIR", help="another checkout of this project (e.g. "
                     "the code before a change, built there): its bin/ycsb runs as a third leg, "
                     "reported against the raw harness and against --baseline")
+    ap.add_argument("--official", metavar="DIR", help="a YCSB source checkout with YCSB's own "
+                    "binding built (hbase: hbase2): it runs as one more leg")
     ap.add_argument("--profile", action="store_true", help="after the measured legs, one more "
-                    "binding leg and raw leg each with a JFR recording (not counted), saved as "
-                    "<leg>.jfr in the output directory")
+                    "leg of each kind with a JFR recording (not counted), saved as <leg>.jfr in "
+                    "the output directory")
     ap.add_argument("--out", help="directory for each leg's output "
                     "(default results/bench-binding/<time>)")
     args = ap.parse_args(argv)
@@ -184,6 +223,17 @@ def main(argv=None) -> int:
             raise ScriptError(f"--baseline {args.baseline}: no bin/ycsb there; give a checkout "
                               "of this project with its bindings built")
         legs.insert(1, "baseline")
+    if args.official:
+        checkout = Path(args.official).resolve()
+        if args.db not in OFFICIAL:
+            raise ScriptError(f"--official: only {', '.join(OFFICIAL)} is supported (YCSB's "
+                              "cassandra module needs the sigar workaround to build)")
+        module = OFFICIAL[args.db][0]
+        if not list((checkout / module / "target").glob(f"{module}-binding-*.jar")):
+            raise ScriptError(f"--official {args.official}: {module}/target has no built "
+                              f"binding; build it there: mvn -DskipTests -pl "
+                              f"site.ycsb:core,site.ycsb:{module}-binding -am package")
+        legs.append("official")
     seconds = args.warmup + args.measured + 3
     out_dir = Path(args.out or REPO_ROOT / "results" / "bench-binding"
                    / datetime.now().strftime("%Y%m%d-%H%M%S"))
@@ -200,11 +250,7 @@ def main(argv=None) -> int:
         load(db, args.records)
         for t in threads:
             for rep, leg in fig.leg_order(legs, args.repeat):
-                if leg == "raw":
-                    cmd = raw_command(db, t, seconds, args.records)
-                else:
-                    cmd = binding_command(db, t, seconds, args.records,
-                                          str(baseline_ycsb) if leg == "baseline" else YCSB)
+                cmd = leg_command(leg, args, db, t, seconds, out_dir, "")
                 name = f"{args.db}-t{t}-{leg}-{rep + 1}"
                 stdout, stderr, cpu, leg_loads = run_leg(cmd, out_dir, name)
                 try:
@@ -219,17 +265,31 @@ def main(argv=None) -> int:
                       f"{w.cpu_us_per_op:6.1f} us CPU/op  load {max(leg_loads):.1f}"
                       + (f"  ({bad} FAILED operations)" if bad else ""), flush=True)
         if args.profile:
-            for leg in ("binding", "raw"):
+            for leg in legs:
                 jfr = f"-XX:StartFlightRecording=filename={out_dir / leg}.jfr,settings=profile"
-                cmd = (binding_command(db, threads[0], seconds, args.records, jvm_args=jfr)
-                       if leg == "binding" else
-                       raw_command(db, threads[0], seconds, args.records, jvm_args=jfr))
+                cmd = leg_command(leg, args, db, threads[0], seconds, out_dir, jfr)
                 run_leg(cmd, out_dir, f"{args.db}-profile-{leg}")
                 print(f"  JFR recording of a {leg} leg: {out_dir / leg}.jfr", flush=True)
     finally:
         stop()
     print(report(args, threads, windows, loads))
     return 0
+
+
+def leg_command(leg: str, args, db: dict, threads: int, seconds: int, out_dir: Path,
+                jvm_args: str) -> list:
+    if leg == "raw":
+        return raw_command(db, threads, seconds, args.records, jvm_args)
+    if leg == "official":
+        return official_command(args.db, Path(args.official).resolve(), out_dir, db, threads,
+                                seconds, args.records, jvm_args)
+    ycsb = str(Path(args.baseline).resolve() / "bin" / "ycsb") if leg == "baseline" else YCSB
+    return binding_command(db, threads, seconds, args.records, ycsb, jvm_args)
+
+
+def compare(name: str, a: list, b: list) -> str:
+    return (f"{name}: ops {fig.median(fig.pair_ratios(a, b, 'ops_per_s')):.2f}, CPU/op "
+            f"{fig.median(fig.pair_ratios(a, b, 'cpu_us_per_op')):.2f}")
 
 
 def report(args, threads: list, windows: dict, loads: list) -> str:
@@ -253,15 +313,14 @@ def report(args, threads: list, windows: dict, loads: list) -> str:
             f"{fig.median([w.cpu_us_per_op for w in r]):>10.1f} "
             f"{fig.median(ops):>11.2f} {fig.median(cpu):>14.2f}   "
             f"(pair ratios CPU/op {', '.join(f'{x:.2f}' for x in cpu)})")
-        if (t, "baseline") in windows:
-            base = windows[(t, "baseline")]
-            lines.append(
-                f"{'':>7} baseline: {fig.median([w.ops_per_s for w in base]):,.0f} ops/s, "
-                f"{fig.median([w.cpu_us_per_op for w in base]):.1f} us/op; vs raw: ops "
-                f"{fig.median(fig.pair_ratios(base, r, 'ops_per_s')):.2f}, CPU/op "
-                f"{fig.median(fig.pair_ratios(base, r, 'cpu_us_per_op')):.2f}; binding vs "
-                f"baseline: ops {fig.median(fig.pair_ratios(b, base, 'ops_per_s')):.2f}, CPU/op "
-                f"{fig.median(fig.pair_ratios(b, base, 'cpu_us_per_op')):.2f}")
+        for other in ("baseline", "official"):
+            if (t, other) in windows:
+                o = windows[(t, other)]
+                lines.append(
+                    f"{'':>7} {other}: {fig.median([w.ops_per_s for w in o]):,.0f} ops/s, "
+                    f"{fig.median([w.cpu_us_per_op for w in o]):.1f} us CPU/op; "
+                    + compare(f"{other} vs raw", o, r) + "; "
+                    + compare(f"binding vs {other}", b, o))
     lines.append(fig.result_line(args.db, fig.median(all_cpu), fig.median(all_ops)))
     return "\n".join(lines)
 
