@@ -54,8 +54,12 @@ final class HBaseRows {
    * newest, as getFamilyMap gives.
    */
   static void copyFields(Result row, byte[] family, Map<String, ByteIterator> into) {
+    Cell[] cells = row.rawCells();
+    if (cells == null) {
+      return; // an empty Result has no cell array
+    }
     Cell previous = null;
-    for (Cell cell : row.rawCells()) {
+    for (Cell cell : cells) {
       if (!CellUtil.matchingFamily(cell, family)
           || previous != null && CellUtil.matchingQualifier(cell, previous)) {
         continue;
