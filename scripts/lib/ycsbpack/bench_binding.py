@@ -207,8 +207,8 @@ def main(argv=None) -> int:
     ap.add_argument("--official", metavar="DIR", help="a YCSB source checkout with YCSB's own "
                     "binding built (hbase: hbase2): it runs as one more leg")
     ap.add_argument("--profile", action="store_true", help="after the measured legs, one more "
-                    "leg of each kind with a JFR recording (not counted), saved as <leg>.jfr in "
-                    "the output directory")
+                    "binding (and baseline) leg with a JFR recording (not counted), saved as "
+                    "<leg>.jfr in the output directory")
     ap.add_argument("--out", help="directory for each leg's output "
                     "(default results/bench-binding/<time>)")
     args = ap.parse_args(argv)
@@ -265,7 +265,7 @@ def main(argv=None) -> int:
                       f"{w.cpu_us_per_op:6.1f} us CPU/op  load {max(leg_loads):.1f}"
                       + (f"  ({bad} FAILED operations)" if bad else ""), flush=True)
         if args.profile:
-            for leg in legs:
+            for leg in [leg for leg in legs if leg in ("binding", "baseline")]:
                 jfr = f"-XX:StartFlightRecording=filename={out_dir / leg}.jfr,settings=profile"
                 cmd = leg_command(leg, args, db, threads[0], seconds, out_dir, jfr)
                 run_leg(cmd, out_dir, f"{args.db}-profile-{leg}")
