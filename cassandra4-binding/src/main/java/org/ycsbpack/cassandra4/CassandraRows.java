@@ -3,6 +3,7 @@ package org.ycsbpack.cassandra4;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.ColumnDefinitions;
 import com.datastax.oss.driver.api.core.cql.Row;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
@@ -10,8 +11,7 @@ import site.ycsb.ByteIterator;
 /**
  * YCSB rows to and from CQL: the statements that write one row and the copy of a read row's
  * fields. Field values live in {@code text} columns as ISO-8859-1, which maps every byte to one
- * character, so whatever bytes a workload writes are read back identical; values are bound and
- * read in that serialized form directly ({@link Latin1Text}). The single operations and the
+ * character, so whatever bytes a workload writes are read back identical. The single operations and the
  * batches both use it; it uses neither.
  */
 final class CassandraRows {
@@ -25,7 +25,7 @@ final class CassandraRows {
     BoundStatementBuilder b = s.statement.boundStatementBuilder();
     b.setString(0, key);
     for (int i = 0; i < s.fields.length; i++) {
-      b.setBytesUnsafe(i + 1, Latin1Text.utf8(values.get(s.fields[i]).toArray()));
+      b.setString(i + 1, text(values.get(s.fields[i])));
     }
     return b;
   }
@@ -36,7 +36,7 @@ final class CassandraRows {
     CqlStatements.FieldStatement s = statements.update(values.keySet());
     BoundStatementBuilder b = s.statement.boundStatementBuilder();
     for (int i = 0; i < s.fields.length; i++) {
-      b.setBytesUnsafe(i, Latin1Text.utf8(values.get(s.fields[i]).toArray()));
+      b.setString(i, text(values.get(s.fields[i])));
     }
     b.setString(s.fields.length, key);
     return b;
@@ -48,11 +48,15 @@ final class CassandraRows {
     for (int i = 0, n = columns.size(); i < n; i++) {
       String name = columns.get(i).getName().asInternal();
       if (!CqlStatements.KEY.equals(name)) {
-        byte[] value = Latin1Text.bytes(row.getBytesUnsafe(i));
+        String value = row.getString(i);
         if (value != null) {
-          into.put(name, new ByteArrayByteIterator(value));
+          into.put(name, new ByteArrayByteIterator(value.getBytes(StandardCharsets.ISO_8859_1)));
         }
       }
     }
+  }
+
+  private static String text(ByteIterator value) {
+    return new String(value.toArray(), StandardCharsets.ISO_8859_1);
   }
 }
