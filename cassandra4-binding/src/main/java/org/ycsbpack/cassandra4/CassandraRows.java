@@ -11,8 +11,8 @@ import site.ycsb.ByteIterator;
 /**
  * YCSB rows to and from CQL: the statements that write one row and the copy of a read row's
  * fields. Field values live in {@code text} columns as ISO-8859-1, which maps every byte to one
- * character, so whatever bytes a workload writes are read back identical. The single operations and the
- * batches both use it; it uses neither.
+ * character, so whatever bytes a workload writes are read back identical. The single
+ * operations and the batches both use it; it uses neither.
  */
 final class CassandraRows {
   private CassandraRows() {
