@@ -109,7 +109,7 @@ public class Cassandra4Client extends DB {
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     try {
       connection.session.execute(CassandraRows.insert(connection.statements, key, values)
-          .setConsistencyLevel(settings.writeCl));
+          .setConsistencyLevel(settings.writeCl).build());
       return Status.OK;
     } catch (RuntimeException e) {
       return ERRORS.failed(DriverErrors.statusOf(e), "INSERT", key, e);
@@ -120,7 +120,7 @@ public class Cassandra4Client extends DB {
   public Status update(String table, String key, Map<String, ByteIterator> values) {
     try {
       connection.session.execute(CassandraRows.update(connection.statements, key, values)
-          .setConsistencyLevel(settings.writeCl));
+          .setConsistencyLevel(settings.writeCl).build());
       return Status.OK;
     } catch (RuntimeException e) {
       return ERRORS.failed(DriverErrors.statusOf(e), "UPDATE", key, e);

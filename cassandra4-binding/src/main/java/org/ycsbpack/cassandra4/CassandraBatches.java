@@ -88,14 +88,14 @@ final class CassandraBatches implements BatchOperations {
   public BatchResult batchInsert(String table, List<String> keys,
                                  List<Map<String, ByteIterator>> values) {
     return write("BATCH_INSERT", keys, i -> CassandraRows.insert(connection.statements,
-        keys.get(i), values.get(i)));
+        keys.get(i), values.get(i)).build());
   }
 
   @Override
   public BatchResult batchUpdate(String table, List<String> keys,
                                  List<Map<String, ByteIterator>> values) {
     return write("BATCH_UPDATE", keys, i -> CassandraRows.update(connection.statements,
-        keys.get(i), values.get(i)));
+        keys.get(i), values.get(i)).build());
   }
 
   private BatchResult write(String operation, List<String> keys,

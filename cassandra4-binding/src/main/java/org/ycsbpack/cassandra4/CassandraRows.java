@@ -1,13 +1,10 @@
 package org.ycsbpack.cassandra4;
 
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
+import com.datastax.oss.driver.api.core.cql.ColumnDefinitions;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Map;
-import java.util.TreeMap;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 
@@ -21,46 +18,41 @@ final class CassandraRows {
   private CassandraRows() {
   }
 
-  /** INSERT of one row, fields in name order (one prepared statement per field set). */
-  static BoundStatement insert(CqlStatements statements, String key,
-                               Map<String, ByteIterator> values) {
-    TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
-    BoundStatementBuilder b = statements.insert(new ArrayList<>(sorted.keySet()))
-        .boundStatementBuilder();
+  /** INSERT of one row (one prepared statement per field set), to be built by the caller. */
+  static BoundStatementBuilder insert(CqlStatements statements, String key,
+                                      Map<String, ByteIterator> values) {
+    CqlStatements.FieldStatement s = statements.insert(values.keySet());
+    BoundStatementBuilder b = s.statement.boundStatementBuilder();
     b.setString(0, key);
-    int i = 1;
-    for (ByteIterator v : sorted.values()) {
-      b.setString(i++, text(v));
+    for (int i = 0; i < s.fields.length; i++) {
+      b.setString(i + 1, text(values.get(s.fields[i])));
     }
-    return b.build();
+    return b;
   }
 
-  /** UPDATE of the given fields of one row, fields in name order. */
-  static BoundStatement update(CqlStatements statements, String key,
-                               Map<String, ByteIterator> values) {
-    TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
-    BoundStatementBuilder b = statements.update(new ArrayList<>(sorted.keySet()))
-        .boundStatementBuilder();
-    int i = 0;
-    for (ByteIterator v : sorted.values()) {
-      b.setString(i++, text(v));
+  /** UPDATE of the given fields of one row. */
+  static BoundStatementBuilder update(CqlStatements statements, String key,
+                                      Map<String, ByteIterator> values) {
+    CqlStatements.FieldStatement s = statements.update(values.keySet());
+    BoundStatementBuilder b = s.statement.boundStatementBuilder();
+    for (int i = 0; i < s.fields.length; i++) {
+      b.setString(i, text(values.get(s.fields[i])));
     }
-    b.setString(i, key);
-    return b.build();
+    b.setString(s.fields.length, key);
+    return b;
   }
 
   /** The row's field columns (every column but the key) into {@code into}, as their bytes. */
   static void copyFields(Row row, Map<String, ByteIterator> into) {
-    int i = 0;
-    for (ColumnDefinition column : row.getColumnDefinitions()) {
-      String name = column.getName().asInternal();
+    ColumnDefinitions columns = row.getColumnDefinitions();
+    for (int i = 0, n = columns.size(); i < n; i++) {
+      String name = columns.get(i).getName().asInternal();
       if (!CqlStatements.KEY.equals(name)) {
         String value = row.getString(i);
         if (value != null) {
           into.put(name, new ByteArrayByteIterator(value.getBytes(StandardCharsets.ISO_8859_1)));
         }
       }
-      i++;
     }
   }
 

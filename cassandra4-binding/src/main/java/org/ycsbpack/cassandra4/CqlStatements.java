@@ -2,23 +2,51 @@ package org.ycsbpack.cassandra4;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import java.util.Collection;
-import java.util.List;
+import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * CQL of the five YCSB operations, each prepared once per (operation, field set) and shared by
  * all threads. Bound by position: the key is always the last marker except for INSERT, where it
- * is the first.
+ * is the first. Statements are looked up by the field set itself (a hash lookup of the
+ * workload's own key set), so an operation builds no CQL text and no sorted copy of its fields;
+ * the CQL is made only the first time a field set is seen.
  */
 final class CqlStatements {
   static final String KEY = "y_id";
 
+  /** A statement over some fields: {@code fields[i]} is bound at field marker i (name order). */
+  static final class FieldStatement {
+    final PreparedStatement statement;
+    final String[] fields;
+
+    FieldStatement(PreparedStatement statement, String[] fields) {
+      this.statement = statement;
+      this.fields = fields;
+    }
+  }
+
   private final CqlSession session;
   private final String table;
   private final ConcurrentHashMap<String, PreparedStatement> prepared = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Set<String>, PreparedStatement> reads =
+      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Set<String>, PreparedStatement> readIns =
+      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Set<String>, PreparedStatement> scans =
+      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Set<String>, FieldStatement> inserts =
+      new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Set<String>, FieldStatement> updates =
+      new ConcurrentHashMap<>();
+  /** The statements without a field list, resolved once (null until first used). */
+  private volatile PreparedStatement readAll;
+  private volatile PreparedStatement readInAll;
+  private volatile PreparedStatement scanAll;
+  private volatile PreparedStatement delete;
 
   CqlStatements(CqlSession session, String keyspace, String table) {
     this.session = session;
@@ -27,13 +55,27 @@ final class CqlStatements {
 
   /** SELECT of the given fields (all columns for null) of one row. */
   PreparedStatement read(Set<String> fields) {
-    String cols = columns(fields);
+    if (fields == null) {
+      PreparedStatement p = readAll;
+      return p != null ? p : (readAll = readCql("*"));
+    }
+    return cached(reads, fields, f -> readCql(columns(f)));
+  }
+
+  private PreparedStatement readCql(String cols) {
     return prepare("R" + cols, "SELECT " + cols + " FROM " + table + " WHERE " + KEY + " = ?");
   }
 
   /** SELECT of the key and the given fields (all for null) of the rows whose key is IN a list. */
   PreparedStatement readIn(Set<String> fields) {
-    String cols = fields == null ? "*" : KEY + ", " + columns(fields);
+    if (fields == null) {
+      PreparedStatement p = readInAll;
+      return p != null ? p : (readInAll = readInCql("*"));
+    }
+    return cached(readIns, fields, f -> readInCql(KEY + ", " + columns(f)));
+  }
+
+  private PreparedStatement readInCql(String cols) {
     return prepare("RIN" + cols, "SELECT " + cols + " FROM " + table + " WHERE " + KEY
         + " IN ?");
   }
@@ -43,35 +85,51 @@ final class CqlStatements {
    * so this is the only scan a hash-partitioned table can do efficiently.
    */
   PreparedStatement scan(Set<String> fields) {
-    String cols = columns(fields);
+    if (fields == null) {
+      PreparedStatement p = scanAll;
+      return p != null ? p : (scanAll = scanCql("*"));
+    }
+    return cached(scans, fields, f -> scanCql(columns(f)));
+  }
+
+  private PreparedStatement scanCql(String cols) {
     return prepare("S" + cols, "SELECT " + cols + " FROM " + table + " WHERE token(" + KEY
         + ") >= token(?) LIMIT ?");
   }
 
-  /** INSERT of the key then the given fields, in the order of {@code fields}. */
-  PreparedStatement insert(List<String> fields) {
-    StringBuilder cql = new StringBuilder("INSERT INTO ").append(table).append(" (").append(KEY);
-    StringBuilder marks = new StringBuilder("?");
-    for (String f : fields) {
-      cql.append(", ").append(quote(f));
-      marks.append(", ?");
-    }
-    cql.append(") VALUES (").append(marks).append(')');
-    return prepare("I" + fields, cql.toString());
+  /** INSERT of the key then the given fields, in name order. */
+  FieldStatement insert(Set<String> fields) {
+    return cached(inserts, fields, f -> {
+      StringBuilder cql = new StringBuilder("INSERT INTO ").append(table).append(" (")
+          .append(KEY);
+      StringBuilder marks = new StringBuilder("?");
+      for (String name : f) {
+        cql.append(", ").append(quote(name));
+        marks.append(", ?");
+      }
+      cql.append(") VALUES (").append(marks).append(')');
+      return new FieldStatement(prepare("I" + f, cql.toString()), f.toArray(new String[0]));
+    });
   }
 
-  /** UPDATE of the given fields (in the order of {@code fields}), then the key. */
-  PreparedStatement update(List<String> fields) {
-    StringBuilder cql = new StringBuilder("UPDATE ").append(table).append(" SET ");
-    for (int i = 0; i < fields.size(); i++) {
-      cql.append(i == 0 ? "" : ", ").append(quote(fields.get(i))).append(" = ?");
-    }
-    cql.append(" WHERE ").append(KEY).append(" = ?");
-    return prepare("U" + fields, cql.toString());
+  /** UPDATE of the given fields (in name order), then the key. */
+  FieldStatement update(Set<String> fields) {
+    return cached(updates, fields, f -> {
+      StringBuilder cql = new StringBuilder("UPDATE ").append(table).append(" SET ");
+      String sep = "";
+      for (String name : f) {
+        cql.append(sep).append(quote(name)).append(" = ?");
+        sep = ", ";
+      }
+      cql.append(" WHERE ").append(KEY).append(" = ?");
+      return new FieldStatement(prepare("U" + f, cql.toString()), f.toArray(new String[0]));
+    });
   }
 
   PreparedStatement delete() {
-    return prepare("D", "DELETE FROM " + table + " WHERE " + KEY + " = ?");
+    PreparedStatement p = delete;
+    return p != null ? p
+        : (delete = prepare("D", "DELETE FROM " + table + " WHERE " + KEY + " = ?"));
   }
 
   /** Any statement, prepared once per cache key for all threads of this session. */
@@ -79,12 +137,22 @@ final class CqlStatements {
     return prepared.computeIfAbsent(cacheKey, k -> session.prepare(cql));
   }
 
-  private static String columns(Collection<String> fields) {
-    if (fields == null) {
-      return "*";
+  /**
+   * The entry of a field set: a plain lookup with the caller's set (no copy); the first time,
+   * an immutable sorted copy becomes the key and {@code make} gets it.
+   */
+  private static <V> V cached(ConcurrentHashMap<Set<String>, V> cache, Set<String> fields,
+                              Function<Set<String>, V> make) {
+    V v = cache.get(fields);
+    if (v == null) {
+      v = cache.computeIfAbsent(Collections.unmodifiableSet(new TreeSet<>(fields)), make);
     }
+    return v;
+  }
+
+  private static String columns(Set<String> sortedFields) {
     StringBuilder sb = new StringBuilder();
-    for (String f : new TreeSet<>(fields)) {
+    for (String f : sortedFields) {
       sb.append(sb.length() == 0 ? "" : ", ").append(quote(f));
     }
     return sb.toString();

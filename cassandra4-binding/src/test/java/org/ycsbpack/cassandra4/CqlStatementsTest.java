@@ -1,5 +1,6 @@
 package org.ycsbpack.cassandra4;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -67,9 +68,9 @@ class CqlStatementsTest {
     assertEquals("SELECT * FROM ks.usertable WHERE token(y_id) >= token(?) LIMIT ?",
         s.scan(null).getQuery());
     assertEquals("INSERT INTO ks.usertable (y_id, \"field0\", \"field1\") VALUES (?, ?, ?)",
-        s.insert(Arrays.asList("field0", "field1")).getQuery());
+        s.insert(new LinkedHashSet<>(Arrays.asList("field1", "field0"))).statement.getQuery());
     assertEquals("UPDATE ks.usertable SET \"field1\" = ? WHERE y_id = ?",
-        s.update(Collections.singletonList("field1")).getQuery());
+        s.update(Collections.singleton("field1")).statement.getQuery());
     assertEquals("DELETE FROM ks.usertable WHERE y_id = ?", s.delete().getQuery());
   }
 
@@ -79,9 +80,12 @@ class CqlStatementsTest {
     PreparedStatement first = s.read(new LinkedHashSet<>(Arrays.asList("field0", "field1")));
     PreparedStatement again = s.read(new LinkedHashSet<>(Arrays.asList("field1", "field0")));
     assertSame(first, again);
+    assertArrayEquals(new String[] {"field0", "field2"},
+        s.update(new LinkedHashSet<>(Arrays.asList("field2", "field0"))).fields,
+        "values are bound in the statement's (name) order");
     s.read(null);
     s.read(null);
-    assertEquals(2, prepared.size(), prepared.toString());
+    assertEquals(3, prepared.size(), prepared.toString());
     prepared.values().forEach(n -> assertEquals(1, n.get(), prepared.toString()));
   }
 
@@ -98,7 +102,7 @@ class CqlStatementsTest {
         } catch (InterruptedException e) {
           return;
         }
-        got.add(s.update(Arrays.asList("field0", "field2")));
+        got.add(s.update(new LinkedHashSet<>(Arrays.asList("field2", "field0"))).statement);
       });
       t.start();
       threads.add(t);

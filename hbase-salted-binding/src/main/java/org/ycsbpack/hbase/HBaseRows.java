@@ -1,8 +1,9 @@
 package org.ycsbpack.hbase;
 
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -46,14 +47,26 @@ final class HBaseRows {
     return put;
   }
 
-  /** The columns of {@code family} in a read row into {@code into}, as their bytes. */
+  /**
+   * The columns of {@code family} in a read row into {@code into}, as their bytes. Straight from
+   * the Result's cells (sorted by family, qualifier, newest version first): no per-read
+   * NavigableMap as Result.getFamilyMap builds, and for a qualifier with several versions the
+   * newest, as getFamilyMap gives.
+   */
   static void copyFields(Result row, byte[] family, Map<String, ByteIterator> into) {
-    NavigableMap<byte[], byte[]> columns = row.getFamilyMap(family);
-    if (columns == null) {
-      return;
+    Cell[] cells = row.rawCells();
+    if (cells == null) {
+      return; // an empty Result has no cell array
     }
-    for (Map.Entry<byte[], byte[]> column : columns.entrySet()) {
-      into.put(Bytes.toString(column.getKey()), new ByteArrayByteIterator(column.getValue()));
+    Cell previous = null;
+    for (Cell cell : cells) {
+      if (!CellUtil.matchingFamily(cell, family)
+          || previous != null && CellUtil.matchingQualifier(cell, previous)) {
+        continue;
+      }
+      previous = cell;
+      into.put(Bytes.toString(cell.getQualifierArray(), cell.getQualifierOffset(),
+          cell.getQualifierLength()), new ByteArrayByteIterator(CellUtil.cloneValue(cell)));
     }
   }
 }

@@ -93,6 +93,9 @@ public final class SaltedRowKey {
   /** The row key of a YCSB key. */
   public byte[] rowKey(String ycsbKey) {
     byte[] k = encode(ycsbKey);
+    if (mode == Mode.NONE) {
+      return k;
+    }
     byte[] row = new byte[prefixLength() + k.length];
     writeSalt(k, row);
     System.arraycopy(k, 0, row, prefixLength(), k.length);
