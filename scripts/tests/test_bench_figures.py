@@ -1,6 +1,5 @@
 """The arithmetic of scripts/bench-binding: steady window, CPU per operation, pair ratios, order."""
 import pytest
-
 from ycsbpack import bench_figures as fig
 from ycsbpack.bench_binding import failures
 

@@ -14,7 +14,6 @@ import argparse
 import os
 import subprocess
 import sys
-import threading
 import time
 from datetime import datetime
 from pathlib import Path
