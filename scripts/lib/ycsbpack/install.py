@@ -306,6 +306,11 @@ def install_source(home: Path, b: Binding, changes: list) -> None:
     register_in_python_launcher(home, b, changes)
 
 
+def installed_bindings() -> list:
+    """The project's bindings under the names they are installed as (install_name)."""
+    return [replace(b, name=b.install_name) if b.install_name else b for b in PROJECT_BINDINGS]
+
+
 def maven_project(b: Binding) -> str:
     return f"site.ycsb:{dir_name(b)}-binding"
 
@@ -317,7 +322,7 @@ def missing_for_launchers(home: Path) -> list:
         missing.append("core/target/*.jar")
     if not list((home / "core" / "target" / "dependency").glob("*.jar")):
         missing.append("core/target/dependency/*.jar (core's runtime jars, e.g. htrace-core4)")
-    for b in PROJECT_BINDINGS:
+    for b in installed_bindings():
         target = home / dir_name(b) / "target"
         if not list(target.glob("*.jar")):
             missing.append(f"{dir_name(b)}/target/*.jar")
@@ -333,7 +338,7 @@ def build_for_launchers(home: Path) -> None:
     missing = missing_for_launchers(home)
     if not missing:
         return
-    projects = ",".join(["site.ycsb:core"] + [maven_project(b) for b in PROJECT_BINDINGS])
+    projects = ",".join(["site.ycsb:core"] + [maven_project(b) for b in installed_bindings()])
     cmd = [maven.mvn(), "-B", "-q", "-Psource-run", "-pl", projects, "-am", "-DskipTests",
            "package"]
     shown = "mvn " + " ".join(cmd[1:])
@@ -367,8 +372,7 @@ def main(argv=None) -> int:
         raise ScriptError(f"{home}: no such directory")
     kind = kind_of_tree(home)
     ensure_built()
-    for b in PROJECT_BINDINGS:
-        b = replace(b, name=b.install_name) if b.install_name else b
+    for b in installed_bindings():
         changes = []
         (install_release if kind == "release" else install_source)(home, b, changes)
         where = f"{dir_name(b)}-binding/" if kind == "release" else f"{dir_name(b)}/"
