@@ -2,16 +2,22 @@
 
 import random
 
+from conftest import OUTPUTS, SEED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import OUTPUTS, SEED
 from ycsb_analysis.line_formats import LINE_KINDS, classify_lines, lines_of
 from ycsb_analysis.multi_output import parse_text
 
 REAL_LINES = []
-for name in ["hdrhistogram.err", "hdrhistogram+histogram.err", "raw.err", "locale-de.err", "timeseries.out",
-             "raw.out", "interval-both.out"]:
+for name in [
+    "hdrhistogram.err",
+    "hdrhistogram+histogram.err",
+    "raw.err",
+    "locale-de.err",
+    "timeseries.out",
+    "raw.out",
+    "interval-both.out",
+]:
     REAL_LINES += (OUTPUTS / name).read_text().splitlines()
 REAL_LINES += (SEED / "hbase-insert-4-clients.txt").read_text().splitlines()
 
@@ -23,18 +29,25 @@ def mutated_line(draw):
     if not line or op == "keep":
         return line
     pos = draw(st.integers(0, len(line)))
-    junk = draw(st.text(alphabet=st.sampled_from(list("[]:,;=.- 0123456789∞NaNE\t") + ["\u00a0", "é"]),
-                        min_size=1, max_size=4))
+    junk = draw(
+        st.text(
+            alphabet=st.sampled_from(list("[]:,;=.- 0123456789∞NaNE\t") + ["\u00a0", "é"]),
+            min_size=1,
+            max_size=4,
+        )
+    )
     if op == "truncate":
         return line[:pos]
     if op == "insert":
         return line[:pos] + junk + line[pos:]
     if op == "delete":
-        return line[:pos] + line[pos + len(junk):]
-    return line[:pos] + junk + line[pos + len(junk):]
+        return line[:pos] + line[pos + len(junk) :]
+    return line[:pos] + junk + line[pos + len(junk) :]
 
 
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.lists(mutated_line(), min_size=1, max_size=30))
 def test_mutated_lines_are_parsed_or_counted_never_crash(lines):
     text = "\n".join(lines)
@@ -65,4 +78,4 @@ def test_garbage_between_real_lines_is_counted_as_unknown():
     garbage = [f"garbage {rnd.random()}" for _ in range(5)]
     (out,) = parse_text("\n".join(garbage[:2] + real + garbage[2:]))
     assert out.line_counts["unknown"] >= 5
-    assert len(out.status_entries) == sum(" sec: " in l for l in real)
+    assert len(out.status_entries) == sum(" sec: " in x for x in real)

@@ -3,9 +3,8 @@
 import base64
 
 import pytest
-from hdrh.histogram import HdrHistogram
-
 from conftest import phase_dir
+from hdrh.histogram import HdrHistogram
 from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.hdr_logs import decode_histogram, merge_histograms, percentiles, read_hdr_log
 from ycsb_analysis.multi_output import parse_file
@@ -53,8 +52,8 @@ def test_merging_matches_the_hdrhistogram_package_own_addition():
 
 
 def test_a_truncated_v1_payload_is_a_clear_error():
-    line = [l for l in (phase_dir(V1_PHASE) / "hdr" / "client-0-READ.hdr").read_text().splitlines()
-            if l[:1].isdigit()][0]
+    line = [x for x in (phase_dir(V1_PHASE) / "hdr" / "client-0-READ.hdr").read_text().splitlines()
+            if x[:1].isdigit()][0]
     raw = base64.b64decode(line.split(",")[3])
     broken = base64.b64encode(raw[: len(raw) // 2]).decode()
     with pytest.raises(ValueError, match="V1"):

@@ -2,10 +2,7 @@
 
 import math
 
-import numpy as np
-import pandas as pd
 import pytest
-
 from conftest import OUTPUTS, SEED
 from ycsb_analysis.multi_output import parse_file, parse_text
 from ycsb_analysis.report_parser import split_metric

@@ -4,13 +4,18 @@ import math
 
 import numpy as np
 import pytest
-from pandas.testing import assert_frame_equal
-
 from conftest import OUTPUTS, SEED
+from pandas.testing import assert_frame_equal
 from ycsb_analysis.multi_output import parse_file, parse_text
 
-COUNTED_TYPES = ["hdrhistogram", "raw", "hdrhistogram+histogram", "hdrhistogram+raw", "locale-de",
-                 "interval-both"]
+COUNTED_TYPES = [
+    "hdrhistogram",
+    "raw",
+    "hdrhistogram+histogram",
+    "hdrhistogram+raw",
+    "locale-de",
+    "interval-both",
+]
 
 
 def only(path):
@@ -23,10 +28,18 @@ def test_interval_counts_add_up_to_the_final_report_operations(name):
     status = only(OUTPUTS / f"{name}.err").status_measurements
     report = only(OUTPUTS / f"{name}.out").summary
     for op in ("READ", "UPDATE"):
-        st = status[(status["operation"] == op) & ~status["failed"] & ~status["intended"]
-                    & status["structure"].isin(["", "hdrhistogram"])]
-        rep = report[(report["operation"] == op) & ~report["failed"] & ~report["intended"]
-                     & report["structure"].isin(["", "hdrhistogram"])]
+        st = status[
+            (status["operation"] == op)
+            & ~status["failed"]
+            & ~status["intended"]
+            & status["structure"].isin(["", "hdrhistogram"])
+        ]
+        rep = report[
+            (report["operation"] == op)
+            & ~report["failed"]
+            & ~report["intended"]
+            & report["structure"].isin(["", "hdrhistogram"])
+        ]
         assert st["count"].sum() == rep["operations"].iloc[0]
 
 
@@ -63,8 +76,11 @@ def test_average_only_and_raw_summaries_are_read():
     assert set(raw["format"]) == {"raw"} and (raw["count"] > 0).all()
 
 
-LINE = ("2026-11-22 22:11:22:082 1 sec: 148 operations; 136 current ops/sec; est completion in 2 second "
-        "[READ: Count=58, Max=3251, Min=2, Avg=1146.72, 90=2105, 99=3251, 99.9=3251, 99.99=3251] ")
+LINE = (
+    "2026-11-22 22:11:22:082 1 sec: 148 operations; 136 current ops/sec; "
+    "est completion in 2 second "
+    "[READ: Count=58, Max=3251, Min=2, Avg=1146.72, 90=2105, 99=3251, 99.9=3251, 99.99=3251] "
+)
 
 
 def test_last_line_printed_twice_counts_once():
@@ -74,10 +90,13 @@ def test_last_line_printed_twice_counts_once():
 
 
 def test_label_prefix_and_estimate_variants_are_read():
-    text = "\n".join([
-        "run-a" + LINE.replace("est completion in 2 second", "est completion in 1 hours 3 minutes"),
-        LINE.replace("est completion in 2 second ", ""),
-    ])
+    text = "\n".join(
+        [
+            "run-a"
+            + LINE.replace("est completion in 2 second", "est completion in 1 hours 3 minutes"),
+            LINE.replace("est completion in 2 second ", ""),
+        ]
+    )
     (out,) = parse_text(text)
     e = out.status_entries
     assert list(e["label"]) == ["run-a", ""]
@@ -86,16 +105,25 @@ def test_label_prefix_and_estimate_variants_are_read():
 
 
 def test_empty_interval_minimum_and_nan_average_are_missing_values():
-    line = ("2026-11-22 22:11:23:095 2 sec: 300 operations; 142,86 current ops/sec; "
-            "[READ: Count=0, Max=0, Min=9223372036854775807, Avg=NaN, 90=0, 99=0, 99.9=0, 99.99=0] ")
+    line = (
+        "2026-11-22 22:11:23:095 2 sec: 300 operations; 142,86 current ops/sec; "
+        "[READ: Count=0, Max=0, Min=9223372036854775807, Avg=NaN, 90=0, 99=0, 99.9=0, 99.99=0] "
+    )
     (out,) = parse_text(line)
     m = out.status_measurements.iloc[0]
-    assert m["count"] == 0 and math.isnan(m["min_latency_us"]) and math.isnan(m["average_latency_us"])
+    assert (
+        m["count"] == 0 and math.isnan(m["min_latency_us"]) and math.isnan(m["average_latency_us"])
+    )
     assert out.status_entries["current_ops_per_s"].iloc[0] == pytest.approx(142.86)
 
 
-BLOCK_FIXTURES = [OUTPUTS / "hdrhistogram+histogram.err", OUTPUTS / "locale-de.err", OUTPUTS / "raw.out",
-                  OUTPUTS / "timeseries.out", SEED / "hbase-insert-4-clients.txt"]
+BLOCK_FIXTURES = [
+    OUTPUTS / "hdrhistogram+histogram.err",
+    OUTPUTS / "locale-de.err",
+    OUTPUTS / "raw.out",
+    OUTPUTS / "timeseries.out",
+    SEED / "hbase-insert-4-clients.txt",
+]
 
 
 @pytest.mark.parametrize("path", BLOCK_FIXTURES, ids=lambda p: p.name)
@@ -107,7 +135,13 @@ def test_a_file_read_in_small_blocks_parses_exactly_as_the_whole_text(path):
     assert [o.source for o in blocks] == [o.source for o in whole]
     for b, w in zip(blocks, whole):
         assert b.line_counts == w.line_counts
-        for frame in ("report", "status_entries", "status_measurements", "timeseries", "raw_datapoints"):
+        for frame in (
+            "report",
+            "status_entries",
+            "status_measurements",
+            "timeseries",
+            "raw_datapoints",
+        ):
             assert_frame_equal(getattr(b, frame), getattr(w, frame), obj=f"{path.name} {frame}")
 
 

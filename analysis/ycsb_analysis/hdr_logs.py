@@ -64,7 +64,7 @@ _FORMAT_LINE = re.compile(r"^#\[Histogram log format version [\d.]+\]")
 class CountsHistogram:
     """A histogram as plain counts per HdrHistogram bucket index (lowest 1, 3 digits)."""
 
-    counts: np.ndarray           # int64, index → count
+    counts: np.ndarray  # int64, index → count
     lowest: int = 1
     significant_digits: int = 3
     # How a percentile's rank is rounded: HdrHistogram 2.1.4 (V1 logs, stock YCSB 0.17)
@@ -75,7 +75,7 @@ class CountsHistogram:
     def _layout(self):
         """Lowest and highest equivalent value of every bucket index (HdrHistogram's layout)."""
         unit = int(np.floor(np.log2(self.lowest)))
-        largest_single_unit = 2 * 10 ** self.significant_digits
+        largest_single_unit = 2 * 10**self.significant_digits
         sub_bucket_count_magnitude = int(np.ceil(np.log2(largest_single_unit)))
         half_magnitude = sub_bucket_count_magnitude - 1
         half = 1 << half_magnitude
@@ -116,27 +116,32 @@ def decode_v1_counts(payload: bytes) -> CountsHistogram:
     if cookie & _COOKIE_BASE_MASK != V1_COMPRESSED_COOKIE_BASE:
         raise ValueError(f"not a V1 compressed histogram (cookie {cookie:#x})")
     try:
-        inner = zlib.decompress(payload[8: 8 + deflated_length])
+        inner = zlib.decompress(payload[8 : 8 + deflated_length])
     except zlib.error as e:
         raise ValueError(f"V1 histogram payload does not inflate: {e}") from e
     if len(inner) < 40:
         raise ValueError("V1 histogram header shorter than 40 bytes")
-    (inner_cookie, payload_length, normalizing_offset, digits,
-     lowest, _highest, _ratio) = struct.unpack(">iiiiqqd", inner[:40])
+    (inner_cookie, payload_length, normalizing_offset, digits, lowest, _highest, _ratio) = (
+        struct.unpack(">iiiiqqd", inner[:40])
+    )
     if inner_cookie & _COOKIE_BASE_MASK != V1_COOKIE_BASE:
         raise ValueError(f"inner cookie {inner_cookie:#x} is not V1")
     word_size = (inner_cookie & 0xF0) >> 4
     if word_size not in (2, 4, 8):
         raise ValueError(f"V1 word size {word_size} is not 2, 4 or 8")
     if normalizing_offset != 0:
-        raise ValueError("V1 histogram with a normalizing index offset (a DoubleHistogram) is not supported")
-    body = inner[40: 40 + payload_length]
+        raise ValueError(
+            "V1 histogram with a normalizing index offset (a DoubleHistogram) is not supported"
+        )
+    body = inner[40 : 40 + payload_length]
     dtype = {2: ">i2", 4: ">i4", 8: ">i8"}[word_size]
     usable = len(body) - len(body) % word_size
     counts = np.frombuffer(body[:usable], dtype=dtype).astype(np.int64)
     if (counts < 0).any():
         raise ValueError("V1 histogram holds negative counts")
-    return CountsHistogram(counts, lowest=int(lowest), significant_digits=int(digits), rank_rounding="half-up")
+    return CountsHistogram(
+        counts, lowest=int(lowest), significant_digits=int(digits), rank_rounding="half-up"
+    )
 
 
 def decode_histogram(encoded: str) -> CountsHistogram:
@@ -156,8 +161,11 @@ def decode_histogram(encoded: str) -> CountsHistogram:
             h = HdrHistogram.decode(encoded.strip())
         except Exception as e:  # the package raises its own exception types
             raise ValueError(f"V2 histogram does not decode: {e}") from e
-        return CountsHistogram(_counts_of(h), lowest=int(h.lowest_trackable_value),
-                               significant_digits=int(h.significant_figures))
+        return CountsHistogram(
+            _counts_of(h),
+            lowest=int(h.lowest_trackable_value),
+            significant_digits=int(h.significant_figures),
+        )
     if base == V0_COMPRESSED_COOKIE_BASE:
         raise ValueError("V0 histogram encoding (HdrHistogram before 2.1.0) is not supported")
     raise ValueError(f"unknown histogram cookie {cookie & 0xFFFFFFFF:#x}")
@@ -175,8 +183,9 @@ def merge_histograms(histograms: list[CountsHistogram]) -> CountsHistogram:
     for h in histograms:
         total[: len(h.counts)] += h.counts
     lowest, digits = layouts.pop()
-    return CountsHistogram(total, lowest=lowest, significant_digits=digits,
-                           rank_rounding=histograms[0].rank_rounding)
+    return CountsHistogram(
+        total, lowest=lowest, significant_digits=digits, rank_rounding=histograms[0].rank_rounding
+    )
 
 
 def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, float]:
@@ -188,8 +197,13 @@ def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, flo
     """
     total = h.total_count
     if total == 0:
-        return {"count": 0, **{f"p{_fmt(p)}": np.nan for p in points},
-                "min_latency_us": np.nan, "max_latency_us": np.nan, "average_latency_us": np.nan}
+        return {
+            "count": 0,
+            **{f"p{_fmt(p)}": np.nan for p in points},
+            "min_latency_us": np.nan,
+            "max_latency_us": np.nan,
+            "average_latency_us": np.nan,
+        }
     low, high = h._layout()
     cum = np.cumsum(h.counts)
     out: dict[str, float] = {"count": total}
@@ -220,8 +234,9 @@ def percentile_curve(h: CountsHistogram) -> pd.DataFrame:
     _, high = h._layout()
     nz = np.flatnonzero(h.counts)
     cum = np.cumsum(h.counts[nz])
-    return pd.DataFrame({"percentile": 100.0 * (cum - 0.5) / h.total_count,
-                         "latency_us": high[nz].astype(float)})
+    return pd.DataFrame(
+        {"percentile": 100.0 * (cum - 0.5) / h.total_count, "latency_us": high[nz].astype(float)}
+    )
 
 
 def _fmt(p: float) -> str:
@@ -234,10 +249,10 @@ class HdrLog:
 
     path: str
     metric: str
-    start_time_s: float                  # epoch seconds
-    intervals: pd.DataFrame              # start_s (epoch), length_s, interval_max_s, count
-    histograms: list[CountsHistogram]    # one per interval row
-    cut_line: str | None = None          # a last line without its newline (file cut): not read
+    start_time_s: float  # epoch seconds
+    intervals: pd.DataFrame  # start_s (epoch), length_s, interval_max_s, count
+    histograms: list[CountsHistogram]  # one per interval row
+    cut_line: str | None = None  # a last line without its newline (file cut): not read
 
     def total(self) -> CountsHistogram:
         return merge_histograms(self.histograms)
@@ -257,7 +272,7 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         # The writer ends every line with a newline: a last line without one was cut mid-write
         # (a client killed while logging); its histogram would not decode, or decode short.
         text, _, cut_line = text.rpartition("\n")
-    known_header = False   # a line only an HdrHistogram log writer prints
+    known_header = False  # a line only an HdrHistogram log writer prints
     for line in text.splitlines():  # one line per status interval: small files
         if line.startswith("#"):
             # "#[Histogram log format version 1.3]" has no colon, so it is not a key: value line.
@@ -265,7 +280,11 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
             m = _HEADER_LINE.match(line)
             if m:
                 header[m.group("key").strip()] = m.group("value")
-                known_header = known_header or m.group("key").strip() in ("StartTime", "BaseTime", "Logging for")
+                known_header = known_header or m.group("key").strip() in (
+                    "StartTime",
+                    "BaseTime",
+                    "Logging for",
+                )
             continue
         if line.startswith('"StartTimestamp"'):
             known_header = True
@@ -282,8 +301,12 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
     if not rows and not known_header and cut_line is None:
         # A log with its header only (a client that stopped before its first status tick)
         # is a log of no intervals; an empty file or other text is not a log at all.
-        raise UnreadableInput(path, "is empty" if not text.strip() else
-                              "is not an HdrHistogram interval log (no log header, no intervals)")
+        raise UnreadableInput(
+            path,
+            "is empty"
+            if not text.strip()
+            else "is not an HdrHistogram interval log (no log header, no intervals)",
+        )
 
     def _epoch(key: str) -> float | None:
         v = header.get(key)
@@ -310,15 +333,23 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
     starts_abs = np.array(starts, dtype=float)
     if len(starts_abs) and starts_abs.max() < 1e9:  # relative timestamps
         starts_abs = starts_abs + offset
-    intervals = pd.DataFrame({
-        "start_s": starts_abs,
-        "length_s": np.array(lengths, dtype=float),
-        "interval_max_s": np.array(maxes, dtype=float),
-        "count": [h.total_count for h in histograms],
-    })
+    intervals = pd.DataFrame(
+        {
+            "start_s": starts_abs,
+            "length_s": np.array(lengths, dtype=float),
+            "interval_max_s": np.array(maxes, dtype=float),
+            "count": [h.total_count for h in histograms],
+        }
+    )
     name = metric or header.get("Logging for") or _metric_from_filename(path)
-    return HdrLog(str(path), name, float(start or (starts_abs[0] if len(starts_abs) else 0.0)),
-                  intervals, histograms, cut_line)
+    return HdrLog(
+        str(path),
+        name,
+        float(start or (starts_abs[0] if len(starts_abs) else 0.0)),
+        intervals,
+        histograms,
+        cut_line,
+    )
 
 
 def _metric_from_filename(path: Path) -> str:

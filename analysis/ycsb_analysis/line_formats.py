@@ -55,7 +55,9 @@ LINE_KINDS = (
 # `[READ], AverageLatency(us), 477.65714285714284` — metric in brackets, then the measurement
 # name, then the value. Raw's `[READ], Below is a summary of latency in microseconds:, -1`
 # has a colon and spaces in the measurement, so the measurement is "anything but a comma".
-REPORT_LINE = re.compile(r"^\[(?P<metric>[^\]\n]+)\], (?P<measurement>[^,\n]+), (?P<value>\S+)[^\S\n]*$")
+REPORT_LINE = re.compile(
+    r"^\[(?P<metric>[^\]\n]+)\], (?P<measurement>[^,\n]+), (?P<value>\S+)[^\S\n]*$"
+)
 
 # `[READ], 0, 623.7826086956521`: timeseries rows put the interval start (ms) where the
 # measurement name would be.
@@ -70,8 +72,10 @@ STATUS_HEAD = re.compile(
     r"^(?P<label>.*?)(?P<time>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}) "
     r"(?P<elapsed_s>\d+) sec: (?P<operations>\d+) operations; "
     r"(?P<current_ops_per_s>\S+) current ops/sec;[^\S\n]?"
-    r"(?:(?P<est_marker>est completion in )(?P<est_completion>.*?)(?: (?=\[|[\w-]+ count: )|[^\S\n]*$))?"
-    r"(?P<measurements>(?:.*\S)?)[^\S\n]*$"   # up to the last non-blank: greedy is faster than .*?
+    r"(?:(?P<est_marker>est completion in )(?P<est_completion>.*?)"
+    r"(?: (?=\[|[\w-]+ count: )|[^\S\n]*$))?"
+    # up to the last non-blank: greedy is faster than .*?
+    r"(?P<measurements>(?:.*\S)?)[^\S\n]*$"
 )
 STATUS_HEAD_HINT = " sec: "
 
@@ -79,7 +83,8 @@ STATUS_HEAD_HINT = " sec: "
 # its two summaries): `[BucketREAD AverageLatency(us)=671.39] [HdrUPDATE: Count=39, ...`
 # or `RawREAD count: 27, average latency(us): 459.78 [HdrCLEANUP: Count=2, ...`.
 STATUS_CONTINUATION = re.compile(
-    r"^[^\S\n]*(?:\[[^\],\n]+(?:: Count=| AverageLatency\(us\)=)|[\w-]+ count: \d+, average latency\(us\): )"
+    r"^[^\S\n]*(?:\[[^\],\n]+(?:: Count=| AverageLatency\(us\)=)"
+    r"|[\w-]+ count: \d+, average latency\(us\): )"
 )
 
 # One measurement inside a status entry, in any of the three summary formats:
@@ -89,9 +94,13 @@ STATUS_CONTINUATION = re.compile(
 _NUM = r"-?\d+(?:[.,]\d+)?(?:E-?\d+)?"
 STATUS_MEASUREMENT = re.compile(
     r"\[(?P<hdr_metric>[^\]:\n]+): Count=(?P<hdr_count>\d+), Max=(?P<hdr_max>-?\d+), "
-    r"Min=(?P<hdr_min>-?\d+), Avg=(?P<hdr_avg>NaN|" + _NUM + r")(?P<hdr_percentiles>(?:, \d+(?:\.\d+)?=-?\d+)*)\]"
+    r"Min=(?P<hdr_min>-?\d+), Avg=(?P<hdr_avg>NaN|"
+    + _NUM
+    + r")(?P<hdr_percentiles>(?:, \d+(?:\.\d+)?=-?\d+)*)\]"
     r"|\[(?P<avg_metric>[^\]\n]+?) AverageLatency\(us\)=(?P<avg_avg>NaN|" + _NUM + r")\]"
-    r"|(?P<raw_metric>[\w-]+) count: (?P<raw_count>\d+), average latency\(us\): (?P<raw_avg>NaN|" + _NUM + r")"
+    r"|(?P<raw_metric>[\w-]+) count: (?P<raw_count>\d+), average latency\(us\): (?P<raw_avg>NaN|"
+    + _NUM
+    + r")"
 )
 PERCENTILE_PAIR = re.compile(r", (?P<percentile>\d+(?:\.\d+)?)=(?P<value>-?\d+)")
 
@@ -102,7 +111,8 @@ RAW_DATAPOINT = re.compile(r"^(?P<metric>[\w-]+),(?P<timestamp_ms>\d{10,}),(?P<l
 YCSB_MESSAGE = re.compile(
     r"^(?:Command line: |YCSB Client \d|Loading workload\.\.\.|Starting test\.|DBWrapper: "
     r"|Maximum time elapsed|Stop requested for workload|Could not wait until max specified time"
-    r"|Raw data measurement: |[\w-]+ latency raw data: op, timestamp|\*{5,} properties \*{5,}|\*{20,}$"
+    r"|Raw data measurement: |[\w-]+ latency raw data: op, timestamp"
+    r"|\*{5,} properties \*{5,}|\*{20,}$"
     r'|"[^"\n]+"="[^"\n]*"$|\[WARN\] |Workload failed|Error in processing|Exception in thread'
     r"|Connecting to |Connected\.|ERROR: |Property )"
 )
@@ -181,7 +191,9 @@ def classify_lines(lines: pd.Series) -> pd.Series:
     if len(found[0]) != len(lines):  # cannot happen for lines from str.splitlines
         raise AssertionError(f"line scanner matched {len(found[0])} times for {len(lines)} lines")
     conditions = [col != "" for col in found]
-    kind = np.select(conditions, np.array(_SCANNED_KINDS, dtype=object), default="blank").astype(object)
+    kind = np.select(conditions, np.array(_SCANNED_KINDS, dtype=object), default="blank").astype(
+        object
+    )
     return pd.Series(kind, index=lines.index, dtype=object)
 
 
@@ -203,7 +215,11 @@ def to_number(values: pd.Series) -> pd.Series:
         texts = obj.iloc[missing]
         retry = missing[(texts.notna() & (texts != "NaN")).to_numpy()]
         if len(retry):
-            out.iloc[retry] = pd.to_numeric(_locale_fixed(obj.iloc[retry]), errors="coerce").astype(float).to_numpy()
+            out.iloc[retry] = (
+                pd.to_numeric(_locale_fixed(obj.iloc[retry]), errors="coerce")
+                .astype(float)
+                .to_numpy()
+            )
     return out
 
 
@@ -219,8 +235,12 @@ def _locale_fixed(values: pd.Series) -> pd.Series:
         fixed = joined.split("\n")
         if len(fixed) == len(texts):
             return pd.Series(fixed, index=values.index, dtype=object)
-    return (values.astype(str).str.strip().str.replace(",", ".", regex=False)
-            .str.replace("∞", "inf", regex=False))
+    return (
+        values.astype(str)
+        .str.strip()
+        .str.replace(",", ".", regex=False)
+        .str.replace("∞", "inf", regex=False)
+    )
 
 
 def latency_number(values: pd.Series) -> pd.Series:

@@ -17,10 +17,9 @@ datapoints are printed while a run goes on, so they belong to the next report af
 from __future__ import annotations
 
 import codecs
-import json
 import re
-from dataclasses import dataclass, field
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -29,8 +28,16 @@ import pandas as pd
 from . import exporters, report_parser, status_parser
 from .errors import UnreadableInput
 from .fast_raw import Piece, piece_of
-from .line_formats import (LINE_KINDS, RAW_DATAPOINT, RAW_DATAPOINT_SCANNER, classify_lines, columns_of,
-                           latency_number, scan, to_number)
+from .line_formats import (
+    LINE_KINDS,
+    RAW_DATAPOINT,
+    RAW_DATAPOINT_SCANNER,
+    classify_lines,
+    columns_of,
+    latency_number,
+    scan,
+    to_number,
+)
 
 _JSON_START = re.compile(r"^\s*(?:\{|\[\s*\{)")
 
@@ -40,11 +47,11 @@ class ParsedOutput:
     """Everything one YCSB client printed for one run (possibly from two files: .out + .err)."""
 
     source: str
-    report: pd.DataFrame                 # metric, measurement, value (every final-report figure)
-    status_entries: pd.DataFrame         # one row per status entry
-    status_measurements: pd.DataFrame    # one row per status entry and metric
-    timeseries: pd.DataFrame             # metric, time_ms, average_latency_us (timeseries type)
-    raw_datapoints: pd.DataFrame         # metric, timestamp_ms, latency_us (raw type)
+    report: pd.DataFrame  # metric, measurement, value (every final-report figure)
+    status_entries: pd.DataFrame  # one row per status entry
+    status_measurements: pd.DataFrame  # one row per status entry and metric
+    timeseries: pd.DataFrame  # metric, time_ms, average_latency_us (timeseries type)
+    raw_datapoints: pd.DataFrame  # metric, timestamp_ms, latency_us (raw type)
     line_counts: dict[str, int] = field(default_factory=dict)
     # Completeness, in the reader's words: a last line without its newline (not read as data,
     # see :func:`parse_file`), the blocks of the final report it or a short block leaves
@@ -80,12 +87,14 @@ class ParsedOutput:
 
     def combined_with(self, other: "ParsedOutput") -> "ParsedOutput":
         """Join a client's stdout and stderr parses (report from one, status from the other)."""
+
         def cat(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
             if a.empty:
                 return b
             if b.empty:
                 return a
             return pd.concat([a, b], ignore_index=True)
+
         entries_b = other.status_entries.copy()
         meas_b = other.status_measurements.copy()
         if not self.status_entries.empty and not entries_b.empty:
@@ -127,8 +136,9 @@ class ParsedOutput:
 BLOCK_BYTES = 4 * 2**20
 
 
-def segment_starts(is_report: np.ndarray, metrics: np.ndarray, after_overall: bool,
-                   seen_report: bool) -> np.ndarray:
+def segment_starts(
+    is_report: np.ndarray, metrics: np.ndarray, after_overall: bool, seen_report: bool
+) -> np.ndarray:
     """Which report lines start a new output: an ``[OVERALL]`` line that follows a
     non-``[OVERALL]`` report line, or the first report line of the file.
 
@@ -153,13 +163,21 @@ def _empty(columns: list[str]) -> pd.DataFrame:
 def _parse_raw_datapoints(lines: pd.Series) -> pd.DataFrame:
     if lines.empty:
         return _empty(["metric", "timestamp_ms", "latency_us"])
-    metric, timestamp, latency = columns_of(scan(RAW_DATAPOINT_SCANNER, lines.astype(object).tolist()), 3)
+    metric, timestamp, latency = columns_of(
+        scan(RAW_DATAPOINT_SCANNER, lines.astype(object).tolist()), 3
+    )
     if len(metric) != len(lines):  # not all raw datapoints (only when called with other lines)
         p = lines.astype(object).str.extract(RAW_DATAPOINT.pattern)
-        metric, timestamp, latency = (p[c].to_numpy(dtype=object) for c in ("metric", "timestamp_ms", "latency_us"))
-    return pd.DataFrame({"metric": pd.Series(metric, index=lines.index, dtype=object),
-                         "timestamp_ms": to_number(pd.Series(timestamp, index=lines.index, dtype=object)),
-                         "latency_us": latency_number(pd.Series(latency, index=lines.index, dtype=object))})
+        metric, timestamp, latency = (
+            p[c].to_numpy(dtype=object) for c in ("metric", "timestamp_ms", "latency_us")
+        )
+    return pd.DataFrame(
+        {
+            "metric": pd.Series(metric, index=lines.index, dtype=object),
+            "timestamp_ms": to_number(pd.Series(timestamp, index=lines.index, dtype=object)),
+            "latency_us": latency_number(pd.Series(latency, index=lines.index, dtype=object)),
+        }
+    )
 
 
 def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
@@ -192,12 +210,17 @@ class _FileParse:
         self.timeseries_lines: list[pd.Series] = []
         # Raw datapoints as per-block numpy columns, with their output (segment) instead of a
         # line-number index: ~28 bytes a datapoint, and one column at a time is joined at the end.
-        self.raw: dict[str, list[np.ndarray]] = {"metric": [], "timestamp_ms": [], "latency_us": [], "segment": []}
+        self.raw: dict[str, list[np.ndarray]] = {
+            "metric": [],
+            "timestamp_ms": [],
+            "latency_us": [],
+            "segment": [],
+        }
         self.entries: list[pd.DataFrame] = []
         self.fingerprints: list[pd.DataFrame] = []
         self.measurements: list[pd.DataFrame] = []
         self.counts: list[pd.DataFrame] = []
-        self.line_segment: list[pd.Series] = []   # segment of report/timeseries/raw lines
+        self.line_segment: list[pd.Series] = []  # segment of report/timeseries/raw lines
 
     def feed(self, piece: Piece, kinds: pd.Series | None = None) -> None:
         """Parse the next block of lines (``kinds`` of ``piece.lines`` from ``classify_lines``,
@@ -215,9 +238,13 @@ class _FileParse:
         is_report = (kind == "report") | (kind == "timeseries")
         metrics = np.full(len(kind), "", dtype=object)
         if len(report_lines):
-            metrics[kind == "report"] = report_parser.parse_report_lines(report_lines)["metric"].to_numpy()
+            metrics[kind == "report"] = report_parser.parse_report_lines(report_lines)[
+                "metric"
+            ].to_numpy()
         if len(ts_lines):
-            metrics[kind == "timeseries"] = report_parser.parse_timeseries_lines(ts_lines)["metric"].to_numpy()
+            metrics[kind == "timeseries"] = report_parser.parse_timeseries_lines(ts_lines)[
+                "metric"
+            ].to_numpy()
         start = segment_starts(is_report, metrics, self.after_overall, self.seen_report)
         starts_upto = np.cumsum(start) + self.n_starts
         # Status lines and raw datapoints are printed while a run goes on: they belong to
@@ -226,8 +253,9 @@ class _FileParse:
         # A raw datapoint read by fast_raw (never a report line) belongs with the report
         # lines started before it.
         before = np.searchsorted(piece.line_pos, piece.raw_pos)
-        raw_segment = np.where(before > 0, starts_upto[np.maximum(before - 1, 0)] if len(kind) else 0,
-                               self.n_starts).astype("int64")
+        raw_segment = np.where(
+            before > 0, starts_upto[np.maximum(before - 1, 0)] if len(kind) else 0, self.n_starts
+        ).astype("int64")
         if is_report.any():
             self.after_overall = bool(metrics[np.flatnonzero(is_report)[-1]] == "OVERALL")
             self.seen_report = True
@@ -235,24 +263,43 @@ class _FileParse:
             self.n_starts = int(starts_upto[-1])
         segments = pd.Series(segment, index=index)
 
-        self.counts.append(pd.DataFrame({"segment": segment, "kind": kind}).value_counts().rename("n").reset_index())
+        self.counts.append(
+            pd.DataFrame({"segment": segment, "kind": kind})
+            .value_counts()
+            .rename("n")
+            .reset_index()
+        )
         if len(raw_segment):
             seg, n_raw = np.unique(raw_segment, return_counts=True)
             self.counts.append(pd.DataFrame({"segment": seg, "kind": "raw_datapoint", "n": n_raw}))
         self.report_lines.append(report_lines)
         self.timeseries_lines.append(ts_lines)
         raw_lines = lines_s[kind == "raw_datapoint"]
-        if len(raw_lines):   # the readable path's raw datapoints, merged in line order
+        if len(raw_lines):  # the readable path's raw datapoints, merged in line order
             slow = _parse_raw_datapoints(raw_lines)
             line = np.concatenate([raw_lines.index.to_numpy(), piece.raw_pos + self.n_lines])
             order = np.argsort(line, kind="stable")
-            columns = {"metric": np.concatenate([slow["metric"].to_numpy(dtype=object), piece.raw_metric])[order],
-                       "timestamp_ms": np.concatenate([slow["timestamp_ms"].to_numpy(), piece.raw_timestamp_ms])[order],
-                       "latency_us": np.concatenate([slow["latency_us"].to_numpy(), piece.raw_latency_us])[order],
-                       "segment": np.concatenate([segments[raw_lines.index].to_numpy(), raw_segment])[order]}
+            columns = {
+                "metric": np.concatenate([slow["metric"].to_numpy(dtype=object), piece.raw_metric])[
+                    order
+                ],
+                "timestamp_ms": np.concatenate(
+                    [slow["timestamp_ms"].to_numpy(), piece.raw_timestamp_ms]
+                )[order],
+                "latency_us": np.concatenate([slow["latency_us"].to_numpy(), piece.raw_latency_us])[
+                    order
+                ],
+                "segment": np.concatenate([segments[raw_lines.index].to_numpy(), raw_segment])[
+                    order
+                ],
+            }
         else:
-            columns = {"metric": piece.raw_metric, "timestamp_ms": piece.raw_timestamp_ms,
-                       "latency_us": piece.raw_latency_us, "segment": raw_segment}
+            columns = {
+                "metric": piece.raw_metric,
+                "timestamp_ms": piece.raw_timestamp_ms,
+                "latency_us": piece.raw_latency_us,
+                "segment": raw_segment,
+            }
         if len(columns["metric"]):
             for name, values in columns.items():
                 self.raw[name].append(values.astype(np.int32) if name == "segment" else values)
@@ -269,23 +316,35 @@ class _FileParse:
                 entries = entries.drop(columns=["measurements_text"])
                 entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
                 self.entries.append(entries)
-                self.fingerprints.append(status_parser.entry_fingerprints(texts).loc[entries["entry"]])
+                self.fingerprints.append(
+                    status_parser.entry_fingerprints(texts).loc[entries["entry"]]
+                )
         self.n_lines += n
 
     def _status(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         if not self.entries:
-            return _empty(status_parser.ENTRY_COLUMNS + ["segment"]), _empty(["entry", "metric", "count"])
+            return _empty(status_parser.ENTRY_COLUMNS + ["segment"]), _empty(
+                ["entry", "metric", "count"]
+            )
         entries = _concat(self.entries)
-        repeated = pd.concat(self.fingerprints, ignore_index=True).duplicated(keep="first").to_numpy()
+        repeated = (
+            pd.concat(self.fingerprints, ignore_index=True).duplicated(keep="first").to_numpy()
+        )
         if not self.measurements:
-            return entries[~repeated].reset_index(drop=True), pd.DataFrame(columns=["entry", "metric", "count"])
+            return entries[~repeated].reset_index(drop=True), pd.DataFrame(
+                columns=["entry", "metric", "count"]
+            )
         measurements = _concat(self.measurements)
         self.measurements = []  # the blocks' frames are in the concatenation now
         if repeated.any():
             entries = entries[~repeated].reset_index(drop=True)
-            measurements = measurements[measurements["entry"].isin(entries["entry"])].reset_index(drop=True)
-        pct = sorted([c for c in measurements.columns if c.startswith("p") and c[1:2].isdigit()],
-                     key=lambda c: float(c[1:]))
+            measurements = measurements[measurements["entry"].isin(entries["entry"])].reset_index(
+                drop=True
+            )
+        pct = sorted(
+            [c for c in measurements.columns if c.startswith("p") and c[1:2].isdigit()],
+            key=lambda c: float(c[1:]),
+        )
         measurements = measurements[[c for c in measurements.columns if c not in pct] + pct]
         return entries, measurements
 
@@ -308,12 +367,20 @@ class _FileParse:
         n_segments = max(self.n_starts, 1)
         lines = pd.concat(self.report_lines) if self.report_lines else pd.Series([], dtype=object)
         report = report_parser.parse_report_lines(lines)
-        ts_lines = pd.concat(self.timeseries_lines) if self.timeseries_lines else pd.Series([], dtype=object)
-        timeseries = report_parser.parse_timeseries_lines(ts_lines) if len(ts_lines) else \
-            _empty(["metric", "time_ms", "average_latency_us"])
+        ts_lines = (
+            pd.concat(self.timeseries_lines)
+            if self.timeseries_lines
+            else pd.Series([], dtype=object)
+        )
+        timeseries = (
+            report_parser.parse_timeseries_lines(ts_lines)
+            if len(ts_lines)
+            else _empty(["metric", "time_ms", "average_latency_us"])
+        )
         raw, raw_segment = self._raw(n_segments)
-        line_segment = (pd.concat(self.line_segment) if self.line_segment else pd.Series([], dtype="int64")
-                        ).clip(0, n_segments - 1)
+        line_segment = (
+            pd.concat(self.line_segment) if self.line_segment else pd.Series([], dtype="int64")
+        ).clip(0, n_segments - 1)
         entries, measurements = self._status()
         entry_segment = entries.pop("segment").to_numpy(dtype="int64").clip(0, n_segments - 1)
         if self.counts:
@@ -325,28 +392,38 @@ class _FileParse:
 
         outputs = []
         for seg in range(n_segments):
+
             def pick(df: pd.DataFrame) -> pd.DataFrame:
-                if df.empty or n_segments == 1:   # one output: every line is its own
+                if df.empty or n_segments == 1:  # one output: every line is its own
                     return df.reset_index(drop=True)
                 return df[line_segment.reindex(df.index).to_numpy() == seg].reset_index(drop=True)
+
             if n_segments == 1:  # everything belongs to the one output: no filtered copies
                 ents = entries.reset_index(drop=True)
-                meas = measurements.reset_index(drop=True) if not measurements.empty else measurements
+                meas = (
+                    measurements.reset_index(drop=True) if not measurements.empty else measurements
+                )
             else:
                 ents = entries[entry_segment == seg].reset_index(drop=True)
-                meas = measurements[measurements["entry"].isin(ents["entry"])].reset_index(drop=True) \
-                    if not measurements.empty else measurements
+                meas = (
+                    measurements[measurements["entry"].isin(ents["entry"])].reset_index(drop=True)
+                    if not measurements.empty
+                    else measurements
+                )
             line_counts = {k: int(counts.get((seg, k), 0)) for k in LINE_KINDS}
-            outputs.append(ParsedOutput(
-                source=self.source if n_segments == 1 else f"{self.source}#{seg + 1}",
-                report=pick(report).drop(columns=["value_text"], errors="ignore"),
-                status_entries=ents,
-                status_measurements=meas,
-                timeseries=pick(timeseries),
-                raw_datapoints=raw.reset_index(drop=True) if raw.empty or n_segments == 1
-                else raw[raw_segment == seg].reset_index(drop=True),
-                line_counts=line_counts,
-            ))
+            outputs.append(
+                ParsedOutput(
+                    source=self.source if n_segments == 1 else f"{self.source}#{seg + 1}",
+                    report=pick(report).drop(columns=["value_text"], errors="ignore"),
+                    status_entries=ents,
+                    status_measurements=meas,
+                    timeseries=pick(timeseries),
+                    raw_datapoints=raw.reset_index(drop=True)
+                    if raw.empty or n_segments == 1
+                    else raw[raw_segment == seg].reset_index(drop=True),
+                    line_counts=line_counts,
+                )
+            )
         return outputs
 
 
@@ -371,7 +448,7 @@ def _parse_blocks(blocks: Iterator[str], source: str) -> list[ParsedOutput]:
                 cut = int(piece.line_pos[heads[-1]])
         head, pending = piece.split(cut)
         if cut:
-            parse.feed(head, kinds.iloc[:len(head.lines)])
+            parse.feed(head, kinds.iloc[: len(head.lines)])
         block = following
     parse.feed(pending)
     return parse.outputs()
@@ -398,7 +475,9 @@ def text_encoding(head: bytes) -> str:
     return "utf-8"
 
 
-def text_blocks(path: Path, block_bytes: int = BLOCK_BYTES, encoding: str = "utf-8") -> Iterator[str]:
+def text_blocks(
+    path: Path, block_bytes: int = BLOCK_BYTES, encoding: str = "utf-8"
+) -> Iterator[str]:
     """The file's text in blocks of whole lines (cut after a newline byte, which never
     occurs inside a UTF-8 character), undecodable bytes replaced. Other encodings (UTF-16)
     go through an incremental decoder and are cut after a newline character."""
@@ -476,31 +555,53 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
         if _JSON_START.match(head):
             text = path.read_bytes().decode(encoding, errors="replace")
         else:
-            outputs = _parse_blocks(_withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
-                                    source=str(path))
+            outputs = _parse_blocks(
+                _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
+                source=str(path),
+            )
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
     if _JSON_START.match(head):
         try:
             report = exporters.parse_exporter_text(text)
         except ValueError as e:
-            raise UnreadableInput(path, f"looks like a YCSB JSON exporter file but is not valid: {e}") from e
-        return [ParsedOutput(source=str(path), report=report,
-                             status_entries=_empty(status_parser.ENTRY_COLUMNS),
-                             status_measurements=_empty(["entry", "metric", "count"]),
-                             timeseries=_empty(["metric", "time_ms", "average_latency_us"]),
-                             raw_datapoints=_empty(["metric", "timestamp_ms", "latency_us"]),
-                             line_counts={"report": len(report)})]
-    if not any(o.has_report or not o.status_entries.empty or not o.timeseries.empty
-               or not o.raw_datapoints.empty for o in outputs):
+            raise UnreadableInput(
+                path, f"looks like a YCSB JSON exporter file but is not valid: {e}"
+            ) from e
+        return [
+            ParsedOutput(
+                source=str(path),
+                report=report,
+                status_entries=_empty(status_parser.ENTRY_COLUMNS),
+                status_measurements=_empty(["entry", "metric", "count"]),
+                timeseries=_empty(["metric", "time_ms", "average_latency_us"]),
+                raw_datapoints=_empty(["metric", "timestamp_ms", "latency_us"]),
+                line_counts={"report": len(report)},
+            )
+        ]
+    if not any(
+        o.has_report
+        or not o.status_entries.empty
+        or not o.timeseries.empty
+        or not o.raw_datapoints.empty
+        for o in outputs
+    ):
         if not head_bytes and not cut:
-            raise UnreadableInput(path, "is empty (a client that failed or was killed before printing anything)")
+            raise UnreadableInput(
+                path, "is empty (a client that failed or was killed before printing anything)"
+            )
         if cut and block_of_cut(cut[0]) is not None:
-            raise UnreadableInput(path, f"holds only {cut[0].strip()!r} without a line end: the file was cut "
-                                        "before its first complete line, and a number at the cut is not read")
+            raise UnreadableInput(
+                path,
+                f"holds only {cut[0].strip()!r} without a line end: the file was cut "
+                "before its first complete line, and a number at the cut is not read",
+            )
         total = sum(sum(o.line_counts.values()) for o in outputs)
-        raise UnreadableInput(path, f"no YCSB output found ({total} lines read as {encoding}, none is a "
-                                    "final-report '[OVERALL], RunTime(ms), ...' line or a status line)")
+        raise UnreadableInput(
+            path,
+            f"no YCSB output found ({total} lines read as {encoding}, none is a "
+            "final-report '[OVERALL], RunTime(ms), ...' line or a status line)",
+        )
     for o in outputs:
         o.encoding = encoding
         o.incomplete_blocks = report_parser.incomplete_blocks(o.report)
@@ -510,6 +611,8 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
         block = block_of_cut(cut[0])
         if block is not None:
             # The block the cut line belongs to lost that line (and whatever followed it).
-            last.incomplete_blocks = [b for b in last.incomplete_blocks if not b.startswith(f"[{block}] ")]
+            last.incomplete_blocks = [
+                b for b in last.incomplete_blocks if not b.startswith(f"[{block}] ")
+            ]
             last.incomplete_blocks.append(f"[{block}] cut at {cut[0].strip()!r}")
     return outputs

@@ -31,8 +31,16 @@ _RAW_PERCENTILE_MEASUREMENT = re.compile(r"^p(?P<p>\d+(?:\.\d+)?)$")
 _GC_METRIC = re.compile(r"^TOTAL_GC")
 
 SUMMARY_COLUMNS = [
-    "metric", "operation", "failed", "intended", "structure",
-    "operations", "average_latency_us", "min_latency_us", "max_latency_us", "latency_variance_us",
+    "metric",
+    "operation",
+    "failed",
+    "intended",
+    "structure",
+    "operations",
+    "average_latency_us",
+    "min_latency_us",
+    "max_latency_us",
+    "latency_variance_us",
 ]
 
 
@@ -40,10 +48,10 @@ SUMMARY_COLUMNS = [
 class MetricName:
     """The parts of a YCSB metric name such as ``Intended-HdrREAD-FAILED``."""
 
-    operation: str   # READ, BATCH_INSERT, BATCH_READ-RECORDS, ...
-    failed: bool     # "-FAILED" suffix: latencies of operations whose Status was not OK
-    intended: bool   # "Intended-" prefix: latency from the intended start time
-    structure: str   # "hdrhistogram", "histogram", "raw" for two-in-one halves, else ""
+    operation: str  # READ, BATCH_INSERT, BATCH_READ-RECORDS, ...
+    failed: bool  # "-FAILED" suffix: latencies of operations whose Status was not OK
+    intended: bool  # "Intended-" prefix: latency from the intended start time
+    structure: str  # "hdrhistogram", "histogram", "raw" for two-in-one halves, else ""
 
 
 def split_metric(metric: str) -> MetricName:
@@ -51,12 +59,12 @@ def split_metric(metric: str) -> MetricName:
     name = metric
     intended = name.startswith("Intended-")
     if intended:
-        name = name[len("Intended-"):]
+        name = name[len("Intended-") :]
     structure = ""
     for prefix, kind in _STRUCTURE_PREFIX.items():
         # Only strip when an upper-case op name follows: "Hdr" + "READ", not "Hdrfoo".
         if name.startswith(prefix) and len(name) > len(prefix) and name[len(prefix)].isupper():
-            structure, name = kind, name[len(prefix):]
+            structure, name = kind, name[len(prefix) :]
             break
     failed = name.endswith("-FAILED")
     if failed:
@@ -77,25 +85,36 @@ def parse_report_lines(lines: pd.Series) -> pd.DataFrame:
     is kept so callers can tell which output a line belongs to.
     """
     if len(lines) == 0:
-        return pd.DataFrame({"metric": pd.Series(dtype=object), "measurement": pd.Series(dtype=object),
-                             "value": pd.Series(dtype=float)})
+        return pd.DataFrame(
+            {
+                "metric": pd.Series(dtype=object),
+                "measurement": pd.Series(dtype=object),
+                "value": pd.Series(dtype=float),
+            }
+        )
     parts = lines.astype(object).str.extract(REPORT_LINE.pattern)
-    return pd.DataFrame({
-        "metric": parts["metric"].astype(object),
-        "measurement": parts["measurement"].astype(object),
-        "value": to_number(parts["value"]),
-        "value_text": parts["value"].astype(object),
-    }, index=lines.index)
+    return pd.DataFrame(
+        {
+            "metric": parts["metric"].astype(object),
+            "measurement": parts["measurement"].astype(object),
+            "value": to_number(parts["value"]),
+            "value_text": parts["value"].astype(object),
+        },
+        index=lines.index,
+    )
 
 
 def parse_timeseries_lines(lines: pd.Series) -> pd.DataFrame:
     """``[READ], 0, 623.78`` rows → ``metric, time_ms, average_latency_us``."""
     parts = lines.astype(object).str.extract(REPORT_LINE.pattern)
-    return pd.DataFrame({
-        "metric": parts["metric"].astype(object),
-        "time_ms": to_number(parts["measurement"]),
-        "average_latency_us": latency_number(parts["value"]),
-    }, index=lines.index)
+    return pd.DataFrame(
+        {
+            "metric": parts["metric"].astype(object),
+            "time_ms": to_number(parts["measurement"]),
+            "average_latency_us": latency_number(parts["value"]),
+        },
+        index=lines.index,
+    )
 
 
 def overall(report: pd.DataFrame) -> dict[str, float]:
@@ -109,7 +128,7 @@ def overall(report: pd.DataFrame) -> dict[str, float]:
 
 
 def gc_figures(report: pd.DataFrame) -> pd.DataFrame:
-    """GC and JVM lines (``[TOTAL_GCS_PS_Scavenge], Count, 161`` ...) as metric/measurement/value."""
+    """GC and JVM lines (``[TOTAL_GCS_PS_Scavenge], Count, 161`` ...) as figure rows."""
     gc = report[report["metric"].str.match(_GC_METRIC.pattern, na=False)]
     return gc[["metric", "measurement", "value"]].reset_index(drop=True)
 
@@ -121,29 +140,37 @@ def returns(report: pd.DataFrame) -> pd.DataFrame:
     """
     r = report[report["measurement"].str.startswith("Return=", na=False)]
     if r.empty:
-        return pd.DataFrame({"metric": pd.Series(dtype=object), "operation": pd.Series(dtype=object),
-                             "intended": pd.Series(dtype=bool), "status": pd.Series(dtype=object),
-                             "count": pd.Series(dtype="int64")})
+        return pd.DataFrame(
+            {
+                "metric": pd.Series(dtype=object),
+                "operation": pd.Series(dtype=object),
+                "intended": pd.Series(dtype=bool),
+                "status": pd.Series(dtype=object),
+                "count": pd.Series(dtype="int64"),
+            }
+        )
     names = r["metric"].map(split_metric)
-    out = pd.DataFrame({
-        "metric": r["metric"].to_numpy(),
-        "operation": [n.operation for n in names],
-        "intended": [n.intended for n in names],
-        "status": r["measurement"].str.slice(len("Return=")).to_numpy(),
-        "count": r["value"].fillna(0).astype("int64").to_numpy(),
-    })
+    out = pd.DataFrame(
+        {
+            "metric": r["metric"].to_numpy(),
+            "operation": [n.operation for n in names],
+            "intended": [n.intended for n in names],
+            "status": r["measurement"].str.slice(len("Return=")).to_numpy(),
+            "count": r["value"].fillna(0).astype("int64").to_numpy(),
+        }
+    )
     return out
 
 
 _SUMMARY_MEASUREMENTS = {
     "Operations": "operations",
-    "Total Operations": "operations",          # raw
+    "Total Operations": "operations",  # raw
     "AverageLatency(us)": "average_latency_us",
-    "Average": "average_latency_us",           # raw
+    "Average": "average_latency_us",  # raw
     "MinLatency(us)": "min_latency_us",
-    "Min": "min_latency_us",                   # raw
+    "Min": "min_latency_us",  # raw
     "MaxLatency(us)": "max_latency_us",
-    "Max": "max_latency_us",                   # raw
+    "Max": "max_latency_us",  # raw
     "LatencyVariance(us)": "latency_variance_us",  # histogram
 }
 
@@ -156,7 +183,9 @@ def latency_summary(report: pd.DataFrame) -> pd.DataFrame:
     histogram's ``MinLatency(us), 9223372036854775807`` and ``AverageLatency(us), NaN``
     become NaN.
     """
-    r = report[(report["metric"] != "OVERALL") & ~report["metric"].str.match(_GC_METRIC.pattern, na=False)]
+    r = report[
+        (report["metric"] != "OVERALL") & ~report["metric"].str.match(_GC_METRIC.pattern, na=False)
+    ]
     r = r[~r["measurement"].str.startswith("Return=", na=False)]
     if r.empty:
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
@@ -166,13 +195,23 @@ def latency_summary(report: pd.DataFrame) -> pd.DataFrame:
     keep = col.notna()
     r, col = r[keep], col[keep]
     values = r["value"].mask(r["value"] >= 9.2e18)  # Long.MAX_VALUE minimum of an empty histogram
-    wide = (pd.DataFrame({"metric": r["metric"].to_numpy(), "col": col.to_numpy(), "value": values.to_numpy()})
-            .drop_duplicates(["metric", "col"], keep="last")
-            .pivot(index="metric", columns="col", values="value"))
+    wide = (
+        pd.DataFrame(
+            {"metric": r["metric"].to_numpy(), "col": col.to_numpy(), "value": values.to_numpy()}
+        )
+        .drop_duplicates(["metric", "col"], keep="last")
+        .pivot(index="metric", columns="col", values="value")
+    )
     order = list(dict.fromkeys(r["metric"]))
     wide = wide.reindex(order)
     wide.columns.name = None
-    for c in ("operations", "average_latency_us", "min_latency_us", "max_latency_us", "latency_variance_us"):
+    for c in (
+        "operations",
+        "average_latency_us",
+        "min_latency_us",
+        "max_latency_us",
+        "latency_variance_us",
+    ):
         if c not in wide.columns:
             wide[c] = np.nan
     names = [split_metric(m) for m in wide.index]
@@ -181,7 +220,10 @@ def latency_summary(report: pd.DataFrame) -> pd.DataFrame:
     wide.insert(0, "failed", [n.failed for n in names])
     wide.insert(0, "operation", [n.operation for n in names])
     wide = wide.reset_index().rename(columns={"index": "metric"})
-    pcols = sorted([c for c in wide.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:]))
+    pcols = sorted(
+        [c for c in wide.columns if c.startswith("p") and c[1:2].isdigit()],
+        key=lambda c: float(c[1:]),
+    )
     return wide[SUMMARY_COLUMNS + pcols]
 
 
@@ -213,8 +255,10 @@ def incomplete_blocks(report: pd.DataFrame) -> list[str]:
     if report.empty:
         return []
     problems = []
-    blocks = {m: [x for x in g["measurement"] if not x.startswith("Return=")]
-              for m, g in report.groupby("metric", sort=False)}
+    blocks = {
+        m: [x for x in g["measurement"] if not x.startswith("Return=")]
+        for m, g in report.groupby("metric", sort=False)
+    }
     overall = blocks.pop("OVERALL", None)
     if overall is not None:
         missing = [x for x in _OVERALL_LINES if x not in overall]

@@ -25,11 +25,27 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .line_formats import (PERCENTILE_SCANNER, STATUS_HEAD, STATUS_HEAD_SCANNER, STATUS_MEASUREMENT,
-                           STATUS_MEASUREMENT_SCANNER, columns_of, latency_number, scan, to_number)
+from .line_formats import (
+    PERCENTILE_SCANNER,
+    STATUS_HEAD,
+    STATUS_HEAD_SCANNER,
+    STATUS_MEASUREMENT_SCANNER,
+    columns_of,
+    latency_number,
+    scan,
+    to_number,
+)
 from .report_parser import split_metric
 
-ENTRY_COLUMNS = ["entry", "label", "time", "elapsed_s", "operations", "current_ops_per_s", "est_completion"]
+ENTRY_COLUMNS = [
+    "entry",
+    "label",
+    "time",
+    "elapsed_s",
+    "operations",
+    "current_ops_per_s",
+    "est_completion",
+]
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S:%f"
 
 
@@ -65,10 +81,13 @@ def entry_fingerprints(entries: pd.Series) -> pd.DataFrame:
     across blocks of a big file without keeping the texts (a false match needs a 128-bit
     collision)."""
     values = entries.to_numpy(dtype=object)
-    return pd.DataFrame({
-        "h1": pd.util.hash_array(values, hash_key="ycsb-status-ln-1", categorize=False),
-        "h2": pd.util.hash_array(values, hash_key="ycsb-status-ln-2", categorize=False),
-    }, index=entries.index)
+    return pd.DataFrame(
+        {
+            "h1": pd.util.hash_array(values, hash_key="ycsb-status-ln-1", categorize=False),
+            "h2": pd.util.hash_array(values, hash_key="ycsb-status-ln-2", categorize=False),
+        },
+        index=entries.index,
+    )
 
 
 def parse_status_entries(entries: pd.Series, drop_repeats: bool = True) -> pd.DataFrame:
@@ -83,24 +102,37 @@ def parse_status_entries(entries: pd.Series, drop_repeats: bool = True) -> pd.Da
         entries = entries[~entries.duplicated(keep="first")]
     found = scan(STATUS_HEAD_SCANNER, entries.astype(object).tolist()) if len(entries) else []
     if len(found) == len(entries):
-        (label, time, elapsed, operations, current, est_marker, est,
-         measurements) = columns_of(found, STATUS_HEAD.groups)
+        (label, time, elapsed, operations, current, est_marker, est, measurements) = columns_of(
+            found, STATUS_HEAD.groups
+        )
         est = np.where(est_marker == "", np.nan, est).astype(object)
     else:  # some entry is not a status head (only when called with other strings)
         parts = entries.astype(object).str.extract(STATUS_HEAD.pattern)
         label, time, elapsed, operations, current, measurements = (
             parts[c].fillna("").astype(object).to_numpy()
-            for c in ("label", "time", "elapsed_s", "operations", "current_ops_per_s", "measurements"))
+            for c in (
+                "label",
+                "time",
+                "elapsed_s",
+                "operations",
+                "current_ops_per_s",
+                "measurements",
+            )
+        )
         est = parts["est_completion"].astype(object).to_numpy()
-    out = pd.DataFrame({
-        "entry": entries.index.to_numpy(),
-        "label": label,
-        "time": pd.to_datetime(pd.Series(time, dtype=object), format=TIME_FORMAT, errors="coerce").to_numpy(),
-        "elapsed_s": _numbers(elapsed, to_number),
-        "operations": _numbers(operations, to_number),
-        "current_ops_per_s": _numbers(current, to_number),
-        "est_completion": est,
-    })
+    out = pd.DataFrame(
+        {
+            "entry": entries.index.to_numpy(),
+            "label": label,
+            "time": pd.to_datetime(
+                pd.Series(time, dtype=object), format=TIME_FORMAT, errors="coerce"
+            ).to_numpy(),
+            "elapsed_s": _numbers(elapsed, to_number),
+            "operations": _numbers(operations, to_number),
+            "current_ops_per_s": _numbers(current, to_number),
+            "est_completion": est,
+        }
+    )
     out["measurements_text"] = measurements
     return out[out["time"].notna()].reset_index(drop=True)
 
@@ -157,28 +189,49 @@ def parse_status_measurements(entries: pd.DataFrame) -> pd.DataFrame:
     if is_end.all():
         return pd.DataFrame(columns=["entry", "metric", "count"])
     entry_pos = np.cumsum(is_end)[~is_end]
-    (hdr_metric, hdr_count, hdr_max, hdr_min, hdr_avg, hdr_percentiles, avg_metric, avg_avg,
-     raw_metric, raw_count, raw_avg) = (g[~is_end] for g in groups[:-1])
+    (
+        hdr_metric,
+        hdr_count,
+        hdr_max,
+        hdr_min,
+        hdr_avg,
+        hdr_percentiles,
+        avg_metric,
+        avg_avg,
+        raw_metric,
+        raw_count,
+        raw_avg,
+    ) = (g[~is_end] for g in groups[:-1])
     is_hdr, is_avg = hdr_metric != "", avg_metric != ""
     # One shared string object per format name, not one per row (millions of rows).
-    fmt = np.array(["hdrhistogram", "average", "raw"], dtype=object)[np.select([is_hdr, is_avg], [0, 1], 2)]
-    metric, codes, names = _interned(np.where(is_hdr, hdr_metric, np.where(is_avg, avg_metric, raw_metric)))
-    out = pd.DataFrame({
-        "entry": entries["entry"].to_numpy()[entry_pos],
-        "metric": metric,
-        "format": fmt,
-        "count": _numbers(np.where(is_hdr, hdr_count, raw_count), to_number),
-        "min_latency_us": _numbers(hdr_min, latency_number),
-        "max_latency_us": _numbers(hdr_max, latency_number),
-        "average_latency_us": _numbers(np.where(is_hdr, hdr_avg, np.where(is_avg, avg_avg, raw_avg)),
-                                       latency_number),
-    })
+    fmt = np.array(["hdrhistogram", "average", "raw"], dtype=object)[
+        np.select([is_hdr, is_avg], [0, 1], 2)
+    ]
+    metric, codes, names = _interned(
+        np.where(is_hdr, hdr_metric, np.where(is_avg, avg_metric, raw_metric))
+    )
+    out = pd.DataFrame(
+        {
+            "entry": entries["entry"].to_numpy()[entry_pos],
+            "metric": metric,
+            "format": fmt,
+            "count": _numbers(np.where(is_hdr, hdr_count, raw_count), to_number),
+            "min_latency_us": _numbers(hdr_min, latency_number),
+            "max_latency_us": _numbers(hdr_max, latency_number),
+            "average_latency_us": _numbers(
+                np.where(is_hdr, hdr_avg, np.where(is_avg, avg_avg, raw_avg)), latency_number
+            ),
+        }
+    )
     for name, column in _percentile_columns(hdr_percentiles).items():
         out[name] = column
     # Metric name parts, computed once per distinct name (a handful), not per row.
     parts = [split_metric(n) for n in names]
     for pos, part in enumerate(("operation", "failed", "intended", "structure"), start=2):
-        values = np.array([getattr(p, part) for p in parts], dtype=bool if part in ("failed", "intended") else object)
+        values = np.array(
+            [getattr(p, part) for p in parts],
+            dtype=bool if part in ("failed", "intended") else object,
+        )
         out.insert(pos, part, values[codes])
     head = entries.set_index("entry")[["time", "elapsed_s"]]
     out = out.join(head, on="entry")
