@@ -117,20 +117,22 @@ def test_comparison_of_two_different_runs_has_the_sign_and_size_of_the_change(tm
     base = _one_phase_as("run-threads-1", tmp_path / "baseline")
     cur = _one_phase_as("run-threads-4", tmp_path / "current")
     report = {p: client_report_figures(d / "client-0.out") for p, d in (("b", base), ("c", cur))}
+    overall = {p: r[("OVERALL", "Throughput(ops/sec)")] for p, r in report.items()}
     out = tmp_path / "out"
     assert main([str(tmp_path / "current"), "-o", str(out),
                  "--baseline", str(tmp_path / "baseline")]) == 0
     cmp = pd.read_csv(out / "comparison.csv").set_index("figure")
-    for figure, key in (("throughput (ops/s)", ("OVERALL", "Throughput(ops/sec)")),
-                        ("run time (ms)", ("OVERALL", "RunTime(ms)"))):
-        b, c = report["b"][key], report["c"][key]
-        assert b != c
-        row = cmp.loc[figure]
-        assert (row["baseline"], row["current"]) == (pytest.approx(b), pytest.approx(c))
-        assert row["change_percent"] == pytest.approx((c - b) / b * 100)
-    # 4 threads against 1 (1508 -> 4919 ops/s): up by more than 200 %; a comparison with its
-    # sides swapped (-69 %) or without a sign would fail.
-    assert cmp.loc["throughput (ops/s)", "change_percent"] > 200
+    row = cmp.loc["throughput"]
+    # the figures are the steady windows' (not YCSB's whole-run figure), so close to it, not equal
+    assert row["baseline"] == pytest.approx(overall["b"], rel=0.25)
+    assert row["current"] == pytest.approx(overall["c"], rel=0.25)
+    assert row["change_percent"] == pytest.approx((row["current"] / row["baseline"] - 1) * 100)
+    # 4 threads against 1 (1508 -> 4919 ops/s whole-run): up by far more than 100 %, with the
+    # whole 95% interval of the ratio above 1; a comparison with its sides swapped (about -69 %)
+    # or without a sign would fail. (These 10-s runs never level off, so the verdict itself is
+    # "not judged"; test_verdicts.py covers the called verdicts.)
+    assert row["change_percent"] > 150 and row["ratio_low"] > 1
+    assert "lower" not in row["verdict"]
 
 
 def test_comparison_matches_phases_on_scenario_phase_and_database_using_the_latest_run(tmp_path):
