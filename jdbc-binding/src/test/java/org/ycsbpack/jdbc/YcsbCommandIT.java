@@ -136,6 +136,7 @@ class YcsbCommandIT {
   void aRunThatNeverStartedExitsNonZero() throws Exception {
     YcsbProcess p = YcsbProcess.run("run", "jdbc", "-p", "db.url=" + LocalMariaDB.url());
     assertEquals(2, p.exitStatus, p.toString());
-    assertTrue(p.stdout.contains("Missing property: workload"), p.stdout);
+    assertTrue(p.stderr.contains("ERROR ycsb: property workload is not set: give a workload file "
+        + "with -P"), p.stderr);
   }
 }
