@@ -39,15 +39,18 @@ def cpu_figures(run: Run, operations: float) -> dict:
     }
     if not isinstance(cpu, dict):
         return row
-    client = sum(v for v in cpu.get("client_cpu_s", []) if v is not None)
+    # None: clients on other machines (a Ray fleet), whose CPU time this machine cannot read
+    measured = cpu.get("client_cpu_s") is not None
+    client = sum(v for v in cpu.get("client_cpu_s") or [] if v is not None)
     server = sum((cpu.get("server_cpu_s") or {}).values())
     cores = cpu.get("cores") or math.nan
     wall = _wall_s(run.metadata)
     if operations and operations > 0:
-        row["client_cpu_us_per_op"] = client / operations * 1e6
+        if measured:
+            row["client_cpu_us_per_op"] = client / operations * 1e6
         if cpu.get("server_cpu_s"):
             row["server_cpu_us_per_op"] = server / operations * 1e6
-    if wall > 0 and cores == cores:
+    if measured and wall > 0 and cores == cores:
         row["client_core_share"] = client / (wall * cores)
         row["client_bound"] = bool(row["client_core_share"] > CLIENT_BOUND)
     row["shared_machine"] = bool(cpu.get("shared_machine"))

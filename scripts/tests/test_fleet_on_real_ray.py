@@ -161,7 +161,6 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
         "cassandra-load",
         "cassandra-short-range-threads-4",
         "cassandra-update-heavy-threads-4",
-        "cassandra-warmup",
     ]
     for d in phases:
         meta = json.loads((d / "metadata.json").read_text())
