@@ -114,6 +114,17 @@ def test_the_runners_cpu_record_becomes_cpu_per_operation():
         assert 0 < s.loc[db, "client_core_share"] < 1 and s.loc[db, "shared_machine"]
 
 
+def test_clients_on_a_fleet_have_no_client_cpu_figure_but_keep_the_servers():
+    # a Ray fleet's clients run on other machines: the runner records client_cpu_s = None
+    runs = load([str(COLD)])
+    for r in runs:
+        r.metadata["cpu"]["client_cpu_s"] = None
+    s = runs_summary(runs).set_index("database")
+    for db in ("cassandra", "hbase"):
+        assert math.isnan(s.loc[db, "client_cpu_us_per_op"]) and s.loc[db, "client_bound"] is None
+        assert s.loc[db, "server_cpu_us_per_op"] > 0
+
+
 def test_the_trend_rule():
     assert stability.trend([1, 2, 3, 4]) == pytest.approx(3 / 2.5)
     assert stability.is_stable([100, 102, 98, 101, 99])
