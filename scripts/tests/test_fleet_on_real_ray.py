@@ -207,6 +207,8 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
             "-p",
             "hosts=127.0.0.63",
             "-p",
+            "workload=site.ycsb.workloads.CoreWorkload",
+            "-p",
             "readproportion=1",
             "-p",
             "updateproportion=0",
