@@ -22,10 +22,13 @@ wholly to the readable path, because ``str.splitlines`` counts those as line end
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+
+from .ascii_digits import ONES, eight_digits
+from .fast_status import StatusLines, read_status_lines
 
 MAX_NAME = 40
 MAX_DIGITS = 15
@@ -46,7 +49,8 @@ _FOREIGN[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-
 @dataclass
 class Piece:
     """Consecutive lines of a text: the raw datapoints read as numbers, the other lines as
-    strings, each with its line number inside the piece (``n`` lines in all)."""
+    strings, each with its line number inside the piece (``n`` lines in all). Status lines
+    are strings too, and those ``fast_status`` read are also in ``status`` (already parsed)."""
 
     lines: list[str]
     line_pos: np.ndarray          # line number of each of ``lines``
@@ -55,11 +59,13 @@ class Piece:
     raw_timestamp_ms: np.ndarray  # float64
     raw_latency_us: np.ndarray    # float64
     n: int
+    status: StatusLines = field(default_factory=StatusLines.empty)
 
     @classmethod
-    def of_lines(cls, lines: list[str]) -> "Piece":
+    def of_lines(cls, lines: list[str], status: StatusLines | None = None) -> "Piece":
         return cls(lines, np.arange(len(lines), dtype=np.int64), np.empty(0, dtype=np.int64),
-                   np.empty(0, dtype=object), np.empty(0), np.empty(0), len(lines))
+                   np.empty(0, dtype=object), np.empty(0), np.empty(0), len(lines),
+                   StatusLines.empty() if status is None else status)
 
     def __add__(self, other: "Piece") -> "Piece":
         return Piece(
@@ -70,14 +76,16 @@ class Piece:
             np.concatenate([self.raw_timestamp_ms, other.raw_timestamp_ms]),
             np.concatenate([self.raw_latency_us, other.raw_latency_us]),
             self.n + other.n,
+            self.status + other.status.shifted(self.n) if len(other.status) else self.status,
         )
 
     def split(self, at: int) -> tuple["Piece", "Piece"]:
         """The lines before line number ``at`` and the rest (renumbered from 0)."""
         k = int(np.searchsorted(self.line_pos, at))
         r = int(np.searchsorted(self.raw_pos, at))
+        status_head, status_tail = self.status.split(at)
         head = Piece(self.lines[:k], self.line_pos[:k], self.raw_pos[:r], self.raw_metric[:r],
-                     self.raw_timestamp_ms[:r], self.raw_latency_us[:r], at)
+                     self.raw_timestamp_ms[:r], self.raw_latency_us[:r], at, status_head)
         tail = Piece(
             self.lines[k:],
             self.line_pos[k:] - at,
@@ -86,27 +94,9 @@ class Piece:
             self.raw_timestamp_ms[r:],
             self.raw_latency_us[r:],
             self.n - at,
+            status_tail,
         )
         return head, tail
-
-
-_ONES = np.uint64(0x0101010101010101)
-
-
-def _eight_digits(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Words of 8 byte values (first digit in the highest byte) → their decimal value, and
-    whether every byte was 0-9. Pairs, then quads, then the octet are combined in place."""
-    ok = ((t & (_ONES * np.uint64(0xF0))) == 0) & (
-        ((t + _ONES * np.uint64(6)) & (_ONES * np.uint64(0x10))) == 0
-    )
-    t = ((t >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(10) + (
-        t & np.uint64(0x00FF00FF00FF00FF)
-    )
-    t = ((t >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(100) + (
-        t & np.uint64(0x0000FFFF0000FFFF)
-    )
-    t = (t >> np.uint64(32)) * np.uint64(10000) + (t & np.uint64(0xFFFFFFFF))
-    return t, ok
 
 
 def _numbers(
@@ -129,9 +119,9 @@ def _numbers(
         hi_mask = np.where(
             hi_bytes == 8, full, (np.uint64(1) << (hi_bytes * np.uint64(8))) - np.uint64(1)
         )
-        zeros = _ONES * np.uint64(0x30)
-        hi, hi_ok = _eight_digits((words[:, 0] ^ zeros) & hi_mask)
-        lo, lo_ok = _eight_digits((words[:, 1] ^ zeros) & lo_mask)
+        zeros = ONES * np.uint64(0x30)
+        hi, hi_ok = eight_digits((words[:, 0] ^ zeros) & hi_mask)
+        lo, lo_ok = eight_digits((words[:, 1] ^ zeros) & lo_mask)
     return hi.astype(np.float64) * 1e8 + lo.astype(np.float64), hi_ok & lo_ok
 
 
@@ -159,7 +149,7 @@ def piece_of(text: str) -> Piece:
     first_comma = np.searchsorted(comma_at, starts)
     ok = np.searchsorted(comma_at, ends) - first_comma == 2
     if ok.sum() < MIN_SHARE * n:
-        return Piece.of_lines(text.splitlines())
+        return _status_piece(text, data, starts, ends)
     # A byte that no raw datapoint holds (space, bracket, colon, dot, non-ASCII, ...).
     foreign_at = np.flatnonzero(_FOREIGN[b])
     ok &= np.searchsorted(foreign_at, ends) == np.searchsorted(foreign_at, starts)
@@ -178,7 +168,7 @@ def piece_of(text: str) -> Piece:
     latency, lat_digits = _numbers(windows, ends[idx], lat_len[idx])
     ok[idx] = ts_digits & lat_digits
     if ok.sum() < MIN_SHARE * n:
-        return Piece.of_lines(text.splitlines())
+        return _status_piece(text, data, starts, ends)
     keep = ok[idx]
     raw_pos = np.flatnonzero(ok)
     other_pos = np.flatnonzero(~ok)
@@ -189,6 +179,15 @@ def piece_of(text: str) -> Piece:
     latency = np.where(negative[raw_pos], -latency[keep], latency[keep]) + 0.0   # no -0.0
     return Piece(lines, other_pos, raw_pos, _names(padded, starts[raw_pos] + 16, name_len[raw_pos]),
                  timestamp[keep], latency, n)
+
+
+def _status_piece(text: str, data: bytes, starts: np.ndarray, ends: np.ndarray) -> Piece:
+    """A block that is mostly not raw datapoints: every line a string, and the status lines
+    ``fast_status`` can read parsed already (only looked for where a status line may be)."""
+    lines = text.splitlines()
+    if b"sec: " not in data and b"(us)" not in data:
+        return Piece.of_lines(lines)
+    return Piece.of_lines(lines, read_status_lines(data, starts, ends))
 
 
 def _names(padded: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:

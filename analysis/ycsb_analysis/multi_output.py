@@ -28,6 +28,7 @@ import pandas as pd
 from . import exporters, report_parser, status_parser
 from .errors import UnreadableInput
 from .fast_raw import Piece, piece_of
+from .fast_status import block_entries
 from .line_formats import (
     LINE_KINDS,
     RAW_DATAPOINT,
@@ -230,7 +231,8 @@ class _FileParse:
             return
         index = pd.Index(piece.line_pos + self.n_lines)
         lines_s = pd.Series(piece.lines, index=index, dtype=object)
-        kinds = classify_lines(lines_s) if kinds is None else kinds.set_axis(index)
+        kinds = kinds_of(piece) if kinds is None else kinds
+        kinds = kinds.set_axis(index)
         kind = kinds.to_numpy()
 
         report_lines = lines_s[kind == "report"]
@@ -308,12 +310,10 @@ class _FileParse:
 
         texts = status_parser.join_entries(lines_s, kinds)
         if len(texts):
-            entries = status_parser.parse_status_entries(texts, drop_repeats=False)
+            entries, measurements = block_entries(texts, kinds, piece.status, self.n_lines)
             if len(entries):
-                measurements = status_parser.parse_status_measurements(entries)
                 if len(measurements):
                     self.measurements.append(measurements)
-                entries = entries.drop(columns=["measurements_text"])
                 entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
                 self.entries.append(entries)
                 self.fingerprints.append(
@@ -427,6 +427,22 @@ class _FileParse:
         return outputs
 
 
+def kinds_of(piece: Piece) -> pd.Series:
+    """The kind of each of ``piece.lines``: the status lines ``fast_status`` read are known,
+    the others are classified (``line_formats.classify_lines``)."""
+    lines = pd.Series(piece.lines, dtype=object)
+    status = piece.status
+    if not len(status):
+        return classify_lines(lines)
+    at = np.searchsorted(piece.line_pos, status.pos)
+    kind = np.empty(len(lines), dtype=object)
+    rest = np.ones(len(lines), dtype=bool)
+    rest[at] = False
+    kind[rest] = classify_lines(lines[rest]).to_numpy()
+    kind[at] = np.where(status.head, "status", "status_continuation")
+    return pd.Series(kind, dtype=object)
+
+
 def _parse_blocks(blocks: Iterator[str], source: str) -> list[ParsedOutput]:
     """Parse text given as consecutive blocks of whole lines.
 
@@ -440,7 +456,7 @@ def _parse_blocks(blocks: Iterator[str], source: str) -> list[ParsedOutput]:
     while block is not None:
         following = next(blocks, None)
         piece = pending + piece_of(block)
-        kinds = classify_lines(pd.Series(piece.lines, dtype=object))
+        kinds = kinds_of(piece)
         cut = piece.n
         if following is not None:
             heads = np.flatnonzero(kinds.to_numpy() == "status")

@@ -180,14 +180,21 @@ def parse_status_measurements(entries: pd.DataFrame) -> pd.DataFrame:
     number of operations measured in that interval; it is NaN for ``average`` entries, which
     do not print it.
     """
+    return with_entry_columns(measurement_rows(entries), entries)
+
+
+def measurement_rows(entries: pd.DataFrame) -> pd.DataFrame:
+    """The measurements of every entry's ``measurements_text``, in order: ``entry, metric,
+    format, count, min_latency_us, max_latency_us, average_latency_us, p90, ...`` (empty
+    frame when there are none)."""
     text = entries["measurements_text"]
     if text.empty:
-        return pd.DataFrame(columns=["entry", "metric", "count"])
+        return pd.DataFrame()
     found = scan(STATUS_MEASUREMENT_SCANNER, text.astype(object).tolist())
     groups = columns_of(found, STATUS_MEASUREMENT_SCANNER.groups)
     is_end = groups[-1] != "" if found else np.zeros(0, dtype=bool)
     if is_end.all():
-        return pd.DataFrame(columns=["entry", "metric", "count"])
+        return pd.DataFrame()
     entry_pos = np.cumsum(is_end)[~is_end]
     (
         hdr_metric,
@@ -207,13 +214,10 @@ def parse_status_measurements(entries: pd.DataFrame) -> pd.DataFrame:
     fmt = np.array(["hdrhistogram", "average", "raw"], dtype=object)[
         np.select([is_hdr, is_avg], [0, 1], 2)
     ]
-    metric, codes, names = _interned(
-        np.where(is_hdr, hdr_metric, np.where(is_avg, avg_metric, raw_metric))
-    )
     out = pd.DataFrame(
         {
             "entry": entries["entry"].to_numpy()[entry_pos],
-            "metric": metric,
+            "metric": np.where(is_hdr, hdr_metric, np.where(is_avg, avg_metric, raw_metric)),
             "format": fmt,
             "count": _numbers(np.where(is_hdr, hdr_count, raw_count), to_number),
             "min_latency_us": _numbers(hdr_min, latency_number),
@@ -225,7 +229,23 @@ def parse_status_measurements(entries: pd.DataFrame) -> pd.DataFrame:
     )
     for name, column in _percentile_columns(hdr_percentiles).items():
         out[name] = column
-    # Metric name parts, computed once per distinct name (a handful), not per row.
+    return out
+
+
+def with_entry_columns(rows: pd.DataFrame, entries: pd.DataFrame) -> pd.DataFrame:
+    """Measurement rows (:func:`measurement_rows`, ordered by entry) with the metric name's
+    parts and their entry's ``time`` and ``elapsed_s``: :func:`parse_status_measurements`'s
+    columns, percentiles in rising order."""
+    if rows.empty:
+        return pd.DataFrame(columns=["entry", "metric", "count"])
+    # One shared string object per metric name, and its parts computed once per distinct
+    # name (a handful), not per row.
+    metric, codes, names = _interned(rows["metric"].to_numpy(dtype=object))
+    out = rows.assign(metric=metric)
+    pct = sorted(
+        [c for c in out.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:])
+    )
+    out = out[[c for c in out.columns if c not in pct] + pct]
     parts = [split_metric(n) for n in names]
     for pos, part in enumerate(("operation", "failed", "intended", "structure"), start=2):
         values = np.array(

@@ -1,0 +1,509 @@
+"""Status lines read from a block's bytes with numpy, one *skeleton* at a time.
+
+A long run's status log is hundreds of thousands of lines that differ only in their numbers::
+
+    2026-11-22 23:12:04:402 1 sec: 149 operations; 132 current ops/sec; est completion in 2
+    second [READ: Count=64, Max=3707, Min=4, Avg=993,83, 90=2111, 99=3707, 99.9=3707, ...] ...
+
+Replace every number by ``#`` and a few distinct lines remain (the *skeletons*: one per set of
+metrics, estimate unit, ``∞`` first line, ``Avg=NaN`` interval, …). So the work splits in two:
+
+- per byte and per number, with numpy over the whole block: find the numbers (digit runs, a
+  ``.`` or a JVM's decimal ``,`` between digits, a ``-`` right after ``=``; a run glued to a
+  letter, like ``HdrREAD2``, or followed by ``=``, like the percentile name ``99.9=``, is text),
+  build each line's skeleton, and read every number's digits with 64-bit word arithmetic;
+- per *distinct* skeleton, in Python: check it against the grammar below and note which number
+  is which field (:func:`layout_of`, cached). A line whose skeleton does not fit is left to
+  the readable parser (``line_formats`` / ``status_parser``), which also stays the test oracle.
+
+Numbers come out exactly as ``line_formats.to_number`` reads them: integers up to 15 digits,
+decimals as (all digits) / 10^k, both correctly rounded like ``float()``; an empty histogram's
+``Min=9223372036854775807`` (Long.MAX_VALUE) is missing. A line with anything this module is
+not sure of — a longer number, a signed zero, an unknown date, a name with characters other
+than ``A-Za-z0-9_-``, any line break but ``\\n`` — goes the readable way whole, and so does
+every entry one of whose lines does (``tests/test_fast_status.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.lib.stride_tricks import sliding_window_view
+
+from . import status_parser
+from .ascii_digits import eight_digits
+from .line_formats import LONG_MAX
+
+# ---- the grammar of a skeleton (every number replaced by '#') ------------------------------
+_NAME = rb"[A-Za-z0-9_-]+"
+_MEASUREMENT = (
+    rb"\[(?:" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?:#|NaN)(?:, [0-9]+(?:\.[0-9]+)?=#)*\]"
+    rb"|\[(?:" + _NAME + rb") AverageLatency\(us\)=(?:#|NaN)\]"
+    rb"|(?:" + _NAME + rb") count: #, average latency\(us\): (?:#|NaN)"
+)
+# A label is printable ASCII without digits or '#', so the date is the first number of the line.
+# After an estimate exactly one space comes before the first measurement (the readable
+# STATUS_HEAD would make more spaces part of the estimate); elsewhere any number of spaces.
+_SEQUENCE = rb"(?:" + _MEASUREMENT + rb")(?: +(?:" + _MEASUREMENT + rb"))*"
+HEAD_SKELETON = re.compile(
+    rb"(?P<label>[ -\"$-/:-~]*)#-#-# #:#:#:# # sec: # operations; (?P<current>#|\xe2\x88\x9e) "
+    rb"current ops/sec;(?: est completion in (?P<est>#(?: [a-z]+| #)*?)(?= [^ ]| *$))?"
+    rb" *(?P<measurements>(?:" + _SEQUENCE + rb")?) *"
+)
+CONTINUATION_SKELETON = re.compile(rb" *(?P<measurements>" + _SEQUENCE + rb") *")
+_ONE_MEASUREMENT = re.compile(
+    rb"\[(?P<hdr>" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?P<hdr_avg>#|NaN)"
+    rb"(?P<percentiles>(?:, [0-9]+(?:\.[0-9]+)?=#)*)\]"
+    rb"|\[(?P<avg>" + _NAME + rb") AverageLatency\(us\)=(?P<avg_avg>#|NaN)\]"
+    rb"|(?P<raw>" + _NAME + rb") count: #, average latency\(us\): (?P<raw_avg>#|NaN)"
+)
+_PERCENTILE_KEY = re.compile(rb", ([0-9]+(?:\.[0-9]+)?)=#")
+
+# Field kinds, i.e. what a number in that place may look like (as the readable regexes say).
+COUNT, LATENCY, DECIMAL = "count", "latency", "decimal"   # \d+ ; -?\d+ ; -?\d+([.,]\d+)?
+
+
+@dataclass(frozen=True)
+class Measurement:
+    name: str
+    format: str                       # hdrhistogram | average | raw (status_parser's names)
+    count: int | None                 # token numbers within the line
+    max: int | None
+    min: int | None
+    avg: int | None                   # None: Avg=NaN (or no average)
+    percentiles: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which number of a skeleton's line is which field."""
+
+    head: bool
+    label: str
+    current: int | None               # token of current ops/sec; None: '∞'
+    est: tuple[int, int, int] | None  # first and last token of the estimate, bytes after the last
+    measurements: tuple[Measurement, ...]
+    n_tokens: int
+
+
+@functools.lru_cache(maxsize=4096)
+def layout_of(skeleton: bytes) -> Layout | None:
+    """The layout of a line skeleton, or None when it is no status line this module reads."""
+    head = HEAD_SKELETON.fullmatch(skeleton)
+    if head is None:
+        cont = CONTINUATION_SKELETON.fullmatch(skeleton)
+        if cont is None:
+            return None
+        n, label, current, est, text = 0, "", None, None, cont["measurements"]
+    else:
+        label = head["label"].decode("ascii")
+        n = 9                                  # 7 for the date, elapsed s, operations
+        current = None
+        if head["current"] == b"#":
+            current, n = n, n + 1
+        est = None
+        if head["est"] is not None:
+            k = head["est"].count(b"#")
+            tail = len(head["est"]) - head["est"].rfind(b"#") - 1
+            est, n = (n, n + k - 1, tail), n + k
+        text = head["measurements"]
+    measurements = []
+    for m in _ONE_MEASUREMENT.finditer(text):
+        if m["hdr"] is not None:
+            count, mx, mn = n, n + 1, n + 2
+            n += 3
+            avg = None
+            if m["hdr_avg"] == b"#":
+                avg, n = n, n + 1
+            pcts = []
+            for key in _PERCENTILE_KEY.findall(m["percentiles"]):
+                pcts.append((key.decode("ascii"), n))
+                n += 1
+            measurements.append(
+                Measurement(m["hdr"].decode(), "hdrhistogram", count, mx, mn, avg, tuple(pcts))
+            )
+        elif m["avg"] is not None:
+            avg = None
+            if m["avg_avg"] == b"#":
+                avg, n = n, n + 1
+            measurements.append(Measurement(m["avg"].decode(), "average", None, None, None, avg, ()))
+        else:
+            count, n = n, n + 1
+            avg = None
+            if m["raw_avg"] == b"#":
+                avg, n = n, n + 1
+            measurements.append(Measurement(m["raw"].decode(), "raw", count, None, None, avg, ()))
+    if n != skeleton.count(b"#"):   # cannot happen for a skeleton the grammar accepted
+        raise AssertionError(f"layout of {skeleton!r} has {n} numbers")
+    return Layout(head is not None, label, current, est, tuple(measurements), n)
+
+
+# ---- the block's numbers -------------------------------------------------------------------
+
+# Bytes after which a digit run is part of a word, not a number: ASCII letters, digits, '_'
+# and every non-ASCII byte.
+_WORDISH = np.zeros(256, dtype=bool)
+_WORDISH[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")] = True
+_WORDISH[128:] = True
+_IS_DIGIT = np.zeros(256, dtype=bool)
+_IS_DIGIT[48:58] = True
+_ZEROS = np.uint64(0x3030303030303030)
+_POW10 = 10.0 ** np.arange(23)
+_POW10_INT = np.array([10**k for k in range(20)], dtype=np.uint64)
+# Numbers of at most this many digits are exact in a float64 and read here.
+MAX_DIGITS = 15
+
+
+def _word_values(words8: np.ndarray, end: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The value of the ``length`` (0..8) digits before ``end``: one big-endian word each."""
+    t = np.ascontiguousarray(words8[end]).view(">u8").ravel().astype(np.uint64) ^ _ZEROS
+    shift = (np.uint64(8) * (np.uint64(8) - length.astype(np.uint64)))
+    with np.errstate(over="ignore"):
+        # keep the low `length` bytes: shift the others out (a shift by 64 is not defined)
+        t = np.where(length > 0, (t << shift) >> shift, np.uint64(0))
+    return eight_digits(t)[0]
+
+
+def _digit_values(words8: np.ndarray, end: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The value (uint64) of the ``length`` (0..19) ASCII digits before each ``end``."""
+    value = _word_values(words8, end, np.minimum(length, 8))
+    long = np.flatnonzero(length > 8)
+    if len(long):
+        mid = _word_values(words8, end[long] - 8, np.clip(length[long] - 8, 0, 8))
+        hi = _word_values(words8, end[long] - 16, np.clip(length[long] - 16, 0, 8))
+        with np.errstate(over="ignore"):
+            value[long] += mid * np.uint64(10**8) + hi * np.uint64(10**16)
+    return value
+
+
+@dataclass
+class _Numbers:
+    """Every number of a block: where it starts (sign included) and ends, its value, and what
+    it may stand for."""
+
+    start: np.ndarray      # first byte (the sign, if any)
+    end: np.ndarray        # one past the last digit
+    value: np.ndarray      # float64; NaN for Long.MAX_VALUE and beyond
+    count_ok: np.ndarray   # plain \d+ of at most 15 digits
+    latency_ok: np.ndarray  # -?\d+ of at most 15 digits, or >= Long.MAX_VALUE (missing)
+    decimal_ok: np.ndarray  # -?\d+([.,]\d+)? of at most 15 digits
+    int_len: np.ndarray    # digits before the decimal mark
+
+
+def _numbers_of(b: np.ndarray) -> tuple[_Numbers, np.ndarray]:
+    """The numbers of a block (``b`` ends with a newline) and the block's skeleton bytes."""
+    size = len(b)
+    digit = _IS_DIGIT[b]
+    mark = (b == 46) | (b == 44)
+    sep = np.zeros(size, dtype=bool)
+    sep[1:-1] = mark[1:-1] & digit[:-2] & digit[2:]
+    edge = np.diff((digit | sep).view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    run_start = np.flatnonzero(edge == 1)
+    run_end = np.flatnonzero(edge == -1)
+    before = b[np.maximum(run_start - 1, 0)]
+    before[run_start == 0] = 10
+    is_number = ~_WORDISH[before] & (b[run_end] != 61)
+    start, end = run_start[is_number], run_end[is_number]
+    signed = (start >= 2) & (b[np.maximum(start - 1, 0)] == 45) & (b[np.maximum(start - 2, 0)] == 61)
+    first = start - signed
+
+    inside = np.zeros(size + 1, dtype=np.int8)
+    inside[first] = 1
+    inside[end] = -1
+    keep = np.cumsum(inside[:-1], dtype=np.int8) == 0
+    keep[first] = True
+    skeleton = b.copy()
+    skeleton[first] = 35   # '#'
+    skeleton = skeleton[keep]
+
+    sep_at = np.flatnonzero(sep)
+    k = np.searchsorted(sep_at, start)
+    n_sep = np.searchsorted(sep_at, end) - k
+    mark_at = sep_at[np.minimum(k, len(sep_at) - 1)] if len(sep_at) else end
+    has_sep = n_sep == 1
+    int_end = np.where(has_sep, mark_at, end)
+    int_len = int_end - start
+    frac_len = np.where(has_sep, end - mark_at - 1, 0)
+
+    words8 = sliding_window_view(np.concatenate([np.zeros(24, np.uint8), b]), 8)
+    # words8[k] is the 8 bytes ending just before byte k of b (24 zero bytes in front)
+    short = int_len <= 19
+    int_value = np.zeros(len(start), dtype=np.uint64)
+    int_value[short] = _digit_values(words8, int_end[short] + 16, int_len[short])
+    value = int_value.astype(np.float64)
+    with_sep = np.flatnonzero(has_sep & (int_len + frac_len <= MAX_DIGITS))
+    if len(with_sep):
+        frac = _digit_values(words8, end[with_sep] + 16, frac_len[with_sep])
+        digits = int_value[with_sep] * _POW10_INT[frac_len[with_sep]] + frac
+        value[with_sep] = digits.astype(np.float64) / _POW10[frac_len[with_sep]]
+    value = np.where(signed, -value, value)
+    plain = (n_sep == 0) & (int_len <= MAX_DIGITS)
+    missing = (n_sep == 0) & short & (int_len >= 19) & (int_value >= np.uint64(LONG_MAX)) & ~signed
+    value[missing] = np.nan
+    nonzero = value != 0
+    numbers = _Numbers(
+        start=first,
+        end=end,
+        value=value,
+        count_ok=plain & ~signed,
+        latency_ok=(plain & (nonzero | ~signed)) | missing,
+        decimal_ok=((n_sep == 0) & plain | (has_sep & (int_len + frac_len <= MAX_DIGITS)))
+        & (nonzero | ~signed),
+        int_len=int_len,
+    )
+    return numbers, skeleton
+
+
+# ---- what a block's status lines hold ------------------------------------------------------
+
+HEAD_COLUMNS = ["pos", "label", "time", "elapsed_s", "operations", "current_ops_per_s",
+                "est_completion"]
+ROW_COLUMNS = ["pos", "metric", "format", "count", "min_latency_us", "max_latency_us",
+               "average_latency_us"]
+_HEAD_DTYPES = dict(zip(HEAD_COLUMNS, ["int64", object, "datetime64[us]", float, float, float,
+                                        object]))
+_ROW_DTYPES = dict(zip(ROW_COLUMNS, ["int64", object, object, float, float, float, float]))
+_DATE_DIGITS = np.array([4, 2, 2, 2, 2, 2, 3])
+
+
+@dataclass
+class StatusLines:
+    """The status lines of a piece of text read here: their line numbers, which are heads,
+    the heads' fields and the measurements (rows in line order, then order in the line)."""
+
+    pos: np.ndarray
+    head: np.ndarray
+    heads: pd.DataFrame
+    rows: pd.DataFrame
+
+    @classmethod
+    def empty(cls) -> "StatusLines":
+        return cls(np.empty(0, dtype=np.int64), np.empty(0, dtype=bool),
+                   pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _HEAD_DTYPES.items()}),
+                   pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _ROW_DTYPES.items()}))
+
+    def __len__(self) -> int:
+        return len(self.pos)
+
+    def shifted(self, by: int) -> "StatusLines":
+        heads, rows = self.heads.copy(), self.rows.copy()
+        heads["pos"] += by
+        rows["pos"] += by
+        return StatusLines(self.pos + by, self.head, heads, rows)
+
+    def __add__(self, other: "StatusLines") -> "StatusLines":
+        if not len(other):
+            return self
+        if not len(self):
+            return other
+        return StatusLines(
+            np.concatenate([self.pos, other.pos]),
+            np.concatenate([self.head, other.head]),
+            pd.concat([self.heads, other.heads], ignore_index=True),
+            pd.concat([self.rows, other.rows], ignore_index=True),
+        )
+
+    def split(self, at: int) -> tuple["StatusLines", "StatusLines"]:
+        """The lines before line number ``at`` and the rest (renumbered from 0)."""
+        if not len(self):
+            return self, self
+        k = int(np.searchsorted(self.pos, at))
+        h = int(np.searchsorted(self.heads["pos"].to_numpy(), at))
+        r = int(np.searchsorted(self.rows["pos"].to_numpy(), at))
+        first = StatusLines(self.pos[:k], self.head[:k], self.heads.iloc[:h].reset_index(drop=True),
+                            self.rows.iloc[:r].reset_index(drop=True))
+        rest = StatusLines(self.pos[k:], self.head[k:], self.heads.iloc[h:].reset_index(drop=True),
+                           self.rows.iloc[r:].reset_index(drop=True))
+        return first, rest.shifted(-at)
+
+
+def _times(y, mo, d, h, mi, s, ms) -> tuple[np.ndarray, np.ndarray]:
+    """SimpleDateFormat's fields → datetime64[us], and whether the date exists (what
+    ``pd.to_datetime`` would not read goes the readable way)."""
+    ok = (y >= 1900) & (y <= 2200) & (mo >= 1) & (mo <= 12) & (h <= 23) & (mi <= 59) & (s <= 59)
+    month = ((y - 1970) * 12 + np.clip(mo, 1, 12) - 1).astype("datetime64[M]")
+    day0 = month.astype("datetime64[D]")
+    days_in = ((month + 1).astype("datetime64[D]") - day0).astype(np.int64)
+    ok &= (d >= 1) & (d <= days_in)
+    micro = ((((d - 1) * 24 + h) * 60 + mi) * 60 + s) * 1_000_000 + ms * 1000
+    return day0.astype("datetime64[us]") + micro.astype("timedelta64[us]"), ok
+
+
+def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> StatusLines:
+    """The status lines among the lines ``data[starts[i]:ends[i]]`` (``data`` ends with a
+    newline; no other line break in it) that this module reads, by line number ``i``."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    numbers, skeleton = _numbers_of(b)
+    lines = skeleton.tobytes().split(b"\n")[: len(starts)]
+    codes, distinct = pd.factorize(np.array(lines, dtype=object))
+    layouts = [layout_of(s) for s in distinct]
+    wanted = np.array([lay is not None for lay in layouts] + [False])
+    chosen = np.flatnonzero(wanted[codes])
+    if not len(chosen):
+        return StatusLines.empty()
+    first_token = np.searchsorted(numbers.start, starts)
+    order = chosen[np.argsort(codes[chosen], kind="stable")]
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    head_parts, row_parts, taken, taken_head = [], [], [], []
+    for group in np.split(order, bounds):
+        lay = layouts[codes[group[0]]]
+        tok = first_token[group][:, None] + np.arange(lay.n_tokens)
+
+        def value(j):
+            return numbers.value[tok[:, j]]
+
+        ok = np.ones(len(group), dtype=bool)
+        checks = []
+        for m in lay.measurements:
+            if m.count is not None:
+                checks.append((numbers.count_ok, m.count))
+            for j in (m.max, m.min) + tuple(j for _, j in m.percentiles):
+                if j is not None:
+                    checks.append((numbers.latency_ok, j))
+            if m.avg is not None:
+                checks.append((numbers.decimal_ok, m.avg))
+        if lay.head:
+            checks += [(numbers.count_ok, j) for j in range(9)]
+            if lay.current is not None:
+                checks.append((numbers.decimal_ok, lay.current))
+        for table, j in checks:
+            ok &= table[tok[:, j]]
+        if lay.head:
+            ok &= (numbers.int_len[tok[:, :7]] == _DATE_DIGITS).all(axis=1)
+            time, good_date = _times(*(value(j).astype(np.int64) for j in range(7)))
+            ok &= good_date
+        group, tok = group[ok], tok[ok]
+        if not len(group):
+            continue
+        taken.append(group)
+        taken_head.append(np.full(len(group), lay.head))
+        if lay.head:
+            n = len(group)
+            if lay.est is not None:
+                j0, j1, tail = lay.est
+                est = np.array(
+                    [data[x:y].decode("ascii") for x, y in zip(
+                        numbers.start[tok[:, j0]].tolist(), (numbers.end[tok[:, j1]] + tail).tolist()
+                    )],
+                    dtype=object,
+                )
+            else:
+                est = np.full(n, np.nan, dtype=object)
+            head_parts.append(pd.DataFrame({
+                "pos": group,
+                "label": np.full(n, lay.label, dtype=object),
+                "time": time[ok],
+                "elapsed_s": value(7),
+                "operations": value(8),
+                "current_ops_per_s": value(lay.current) if lay.current is not None
+                else np.full(n, np.inf),
+                "est_completion": est,
+            }))
+        nan = np.full(len(group), np.nan)
+        for k, m in enumerate(lay.measurements):
+            row = {
+                "pos": group,
+                "order": np.full(len(group), k),
+                "metric": m.name,
+                "format": m.format,
+                "count": value(m.count) if m.count is not None else nan,
+                "min_latency_us": value(m.min) if m.min is not None else nan,
+                "max_latency_us": value(m.max) if m.max is not None else nan,
+                "average_latency_us": value(m.avg) if m.avg is not None else nan,
+            }
+            for key, j in m.percentiles:
+                row[f"p{key}"] = value(j)
+            row_parts.append(row)
+    if not taken:
+        return StatusLines.empty()
+    pos = np.concatenate(taken)
+    head = np.concatenate(taken_head)
+    by_line = np.argsort(pos, kind="stable")
+    heads = (
+        pd.concat(head_parts, ignore_index=True).sort_values("pos", kind="stable")
+        .reset_index(drop=True) if head_parts else StatusLines.empty().heads
+    )
+    return StatusLines(pos[by_line], head[by_line], heads, _rows_frame(row_parts))
+
+
+def _rows_frame(parts: list[dict]) -> pd.DataFrame:
+    """The measurement rows of every skeleton, in line order, then order within the line;
+    percentile columns a skeleton lacks are NaN."""
+    if not parts:
+        return StatusLines.empty().rows
+    pct = sorted({c for p in parts for c in p if c.startswith("p") and c != "pos"},
+                 key=lambda c: float(c[1:]))
+    sizes = [len(p["pos"]) for p in parts]
+    columns = {}
+    for c in ["pos", "order", "count", "min_latency_us", "max_latency_us", "average_latency_us"]:
+        columns[c] = np.concatenate([p[c] for p in parts])
+    for c in ("metric", "format"):
+        columns[c] = np.repeat(np.array([p[c] for p in parts], dtype=object), sizes)
+    for c in pct:
+        columns[c] = np.concatenate([p.get(c, np.full(n, np.nan)) for p, n in zip(parts, sizes)])
+    order = np.lexsort((columns.pop("order"), columns["pos"]))
+    return pd.DataFrame({c: columns[c][order] for c in ROW_COLUMNS + pct})
+
+
+# ---- one block's entries: the lines read here, the others the readable way ----------------
+
+def block_entries(
+    texts: pd.Series, kinds: pd.Series, status: StatusLines, offset: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The status entries of one block and their measurements, exactly as
+    ``status_parser.parse_status_entries(texts)`` and ``parse_status_measurements`` give them.
+
+    ``texts`` are the block's entries (``status_parser.join_entries``, indexed by the head's
+    line), ``kinds`` every line's kind (indexed by line), ``status`` the lines read here (line
+    numbers + ``offset`` are the index). An entry is taken from ``status`` only when its head
+    and every continuation line were read here; the others are parsed from their text.
+    """
+    labels = kinds.index.to_numpy()
+    kind = kinds.to_numpy()
+    is_head = kind == "status"
+    head_of = np.maximum.accumulate(np.where(is_head, labels, -1)) if len(labels) else labels
+    read_here = np.zeros(len(labels), dtype=bool)
+    if len(status):
+        read_here[np.searchsorted(labels, status.pos + offset)] = True
+    doubtful = (is_head | (kind == "status_continuation")) & ~read_here & (head_of >= 0)
+    slow_heads = np.unique(head_of[doubtful])
+    slow = texts.index.isin(slow_heads)
+
+    entries, rows = [], []
+    if len(status):
+        heads = status.heads
+        head_label = heads["pos"].to_numpy() + offset
+        fast = ~np.isin(head_label, slow_heads)
+        if fast.any():
+            e = heads[fast].drop(columns="pos")
+            e.insert(0, "entry", head_label[fast])
+            entries.append(e.reset_index(drop=True))
+        r = status.rows
+        entry = head_of[np.searchsorted(labels, r["pos"].to_numpy() + offset)]
+        fast = (entry >= 0) & ~np.isin(entry, slow_heads)
+        if fast.any():
+            r = r[fast].drop(columns="pos")
+            r.insert(0, "entry", entry[fast])
+            rows.append(r.reset_index(drop=True))
+    if slow.any():
+        parsed = status_parser.parse_status_entries(texts[slow], drop_repeats=False)
+        found = status_parser.measurement_rows(parsed)
+        if len(parsed):
+            entries.append(parsed.drop(columns="measurements_text"))
+        if len(found):
+            rows.append(found)
+    if not entries:
+        return pd.DataFrame(columns=status_parser.ENTRY_COLUMNS), pd.DataFrame(
+            columns=["entry", "metric", "count"]
+        )
+    both = pd.concat(entries, ignore_index=True) if len(entries) > 1 else entries[0]
+    both = both.sort_values("entry", kind="stable").reset_index(drop=True)
+    if not rows:
+        return both, status_parser.with_entry_columns(pd.DataFrame(), both)
+    all_rows = pd.concat(rows, ignore_index=True) if len(rows) > 1 else rows[0]
+    all_rows = all_rows.sort_values("entry", kind="stable").reset_index(drop=True)
+    return both, status_parser.with_entry_columns(all_rows, both)
