@@ -32,16 +32,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numpy.lib.stride_tricks import sliding_window_view
 
 from . import status_parser
-from .ascii_digits import eight_digits
+from .ascii_digits import digits_before
 from .line_formats import LONG_MAX
 
 # ---- the grammar of a skeleton (every number replaced by '#') ------------------------------
 _NAME = rb"[A-Za-z0-9_-]+"
 _MEASUREMENT = (
-    rb"\[(?:" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?:#|NaN)(?:, [0-9]+(?:\.[0-9]+)?=#)*\]"
+    rb"\[(?:" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?:#|NaN)(?:, #=#)*\]"
     rb"|\[(?:" + _NAME + rb") AverageLatency\(us\)=(?:#|NaN)\]"
     rb"|(?:" + _NAME + rb") count: #, average latency\(us\): (?:#|NaN)"
 )
@@ -57,25 +56,24 @@ HEAD_SKELETON = re.compile(
 CONTINUATION_SKELETON = re.compile(rb" *(?P<measurements>" + _SEQUENCE + rb") *")
 _ONE_MEASUREMENT = re.compile(
     rb"\[(?P<hdr>" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?P<hdr_avg>#|NaN)"
-    rb"(?P<percentiles>(?:, [0-9]+(?:\.[0-9]+)?=#)*)\]"
+    rb"(?P<percentiles>(?:, #=#)*)\]"
     rb"|\[(?P<avg>" + _NAME + rb") AverageLatency\(us\)=(?P<avg_avg>#|NaN)\]"
     rb"|(?P<raw>" + _NAME + rb") count: #, average latency\(us\): (?P<raw_avg>#|NaN)"
 )
-_PERCENTILE_KEY = re.compile(rb", ([0-9]+(?:\.[0-9]+)?)=#")
 
 # Field kinds, i.e. what a number in that place may look like (as the readable regexes say).
-COUNT, LATENCY, DECIMAL = "count", "latency", "decimal"   # \d+ ; -?\d+ ; -?\d+([.,]\d+)?
+COUNT, LATENCY, DECIMAL = "count", "latency", "decimal"  # \d+ ; -?\d+ ; -?\d+([.,]\d+)?
 
 
 @dataclass(frozen=True)
 class Measurement:
     name: str
-    format: str                       # hdrhistogram | average | raw (status_parser's names)
-    count: int | None                 # token numbers within the line
+    format: str  # hdrhistogram | average | raw (status_parser's names)
+    count: int | None  # token numbers within the line
     max: int | None
     min: int | None
-    avg: int | None                   # None: Avg=NaN (or no average)
-    percentiles: tuple[tuple[str, int], ...]
+    avg: int | None  # None: Avg=NaN (or no average)
+    percentiles: tuple[tuple[int, int], ...]  # (percentile, its value)
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,7 @@ class Layout:
 
     head: bool
     label: str
-    current: int | None               # token of current ops/sec; None: '∞'
+    current: int | None  # token of current ops/sec; None: '∞'
     est: tuple[int, int, int] | None  # first and last token of the estimate, bytes after the last
     measurements: tuple[Measurement, ...]
     n_tokens: int
@@ -101,7 +99,7 @@ def layout_of(skeleton: bytes) -> Layout | None:
         n, label, current, est, text = 0, "", None, None, cont["measurements"]
     else:
         label = head["label"].decode("ascii")
-        n = 9                                  # 7 for the date, elapsed s, operations
+        n = 9  # 7 for the date, elapsed s, operations
         current = None
         if head["current"] == b"#":
             current, n = n, n + 1
@@ -120,9 +118,9 @@ def layout_of(skeleton: bytes) -> Layout | None:
             if m["hdr_avg"] == b"#":
                 avg, n = n, n + 1
             pcts = []
-            for key in _PERCENTILE_KEY.findall(m["percentiles"]):
-                pcts.append((key.decode("ascii"), n))
-                n += 1
+            for _ in range(m["percentiles"].count(b"=")):
+                pcts.append((n, n + 1))
+                n += 2
             measurements.append(
                 Measurement(m["hdr"].decode(), "hdrhistogram", count, mx, mn, avg, tuple(pcts))
             )
@@ -130,142 +128,129 @@ def layout_of(skeleton: bytes) -> Layout | None:
             avg = None
             if m["avg_avg"] == b"#":
                 avg, n = n, n + 1
-            measurements.append(Measurement(m["avg"].decode(), "average", None, None, None, avg, ()))
+            measurements.append(
+                Measurement(m["avg"].decode(), "average", None, None, None, avg, ())
+            )
         else:
             count, n = n, n + 1
             avg = None
             if m["raw_avg"] == b"#":
                 avg, n = n, n + 1
             measurements.append(Measurement(m["raw"].decode(), "raw", count, None, None, avg, ()))
-    if n != skeleton.count(b"#"):   # cannot happen for a skeleton the grammar accepted
+    if n != skeleton.count(b"#"):  # cannot happen for a skeleton the grammar accepted
         raise AssertionError(f"layout of {skeleton!r} has {n} numbers")
     return Layout(head is not None, label, current, est, tuple(measurements), n)
 
 
 # ---- the block's numbers -------------------------------------------------------------------
 
-# Bytes after which a digit run is part of a word, not a number: ASCII letters, digits, '_'
-# and every non-ASCII byte.
-_WORDISH = np.zeros(256, dtype=bool)
-_WORDISH[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")] = True
-_WORDISH[128:] = True
-_IS_DIGIT = np.zeros(256, dtype=bool)
-_IS_DIGIT[48:58] = True
-_ZEROS = np.uint64(0x3030303030303030)
 _POW10 = 10.0 ** np.arange(23)
 _POW10_INT = np.array([10**k for k in range(20)], dtype=np.uint64)
 # Numbers of at most this many digits are exact in a float64 and read here.
 MAX_DIGITS = 15
 
 
-def _word_values(words8: np.ndarray, end: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """The value of the ``length`` (0..8) digits before ``end``: one big-endian word each."""
-    t = np.ascontiguousarray(words8[end]).view(">u8").ravel().astype(np.uint64) ^ _ZEROS
-    shift = (np.uint64(8) * (np.uint64(8) - length.astype(np.uint64)))
-    with np.errstate(over="ignore"):
-        # keep the low `length` bytes: shift the others out (a shift by 64 is not defined)
-        t = np.where(length > 0, (t << shift) >> shift, np.uint64(0))
-    return eight_digits(t)[0]
-
-
-def _digit_values(words8: np.ndarray, end: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """The value (uint64) of the ``length`` (0..19) ASCII digits before each ``end``."""
-    value = _word_values(words8, end, np.minimum(length, 8))
-    long = np.flatnonzero(length > 8)
-    if len(long):
-        mid = _word_values(words8, end[long] - 8, np.clip(length[long] - 8, 0, 8))
-        hi = _word_values(words8, end[long] - 16, np.clip(length[long] - 16, 0, 8))
-        with np.errstate(over="ignore"):
-            value[long] += mid * np.uint64(10**8) + hi * np.uint64(10**16)
-    return value
-
-
 @dataclass
 class _Numbers:
-    """Every number of a block: where it starts (sign included) and ends, its value, and what
-    it may stand for."""
+    """Every number of a block (a run of digits, with at most one '.' or ',' between two of
+    them): where it starts and ends, its value, and what it may stand for."""
 
-    start: np.ndarray      # first byte (the sign, if any)
-    end: np.ndarray        # one past the last digit
-    value: np.ndarray      # float64; NaN for Long.MAX_VALUE and beyond
-    count_ok: np.ndarray   # plain \d+ of at most 15 digits
-    latency_ok: np.ndarray  # -?\d+ of at most 15 digits, or >= Long.MAX_VALUE (missing)
-    decimal_ok: np.ndarray  # -?\d+([.,]\d+)? of at most 15 digits
-    int_len: np.ndarray    # digits before the decimal mark
+    start: np.ndarray  # first digit
+    end: np.ndarray  # one past the last digit
+    value: np.ndarray  # float64; NaN for Long.MAX_VALUE and beyond
+    count_ok: np.ndarray  # \d+ of at most 15 digits
+    latency_ok: np.ndarray  # the same, or >= Long.MAX_VALUE (an empty histogram's minimum)
+    decimal_ok: np.ndarray  # \d+([.,]\d+)? of at most 15 digits
+    int_len: np.ndarray  # digits before the decimal mark
+    frac_len: np.ndarray  # digits after it
+    comma: np.ndarray  # the decimal mark is a comma
 
 
 def _numbers_of(b: np.ndarray) -> tuple[_Numbers, np.ndarray]:
-    """The numbers of a block (``b`` ends with a newline) and the block's skeleton bytes."""
-    size = len(b)
-    digit = _IS_DIGIT[b]
-    mark = (b == 46) | (b == 44)
-    sep = np.zeros(size, dtype=bool)
-    sep[1:-1] = mark[1:-1] & digit[:-2] & digit[2:]
-    edge = np.diff((digit | sep).view(np.int8), prepend=np.int8(0), append=np.int8(0))
-    run_start = np.flatnonzero(edge == 1)
-    run_end = np.flatnonzero(edge == -1)
-    before = b[np.maximum(run_start - 1, 0)]
-    before[run_start == 0] = 10
-    is_number = ~_WORDISH[before] & (b[run_end] != 61)
-    start, end = run_start[is_number], run_end[is_number]
-    signed = (start >= 2) & (b[np.maximum(start - 1, 0)] == 45) & (b[np.maximum(start - 2, 0)] == 61)
-    first = start - signed
-
-    inside = np.zeros(size + 1, dtype=np.int8)
-    inside[first] = 1
-    inside[end] = -1
-    keep = np.cumsum(inside[:-1], dtype=np.int8) == 0
-    keep[first] = True
+    """The numbers of a block (``b`` ends with a newline) and the block's skeleton bytes
+    (each number replaced by one '#')."""
+    digit = (b - np.uint8(48)) < 10
+    sep = np.zeros(len(b), dtype=bool)
+    sep[1:-1] = ((b[1:-1] == 46) | (b[1:-1] == 44)) & digit[:-2] & digit[2:]
+    numeric = digit | sep
+    inner = np.zeros(len(b), dtype=bool)  # a number's byte after its first
+    inner[1:] = numeric[1:] & numeric[:-1]
+    starts = numeric & ~inner
+    start = np.flatnonzero(starts)
     skeleton = b.copy()
-    skeleton[first] = 35   # '#'
-    skeleton = skeleton[keep]
+    skeleton[start] = 35  # '#'
+    skeleton = skeleton[~inner]
+    end = np.flatnonzero(numeric[:-1] & ~numeric[1:]) + 1
 
     sep_at = np.flatnonzero(sep)
-    k = np.searchsorted(sep_at, start)
-    n_sep = np.searchsorted(sep_at, end) - k
-    mark_at = sep_at[np.minimum(k, len(sep_at) - 1)] if len(sep_at) else end
+    owner = np.searchsorted(start, sep_at) - 1  # the number each decimal mark is in
+    n_sep = np.bincount(owner, minlength=len(start))
+    mark_at = end.copy()
+    mark_at[owner] = sep_at
     has_sep = n_sep == 1
-    int_end = np.where(has_sep, mark_at, end)
-    int_len = int_end - start
-    frac_len = np.where(has_sep, end - mark_at - 1, 0)
+    int_len = mark_at - start
+    frac_len = np.zeros(len(start), dtype=np.int64)
+    frac_len[owner] = end[owner] - sep_at - 1  # (only read where there is one mark)
+    comma = np.zeros(len(start), dtype=bool)
+    comma[owner] = b[sep_at] == 44
 
-    words8 = sliding_window_view(np.concatenate([np.zeros(24, np.uint8), b]), 8)
-    # words8[k] is the 8 bytes ending just before byte k of b (24 zero bytes in front)
+    padded = np.concatenate([np.zeros(24, np.uint8), b])
+    # words8[k + 16] is the little-endian word of the 8 bytes ending just before byte k of b
+    # (24 zero bytes in front): a view with a stride of one byte, so a gather is one load each
+    words8 = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
     short = int_len <= 19
-    int_value = np.zeros(len(start), dtype=np.uint64)
-    int_value[short] = _digit_values(words8, int_end[short] + 16, int_len[short])
+    if short.all():
+        int_value = digits_before(words8, mark_at + 16, int_len)
+    else:
+        int_value = np.zeros(len(start), dtype=np.uint64)
+        int_value[short] = digits_before(words8, mark_at[short] + 16, int_len[short])
     value = int_value.astype(np.float64)
-    with_sep = np.flatnonzero(has_sep & (int_len + frac_len <= MAX_DIGITS))
+    decimal = has_sep & (int_len + frac_len <= MAX_DIGITS)
+    with_sep = np.flatnonzero(decimal)
     if len(with_sep):
-        frac = _digit_values(words8, end[with_sep] + 16, frac_len[with_sep])
+        frac = digits_before(words8, end[with_sep] + 16, frac_len[with_sep])
         digits = int_value[with_sep] * _POW10_INT[frac_len[with_sep]] + frac
         value[with_sep] = digits.astype(np.float64) / _POW10[frac_len[with_sep]]
-    value = np.where(signed, -value, value)
     plain = (n_sep == 0) & (int_len <= MAX_DIGITS)
-    missing = (n_sep == 0) & short & (int_len >= 19) & (int_value >= np.uint64(LONG_MAX)) & ~signed
+    missing = (n_sep == 0) & short & (int_len >= 19) & (int_value >= np.uint64(LONG_MAX))
     value[missing] = np.nan
-    nonzero = value != 0
     numbers = _Numbers(
-        start=first,
+        start=start,
         end=end,
         value=value,
-        count_ok=plain & ~signed,
-        latency_ok=(plain & (nonzero | ~signed)) | missing,
-        decimal_ok=((n_sep == 0) & plain | (has_sep & (int_len + frac_len <= MAX_DIGITS)))
-        & (nonzero | ~signed),
+        count_ok=plain,
+        latency_ok=plain | missing,
+        decimal_ok=plain | decimal,
         int_len=int_len,
+        frac_len=frac_len,
+        comma=comma,
     )
     return numbers, skeleton
 
 
 # ---- what a block's status lines hold ------------------------------------------------------
 
-HEAD_COLUMNS = ["pos", "label", "time", "elapsed_s", "operations", "current_ops_per_s",
-                "est_completion"]
-ROW_COLUMNS = ["pos", "metric", "format", "count", "min_latency_us", "max_latency_us",
-               "average_latency_us"]
-_HEAD_DTYPES = dict(zip(HEAD_COLUMNS, ["int64", object, "datetime64[us]", float, float, float,
-                                        object]))
+HEAD_COLUMNS = [
+    "pos",
+    "label",
+    "time",
+    "elapsed_s",
+    "operations",
+    "current_ops_per_s",
+    "est_completion",
+]
+ROW_COLUMNS = [
+    "pos",
+    "metric",
+    "format",
+    "count",
+    "min_latency_us",
+    "max_latency_us",
+    "average_latency_us",
+]
+_HEAD_DTYPES = dict(
+    zip(HEAD_COLUMNS, ["int64", object, "datetime64[us]", float, float, float, object])
+)
 _ROW_DTYPES = dict(zip(ROW_COLUMNS, ["int64", object, object, float, float, float, float]))
 _DATE_DIGITS = np.array([4, 2, 2, 2, 2, 2, 3])
 
@@ -282,9 +267,12 @@ class StatusLines:
 
     @classmethod
     def empty(cls) -> "StatusLines":
-        return cls(np.empty(0, dtype=np.int64), np.empty(0, dtype=bool),
-                   pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _HEAD_DTYPES.items()}),
-                   pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _ROW_DTYPES.items()}))
+        return cls(
+            np.empty(0, dtype=np.int64),
+            np.empty(0, dtype=bool),
+            pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _HEAD_DTYPES.items()}),
+            pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _ROW_DTYPES.items()}),
+        )
 
     def __len__(self) -> int:
         return len(self.pos)
@@ -314,10 +302,18 @@ class StatusLines:
         k = int(np.searchsorted(self.pos, at))
         h = int(np.searchsorted(self.heads["pos"].to_numpy(), at))
         r = int(np.searchsorted(self.rows["pos"].to_numpy(), at))
-        first = StatusLines(self.pos[:k], self.head[:k], self.heads.iloc[:h].reset_index(drop=True),
-                            self.rows.iloc[:r].reset_index(drop=True))
-        rest = StatusLines(self.pos[k:], self.head[k:], self.heads.iloc[h:].reset_index(drop=True),
-                           self.rows.iloc[r:].reset_index(drop=True))
+        first = StatusLines(
+            self.pos[:k],
+            self.head[:k],
+            self.heads.iloc[:h].reset_index(drop=True),
+            self.rows.iloc[:r].reset_index(drop=True),
+        )
+        rest = StatusLines(
+            self.pos[k:],
+            self.head[k:],
+            self.heads.iloc[h:].reset_index(drop=True),
+            self.rows.iloc[r:].reset_index(drop=True),
+        )
         return first, rest.shifted(-at)
 
 
@@ -333,6 +329,40 @@ def _times(y, mo, d, h, mi, s, ms) -> tuple[np.ndarray, np.ndarray]:
     return day0.astype("datetime64[us]") + micro.astype("timedelta64[us]"), ok
 
 
+_COUNT, _LATENCY, _DECIMAL = 1, 2, 4
+
+
+@functools.lru_cache(maxsize=4096)
+def _needs_cached(lay: Layout) -> bytes:
+    need = np.zeros(lay.n_tokens, dtype=np.uint8)
+    if lay.head:
+        need[:9] = _COUNT  # date, elapsed seconds, operations: \d+
+        if lay.current is not None:
+            need[lay.current] = _DECIMAL
+    for m in lay.measurements:
+        if m.count is not None:
+            need[m.count] = _COUNT
+        for j in (m.max, m.min, *(v for _, v in m.percentiles)):
+            if j is not None:
+                need[j] = _LATENCY
+        for key, _ in m.percentiles:
+            need[key] = _DECIMAL  # \d+(\.\d+)? (no comma: checked by shape)
+        if m.avg is not None:
+            need[m.avg] = _DECIMAL
+    return need.tobytes()
+
+
+def _needs(lay: Layout) -> np.ndarray:
+    """What each number of a layout's lines must be (bits of _COUNT, _LATENCY, _DECIMAL)."""
+    return np.frombuffer(_needs_cached(lay), dtype=np.uint8)
+
+
+@functools.lru_cache(maxsize=4096)
+def _keys(lay: Layout) -> np.ndarray:
+    """The numbers of a layout that are percentile names (``99.9`` of ``99.9=2175``)."""
+    return np.array([key for m in lay.measurements for key, _ in m.percentiles], dtype=np.int64)
+
+
 def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> StatusLines:
     """The status lines among the lines ``data[starts[i]:ends[i]]`` (``data`` ends with a
     newline; no other line break in it) that this module reads, by line number ``i``."""
@@ -346,87 +376,96 @@ def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Stat
     if not len(chosen):
         return StatusLines.empty()
     first_token = np.searchsorted(numbers.start, starts)
+    flags = (
+        numbers.count_ok * np.uint8(_COUNT)
+        | numbers.latency_ok * np.uint8(_LATENCY)
+        | numbers.decimal_ok * np.uint8(_DECIMAL)
+    )
+    # a number's text, up to its digits: equal shape and value mean equal text
+    shape = (numbers.int_len * 64 + numbers.frac_len * 2 + numbers.comma).astype(np.int64)
     order = chosen[np.argsort(codes[chosen], kind="stable")]
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     head_parts, row_parts, taken, taken_head = [], [], [], []
     for group in np.split(order, bounds):
         lay = layouts[codes[group[0]]]
         tok = first_token[group][:, None] + np.arange(lay.n_tokens)
-
-        def value(j):
-            return numbers.value[tok[:, j]]
-
-        ok = np.ones(len(group), dtype=bool)
-        checks = []
-        for m in lay.measurements:
-            if m.count is not None:
-                checks.append((numbers.count_ok, m.count))
-            for j in (m.max, m.min) + tuple(j for _, j in m.percentiles):
-                if j is not None:
-                    checks.append((numbers.latency_ok, j))
-            if m.avg is not None:
-                checks.append((numbers.decimal_ok, m.avg))
-        if lay.head:
-            checks += [(numbers.count_ok, j) for j in range(9)]
-            if lay.current is not None:
-                checks.append((numbers.decimal_ok, lay.current))
-        for table, j in checks:
-            ok &= table[tok[:, j]]
+        need = _needs(lay)
+        ok = ((flags[tok] & need) == need).all(axis=1)
+        values = numbers.value[tok]
+        keys = _keys(lay)
+        if len(keys):
+            # The percentile names must be the same text on every line of the group: the
+            # first line's (a line with other percentiles goes the readable way).
+            ok &= (values[:, keys] == values[0, keys]).all(axis=1)
+            ok &= (shape[tok[:, keys]] == shape[tok[0, keys]]).all(axis=1)
         if lay.head:
             ok &= (numbers.int_len[tok[:, :7]] == _DATE_DIGITS).all(axis=1)
-            time, good_date = _times(*(value(j).astype(np.int64) for j in range(7)))
+            time, good_date = _times(*(values[:, j].astype(np.int64) for j in range(7)))
             ok &= good_date
-        group, tok = group[ok], tok[ok]
+        if not ok.all():
+            group, tok, values = group[ok], tok[ok], values[ok]
+            if lay.head:
+                time = time[ok]
         if not len(group):
             continue
         taken.append(group)
         taken_head.append(np.full(len(group), lay.head))
+        n = len(group)
         if lay.head:
-            n = len(group)
             if lay.est is not None:
                 j0, j1, tail = lay.est
                 est = np.array(
-                    [data[x:y].decode("ascii") for x, y in zip(
-                        numbers.start[tok[:, j0]].tolist(), (numbers.end[tok[:, j1]] + tail).tolist()
-                    )],
+                    [
+                        data[x:y].decode("ascii")
+                        for x, y in zip(
+                            numbers.start[tok[:, j0]].tolist(),
+                            (numbers.end[tok[:, j1]] + tail).tolist(),
+                        )
+                    ],
                     dtype=object,
                 )
             else:
                 est = np.full(n, np.nan, dtype=object)
-            head_parts.append(pd.DataFrame({
-                "pos": group,
-                "label": np.full(n, lay.label, dtype=object),
-                "time": time[ok],
-                "elapsed_s": value(7),
-                "operations": value(8),
-                "current_ops_per_s": value(lay.current) if lay.current is not None
-                else np.full(n, np.inf),
-                "est_completion": est,
-            }))
-        nan = np.full(len(group), np.nan)
+            head_parts.append(
+                {
+                    "pos": group,
+                    "label": np.full(n, lay.label, dtype=object),
+                    "time": time,
+                    "elapsed_s": values[:, 7],
+                    "operations": values[:, 8],
+                    "current_ops_per_s": values[:, lay.current]
+                    if lay.current is not None
+                    else np.full(n, np.inf),
+                    "est_completion": est,
+                }
+            )
+        nan = np.full(n, np.nan)
         for k, m in enumerate(lay.measurements):
             row = {
                 "pos": group,
-                "order": np.full(len(group), k),
+                "order": np.full(n, k),
                 "metric": m.name,
                 "format": m.format,
-                "count": value(m.count) if m.count is not None else nan,
-                "min_latency_us": value(m.min) if m.min is not None else nan,
-                "max_latency_us": value(m.max) if m.max is not None else nan,
-                "average_latency_us": value(m.avg) if m.avg is not None else nan,
+                "count": values[:, m.count] if m.count is not None else nan,
+                "min_latency_us": values[:, m.min] if m.min is not None else nan,
+                "max_latency_us": values[:, m.max] if m.max is not None else nan,
+                "average_latency_us": values[:, m.avg] if m.avg is not None else nan,
             }
             for key, j in m.percentiles:
-                row[f"p{key}"] = value(j)
+                t = tok[0, key]
+                row["p" + data[numbers.start[t] : numbers.end[t]].decode("ascii")] = values[:, j]
             row_parts.append(row)
     if not taken:
         return StatusLines.empty()
     pos = np.concatenate(taken)
     head = np.concatenate(taken_head)
     by_line = np.argsort(pos, kind="stable")
-    heads = (
-        pd.concat(head_parts, ignore_index=True).sort_values("pos", kind="stable")
-        .reset_index(drop=True) if head_parts else StatusLines.empty().heads
-    )
+    if head_parts:
+        columns = {c: np.concatenate([p[c] for p in head_parts]) for c in HEAD_COLUMNS}
+        by_pos = np.argsort(columns["pos"], kind="stable")
+        heads = pd.DataFrame({c: v[by_pos] for c, v in columns.items()})
+    else:
+        heads = StatusLines.empty().heads
     return StatusLines(pos[by_line], head[by_line], heads, _rows_frame(row_parts))
 
 
@@ -435,8 +474,10 @@ def _rows_frame(parts: list[dict]) -> pd.DataFrame:
     percentile columns a skeleton lacks are NaN."""
     if not parts:
         return StatusLines.empty().rows
-    pct = sorted({c for p in parts for c in p if c.startswith("p") and c != "pos"},
-                 key=lambda c: float(c[1:]))
+    pct = sorted(
+        {c for p in parts for c in p if c.startswith("p") and c != "pos"},
+        key=lambda c: float(c[1:]),
+    )
     sizes = [len(p["pos"]) for p in parts]
     columns = {}
     for c in ["pos", "order", "count", "min_latency_us", "max_latency_us", "average_latency_us"]:
@@ -450,6 +491,7 @@ def _rows_frame(parts: list[dict]) -> pd.DataFrame:
 
 
 # ---- one block's entries: the lines read here, the others the readable way ----------------
+
 
 def block_entries(
     texts: pd.Series, kinds: pd.Series, status: StatusLines, offset: int

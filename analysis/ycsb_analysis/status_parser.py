@@ -242,9 +242,8 @@ def with_entry_columns(rows: pd.DataFrame, entries: pd.DataFrame) -> pd.DataFram
     # name (a handful), not per row.
     metric, codes, names = _interned(rows["metric"].to_numpy(dtype=object))
     out = rows.assign(metric=metric)
-    pct = sorted(
-        [c for c in out.columns if c.startswith("p") and c[1:2].isdigit()], key=lambda c: float(c[1:])
-    )
+    pct = [c for c in out.columns if c.startswith("p") and c[1:2].isdigit()]
+    pct.sort(key=lambda c: float(c[1:]))
     out = out[[c for c in out.columns if c not in pct] + pct]
     parts = [split_metric(n) for n in names]
     for pos, part in enumerate(("operation", "failed", "intended", "structure"), start=2):
@@ -253,7 +252,12 @@ def with_entry_columns(rows: pd.DataFrame, entries: pd.DataFrame) -> pd.DataFram
             dtype=bool if part in ("failed", "intended") else object,
         )
         out.insert(pos, part, values[codes])
-    head = entries.set_index("entry")[["time", "elapsed_s"]]
-    out = out.join(head, on="entry")
+    ids = entries["entry"].to_numpy()
+    if len(ids) < 2 or (np.diff(ids) > 0).all():   # rising ids (always, from a file): a lookup
+        at = np.searchsorted(ids, out["entry"].to_numpy())
+        out["time"] = entries["time"].to_numpy()[at]
+        out["elapsed_s"] = entries["elapsed_s"].to_numpy()[at]
+    else:
+        out = out.join(entries.set_index("entry")[["time", "elapsed_s"]], on="entry")
     first = ["entry", "time", "elapsed_s"]
     return out[first + [c for c in out.columns if c not in first]]
