@@ -31,7 +31,7 @@ from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
 from .per_client import client_figures
 from .plausibility import implausible_figures
-from .raw_intervals import INTERVAL_MS, raw_intervals
+from .raw_intervals import INTERVAL_MS
 from .summary import runs_summary
 from .verdicts import against_baseline, aggregate, between_databases
 
@@ -119,6 +119,7 @@ def export_figures(
     written = []
     figures, operations, returns, records, status = [], [], [], [], []
     clients, series, raw, raw_summed = [], [], [], []
+    n_raw = 0
     for r in runs:
         label = run_label(r)
         for c in r.clients:
@@ -139,7 +140,9 @@ def export_figures(
                 raw.append(
                     (label, c.index, rd)
                 )  # labelled only if written: no copy of millions of rows
-                raw_summed.append(raw_intervals(rd).assign(run=label, client=c.index))
+            if c.output.raw_total:   # summed up while the file was read
+                n_raw += c.output.raw_total
+                raw_summed.append(c.output.raw_summary.assign(run=label, client=c.index))
         clients.append(client_figures(r).assign(run=label))
         operations.append(merged[label].operations.assign(run=label))
         returns.append(merged[label].returns.assign(run=label))
@@ -169,8 +172,9 @@ def export_figures(
     dump(records, "records")
     dump(series, "timeseries")
     dump(raw_summed, "raw-intervals", json_too=False)
-    n_raw = sum(len(rd) for _, _, rd in raw)
-    if n_raw <= MAX_PLAIN_ROWS or raw_rows:  # one row per operation: CSV only
+    kept = sum(len(rd) for _, _, rd in raw) == n_raw   # (the parse lets go of rows beyond
+    # MAX_KEPT_RAW_ROWS unless --raw-rows)
+    if kept and (n_raw <= MAX_PLAIN_ROWS or raw_rows):  # one row per operation: CSV only
         rows = [
             rd.assign(run=label, client=client)[
                 ["run", "client", "metric", "timestamp_ms", "latency_us"]
@@ -233,7 +237,7 @@ def build_report_outcome(
     Raises :class:`UnreadableInput` only when no input can be used at all.
     """
     skipped: list[SkippedInput] = []
-    runs = load(inputs, batchsize=batchsize, skipped=skipped)
+    runs = load(inputs, batchsize=batchsize, skipped=skipped, raw_rows=raw_rows)
     if not runs:
         reasons = "; ".join(str(s) for s in skipped) or "no run found"
         raise UnreadableInput(" ".join(inputs), f"nothing could be used ({reasons})")

@@ -124,7 +124,7 @@ def _read_metadata(path: Path) -> dict[str, Any]:
     return meta
 
 
-def load_phase_dir(phase_dir: Path) -> Run:
+def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
     """Load one phase directory of the runner layout.
 
     Raises :class:`UnreadableInput` only when nothing of the phase can be used (bad
@@ -156,7 +156,7 @@ def load_phase_dir(phase_dir: Path) -> Run:
         output = None
         if out_path is not None:
             try:
-                outs = parse_file(out_path)
+                outs = parse_file(out_path, raw_rows=raw_rows)
             except UnreadableInput as e:
                 unused.append(
                     f"{out_path.name} not used: {e.problem}; "
@@ -180,7 +180,7 @@ def load_phase_dir(phase_dir: Path) -> Run:
         err_path = files[i].get("err")
         if err_path is not None and err_path.stat().st_size > 0:
             try:
-                errs = parse_file(err_path)
+                errs = parse_file(err_path, raw_rows=raw_rows)
                 err_output = errs[0]
                 for extra in errs[1:]:
                     err_output = err_output.combined_with(extra)
@@ -295,9 +295,11 @@ def _failure(meta: dict[str, Any], i: int) -> str:
     return f"exit status {statuses[i]}" if i < len(statuses) else "see its .err file"
 
 
-def load_plain_file(path: Path, label: str | None = None, batchsize: int = 1) -> Run:
+def load_plain_file(
+    path: Path, label: str | None = None, batchsize: int = 1, raw_rows: bool = False
+) -> Run:
     """A plain YCSB output file as one run; each output inside it is one client."""
-    outputs = parse_file(path)
+    outputs = parse_file(path, raw_rows=raw_rows)
     clients = [Client(i, o) for i, o in enumerate(outputs)]
     meta = {
         "scenario": "files",
@@ -318,13 +320,17 @@ def load_plain_file(path: Path, label: str | None = None, batchsize: int = 1) ->
 
 
 def load(
-    args: list[str], batchsize: int | dict[str, int] = 1, skipped: list[SkippedInput] | None = None
+    args: list[str],
+    batchsize: int | dict[str, int] = 1,
+    skipped: list[SkippedInput] | None = None,
+    raw_rows: bool = False,
 ) -> list[Run]:
     """Load every run named by command-line arguments (directories, files, ``LABEL=PATH``).
 
     ``batchsize`` applies to plain files only (a phase's own metadata says its batch size):
     one number for all, or ``{label: n}`` with ``""`` as the default for the others.
-    Runs come back ordered by scenario, timestamp and phase_index.
+    Runs come back ordered by scenario, timestamp and phase_index. ``raw_rows`` keeps every
+    raw datapoint as a row (see ``multi_output.parse_file``).
 
     Without ``skipped`` the first unusable input raises :class:`UnreadableInput`; with a
     list, each unusable input is appended to it (with why) and the others are loaded. A file
@@ -376,7 +382,7 @@ def load(
                 if not first_time(m.parent, str(m.parent)):
                     continue
                 try:
-                    runs.append(load_phase_dir(m.parent))
+                    runs.append(load_phase_dir(m.parent, raw_rows))
                 except UnreadableInput as e:
                     skip(e.path, e.problem)
         else:
@@ -385,7 +391,7 @@ def load(
             sizes = batchsize if isinstance(batchsize, dict) else {"": batchsize}
             size = sizes.get(label or "", sizes.get("", 1)) if label else sizes.get("", 1)
             try:
-                runs.append(load_plain_file(path, label, size))
+                runs.append(load_plain_file(path, label, size, raw_rows))
             except UnreadableInput as e:
                 skip(e.path, e.problem)
     runs.sort(

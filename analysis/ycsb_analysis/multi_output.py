@@ -39,6 +39,8 @@ from .line_formats import (
     scan,
     to_number,
 )
+from .raw_intervals import COLUMNS as RAW_INTERVAL_COLUMNS
+from .raw_intervals import RawIntervalCounts
 
 _JSON_START = re.compile(r"^\s*(?:\{|\[\s*\{)")
 
@@ -52,8 +54,18 @@ class ParsedOutput:
     status_entries: pd.DataFrame  # one row per status entry
     status_measurements: pd.DataFrame  # one row per status entry and metric
     timeseries: pd.DataFrame  # metric, time_ms, average_latency_us (timeseries type)
-    raw_datapoints: pd.DataFrame  # metric, timestamp_ms, latency_us (raw type)
+    raw_datapoints: pd.DataFrame  # metric, timestamp_ms, latency_us (raw type; see below)
     line_counts: dict[str, int] = field(default_factory=dict)
+    # Raw datapoints summed up per second while reading (``raw_intervals.raw_intervals``'s
+    # columns, exact), how many there were and how many had a negative latency. The rows
+    # themselves are kept only up to MAX_KEPT_RAW_ROWS per file unless asked for
+    # (``parse_file(raw_rows=True)``): otherwise ``raw_datapoints`` is empty though
+    # ``raw_total`` is not.
+    raw_summary: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=RAW_INTERVAL_COLUMNS)
+    )
+    raw_total: int = 0
+    raw_negative: int = 0
     # Completeness, in the reader's words: a last line without its newline (not read as data,
     # see :func:`parse_file`), the blocks of the final report it or a short block leaves
     # incomplete, and the text encoding when it was not UTF-8.
@@ -115,6 +127,10 @@ class ParsedOutput:
             timeseries=cat(self.timeseries, other.timeseries),
             raw_datapoints=cat(self.raw_datapoints, other.raw_datapoints),
             line_counts=counts,
+            # (a client's stdout and stderr never both hold raw datapoints of one second)
+            raw_summary=cat(self.raw_summary, other.raw_summary),
+            raw_total=self.raw_total + other.raw_total,
+            raw_negative=self.raw_negative + other.raw_negative,
             cut_line=self.cut_line if self.cut_line is not None else other.cut_line,
             incomplete_blocks=self.incomplete_blocks + other.incomplete_blocks,
             encoding=self.encoding if self.encoding != "utf-8" else other.encoding,
@@ -131,6 +147,11 @@ class ParsedOutput:
             problems.append("final report incomplete: " + "; ".join(self.incomplete_blocks))
         return problems
 
+
+# Raw datapoints kept as rows per file (~28 bytes each) unless all are asked for; beyond this
+# only their per-second summary (exact, RawIntervalCounts) is kept, so memory does not grow
+# with a long raw run.
+MAX_KEPT_RAW_ROWS = 1_000_000
 
 # Big files are parsed in blocks of about this many bytes (whole lines), so that memory
 # holds one block's intermediate columns (~20 times its size), not the whole file's.
@@ -201,8 +222,11 @@ class _FileParse:
     caller keeps the lines from a block's last status head for the next block.
     """
 
-    def __init__(self, source: str):
+    def __init__(self, source: str, raw_rows: bool = False):
         self.source = source
+        self.keep_raw = True
+        self.all_raw_rows = raw_rows
+        self.raw_counts = RawIntervalCounts()
         self.n_lines = 0
         self.n_starts = 0
         self.after_overall = False
@@ -303,6 +327,14 @@ class _FileParse:
                 "segment": raw_segment,
             }
         if len(columns["metric"]):
+            self.raw_counts.add(
+                columns["metric"], columns["timestamp_ms"], columns["latency_us"],
+                columns["segment"],
+            )
+            if self.keep_raw and not self.all_raw_rows and len(self.raw_counts) > MAX_KEPT_RAW_ROWS:
+                self.keep_raw = False     # from now on only the summary
+                self.raw = {name: [] for name in self.raw}
+        if len(columns["metric"]) and self.keep_raw:
             for name, values in columns.items():
                 self.raw[name].append(values.astype(np.int32) if name == "segment" else values)
         line_segment = segments[is_report]
@@ -422,6 +454,13 @@ class _FileParse:
                     if raw.empty or n_segments == 1
                     else raw[raw_segment == seg].reset_index(drop=True),
                     line_counts=line_counts,
+                    raw_summary=self.raw_counts.intervals(
+                        None if n_segments == 1 else seg, last=seg == n_segments - 1
+                    ),
+                    raw_total=int(counts.get((seg, "raw_datapoint"), 0)),
+                    raw_negative=self.raw_counts.negative_in(
+                        None if n_segments == 1 else seg, last=seg == n_segments - 1
+                    ),
                 )
             )
         return outputs
@@ -443,14 +482,16 @@ def kinds_of(piece: Piece) -> pd.Series:
     return pd.Series(kind, dtype=object)
 
 
-def _parse_blocks(blocks: Iterator[str], source: str) -> list[ParsedOutput]:
+def _parse_blocks(
+    blocks: Iterator[str], source: str, raw_rows: bool = False
+) -> list[ParsedOutput]:
     """Parse text given as consecutive blocks of whole lines.
 
     A block's lines from its last status head on wait for the next block, so an entry's
     continuation lines always meet their head (a block whose only head is its first line
     waits whole: text without another status head grows the block).
     """
-    parse = _FileParse(source)
+    parse = _FileParse(source, raw_rows)
     pending = Piece.of_lines([])
     block = next(blocks, None)
     while block is not None:
@@ -555,12 +596,15 @@ def block_of_cut(line: str) -> str | None:
     return report_parser.block_of_line(line)
 
 
-def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedOutput]:
+def parse_file(
+    path: Path | str, block_bytes: int = BLOCK_BYTES, raw_rows: bool = False
+) -> list[ParsedOutput]:
     """Parse one YCSB output file: text (stdout/stderr, any number of outputs) or a JSON
     exporter file. Raises :class:`UnreadableInput` when it holds no YCSB output at all.
 
     Text is read and parsed in blocks of about ``block_bytes``; the result is the same for
-    any block size."""
+    any block size. Raw datapoints are kept as rows up to MAX_KEPT_RAW_ROWS, all of them with
+    ``raw_rows``; their per-second summary always."""
     path = Path(path)
     cut: list[str] = []
     try:
@@ -574,6 +618,7 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
             outputs = _parse_blocks(
                 _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
                 source=str(path),
+                raw_rows=raw_rows,
             )
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
@@ -600,6 +645,7 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES) -> list[ParsedO
         or not o.status_entries.empty
         or not o.timeseries.empty
         or not o.raw_datapoints.empty
+        or o.raw_total
         for o in outputs
     ):
         if not head_bytes and not cut:

@@ -78,6 +78,11 @@ def implausible_figures(run: Run) -> list[str]:
             and s["operations"].fillna(0).sum() > 0
         ):
             flags.append(f"{who}: run time {ov['runtime_ms']:g} ms with operations done")
+        if o.raw_negative and o.raw_datapoints.empty:   # rows let go: from the summary
+            flags.append(
+                f"{who}: {o.raw_negative} raw datapoints with a negative latency "
+                f"(lowest {o.raw_summary['min_latency_us'].min():g} µs)"
+            )
         for name, df, col in (("raw datapoints", o.raw_datapoints, "latency_us"),
                               ("timeseries rows", o.timeseries, "average_latency_us")):
             if not df.empty and col in df:

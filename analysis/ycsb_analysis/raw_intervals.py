@@ -49,3 +49,133 @@ def raw_intervals(raw: pd.DataFrame, interval_ms: int = INTERVAL_MS) -> pd.DataF
         out[f"p{p:g}"] = lat[first + rank - 1]
     out["max_latency_us"] = lat[first + count - 1]
     return pd.DataFrame(out, columns=COLUMNS)
+
+
+# Per-block counts are merged once they hold this many entries (and twice the last merge's).
+_MERGE_AT = 1 << 20
+
+
+class RawIntervalCounts:
+    """Raw datapoints summed up while a file is read: how many operations of each metric had
+    each latency in each interval — exact value counts, so :meth:`intervals` gives exactly
+    what :func:`raw_intervals` gives from the rows, while memory holds one entry per distinct
+    (metric, second, latency µs) instead of one per operation (a second of a run has a few
+    thousand distinct latencies at most, at any rate).
+
+    Datapoints are added block by block (:meth:`add`) under a *group* (the output of the file
+    they belong to); per-block counts are merged when they have grown to twice their size
+    after the last merge, so the cost stays linear.
+    """
+
+    def __init__(self, interval_ms: int = INTERVAL_MS):
+        self.interval_ms = interval_ms
+        self.names: list[str] = []                  # metric of each key code
+        self._code: dict[str, int] = {}
+        self._first: dict[tuple[int, int], int] = {}  # (group, code) → first datapoint number
+        self._seen = 0
+        self._chunks: list[tuple[np.ndarray, ...]] = []   # (group, code, start, latency, count)
+        self._merged_size = 0
+        self.negative = 0                           # datapoints with a latency below zero
+
+    def add(self, metric: np.ndarray, timestamp_ms: np.ndarray, latency_us: np.ndarray,
+            group: np.ndarray) -> None:
+        """One block's datapoints (in file order): metric names, epoch ms, latency µs, and
+        the group (output) of each."""
+        lat = np.asarray(latency_us, dtype=float)
+        ts = np.asarray(timestamp_ms, dtype=float)
+        keep = ~np.isnan(lat) & ~np.isnan(ts)
+        if not keep.any():
+            return
+        codes, names = pd.factorize(np.asarray(metric, dtype=object)[keep])
+        local = np.array([self._code.setdefault(n, len(self._code)) for n in names])
+        self.names = list(self._code)
+        code = local[codes]
+        group = np.asarray(group)[keep].astype(np.int64)
+        lat, ts = lat[keep], ts[keep]
+        start = np.floor(ts / self.interval_ms) * self.interval_ms
+        # first appearance of each (group, metric): raw_intervals orders metrics by it
+        pair = group * (1 << 20) + code
+        uniq, first = np.unique(pair, return_index=True)
+        for p, f in zip(uniq.tolist(), first.tolist()):
+            self._first.setdefault((p >> 20, p & ((1 << 20) - 1)), self._seen + f)
+        self._seen += len(lat)
+        self.negative += int((lat < 0).sum())
+        self._chunks.append(_summed(group, code, start, lat, np.ones(len(lat), dtype=np.int64)))
+        size = sum(len(c[0]) for c in self._chunks)
+        if len(self._chunks) > 1 and size > 2 * max(self._merged_size, _MERGE_AT):
+            self._merge()
+
+    def __len__(self) -> int:
+        """Datapoints counted."""
+        return self._seen
+
+    def groups(self) -> np.ndarray:
+        return np.unique([g for g, _ in self._first]) if self._first else np.empty(0, int)
+
+    def _mine(self, g: np.ndarray, group: int | None, last: bool) -> np.ndarray:
+        if group is None:
+            return np.ones(len(g), dtype=bool)
+        return (g >= group) if last else (g == group)
+
+    def negative_in(self, group: int | None = None, last: bool = False) -> int:
+        """Datapoints with a negative latency in one group (see :meth:`intervals`)."""
+        if not self._chunks:
+            return 0
+        self._merge()
+        g, _, _, lat, count = self._chunks[0]
+        return int(count[self._mine(g, group, last) & (lat < 0)].sum())
+
+    def _merge(self) -> None:
+        if len(self._chunks) > 1:
+            self._chunks = [_summed(*(np.concatenate(col) for col in zip(*self._chunks)))]
+            self._merged_size = len(self._chunks[0][0])
+
+    def intervals(self, group: int | None = None, last: bool = False) -> pd.DataFrame:
+        """:func:`raw_intervals` of the datapoints of one group (None: of all groups, counted
+        as one; ``last``: of that group and every later one)."""
+        if not self._chunks:
+            return pd.DataFrame(columns=COLUMNS)
+        self._merge()
+        g, code, start, lat, count = self._chunks[0]
+        mine = self._mine(g, group, last)
+        code, start, lat, count = code[mine], start[mine], lat[mine], count[mine]
+        firsts: dict[int, int] = {}
+        for (gg, c), f in self._first.items():
+            if self._mine(np.array([gg]), group, last)[0]:
+                firsts[c] = min(f, firsts.get(c, f))
+        if not len(code):
+            return pd.DataFrame(columns=COLUMNS)
+        # metrics in order of first appearance, as pd.factorize numbers them in raw_intervals
+        rank = np.zeros(max(firsts) + 1, dtype=np.int64)
+        rank[sorted(firsts, key=firsts.get)] = np.arange(len(firsts))
+        order = np.lexsort((lat, start, rank[code]))
+        code, start, lat, count = code[order], start[order], lat[order], count[order]
+        new = np.concatenate([[True], (code[1:] != code[:-1]) | (start[1:] != start[:-1])])
+        first = np.flatnonzero(new)
+        total = np.add.reduceat(count, first)
+        cum = np.cumsum(count)
+        before = np.concatenate([[0], cum[first[1:] - 1]])   # datapoints before each interval
+        out = {
+            "metric": np.asarray(self.names, dtype=object)[code[first]],
+            "interval_start_ms": start[first],
+            "count": total,
+            "min_latency_us": lat[first],
+            "average_latency_us": np.add.reduceat(lat * count, first) / total,
+        }
+        for p in PERCENTILES:
+            rank_p = np.maximum(np.ceil(p / 100.0 * total).astype(np.int64), 1)
+            out[f"p{p:g}"] = lat[np.searchsorted(cum, before + rank_p)]
+        last = np.concatenate([first[1:], [len(lat)]]) - 1
+        out["max_latency_us"] = lat[last]
+        return pd.DataFrame(out, columns=COLUMNS)
+
+
+def _summed(group, code, start, lat, count) -> tuple[np.ndarray, ...]:
+    """Equal (group, code, start, latency) entries summed into one with their total count."""
+    order = np.lexsort((lat, start, code, group))
+    group, code, start = group[order], code[order], start[order]
+    lat, count = lat[order], count[order]
+    new = np.concatenate([[True], (group[1:] != group[:-1]) | (code[1:] != code[:-1])
+                          | (start[1:] != start[:-1]) | (lat[1:] != lat[:-1])])
+    first = np.flatnonzero(new)
+    return group[first], code[first], start[first], lat[first], np.add.reduceat(count, first)

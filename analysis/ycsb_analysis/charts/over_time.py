@@ -295,7 +295,7 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     of each ``timeseries.granularity`` interval (lines) and every raw datapoint (dots), one
     panel per operation; ``Intended-`` series beside the service ones."""
     lines: list[_Line] = []
-    thinned = False
+    thinned = summed = False
     for r in runs:
         label = run_label(r)
         many = len(r.clients) > 1
@@ -319,6 +319,11 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                         )
                     )
             raw = c.output.raw_datapoints
+            if raw.empty and c.output.raw_total:
+                # Rows let go while reading (a long raw run): the per-second summary
+                # instead, median and maximum of each second.
+                lines += _summary_lines(c.output.raw_summary, who)
+                summed = True
             if not raw.empty:
                 t0 = float(raw["timestamp_ms"].min())
                 for metric, g in raw.groupby("metric", sort=False):
@@ -350,9 +355,34 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
             "measured-latency-over-time",
             "Latency over time from measurementtype=timeseries (average per interval) and raw "
             f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
+            f"{'; long raw runs as median and maximum per second' if summed else ''}"
             f"{_hidden_note(fig)})",
         )
     ]
+
+
+def _summary_lines(summary, who: str) -> list[_Line]:
+    """Median and maximum per second of a raw run's summary (``raw_intervals``)."""
+    out = []
+    t0 = float(summary["interval_start_ms"].min()) if len(summary) else 0.0
+    for metric, g in summary.groupby("metric", sort=False):
+        name = split_metric(metric)
+        if name.operation == "CLEANUP":
+            continue
+        t = (g["interval_start_ms"].to_numpy(dtype=float) - t0) / 1000.0
+        for column, what, style in (("p50", "median", "--" if name.intended else "-"),
+                                    ("max_latency_us", "max", ":")):
+            out.append(
+                _Line(
+                    name.operation + (" failed" if name.failed else ""),
+                    f"{who} {what} per second{' (intended)' if name.intended else ''}",
+                    t,
+                    g[column].to_numpy(dtype=float),
+                    style,
+                    key=f"{who} {what}{' (intended)' if name.intended else ''}",
+                )
+            )
+    return out
 
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:

@@ -1,0 +1,69 @@
+"""Raw datapoints are summed up per second while a file is read (RawIntervalCounts), so a
+long raw run does not keep one row per operation in memory: the summary must be exactly
+what ``raw_intervals`` computes from every row, for any block size, for several outputs in
+one file, and after the rows were let go."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import FIXTURES
+from ycsb_analysis import multi_output
+from ycsb_analysis import raw_intervals as ri
+from ycsb_analysis.multi_output import parse_file, parse_text
+from ycsb_analysis.raw_intervals import RawIntervalCounts, raw_intervals
+
+RAW_OUTPUTS = sorted(
+    p for p in FIXTURES.rglob("*") if p.suffix in (".out", ".txt") and "raw" in p.name
+)
+
+
+@pytest.mark.parametrize("path", RAW_OUTPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_the_summary_read_while_parsing_equals_the_one_from_every_row(path):
+    for block_bytes in (multi_output.BLOCK_BYTES, 997):
+        for out in parse_file(path, block_bytes):
+            assert out.raw_total == len(out.raw_datapoints) > 100
+            pd.testing.assert_frame_equal(
+                out.raw_summary, raw_intervals(out.raw_datapoints), check_dtype=False
+            )
+
+
+def test_rows_beyond_the_limit_are_let_go_and_the_summary_stays_exact(monkeypatch):
+    (path,) = [p for p in RAW_OUTPUTS if p.name == "raw.out" and p.parent.name == "outputs"]
+    (every,) = parse_file(path, raw_rows=True)
+    monkeypatch.setattr(multi_output, "MAX_KEPT_RAW_ROWS", 50)
+    monkeypatch.setattr(ri, "_MERGE_AT", 64)      # merge the per-block counts often
+    (summed,) = parse_file(path, block_bytes=997)
+    assert summed.raw_datapoints.empty and summed.raw_total == len(every.raw_datapoints) > 50
+    pd.testing.assert_frame_equal(
+        summed.raw_summary, raw_intervals(every.raw_datapoints), check_dtype=False
+    )
+    (kept,) = parse_file(path, block_bytes=997, raw_rows=True)
+    pd.testing.assert_frame_equal(kept.raw_datapoints, every.raw_datapoints)
+
+
+def test_two_outputs_in_one_file_each_get_their_own_summary():
+    text = (FIXTURES / "outputs" / "raw.out").read_text()
+    first, second = parse_text(text + text.replace("READ,", "SCAN,"))
+    for out in (first, second):
+        pd.testing.assert_frame_equal(
+            out.raw_summary, raw_intervals(out.raw_datapoints), check_dtype=False
+        )
+    assert "SCAN" in set(second.raw_summary["metric"]) - set(first.raw_summary["metric"])
+
+
+def test_counts_merge_equal_values_across_blocks_and_keep_negative_latencies():
+    rng = np.random.default_rng(7)
+    n = 20_000
+    metric = rng.choice(np.array(["UPDATE", "READ", "SERVER_READ"], dtype=object), n)
+    ts = 1_700_000_000_000 + np.sort(rng.integers(0, 20_000, n)).astype(float)
+    lat = rng.integers(-50, 3000, n).astype(float)
+    lat[rng.integers(0, n, 30)] = np.nan          # an empty histogram's Long.MAX_VALUE
+    counts = RawIntervalCounts()
+    for lo in range(0, n, 1234):
+        hi = min(lo + 1234, n)
+        counts.add(metric[lo:hi], ts[lo:hi], lat[lo:hi], np.zeros(hi - lo, dtype=int))
+    rows = pd.DataFrame({"metric": metric, "timestamp_ms": ts, "latency_us": lat})
+    pd.testing.assert_frame_equal(counts.intervals(), raw_intervals(rows), check_dtype=False)
+    assert counts.negative_in() == int((lat < 0).sum()) > 0
