@@ -148,8 +148,9 @@ class RawIntervalCounts:
         # metrics in order of first appearance, as pd.factorize numbers them in raw_intervals
         rank = np.zeros(max(firsts) + 1, dtype=np.int64)
         rank[sorted(firsts, key=firsts.get)] = np.arange(len(firsts))
-        order = np.lexsort((lat, start, rank[code]))
-        code, start, lat, count = code[order], start[order], lat[order], count[order]
+        order = _order(rank[code], start / self.interval_ms, lat)
+        if order is not None:
+            code, start, lat, count = code[order], start[order], lat[order], count[order]
         new = np.concatenate([[True], (code[1:] != code[:-1]) | (start[1:] != start[:-1])])
         first = np.flatnonzero(new)
         total = np.add.reduceat(count, first)
@@ -170,11 +171,38 @@ class RawIntervalCounts:
         return pd.DataFrame(out, columns=COLUMNS)
 
 
+def _packed(*keys: np.ndarray) -> np.ndarray | None:
+    """The keys (most significant first; integer-valued) packed into one int64 per entry
+    whose order is their lexicographic order, or None when they need more than 62 bits."""
+    packed = np.zeros(len(keys[0]), dtype=np.int64)
+    bits = 0
+    for k in keys:
+        lo, hi = k.min(), k.max()
+        width = int(hi - lo).bit_length() if np.isfinite(hi - lo) else 99
+        bits += width
+        if bits > 62 or (k.dtype.kind == "f" and not np.array_equal(k, np.floor(k))):
+            return None
+        packed = (packed << np.int64(width)) | (k - lo).astype(np.int64)
+    return packed
+
+
+def _order(*keys: np.ndarray) -> np.ndarray | None:
+    """Stable order of the entries by the keys (most significant first); None when they are
+    in order already."""
+    packed = _packed(*keys)
+    if packed is None:
+        return np.lexsort(keys[::-1])
+    if len(packed) < 2 or (packed[1:] >= packed[:-1]).all():
+        return None
+    return np.argsort(packed, kind="stable")
+
+
 def _summed(group, code, start, lat, count) -> tuple[np.ndarray, ...]:
     """Equal (group, code, start, latency) entries summed into one with their total count."""
-    order = np.lexsort((lat, start, code, group))
-    group, code, start = group[order], code[order], start[order]
-    lat, count = lat[order], count[order]
+    order = _order(group, code, start / INTERVAL_MS, lat)
+    if order is not None:
+        group, code, start = group[order], code[order], start[order]
+        lat, count = lat[order], count[order]
     new = np.concatenate([[True], (group[1:] != group[:-1]) | (code[1:] != code[:-1])
                           | (start[1:] != start[:-1]) | (lat[1:] != lat[:-1])])
     first = np.flatnonzero(new)
