@@ -104,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
 # plain CSV: raw rows are summed up per interval (rows gzipped on request, --raw-rows), status
 # figures are gzipped. A data file stays proportionate to the run, not to its operations.
 MAX_PLAIN_ROWS = 1_000_000
+# Status figures are one row per status line and metric: as CSV ~1.3 times the size of the log
+# they come from; beyond this many rows (~10 MB) they are gzipped (~5 times smaller).
+MAX_PLAIN_STATUS_ROWS = 250_000
 
 
 def export_figures(
@@ -159,7 +162,11 @@ def export_figures(
         first = ["run"] + [c for c in df.columns if c != "run"]
         df = df[first]
         name = f"{stem}.csv.gz" if gzip else f"{stem}.csv"
-        df.to_csv(out / name, index=False, compression="gzip" if gzip else None)
+        # gzip's fastest level: ~5x smaller CSV at a fraction of level 9's time
+        df.to_csv(
+            out / name, index=False,
+            compression={"method": "gzip", "compresslevel": 1, "mtime": 0} if gzip else None,
+        )
         written.append(out / name)
         if json_too:
             df.to_json(out / f"{stem}.json", orient="records", indent=1, date_format="iso")
@@ -188,7 +195,10 @@ def export_figures(
             f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
             "also writes every row (raw-datapoints.csv.gz)"
         )
-    dump(status, "status", json_too=False, gzip=sum(len(f) for f in status) > MAX_PLAIN_ROWS)
+    dump(
+        status, "status", json_too=False,
+        gzip=sum(len(f) for f in status) > MAX_PLAIN_STATUS_ROWS,
+    )
     if not summary.empty:
         summary.to_csv(out / "summary.csv", index=False)
         summary.to_json(out / "summary.json", orient="records", indent=1)

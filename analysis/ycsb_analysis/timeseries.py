@@ -306,8 +306,14 @@ def errors_over_time(run: Run) -> pd.DataFrame:
     known_ops = set(thr.loc[~thr["failed"], "operation"])
     is_error = thr["failed"].astype(bool)
     # `READ-NOT_FOUND`: an op name seen elsewhere, a dash, and an upper-case status name.
-    split = thr["metric"].str.extract(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
-    status_named = split["op"].isin(known_ops) & ~thr["metric"].str.endswith("-RECORDS")
+    # Read once per distinct metric name (a handful), not per interval row.
+    codes, names = pd.factorize(thr["metric"])
+    parts = pd.Series(names, dtype=object).str.extract(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
+    split = pd.DataFrame(
+        {c: parts[c].to_numpy(dtype=object)[codes] for c in ("op", "status")}, index=thr.index
+    )
+    records = np.array([str(n).endswith("-RECORDS") for n in names], dtype=bool)[codes]
+    status_named = split["op"].isin(known_ops) & ~records
     err = thr[is_error | status_named].copy()
     err["status"] = np.where(err["failed"], "FAILED", split.loc[err.index, "status"])
     err["operation"] = np.where(err["failed"], err["operation"], split.loc[err.index, "op"])

@@ -92,6 +92,8 @@ def save(fig, out_dir: Path, name: str, title: str) -> Chart:
     fig.suptitle(title, fontsize=12)   # constrained layout reserves its own row above the panels
     png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
     fig.savefig(png, dpi=110)
+    # The layout is done: the SVG keeps it instead of laying the figure out again.
+    fig.set_layout_engine("none")
     fig.savefig(svg)
     plt.close(fig)
     return Chart(name, title, png, svg)

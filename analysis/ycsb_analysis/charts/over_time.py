@@ -21,9 +21,13 @@ MANY_RUNS = 4
 MAX_RAW_POINTS = 20_000
 
 
-# A line of more points than this is drawn from the lowest and highest value of each of this
-# many slices of it (a spike stays visible); the data files keep every point.
-DRAWN_SLICES = 2_000
+# A line of more points than twice this is drawn from the lowest and highest value of each of
+# this many slices of it (a spike stays visible; a panel is ~1,000 pixels wide); the data files
+# keep every point.
+DRAWN_SLICES = 1_000
+# A line of at most this many points marks each one; beyond, markers would only blot the line
+# (and drawing thousands of them is most of a long run's chart time).
+MARKED_UP_TO = 300
 # Lines and scatters of more points than this are rasterized inside the SVG.
 RASTER_ABOVE = 5_000
 
@@ -117,7 +121,7 @@ def _draw(
                     x,
                     y,
                     line.style,
-                    marker=line.marker if len(y) <= RASTER_ABOVE else None,
+                    marker=line.marker if len(y) <= MARKED_UP_TO else None,
                     markersize=3,
                     label=line.label,
                     color=color,
