@@ -24,7 +24,9 @@ Then, for each file, runs in separate processes (so each peak is its own, read f
 
 It prints MB per CPU-second (user + system time of the process; the machine is shared, wall
 time says more about the neighbours than about the code), the median over the rounds, and
-the peak resident memory. A script, not a test: nothing is asserted.
+the peak resident memory, each row's speed as a multiple of the one-regex row of the same
+input and run (the machine is shared: compare ratios, not absolute figures, across runs), and
+the largest files each ``ycsb-report`` wrote. A script, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -171,15 +173,27 @@ def main() -> None:
                 for name, cmd in tools.items():
                     results.setdefault((kind, name), []).append(measure(cmd(kind, path)))
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        for kind in files:
+            report_dir = tmp / f"report-{kind}"
+            if report_dir.is_dir():
+                sizes = sorted(
+                    ((p.stat().st_size, p.name) for p in report_dir.iterdir()), reverse=True
+                )
+                print(f"{kind} report, largest files: " + ", ".join(
+                    f"{name} {size / 1e6:.2f} MB" for size, name in sizes[:5]
+                ))
         print(
-            f"{'input':8} {'what':12} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9}  "
-            f"(median of {args.repeat})"
+            f"{'input':8} {'what':12} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9} "
+            f"{'x one regex':>11}  (median of {args.repeat})"
         )
         for (kind, name), runs in results.items():
             size = files[kind].stat().st_size / 1e6
             cpu = statistics.median(c for c, _ in runs)
             peak = statistics.median(m for _, m in runs)
-            print(f"{kind:8} {name:12} {size / cpu:9.1f} {cpu:7.2f} {peak:9.0f}")
+            floor = statistics.median(c for c, _ in results[(kind, "one regex")])
+            print(
+                f"{kind:8} {name:12} {size / cpu:9.1f} {cpu:7.2f} {peak:9.0f} {floor / cpu:11.2f}"
+            )
 
 
 if __name__ == "__main__":

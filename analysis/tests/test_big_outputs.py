@@ -56,7 +56,7 @@ def test_raw_rows_over_the_limit_are_summed_up_named_and_written_on_request(tmp_
 
 
 def test_status_figures_over_the_limit_are_gzipped_not_dropped(tmp_path, monkeypatch):
-    monkeypatch.setattr(cli, "MAX_PLAIN_STATUS_ROWS", 5)
+    monkeypatch.setattr(cli, "MAX_PLAIN_ROWS", 5)
     cli.build_report_outcome([str(REPORT_CASES / "raw.err")], tmp_path)
     with gzip.open(tmp_path / "status.csv.gz", "rt") as f:
         status = pd.read_csv(f)

@@ -29,6 +29,7 @@ from .html_report import comparison_table_and_unmatched, write_report
 from .intervals_html import sections as interval_sections
 from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
+from .multi_output import MAX_KEPT_RAW_ROWS
 from .per_client import client_figures
 from .plausibility import implausible_figures
 from .raw_intervals import INTERVAL_MS
@@ -93,20 +94,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--raw-rows",
         action="store_true",
-        help="with more than 1,000,000 raw datapoints, also write every one of them "
+        help="with more than 250,000 raw datapoints in a file, also write every one of them "
         "(raw-datapoints.csv.gz); they are always summed up per second in raw-intervals.csv",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
 
-# Beyond this many rows (~40 MB of CSV) raw datapoints and status figures are not written as
-# plain CSV: raw rows are summed up per interval (rows gzipped on request, --raw-rows), status
-# figures are gzipped. A data file stays proportionate to the run, not to its operations.
-MAX_PLAIN_ROWS = 1_000_000
-# Status figures are one row per status line and metric: as CSV ~1.3 times the size of the log
-# they come from; beyond this many rows (~10 MB) they are gzipped (~5 times smaller).
-MAX_PLAIN_STATUS_ROWS = 250_000
+# Beyond this many rows (~10 MB of CSV) raw datapoints and status figures are not written as
+# plain CSV: raw rows are summed up per interval (rows gzipped on request, --raw-rows; the
+# parse keeps as many rows, multi_output.MAX_KEPT_RAW_ROWS), status figures (as CSV ~1.3 times
+# the log they come from) are gzipped, ~5 times smaller. A data file stays proportionate to
+# the run, not to its operations.
+MAX_PLAIN_ROWS = MAX_KEPT_RAW_ROWS
 
 
 def export_figures(
@@ -197,7 +197,7 @@ def export_figures(
         )
     dump(
         status, "status", json_too=False,
-        gzip=sum(len(f) for f in status) > MAX_PLAIN_STATUS_ROWS,
+        gzip=sum(len(f) for f in status) > MAX_PLAIN_ROWS,
     )
     if not summary.empty:
         summary.to_csv(out / "summary.csv", index=False)

@@ -150,8 +150,8 @@ class ParsedOutput:
 
 # Raw datapoints kept as rows per file (~28 bytes each) unless all are asked for; beyond this
 # only their per-second summary (exact, RawIntervalCounts) is kept, so memory does not grow
-# with a long raw run.
-MAX_KEPT_RAW_ROWS = 1_000_000
+# with a long raw run. ycsb-report writes rows as plain CSV up to the same number (~10 MB).
+MAX_KEPT_RAW_ROWS = 250_000
 
 # Big files are parsed in blocks of about this many bytes (whole lines), so that memory
 # holds one block's intermediate columns (~20 times its size), not the whole file's.
