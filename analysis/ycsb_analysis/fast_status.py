@@ -398,6 +398,7 @@ def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Stat
             # first line's (a line with other percentiles goes the readable way).
             ok &= (values[:, keys] == values[0, keys]).all(axis=1)
             ok &= (shape[tok[:, keys]] == shape[tok[0, keys]]).all(axis=1)
+            ok &= ~numbers.comma[tok[:, keys]].any(axis=1)   # 99,9= is no percentile name
         if lay.head:
             ok &= (numbers.int_len[tok[:, :7]] == _DATE_DIGITS).all(axis=1)
             time, good_date = _times(*(values[:, j].astype(np.int64) for j in range(7)))
