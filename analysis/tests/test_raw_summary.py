@@ -5,6 +5,8 @@ one file, and after the rows were let go."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -67,3 +69,55 @@ def test_counts_merge_equal_values_across_blocks_and_keep_negative_latencies():
     rows = pd.DataFrame({"metric": metric, "timestamp_ms": ts, "latency_us": lat})
     pd.testing.assert_frame_equal(counts.intervals(), raw_intervals(rows), check_dtype=False)
     assert counts.negative_in() == int((lat < 0).sum()) > 0
+
+
+def test_intervals_closed_while_reading_give_the_same_summary(monkeypatch):
+    """Intervals are closed (figures computed, counts let go) once their metric is two minutes
+    further; closed after a second here, merged every few blocks."""
+    (path,) = [p for p in RAW_OUTPUTS if p.name == "raw.out" and p.parent.name == "outputs"]
+    (every,) = parse_file(path, raw_rows=True)
+    monkeypatch.setattr(ri, "CLOSE_AFTER", 1)
+    monkeypatch.setattr(ri, "_MERGE_AT", 16)
+    closed = []
+    real = ri.RawIntervalCounts._close_old_intervals
+
+    def spy(self):
+        real(self)
+        closed.append(sum(len(r) for r in self._closed))
+    monkeypatch.setattr(ri.RawIntervalCounts, "_close_old_intervals", spy)
+    (out,) = parse_file(path, block_bytes=997, raw_rows=True)
+    assert closed and closed[-1] > 0
+    pd.testing.assert_frame_equal(
+        out.raw_summary, raw_intervals(every.raw_datapoints), check_dtype=False
+    )
+
+
+def test_a_datapoint_after_its_interval_was_closed_makes_the_file_read_again(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setattr(ri, "CLOSE_AFTER", 1)
+    monkeypatch.setattr(ri, "_MERGE_AT", 16)
+    (every,) = parse_file(FIXTURES / "outputs" / "raw.out", raw_rows=True)
+    rd = every.raw_datapoints
+    counts = RawIntervalCounts()
+    with pytest.raises(ri.NotExact):
+        for lo in [*range(0, len(rd), 50), 0]:          # the first 50 again at the end
+            part = rd.iloc[lo : lo + 50]
+            counts.add(part["metric"].to_numpy(), part["timestamp_ms"].to_numpy(),
+                       part["latency_us"].to_numpy(), np.zeros(len(part), dtype=int))
+    lines = (FIXTURES / "outputs" / "raw.out").read_text().splitlines()
+    raw = [i for i, ln in enumerate(lines) if re.fullmatch(r"[\w-]+,\d+,-?\d+", ln)]
+    # the first datapoint moved after the last: out of time order, read again with all counts
+    moved = lines[: raw[0]] + lines[raw[0] + 1 : raw[-1] + 1] + [lines[raw[0]]]
+    moved += lines[raw[-1] + 1 :]
+    (tmp_path / "moved.out").write_text("\n".join(moved) + "\n")
+    tried = []
+    real = multi_output._parse_blocks
+    monkeypatch.setattr(
+        multi_output, "_parse_blocks", lambda *a, **k: tried.append(k) or real(*a, **k)
+    )
+    (out,) = parse_file(tmp_path / "moved.out", block_bytes=997)
+    assert [k.get("close_intervals", True) for k in tried] == [True, False]
+    pd.testing.assert_frame_equal(
+        out.raw_summary, raw_intervals(out.raw_datapoints), check_dtype=False
+    )

@@ -40,7 +40,7 @@ from .line_formats import (
     to_number,
 )
 from .raw_intervals import COLUMNS as RAW_INTERVAL_COLUMNS
-from .raw_intervals import RawIntervalCounts
+from .raw_intervals import NotExact, RawIntervalCounts
 
 _JSON_START = re.compile(r"^\s*(?:\{|\[\s*\{)")
 
@@ -222,11 +222,11 @@ class _FileParse:
     caller keeps the lines from a block's last status head for the next block.
     """
 
-    def __init__(self, source: str, raw_rows: bool = False):
+    def __init__(self, source: str, raw_rows: bool = False, close_intervals: bool = True):
         self.source = source
         self.keep_raw = True
         self.all_raw_rows = raw_rows
-        self.raw_counts = RawIntervalCounts()
+        self.raw_counts = RawIntervalCounts(close=close_intervals)
         self.n_lines = 0
         self.n_starts = 0
         self.after_overall = False
@@ -331,7 +331,11 @@ class _FileParse:
                 columns["metric"], columns["timestamp_ms"], columns["latency_us"],
                 columns["segment"],
             )
-            if self.keep_raw and not self.all_raw_rows and len(self.raw_counts) > MAX_KEPT_RAW_ROWS:
+            if (
+                self.keep_raw
+                and not self.all_raw_rows
+                and len(self.raw_counts) > MAX_KEPT_RAW_ROWS
+            ):
                 self.keep_raw = False     # from now on only the summary
                 self.raw = {name: [] for name in self.raw}
         if len(columns["metric"]) and self.keep_raw:
@@ -483,7 +487,7 @@ def kinds_of(piece: Piece) -> pd.Series:
 
 
 def _parse_blocks(
-    blocks: Iterator[str], source: str, raw_rows: bool = False
+    blocks: Iterator[str], source: str, raw_rows: bool = False, close_intervals: bool = True
 ) -> list[ParsedOutput]:
     """Parse text given as consecutive blocks of whole lines.
 
@@ -491,7 +495,7 @@ def _parse_blocks(
     continuation lines always meet their head (a block whose only head is its first line
     waits whole: text without another status head grows the block).
     """
-    parse = _FileParse(source, raw_rows)
+    parse = _FileParse(source, raw_rows, close_intervals)
     pending = Piece.of_lines([])
     block = next(blocks, None)
     while block is not None:
@@ -513,7 +517,10 @@ def _parse_blocks(
 
 def parse_text(text: str, source: str = "<text>") -> list[ParsedOutput]:
     """Parse YCSB text (report and/or status lines, any mix) into one ParsedOutput per output."""
-    return _parse_blocks(iter([text]), source)
+    try:
+        return _parse_blocks(iter([text]), source)
+    except NotExact:
+        return _parse_blocks(iter([text]), source, close_intervals=False)
 
 
 def text_encoding(head: bytes) -> str:
@@ -615,11 +622,20 @@ def parse_file(
         if _JSON_START.match(head):
             text = path.read_bytes().decode(encoding, errors="replace")
         else:
-            outputs = _parse_blocks(
-                _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
-                source=str(path),
-                raw_rows=raw_rows,
-            )
+            try:
+                outputs = _parse_blocks(
+                    _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
+                    source=str(path),
+                    raw_rows=raw_rows,
+                )
+            except NotExact:   # raw datapoints out of time order: read again, keeping counts
+                cut.clear()
+                outputs = _parse_blocks(
+                    _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
+                    source=str(path),
+                    raw_rows=raw_rows,
+                    close_intervals=False,
+                )
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
     if _JSON_START.match(head):

@@ -53,29 +53,44 @@ def raw_intervals(raw: pd.DataFrame, interval_ms: int = INTERVAL_MS) -> pd.DataF
 
 # Per-block counts are merged once they hold this many entries (and twice the last merge's).
 _MERGE_AT = 1 << 20
+# An interval is closed (its figures computed, its counts let go) once its metric has
+# datapoints this many intervals later: YCSB appends raw datapoints as operations end, so
+# they come in time order give or take a few milliseconds.
+CLOSE_AFTER = 120
+
+
+class NotExact(Exception):
+    """The summary cannot stay exact with intervals closed early: a datapoint came after its
+    interval was closed, or several outputs of a file must be summed up as one. Read the file
+    again with ``RawIntervalCounts(close=False)``."""
 
 
 class RawIntervalCounts:
     """Raw datapoints summed up while a file is read: how many operations of each metric had
     each latency in each interval — exact value counts, so :meth:`intervals` gives exactly
-    what :func:`raw_intervals` gives from the rows, while memory holds one entry per distinct
-    (metric, second, latency µs) instead of one per operation (a second of a run has a few
-    thousand distinct latencies at most, at any rate).
+    what :func:`raw_intervals` gives from the rows. An interval whose metric has datapoints
+    CLOSE_AFTER intervals later is closed: its figures are computed and its counts let go, so
+    memory holds the counts of the last two minutes or so, not of the run (with
+    ``close=False``, of every distinct (metric, second, latency µs), at most one per datapoint).
 
     Datapoints are added block by block (:meth:`add`) under a *group* (the output of the file
     they belong to); per-block counts are merged when they have grown to twice their size
     after the last merge, so the cost stays linear.
     """
 
-    def __init__(self, interval_ms: int = INTERVAL_MS):
+    def __init__(self, interval_ms: int = INTERVAL_MS, close: bool = True):
         self.interval_ms = interval_ms
+        self.close = close
         self.names: list[str] = []                  # metric of each key code
         self._code: dict[str, int] = {}
         self._first: dict[tuple[int, int], int] = {}  # (group, code) → first datapoint number
         self._seen = 0
         self._chunks: list[tuple[np.ndarray, ...]] = []   # (group, code, start, latency, count)
         self._merged_size = 0
-        self.negative = 0                           # datapoints with a latency below zero
+        self._negative: dict[int, int] = {}         # group → datapoints with latency < 0
+        self._newest: dict[int, float] = {}         # (group, code) pair → latest interval start
+        self._closed_below: dict[int, float] = {}   # pair → intervals before this are closed
+        self._closed: list[pd.DataFrame] = []       # their rows, with group and code
 
     def add(self, metric: np.ndarray, timestamp_ms: np.ndarray, latency_us: np.ndarray,
             group: np.ndarray) -> None:
@@ -98,19 +113,46 @@ class RawIntervalCounts:
         uniq, first = np.unique(pair, return_index=True)
         for p, f in zip(uniq.tolist(), first.tolist()):
             self._first.setdefault((p >> 20, p & ((1 << 20) - 1)), self._seen + f)
+        at = np.searchsorted(uniq, pair)
+        earliest = np.full(len(uniq), np.inf)
+        np.minimum.at(earliest, at, start)
+        latest = np.full(len(uniq), -np.inf)
+        np.maximum.at(latest, at, start)
+        for p, lo, hi in zip(uniq.tolist(), earliest.tolist(), latest.tolist()):
+            if lo < self._closed_below.get(p, -np.inf):
+                raise NotExact(f"a datapoint at {lo:.0f} ms came after its interval was closed")
+            self._newest[p] = max(hi, self._newest.get(p, hi))
         self._seen += len(lat)
-        self.negative += int((lat < 0).sum())
+        negative = np.bincount(group[lat < 0])
+        for g in np.flatnonzero(negative).tolist():
+            self._negative[g] = self._negative.get(g, 0) + int(negative[g])
         self._chunks.append(_summed(group, code, start, lat, np.ones(len(lat), dtype=np.int64)))
         size = sum(len(c[0]) for c in self._chunks)
         if len(self._chunks) > 1 and size > 2 * max(self._merged_size, _MERGE_AT):
             self._merge()
+            if self.close:
+                self._close_old_intervals()
+
+    def _close_old_intervals(self) -> None:
+        g, code, start, lat, count = self._chunks[0]
+        pairs = np.array(sorted(self._newest), dtype=np.int64)
+        newest = np.array([self._newest[p] for p in pairs.tolist()])
+        cutoff = newest - CLOSE_AFTER * self.interval_ms
+        closing = start < cutoff[np.searchsorted(pairs, g * (1 << 20) + code)]
+        if not closing.any():
+            return
+        rows = _interval_rows(g[closing], code[closing], start[closing], lat[closing],
+                              count[closing], self.names)
+        self._closed.append(rows)
+        for p, c in zip(pairs.tolist(), cutoff.tolist()):
+            self._closed_below[p] = max(c, self._closed_below.get(p, c))
+        keep = ~closing
+        self._chunks = [(g[keep], code[keep], start[keep], lat[keep], count[keep])]
+        self._merged_size = int(keep.sum())
 
     def __len__(self) -> int:
         """Datapoints counted."""
         return self._seen
-
-    def groups(self) -> np.ndarray:
-        return np.unique([g for g, _ in self._first]) if self._first else np.empty(0, int)
 
     def _mine(self, g: np.ndarray, group: int | None, last: bool) -> np.ndarray:
         if group is None:
@@ -119,11 +161,8 @@ class RawIntervalCounts:
 
     def negative_in(self, group: int | None = None, last: bool = False) -> int:
         """Datapoints with a negative latency in one group (see :meth:`intervals`)."""
-        if not self._chunks:
-            return 0
-        self._merge()
-        g, _, _, lat, count = self._chunks[0]
-        return int(count[self._mine(g, group, last) & (lat < 0)].sum())
+        return sum(n for g, n in self._negative.items()
+                   if self._mine(np.array([g]), group, last)[0])
 
     def _merge(self) -> None:
         if len(self._chunks) > 1:
@@ -133,42 +172,69 @@ class RawIntervalCounts:
     def intervals(self, group: int | None = None, last: bool = False) -> pd.DataFrame:
         """:func:`raw_intervals` of the datapoints of one group (None: of all groups, counted
         as one; ``last``: of that group and every later one)."""
-        if not self._chunks:
-            return pd.DataFrame(columns=COLUMNS)
-        self._merge()
-        g, code, start, lat, count = self._chunks[0]
-        mine = self._mine(g, group, last)
-        code, start, lat, count = code[mine], start[mine], lat[mine], count[mine]
         firsts: dict[int, int] = {}
+        groups = set()
         for (gg, c), f in self._first.items():
             if self._mine(np.array([gg]), group, last)[0]:
                 firsts[c] = min(f, firsts.get(c, f))
-        if not len(code):
+                groups.add(gg)
+        if not firsts:
             return pd.DataFrame(columns=COLUMNS)
+        closed = [r[self._mine(r["group"].to_numpy(), group, last)] for r in self._closed]
+        closed = [r for r in closed if len(r)]
+        if closed and len(groups) > 1:
+            raise NotExact("outputs of a file with intervals closed early are summed up as one")
+        parts = closed
+        if self._chunks:
+            self._merge()
+            g, code, start, lat, count = self._chunks[0]
+            mine = self._mine(g, group, last)
+            if mine.any():
+                g, code, start, lat, count = (
+                    np.zeros(int(mine.sum()), dtype=np.int64), code[mine], start[mine],
+                    lat[mine], count[mine],
+                )
+                order = _order(code, start / self.interval_ms, lat)
+                if order is not None:
+                    code, start, lat, count = code[order], start[order], lat[order], count[order]
+                parts = parts + [_interval_rows(g, code, start, lat, count, self.names)]
+        if not parts:
+            return pd.DataFrame(columns=COLUMNS)
+        rows = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
         # metrics in order of first appearance, as pd.factorize numbers them in raw_intervals
         rank = np.zeros(max(firsts) + 1, dtype=np.int64)
         rank[sorted(firsts, key=firsts.get)] = np.arange(len(firsts))
-        order = _order(rank[code], start / self.interval_ms, lat)
+        order = _order(rank[rows["code"].to_numpy()], rows["interval_start_ms"].to_numpy()
+                       / self.interval_ms)
         if order is not None:
-            code, start, lat, count = code[order], start[order], lat[order], count[order]
-        new = np.concatenate([[True], (code[1:] != code[:-1]) | (start[1:] != start[:-1])])
-        first = np.flatnonzero(new)
-        total = np.add.reduceat(count, first)
-        cum = np.cumsum(count)
-        before = np.concatenate([[0], cum[first[1:] - 1]])   # datapoints before each interval
-        out = {
-            "metric": np.asarray(self.names, dtype=object)[code[first]],
-            "interval_start_ms": start[first],
-            "count": total,
-            "min_latency_us": lat[first],
-            "average_latency_us": np.add.reduceat(lat * count, first) / total,
-        }
-        for p in PERCENTILES:
-            rank_p = np.maximum(np.ceil(p / 100.0 * total).astype(np.int64), 1)
-            out[f"p{p:g}"] = lat[np.searchsorted(cum, before + rank_p)]
-        last = np.concatenate([first[1:], [len(lat)]]) - 1
-        out["max_latency_us"] = lat[last]
-        return pd.DataFrame(out, columns=COLUMNS)
+            rows = rows.iloc[order]
+        return rows[COLUMNS].reset_index(drop=True)
+
+
+def _interval_rows(g, code, start, lat, count, names) -> pd.DataFrame:
+    """raw_intervals' columns (plus group and code) of counts sorted by group, code, start
+    and latency."""
+    new = np.concatenate([[True], (g[1:] != g[:-1]) | (code[1:] != code[:-1])
+                          | (start[1:] != start[:-1])])
+    first = np.flatnonzero(new)
+    total = np.add.reduceat(count, first)
+    cum = np.cumsum(count)
+    before = np.concatenate([[0], cum[first[1:] - 1]])   # datapoints before each interval
+    out = {
+        "group": g[first],
+        "code": code[first],
+        "metric": np.asarray(names, dtype=object)[code[first]],
+        "interval_start_ms": start[first],
+        "count": total,
+        "min_latency_us": lat[first],
+        "average_latency_us": np.add.reduceat(lat * count, first) / total,
+    }
+    for p in PERCENTILES:
+        rank_p = np.maximum(np.ceil(p / 100.0 * total).astype(np.int64), 1)
+        out[f"p{p:g}"] = lat[np.searchsorted(cum, before + rank_p)]
+    last = np.concatenate([first[1:], [len(lat)]]) - 1
+    out["max_latency_us"] = lat[last]
+    return pd.DataFrame(out)
 
 
 def _packed(*keys: np.ndarray) -> np.ndarray | None:
