@@ -22,6 +22,10 @@ Then, for each file, runs in separate processes (so each peak is its own, read f
                  in 4 MB blocks: a floor for any pure-Python-regex parser;
 ``grep -c``      ``grep -c 'sec: \\|,'``: reading and scanning the bytes, nothing more.
 
+With ``--before main`` the two tool rows also run with the package as it is on ``main``
+(extracted with ``git archive``, first on ``PYTHONPATH``), interleaved: before and after from
+one run on the same files.
+
 It prints MB per CPU-second (user + system time of the process; the machine is shared, wall
 time says more about the neighbours than about the code), the median over the rounds, and
 the peak resident memory, each row's speed as a multiple of the one-regex row of the same
@@ -119,10 +123,13 @@ print(time.process_time() - c)
 """
 
 
-def measure(cmd: list[str]) -> tuple[float, float]:
+REPORT_CODE = "import sys; from ycsb_analysis.cli import main; sys.argv[0] = 'ycsb-report'; main()"
+
+
+def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
     """CPU seconds (user + system) and peak RSS in MiB of one child process."""
     with tempfile.TemporaryFile() as out:
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
         if p.returncode not in (0, 3):  # ycsb-report exits 3 when it names an input as partial
@@ -130,7 +137,7 @@ def measure(cmd: list[str]) -> tuple[float, float]:
         out.seek(0)
         said = out.read().decode().strip()
     cpu = usage.ru_utime + usage.ru_stime
-    if cmd[1:3] == ["-c", PARSE_CODE]:
+    if cmd[1:3] == ["-c", PARSE_CODE] and said:
         cpu = float(said)
     return cpu, usage.ru_maxrss / 1024
 
@@ -145,6 +152,11 @@ def main() -> None:
     )
     ap.add_argument("--kinds", nargs="+", default=["status", "raw"], choices=["status", "raw"])
     ap.add_argument("--no-report", action="store_true", help="skip the end-to-end ycsb-report runs")
+    ap.add_argument(
+        "--before", metavar="GIT_REF",
+        help="also run the tool rows with the package as it is at this commit (e.g. main), "
+        "interleaved with today's: before/after from one run",
+    )
     args = ap.parse_args()
     print(
         f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
@@ -167,23 +179,42 @@ def main() -> None:
         }
         if args.no_report:
             del tools["ycsb-report"]
+        envs = {name: None for name in tools}
+        if args.before:
+            # The package of that commit, first on the path of its rows' processes.
+            old = tmp / "before"
+            old.mkdir()
+            archive = subprocess.run(
+                ["git", "archive", args.before, "analysis/ycsb_analysis"],
+                cwd=Path(__file__).resolve().parents[2], check=True, capture_output=True,
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            env = dict(os.environ, PYTHONPATH=str(old / "analysis"))
+            before = {f"tool parse ({args.before})": tools["tool parse"]}
+            if "ycsb-report" in tools:
+                before[f"ycsb-report ({args.before})"] = lambda kind, p: [
+                    PY, "-c", REPORT_CODE, "-o", str(tmp / f"report-{kind}-before"), str(p)
+                ]
+            tools = {**before, **tools}
+            envs.update({name: env for name in before})
         results: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for _ in range(args.repeat):
             for kind, path in files.items():
                 for name, cmd in tools.items():
-                    results.setdefault((kind, name), []).append(measure(cmd(kind, path)))
+                    results.setdefault((kind, name), []).append(
+                        measure(cmd(kind, path), envs[name])
+                    )
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        for kind in files:
-            report_dir = tmp / f"report-{kind}"
+        for report_dir in (tmp / f"report-{k}{s}" for k in files for s in ("-before", "")):
             if report_dir.is_dir():
                 sizes = sorted(
                     ((p.stat().st_size, p.name) for p in report_dir.iterdir()), reverse=True
                 )
-                print(f"{kind} report, largest files: " + ", ".join(
+                print(f"{report_dir.name}, largest files: " + ", ".join(
                     f"{name} {size / 1e6:.2f} MB" for size, name in sizes[:5]
                 ))
         print(
-            f"{'input':8} {'what':12} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9} "
+            f"{'input':8} {'what':24} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9} "
             f"{'x one regex':>11}  (median of {args.repeat})"
         )
         for (kind, name), runs in results.items():
@@ -192,7 +223,7 @@ def main() -> None:
             peak = statistics.median(m for _, m in runs)
             floor = statistics.median(c for c, _ in results[(kind, "one regex")])
             print(
-                f"{kind:8} {name:12} {size / cpu:9.1f} {cpu:7.2f} {peak:9.0f} {floor / cpu:11.2f}"
+                f"{kind:8} {name:24} {size / cpu:9.1f} {cpu:7.2f} {peak:9.0f} {floor / cpu:11.2f}"
             )
 
 

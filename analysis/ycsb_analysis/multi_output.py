@@ -289,11 +289,17 @@ class _FileParse:
             self.n_starts = int(starts_upto[-1])
         segments = pd.Series(segment, index=index)
 
+        # lines per (segment, kind): a handful of pairs, counted on integer codes
+        kind_code, kind_names = pd.factorize(kind)
+        pair, n_pair = np.unique(segment * len(LINE_KINDS) + kind_code, return_counts=True)
         self.counts.append(
-            pd.DataFrame({"segment": segment, "kind": kind})
-            .value_counts()
-            .rename("n")
-            .reset_index()
+            pd.DataFrame(
+                {
+                    "segment": pair // len(LINE_KINDS),
+                    "kind": np.asarray(kind_names, dtype=object)[pair % len(LINE_KINDS)],
+                    "n": n_pair,
+                }
+            )
         )
         if len(raw_segment):
             seg, n_raw = np.unique(raw_segment, return_counts=True)
