@@ -8,10 +8,10 @@ A long run's status log is hundreds of thousands of lines that differ only in th
 Replace every number by ``#`` and a few distinct lines remain (the *skeletons*: one per set of
 metrics, estimate unit, ``∞`` first line, ``Avg=NaN`` interval, …). So the work splits in two:
 
-- per byte and per number, with numpy over the whole block: find the numbers (digit runs, a
-  ``.`` or a JVM's decimal ``,`` between digits, a ``-`` right after ``=``; a run glued to a
-  letter, like ``HdrREAD2``, or followed by ``=``, like the percentile name ``99.9=``, is text),
-  build each line's skeleton, and read every number's digits with 64-bit word arithmetic;
+- per byte and per number, with numpy over the whole block: find the numbers (digit runs with
+  at most one ``.`` or JVM decimal ``,`` between two digits; percentile names like ``99.9`` of
+  ``99.9=`` are numbers too, and must be the same text on every line of a skeleton), build each
+  line's skeleton, and read every number's digits with 64-bit word arithmetic;
 - per *distinct* skeleton, in Python: check it against the grammar below and note which number
   is which field (:func:`layout_of`, cached). A line whose skeleton does not fit is left to
   the readable parser (``line_formats`` / ``status_parser``), which also stays the test oracle.
@@ -19,8 +19,9 @@ metrics, estimate unit, ``∞`` first line, ``Avg=NaN`` interval, …). So the w
 Numbers come out exactly as ``line_formats.to_number`` reads them: integers up to 15 digits,
 decimals as (all digits) / 10^k, both correctly rounded like ``float()``; an empty histogram's
 ``Min=9223372036854775807`` (Long.MAX_VALUE) is missing. A line with anything this module is
-not sure of — a longer number, a signed zero, an unknown date, a name with characters other
-than ``A-Za-z0-9_-``, any line break but ``\\n`` — goes the readable way whole, and so does
+not sure of — a longer number, a negative one, a date that does not exist, a name with
+characters other than ``A-Za-z0-9_-`` (or a digit after a non-letter), any line break but
+``\\n`` — goes the readable way whole, and so does
 every entry one of whose lines does (``tests/test_fast_status.py``).
 """
 

@@ -253,14 +253,15 @@ def _packed(*keys: np.ndarray) -> np.ndarray | None:
 
 
 def _order(*keys: np.ndarray) -> np.ndarray | None:
-    """Stable order of the entries by the keys (most significant first); None when they are
-    in order already."""
+    """An order of the entries by the keys (most significant first; entries with equal keys
+    in any order); None when they are in order already."""
     packed = _packed(*keys)
     if packed is None:
         return np.lexsort(keys[::-1])
     if len(packed) < 2 or (packed[1:] >= packed[:-1]).all():
         return None
-    return np.argsort(packed, kind="stable")
+    # Entries with equal keys are summed up, so their order among themselves does not matter.
+    return np.argsort(packed)
 
 
 def _summed(group, code, start, lat, count) -> tuple[np.ndarray, ...]:
