@@ -108,17 +108,23 @@ class RawIntervalCounts:
         group = np.asarray(group)[keep].astype(np.int64)
         lat, ts = lat[keep], ts[keep]
         start = np.floor(ts / self.interval_ms) * self.interval_ms
-        # first appearance of each (group, metric): raw_intervals orders metrics by it
+        # first appearance of each (group, metric): raw_intervals orders metrics by it; and
+        # the earliest and latest second of each in this block. YCSB prints a metric's
+        # datapoints together, so a block holds a few runs of one (group, metric) each.
         pair = group * (1 << 20) + code
-        uniq, first = np.unique(pair, return_index=True)
-        for p, f in zip(uniq.tolist(), first.tolist()):
+        runs = np.concatenate([[0], np.flatnonzero(pair[1:] != pair[:-1]) + 1])
+        if len(runs) > 64:   # interleaved metrics: the same per distinct pair
+            uniq, runs = np.unique(pair, return_index=True)
+            order = np.argsort(pair, kind="stable")
+            bounds = np.concatenate([[0], np.flatnonzero(np.diff(pair[order])) + 1])
+            earliest = np.minimum.reduceat(start[order], bounds)
+            latest = np.maximum.reduceat(start[order], bounds)
+        else:
+            uniq = pair[runs]
+            earliest = np.minimum.reduceat(start, runs)
+            latest = np.maximum.reduceat(start, runs)
+        for p, f, lo, hi in zip(uniq.tolist(), runs.tolist(), earliest.tolist(), latest.tolist()):
             self._first.setdefault((p >> 20, p & ((1 << 20) - 1)), self._seen + f)
-        at = np.searchsorted(uniq, pair)
-        earliest = np.full(len(uniq), np.inf)
-        np.minimum.at(earliest, at, start)
-        latest = np.full(len(uniq), -np.inf)
-        np.maximum.at(latest, at, start)
-        for p, lo, hi in zip(uniq.tolist(), earliest.tolist(), latest.tolist()):
             if lo < self._closed_below.get(p, -np.inf):
                 raise NotExact(f"a datapoint at {lo:.0f} ms came after its interval was closed")
             self._newest[p] = max(hi, self._newest.get(p, hi))
@@ -126,7 +132,8 @@ class RawIntervalCounts:
         negative = np.bincount(group[lat < 0])
         for g in np.flatnonzero(negative).tolist():
             self._negative[g] = self._negative.get(g, 0) + int(negative[g])
-        self._chunks.append(_summed(group, code, start, lat, np.ones(len(lat), dtype=np.int64)))
+        # summed up when merged (below), not per block: one sort instead of two
+        self._chunks.append((group, code, start, lat, np.ones(len(lat), dtype=np.int64)))
         size = sum(len(c[0]) for c in self._chunks)
         if len(self._chunks) > 1 and size > 2 * max(self._merged_size, _MERGE_AT):
             self._merge()
@@ -165,7 +172,7 @@ class RawIntervalCounts:
                    if self._mine(np.array([g]), group, last)[0])
 
     def _merge(self) -> None:
-        if len(self._chunks) > 1:
+        if len(self._chunks) > 1 or (self._chunks and self._merged_size != len(self._chunks[0][0])):
             self._chunks = [_summed(*(np.concatenate(col) for col in zip(*self._chunks)))]
             self._merged_size = len(self._chunks[0][0])
 
