@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ycsbpack import procs
 from ycsbpack.paths import REPO_ROOT
 
 pytestmark = pytest.mark.skipif(
@@ -275,6 +276,64 @@ def wait_for_status_lines(phase_dir: Path, clients: int, timeout: float = 120) -
             return
         time.sleep(0.5)
     raise AssertionError(f"no status lines from every client within {timeout} s")
+
+
+def test_every_process_of_a_local_fleet_running_a_phase_uses_loopback_only(fleet, tmp_path):
+    """GCS, raylets (node and object managers), agents, the actors' core workers and the
+    coordinator's driver: every TCP/UDP socket they hold, listening or connected, is on
+    127.0.0.0/8 while three clients run."""
+    proc = subprocess.Popen(
+        script(
+            "fleet",
+            "run",
+            "--ray",
+            fleet["address"],
+            "--clients",
+            3,
+            "--out",
+            tmp_path,
+            "--label",
+            "phase",
+            "--",
+            *BASIC[:-4],
+            "-p",
+            "maxexecutiontime=8",
+            "-target",
+            "300",
+            "-threads",
+            "1",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for_status_lines(tmp_path / "phase", 3)
+        nodes = json.loads((fleet["root"] / "fleet.json").read_text())["nodes"]
+        pids = procs.process_tree([n["pid"] for n in nodes] + [proc.pid])
+        sockets = procs.inet_sockets(pids)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    listeners = {}
+    for s in sockets:
+        if s["listening"]:
+            listeners.setdefault(s["name"], set()).add(s["pid"])
+    # the inventory saw every kind of Ray server: one GCS, a raylet per node, an actor's core
+    # worker per client, and the driver in the coordinator
+    assert len(listeners.get("gcs_server", ())) == 1, listeners
+    assert len(listeners.get("raylet", ())) == 3, listeners
+    assert len(listeners.get("ray::ClientAgen", ())) == 3, listeners
+    assert proc.pid in set().union(*listeners.values()), listeners
+    elsewhere = [
+        f"{s['name']} (pid {s['pid']}) {s['proto']} {s['local']} -> {s['remote']}"
+        + (" LISTEN" if s["listening"] else "")
+        for s in sockets
+        if not procs.on_loopback(s["local"])
+    ]
+    assert not elsewhere, "beyond loopback:\n" + "\n".join(elsewhere)
 
 
 def test_ctrl_c_on_the_coordinator_stops_every_remote_client(fleet, tmp_path):

@@ -99,3 +99,95 @@ def without_memlock(cmd: list) -> list:
     if os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"):
         return ["/usr/bin/setpriv", "--inh-caps=-ipc_lock", "--bounding-set=-ipc_lock"] + cmd
     return cmd
+
+
+def process_tree(roots) -> set:
+    """The PIDs of roots and of every live process descended from them (by parent PID: Ray's
+    workers leave their parent's process group, not its tree)."""
+    parents = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(d.name)] = int(stat.rsplit(") ", 1)[1].split()[1])
+    tree = {r for r in roots if r in parents}
+    grown = True
+    while grown:
+        more = {pid for pid, ppid in parents.items() if ppid in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return tree
+
+
+# /proc/net/tcp's st column; the others count as connected or closing
+TCP_LISTEN = "0A"
+
+
+def _proc_net_address(hex_addr: str) -> str:
+    """'0100007F:1A0A' -> '127.0.0.1:6666' ([v6]:port for tcp6): the kernel prints each 32-bit
+    word of the address in host (little-endian) order."""
+    addr, port = hex_addr.split(":")
+    raw = b"".join(bytes.fromhex(addr[i : i + 8])[::-1] for i in range(0, len(addr), 8))
+    if len(raw) == 4:
+        return f"{socket.inet_ntop(socket.AF_INET, raw)}:{int(port, 16)}"
+    return f"[{socket.inet_ntop(socket.AF_INET6, raw)}]:{int(port, 16)}"
+
+
+def inet_sockets(pids) -> list:
+    """Every TCP and UDP socket the processes hold open, IPv4 and IPv6, read from /proc:
+    dicts of pid, name (the process's comm), proto, local, remote ('host:port', '[v6]:port'),
+    listening (TCP LISTEN)."""
+    tables = {}  # per network namespace: socket inode -> (proto, local, remote, state)
+    found = []
+    for pid in sorted(pids):
+        try:
+            netns = os.readlink(f"/proc/{pid}/ns/net")
+            inodes = set()
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                except OSError:
+                    continue
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+            name = Path(f"/proc/{pid}/comm").read_text().strip()
+        except OSError:
+            continue  # ended meanwhile
+        if netns not in tables:
+            table = {}
+            for proto in ("tcp", "tcp6", "udp", "udp6"):
+                try:
+                    lines = Path(f"/proc/{pid}/net/{proto}").read_text().splitlines()[1:]
+                except OSError:
+                    continue
+                for line in lines:
+                    f = line.split()
+                    table[f[9]] = (proto, _proc_net_address(f[1]), _proc_net_address(f[2]), f[3])
+            tables[netns] = table
+        for inode in sorted(inodes):
+            if inode in tables[netns]:
+                proto, local, remote, state = tables[netns][inode]
+                found.append(
+                    {
+                        "pid": pid,
+                        "name": name,
+                        "proto": proto,
+                        "local": local,
+                        "remote": remote,
+                        "listening": proto.startswith("tcp") and state == TCP_LISTEN,
+                    }
+                )
+    return found
+
+
+def on_loopback(address: str) -> bool:
+    """'127.0.0.1:6379', '[::1]:80', '[::ffff:127.0.0.1]:80' -> True; '0.0.0.0:…', '[::]:…',
+    '192.0.2.2:…' -> False."""
+    import ipaddress
+
+    host = address.rsplit(":", 1)[0].strip("[]")
+    ip = ipaddress.ip_address(host)
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return ip.is_loopback or bool(mapped and mapped.is_loopback)
