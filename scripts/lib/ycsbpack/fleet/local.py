@@ -26,7 +26,7 @@ from pathlib import Path
 from .. import procs
 from ..errors import ScriptError, run_main
 from ..paths import REPO_ROOT, run_dir
-from .ray_env import LOADER_RESOURCE, QUIET_ENV, ensure_ray, ray_cli
+from .ray_env import LOADER_RESOURCE, QUIET_ENV, ensure_ray, ray_start_command
 
 DEFAULT_PORT = 6390
 OBJECT_STORE_BYTES = 80 * 1024 * 1024
@@ -102,9 +102,7 @@ class LocalFleet:
         logs = self.root / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         log = logs / f"{name}.log"
-        cmd = [
-            ray_cli(),
-            "start",
+        cmd = ray_start_command() + [
             "--block",
             "--node-ip-address",
             "127.0.0.1",

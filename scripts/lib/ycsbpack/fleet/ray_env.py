@@ -21,6 +21,34 @@ QUIET_ENV = {
 }
 
 
+LOOPBACK = "127.0.0.1"
+
+
+def keep_loopback_addresses() -> None:
+    """Makes this process's Ray keep a node or cluster address of 127.0.0.1 as it is.
+
+    Ray 2.60 replaces 127.0.0.1 in `ray start --node-ip-address`, `--address` and ray.init's
+    address by this host's network address (services.resolve_ip_for_localhost, "make sure
+    localhost isn't resolved to the loopback ip"), and its gRPC servers (GCS, raylet, object
+    manager, every worker and driver) listen on all interfaces unless the node's address is
+    exactly 127.0.0.1; the runtime-env agent binds the node's address. So a fleet-local node
+    started with --node-ip-address 127.0.0.1 listened on 0.0.0.0 and on this host's eth0.
+    Ray has no setting for it (RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 keeps loopback but refuses
+    every node but the head): this wraps that one function; other addresses are resolved as
+    Ray does. Ray hands the kept address to every process it starts on the command line."""
+    from ray._private import services
+
+    resolve = services.resolve_ip_for_localhost
+    if getattr(resolve, "keeps_loopback", False):
+        return
+
+    def resolve_keeping_loopback(host: str) -> str:
+        return host if host == LOOPBACK else resolve(host)
+
+    resolve_keeping_loopback.keeps_loopback = True
+    services.resolve_ip_for_localhost = resolve_keeping_loopback
+
+
 def pinned_version() -> str:
     for line in REQUIREMENTS.read_text().splitlines():
         if line.startswith("ray=="):
@@ -52,12 +80,10 @@ def ensure_ray():
     )
 
 
-def ray_cli() -> str:
-    """The `ray` command next to the Python that runs us (the venv's)."""
-    exe = Path(sys.executable).parent / "ray"
-    if not exe.exists():
-        raise ScriptError(f"no `ray` command next to {sys.executable}: install it with {INSTALL}")
-    return str(exe)
+def ray_start_command() -> list:
+    """`ray start` for a node on this machine: ray_node.py run by the Python that runs us (the
+    venv's, which has Ray: ensure_ray), keeping a 127.0.0.1 node address on loopback."""
+    return [sys.executable, str(Path(__file__).with_name("ray_node.py")), "start"]
 
 
 def connect(address: str):
@@ -81,6 +107,7 @@ def connect(address: str):
         )
     import logging
 
+    keep_loopback_addresses()  # a cluster on 127.0.0.1 listens there only: reach it there
     try:
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
     except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError...
