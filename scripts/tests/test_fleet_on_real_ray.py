@@ -5,6 +5,7 @@ also when a test fails, every node by its PID) and one Cassandra node on 127.0.0
 The tests run in file order: the last one stops a Ray node for good.
 """
 
+import contextlib
 import json
 import os
 import signal
@@ -27,29 +28,33 @@ merge = pytest.importorskip("ycsb_analysis.merge")
 PORT = 6492
 CASSANDRA = ["--first-address", "127.0.0.63", "--jmx-port", "7263"]
 CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
-# BasicDB: a client without a database, for the fault tests; a bounded, paced run
-BASIC = [
-    "run",
-    "basic",
-    "-P",
-    str(REPO_ROOT / "workloads" / "s4" / "update-heavy.properties"),
-    "-p",
-    "basicdb.verbose=false",
-    "-p",
-    "basicdb.simulatedelay=0",
-    "-p",
-    "recordcount=1000",
-    "-p",
-    "operationcount=100000000",
-    "-p",
-    "maxexecutiontime=60",
-    "-p",
-    "status.interval=1",
-    "-target",
-    "300",
-    "-threads",
-    "1",
-]
+
+
+def basic(seconds: int = 60) -> list:
+    """BasicDB: a client without a database, for the fault tests; a run paced at 300 ops/s
+    that ends after `seconds`."""
+    return [
+        "run",
+        "basic",
+        "-P",
+        str(REPO_ROOT / "workloads" / "s4" / "update-heavy.properties"),
+        "-p",
+        "basicdb.verbose=false",
+        "-p",
+        "basicdb.simulatedelay=0",
+        "-p",
+        "recordcount=1000",
+        "-p",
+        "operationcount=100000000",
+        "-p",
+        f"maxexecutiontime={seconds}",
+        "-p",
+        "status.interval=1",
+        "-target",
+        "300",
+        "-threads",
+        "1",
+    ]
 
 
 def script(name, *args):
@@ -108,27 +113,47 @@ def cassandra(tmp_path_factory):
         subprocess.run(script("cassandra-local", "stop", *opts))
 
 
-def fleet_run(fleet, out, clients, *ycsb, **kw):
-    return subprocess.run(
-        script(
-            "fleet",
-            "run",
-            "--ray",
-            fleet["address"],
-            "--clients",
-            clients,
-            "--out",
-            out,
-            "--label",
-            "phase",
-            "--",
-            *ycsb,
-        ),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        **kw,
+def fleet_command(fleet, out, clients, *ycsb) -> list:
+    """scripts/fleet run of one phase labelled `phase` (results in <out>/phase)."""
+    return script(
+        "fleet",
+        "run",
+        "--ray",
+        fleet["address"],
+        "--clients",
+        clients,
+        "--out",
+        out,
+        "--label",
+        "phase",
+        "--",
+        *ycsb,
     )
+
+
+def fleet_run(fleet, out, clients, *ycsb):
+    return subprocess.run(
+        fleet_command(fleet, out, clients, *ycsb), capture_output=True, text=True, timeout=300
+    )
+
+
+@contextlib.contextmanager
+def running_phase(fleet, out, seconds=60):
+    """A BasicDB phase of 3 clients on the fleet, yielded once every client printed a status
+    line; killed on the way out if it still runs (the test has failed then)."""
+    proc = subprocess.Popen(
+        fleet_command(fleet, out, 3, *basic(seconds)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for_status_lines(out / "phase", 3)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
@@ -254,12 +279,12 @@ def test_a_loader_with_another_pack_build_and_too_few_loaders_are_refused(fleet,
     )
     assert p.returncode == 0, p.stdout + p.stderr
     try:
-        r = fleet_run(fleet, tmp_path / "out", 4, *BASIC)
+        r = fleet_run(fleet, tmp_path / "out", 4, *basic())
         assert r.returncode == 1, r.stdout + r.stderr
         assert f"pack {home}) runs a different pack build" in r.stderr, r.stderr
         assert "Traceback" not in r.stderr
         assert not fleet_jvms(), "nothing started on any loader"
-        r = fleet_run(fleet, tmp_path / "out", 5, *BASIC)
+        r = fleet_run(fleet, tmp_path / "out", 5, *basic())
         assert r.returncode == 1
         assert "need 5 loader nodes, but the Ray cluster at 127.0.0.1:6492 has 4" in r.stderr, (
             r.stderr
@@ -282,40 +307,10 @@ def test_every_process_of_a_local_fleet_running_a_phase_uses_loopback_only(fleet
     """GCS, raylets (node and object managers), agents, the actors' core workers and the
     coordinator's driver: every TCP/UDP socket they hold, listening or connected, is on
     127.0.0.0/8 while three clients run."""
-    proc = subprocess.Popen(
-        script(
-            "fleet",
-            "run",
-            "--ray",
-            fleet["address"],
-            "--clients",
-            3,
-            "--out",
-            tmp_path,
-            "--label",
-            "phase",
-            "--",
-            *BASIC[:-4],
-            "-p",
-            "maxexecutiontime=8",
-            "-target",
-            "300",
-            "-threads",
-            "1",
-        ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        wait_for_status_lines(tmp_path / "phase", 3)
+    with running_phase(fleet, tmp_path, seconds=8) as proc:
         nodes = json.loads((fleet["root"] / "fleet.json").read_text())["nodes"]
-        pids = procs.process_tree([n["pid"] for n in nodes] + [proc.pid])
-        sockets = procs.inet_sockets(pids)
+        sockets = procs.inet_sockets(procs.process_tree([n["pid"] for n in nodes] + [proc.pid]))
         out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert proc.returncode == 0, err[-2000:]
     listeners = {}
     for s in sockets:
@@ -337,73 +332,21 @@ def test_every_process_of_a_local_fleet_running_a_phase_uses_loopback_only(fleet
 
 
 def test_ctrl_c_on_the_coordinator_stops_every_remote_client(fleet, tmp_path):
-    proc = subprocess.Popen(
-        script(
-            "fleet",
-            "run",
-            "--ray",
-            fleet["address"],
-            "--clients",
-            3,
-            "--out",
-            tmp_path,
-            "--label",
-            "phase",
-            "--",
-            *BASIC,
-        ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        wait_for_status_lines(tmp_path / "phase", 3)
+    with running_phase(fleet, tmp_path) as proc:
         assert len(fleet_jvms()) == 3
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, err[-2000:]
         assert not fleet_jvms(), "no client JVM left on any loader"
-    finally:
-        if proc.poll() is None:
-            proc.kill()
 
 
 def test_a_loader_node_stopped_mid_phase_fails_the_phase_naming_the_client(fleet, tmp_path):
-    proc = subprocess.Popen(
-        script(
-            "fleet",
-            "run",
-            "--ray",
-            fleet["address"],
-            "--clients",
-            3,
-            "--out",
-            tmp_path,
-            "--label",
-            "phase",
-            "--",
-            *BASIC[:-4],
-            "-p",
-            "maxexecutiontime=25",
-            "-target",
-            "300",
-            "-threads",
-            "1",
-        ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        wait_for_status_lines(tmp_path / "phase", 3)
+    with running_phase(fleet, tmp_path, seconds=25) as proc:
         # node 2 dies as a host does: SIGKILL of its raylet, agents and workers
         subprocess.run(
             script("fleet-local", "stop", "--node", 2, "--kill", *fleet["opts"]), check=True
         )
         out, err = proc.communicate(timeout=180)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert proc.returncode == 1, out + err
     meta = json.loads((tmp_path / "phase" / "metadata.json").read_text())
     lost = [c for c in meta["fleet"]["clients"] if c["exit_status"] != 0]
