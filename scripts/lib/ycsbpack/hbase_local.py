@@ -10,14 +10,13 @@ import json
 import re
 import string
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from . import hbase_cluster, java, maven, procs
 from .arg_checks import check_heap
 from .errors import ArgParser, ScriptError, run_main
-from .paths import LOCAL_SERVERS, REPO_ROOT, run_dir
+from .paths import LOCAL_SERVERS, run_dir
 
 HBASE = LOCAL_SERVERS / "hbase"
 HOST = "127.0.0.1"
@@ -223,47 +222,25 @@ def _start_cluster(server: Server, timeout: float, owner_pid, node) -> None:
 
 
 def _start_watcher(server: Server, owner_pid: int) -> None:
-    """A detached `hbase-local watch`: stops this HBase when the owner process is gone, even if
-    the owner could not stop it itself (a test JVM killed with SIGKILL)."""
-    log = open(server.logs / "watch.out", "ab")
-    subprocess.Popen([sys.executable, str(REPO_ROOT / "scripts" / "hbase-local"), "watch",
-                      "--run-dir", str(server.root), "--owner-pid", str(owner_pid)],
-                     stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    procs.start_owner_watch("hbase-local", server.root, owner_pid, server.logs / "watch.out")
     print(f"HBase will be stopped when process {owner_pid} exits")
 
 
 def watch(server: Server, owner_pid: int) -> None:
-    while server.pids():
-        if not procs.alive(owner_pid):
-            print(f"owner process {owner_pid} is gone: stopping HBase", flush=True)
-            stop(server)
-            return
-        time.sleep(2)
+    procs.watch_owner(owner_pid, server.pids, lambda: stop(server), "HBase")
 
 
 def _fail(server: Server, what: str, pid=None) -> None:
-    if pid:
-        procs.stop(pid, 30)
-        what += " (stopped)"
-    server.pid_file.unlink(missing_ok=True)
-    log, out = server.logs / "hbase.log", server.logs / "hbase.out"
-    raise ScriptError(
-        f"HBase in {server.root} {what}.\n"
-        f"--- last lines of {log} ---\n{procs.tail(log)}\n"
-        f"--- last lines of {out} ---\n{procs.tail(out, 20)}")
+    procs.fail_start("HBase", server.root, what, server.pid_file,
+                     server.logs / "hbase.log", server.logs / "hbase.out", pid)
 
 
 def stop(server: Server, node=None, kill: bool = False) -> None:
     if server.distributed:
         hbase_cluster.stop(server.layout(), node, kill)
         return
-    pid = procs.read_pid(server.pid_file)
-    if pid and procs.alive(pid):
-        # SIGTERM runs HBase's shutdown hook, which stops the region server, master and ZooKeeper
-        print(f"HBase (pid {pid}) {procs.stop(pid, 60, kill=kill)}")
-    else:
-        print(f"HBase in {server.root} not running")
-    server.pid_file.unlink(missing_ok=True)
+    # SIGTERM runs HBase's shutdown hook, which stops the region server, master and ZooKeeper
+    procs.stop_by_pid_file(server.pid_file, "HBase", server.root, 60, kill=kill)
 
 
 def status(server: Server) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import maven, procs
 from .errors import ScriptError, run_main
-from .paths import LOCAL_SERVERS, REPO_ROOT, run_dir
+from .paths import LOCAL_SERVERS, run_dir
 
 MYSQL = LOCAL_SERVERS / "mysql"
 VERSION = "11.4.5"
@@ -174,44 +174,22 @@ def start(server: Server, timeout: float = 120, owner_pid=None) -> None:
 
 
 def _start_watcher(server: Server, owner_pid: int) -> None:
-    """A detached `mysql-local watch`: stops this server when the owner process is gone (a test
-    JVM killed with SIGKILL cannot stop it itself)."""
-    log = open(server.logs / "watch.out", "ab")
-    subprocess.Popen([sys.executable, str(REPO_ROOT / "scripts" / "mysql-local"), "watch",
-                      "--run-dir", str(server.root), "--owner-pid", str(owner_pid)],
-                     stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    procs.start_owner_watch("mysql-local", server.root, owner_pid, server.logs / "watch.out")
     print(f"MariaDB will be stopped when process {owner_pid} exits")
 
 
 def watch(server: Server, owner_pid: int) -> None:
-    while server.pid():
-        if not procs.alive(owner_pid):
-            print(f"owner process {owner_pid} is gone: stopping MariaDB", flush=True)
-            stop(server)
-            return
-        time.sleep(2)
+    procs.watch_owner(owner_pid, server.pid, lambda: stop(server), "MariaDB")
 
 
 def _fail(server: Server, what: str, pid=None) -> None:
-    if pid:
-        procs.stop(pid, 30)
-        what += " (stopped)"
-    server.pid_file.unlink(missing_ok=True)
-    log, out = server.logs / "error.log", server.logs / "mariadbd.out"
-    raise ScriptError(
-        f"MariaDB in {server.root} {what}.\n"
-        f"--- last lines of {log} ---\n{procs.tail(log)}\n"
-        f"--- last lines of {out} ---\n{procs.tail(out, 20)}")
+    procs.fail_start("MariaDB", server.root, what, server.pid_file,
+                     server.logs / "error.log", server.logs / "mariadbd.out", pid)
 
 
 def stop(server: Server) -> None:
-    pid = procs.read_pid(server.pid_file)
-    if pid and procs.alive(pid):
-        # SIGTERM is mariadbd's normal shutdown: InnoDB flushes and the server exits
-        print(f"MariaDB (pid {pid}) {procs.stop(pid, 60)}")
-    else:
-        print(f"MariaDB in {server.root} not running")
-    server.pid_file.unlink(missing_ok=True)
+    # SIGTERM is mariadbd's normal shutdown: InnoDB flushes and the server exits
+    procs.stop_by_pid_file(server.pid_file, "MariaDB", server.root, 60)
 
 
 def status(server: Server) -> int:

@@ -3,6 +3,8 @@ import errno
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -99,6 +101,61 @@ def without_memlock(cmd: list) -> list:
     if os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"):
         return ["/usr/bin/setpriv", "--inh-caps=-ipc_lock", "--bounding-set=-ipc_lock"] + cmd
     return cmd
+
+
+# -- what mysql-local and hbase-local share: stopping by PID file, failing a start, owner watch
+
+
+def stop_by_pid_file(pid_file: Path, name: str, root: Path, grace_seconds: float,
+                     kill: bool = False) -> None:
+    """Stops the server whose PID pid_file holds (SIGTERM, SIGKILL after the grace period)
+    and removes the file; says how it ended."""
+    pid = read_pid(pid_file)
+    if pid and alive(pid):
+        print(f"{name} (pid {pid}) {stop(pid, grace_seconds, kill=kill)}")
+    else:
+        print(f"{name} in {root} not running")
+    pid_file.unlink(missing_ok=True)
+
+
+def fail_start(name: str, root: Path, what: str, pid_file: Path, log: Path, out: Path,
+               pid=None) -> None:
+    """A start that went wrong: stops the half-started server (when pid), removes its PID file
+    and raises one sentence with the last lines of its log and of its console output."""
+    from .errors import ScriptError
+
+    if pid:
+        stop(pid, 30)
+        what += " (stopped)"
+    pid_file.unlink(missing_ok=True)
+    raise ScriptError(
+        f"{name} in {root} {what}.\n"
+        f"--- last lines of {log} ---\n{tail(log)}\n"
+        f"--- last lines of {out} ---\n{tail(out, 20)}")
+
+
+def start_owner_watch(script: str, root: Path, owner_pid: int, log: Path) -> None:
+    """A detached `scripts/<script> watch --run-dir root --owner-pid P`: it stops the server in
+    root once process P is gone, also when P could not stop it (a test JVM killed with
+    SIGKILL)."""
+    from .paths import REPO_ROOT
+
+    with open(log, "ab") as out:
+        subprocess.Popen([sys.executable, str(REPO_ROOT / "scripts" / script), "watch",
+                          "--run-dir", str(root), "--owner-pid", str(owner_pid)],
+                         stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                         start_new_session=True)
+
+
+def watch_owner(owner_pid: int, running, stop_server, name: str) -> None:
+    """What `watch` does: while running() (the server's PIDs), calls stop_server() as soon as
+    owner_pid is gone."""
+    while running():
+        if not alive(owner_pid):
+            print(f"owner process {owner_pid} is gone: stopping {name}", flush=True)
+            stop_server()
+            return
+        time.sleep(2)
 
 
 def process_tree(roots) -> set:
