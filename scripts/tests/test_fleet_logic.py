@@ -132,3 +132,40 @@ def test_loaders_that_cannot_run_the_client_are_refused_naming_the_node():
     )
     assert "client 2: Ray node cccccccccccc" in problems[1] and "no Java 17 (11.0.2)" in problems[1]
     assert "no Java 17 (no JDK 17 found)" in problems[2]
+
+
+@pytest.mark.parametrize(
+    "kernel, address, loopback",
+    [  # as /proc/net/tcp{,6} print them (32-bit words in little-endian order)
+        ("0100007F:1A0A", "127.0.0.1:6666", True),
+        ("0300007F:0050", "127.0.0.3:80", True),
+        ("00000000:1F90", "0.0.0.0:8080", False),
+        ("020200C0:1956", "192.0.2.2:6486", False),
+        ("00000000000000000000000000000000:1F90", "[::]:8080", False),
+        ("00000000000000000000000001000000:0050", "[::1]:80", True),
+        ("0000000000000000FFFF00000100007F:196C", "[::ffff:127.0.0.1]:6508", True),
+        ("0000000000000000FFFF0000020200C0:196C", "[::ffff:192.0.2.2]:6508", False),
+    ],
+)
+def test_socket_addresses_read_from_proc_and_what_counts_as_loopback(kernel, address, loopback):
+    from ycsbpack import procs
+
+    assert procs._proc_net_address(kernel) == address
+    assert procs.on_loopback(address) is loopback
+
+
+def test_ray_keeps_a_loopback_node_address_and_resolves_others_as_it_does():
+    services = pytest.importorskip("ray._private.services")
+    from ycsbpack.fleet.ray_env import keep_loopback_addresses
+
+    resolve = services.resolve_ip_for_localhost
+    try:
+        # Ray's own rule: 127.0.0.1 becomes this host's network address (on a host with one)
+        keep_loopback_addresses()
+        keep_loopback_addresses()  # twice: still one wrapper
+        assert services.resolve_ip_for_localhost("127.0.0.1") == "127.0.0.1"
+        assert services.resolve_ip_for_localhost("10.0.0.14") == "10.0.0.14"
+        assert services.resolve_ip_for_localhost("localhost") == resolve("localhost")
+        assert services.canonicalize_bootstrap_address("127.0.0.1:6390") == "127.0.0.1:6390"
+    finally:
+        services.resolve_ip_for_localhost = resolve
