@@ -212,6 +212,56 @@ def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return out
 
 
+def _own_columns(frame: pd.DataFrame) -> dict[str, np.ndarray]:
+    """A block's frame as one array per column, each its own copy: a column of all blocks
+    can then be joined and the blocks' parts let go (a view of a frame's 2-D block would
+    keep the whole block alive)."""
+    return {
+        c: col.to_numpy(dtype=object) if _is_text(col) else col.to_numpy(copy=True)
+        for c, col in frame.items()
+    }
+
+
+def _is_text(col: pd.Series) -> bool:
+    return col.dtype == object or isinstance(col.dtype, pd.StringDtype)
+
+
+def _concat_owned(
+    parts: list[dict[str, np.ndarray]], keep: np.ndarray | None, order: list[str]
+) -> pd.DataFrame:
+    """What ``_concat`` gives for the blocks' frames (then rows ``keep``, columns in
+    ``order``), joined one column at a time and emptying ``parts`` as it goes, so the peak
+    holds the result and one column more, not the blocks and the result."""
+    sizes = [len(next(iter(p.values()))) if p else 0 for p in parts]
+    out = {}
+    for c in order:
+        pieces = [p.pop(c, None) for p in parts]
+        dtypes = {x.dtype for x in pieces if x is not None}
+        if all(x is not None for x in pieces) and len(dtypes) == 1:
+            col = np.concatenate(pieces)
+            whole = None
+        else:  # a block without the column, or dtypes to reconcile: pandas' own rules
+            whole = pd.concat(
+                [
+                    pd.Series(x) if x is not None else pd.Series(np.nan, index=range(n))
+                    for x, n in zip(pieces, sizes)
+                ],
+                ignore_index=True,
+            )
+            col = None
+        del pieces
+        if col is not None and col.dtype == object:
+            whole = pd.DataFrame({c: col})[c]
+            col = None
+        if keep is not None:
+            if whole is not None:
+                whole = whole[keep].reset_index(drop=True)
+            else:
+                col = col[keep]
+        out[c] = whole if whole is not None else col
+    return pd.DataFrame(out, copy=False)
+
+
 class _FileParse:
     """The parse of one text, fed block by block (whole lines, in order); :meth:`outputs`
     then gives exactly what parsing the whole text at once gives.
@@ -243,7 +293,7 @@ class _FileParse:
         }
         self.entries: list[pd.DataFrame] = []
         self.fingerprints: list[pd.DataFrame] = []
-        self.measurements: list[pd.DataFrame] = []
+        self.measurements: list[dict[str, np.ndarray]] = []  # see _own_columns
         self.counts: list[pd.DataFrame] = []
         self.line_segment: list[pd.Series] = []  # segment of report/timeseries/raw lines
 
@@ -355,7 +405,7 @@ class _FileParse:
             entries, measurements = block_entries(texts, kinds, piece.status, self.n_lines)
             if len(entries):
                 if len(measurements):
-                    self.measurements.append(measurements)
+                    self.measurements.append(_own_columns(measurements))
                 entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
                 self.entries.append(entries)
                 self.fingerprints.append(
@@ -376,18 +426,20 @@ class _FileParse:
             return entries[~repeated].reset_index(drop=True), pd.DataFrame(
                 columns=["entry", "metric", "count"]
             )
-        measurements = _concat(self.measurements)
-        self.measurements = []  # the blocks' frames are in the concatenation now
-        if repeated.any():
-            entries = entries[~repeated].reset_index(drop=True)
-            measurements = measurements[measurements["entry"].isin(entries["entry"])].reset_index(
-                drop=True
-            )
+        names = list(dict.fromkeys(c for p in self.measurements for c in p))
         pct = sorted(
-            [c for c in measurements.columns if c.startswith("p") and c[1:2].isdigit()],
+            [c for c in names if c.startswith("p") and c[1:2].isdigit()],
             key=lambda c: float(c[1:]),
         )
-        measurements = measurements[[c for c in measurements.columns if c not in pct] + pct]
+        keep = None
+        if repeated.any():
+            entries = entries[~repeated].reset_index(drop=True)
+            keep = np.isin(
+                np.concatenate([p["entry"] for p in self.measurements]),
+                entries["entry"].to_numpy(),
+            )
+        parts, self.measurements = self.measurements, []
+        measurements = _concat_owned(parts, keep, [c for c in names if c not in pct] + pct)
         return entries, measurements
 
     def _raw(self, n_segments: int) -> tuple[pd.DataFrame, np.ndarray]:
