@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import bench_figures as fig
-from . import cassandra_local, hbase_local, java, maven
+from . import bench_profile, cassandra_local, hbase_local, java, maven
 from .build import ensure_built
 from .errors import ScriptError, run_main
 from .launcher import RUNTIME_LIB, binding_release_dir
@@ -207,9 +207,12 @@ def main(argv=None) -> int:
                     "reported against the raw harness and against --baseline")
     ap.add_argument("--official", metavar="DIR", help="a YCSB source checkout with YCSB's own "
                     "binding built (hbase: hbase2): it runs as one more leg")
-    ap.add_argument("--profile", action="store_true", help="after the measured legs, one more "
-                    "binding (and baseline) leg with a JFR recording (not counted), saved as "
-                    "<leg>.jfr in the output directory")
+    ap.add_argument("--profile", action="store_true", help="after the measured legs, two more "
+                    "legs of each kind (not counted) under async-profiler: CPU (ctimer, 1 ms) and "
+                    "allocations, saved as <leg>-cpu.collapsed and <leg>-alloc.collapsed in the "
+                    "output directory and summarized")
+    ap.add_argument("--jvm-args", default="", help="JVM arguments for every leg alike (e.g. "
+                    "\"-XX:+UseParallelGC\"), to compare JVM settings")
     ap.add_argument("--out", help="directory for each leg's output "
                     "(default results/bench-binding/<time>)")
     args = ap.parse_args(argv)
@@ -273,12 +276,14 @@ def main(argv=None) -> int:
                       f"{w.cpu_us_per_op:6.1f} us CPU/op  load {max(leg_loads):.1f}"
                       + (f"  ({bad} FAILED operations)" if bad else ""), flush=True)
         if args.profile:
-            for leg in [leg for leg in legs if leg in ("binding", "baseline")]:
-                jfr = (f"-XX:StartFlightRecording=filename={out_dir / leg}.jfr,settings=profile,"
-                       "dumponexit=true")
-                cmd = leg_command(leg, args, db, threads[0], seconds, out_dir, jfr)
-                run_leg(cmd, out_dir, f"{args.db}-profile-{leg}")
-                print(f"  JFR recording of a {leg} leg: {out_dir / leg}.jfr", flush=True)
+            lib = bench_profile.agent_library(out_dir)
+            for leg in [leg for leg in legs if leg not in dropped]:
+                for event in ("cpu", "alloc"):
+                    path = out_dir / f"{leg}-{event}.collapsed"
+                    cmd = leg_command(leg, args, db, threads[0], seconds, out_dir,
+                                      bench_profile.agent_arg(lib, event, path))
+                    run_leg(cmd, out_dir, f"{args.db}-profile-{leg}-{event}")
+                    print(bench_profile.summary(path), flush=True)
     finally:
         stop()
     print(report(args, threads, windows, loads))
@@ -287,6 +292,8 @@ def main(argv=None) -> int:
 
 def leg_command(leg: str, args, db: dict, threads: int, seconds: int, out_dir: Path,
                 jvm_args: str) -> list:
+    # --jvm-args reach every leg alike: a JVM setting is then no difference between legs
+    jvm_args = " ".join(a for a in (args.jvm_args, jvm_args) if a)
     if leg == "raw":
         return raw_command(db, threads, seconds, args.records, jvm_args)
     if leg == "official":
