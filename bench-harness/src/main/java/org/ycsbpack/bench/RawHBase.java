@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.client.Table;
 /**
  * The raw hbase-client loop: one Connection, a Table per thread, a Get of the family and a Put
  * of one column, row key = the YCSB key in UTF-8 (hbase-salted with {@code hbase.salt=none}),
- * with the hbase-salted binding's default client configuration.
+ * with HBase's default client configuration.
  */
 final class RawHBase implements RawClient {
   private static final byte[] FAMILY = "cf".getBytes(StandardCharsets.UTF_8);
@@ -30,9 +30,6 @@ final class RawHBase implements RawClient {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", quorum);
     conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
-    // the hbase-salted binding's default client setting (HBaseClientSettings.DEFAULTS), so that
-    // both legs run the same RPC client
-    conf.set("hbase.rpc.client.impl", "org.apache.hadoop.hbase.ipc.BlockingRpcClient");
     conf.set("hbase.tmp.dir", System.getProperty("java.io.tmpdir") + "/ycsb-hbase-client-"
         + System.getProperty("user.name"));
     connection = ConnectionFactory.createConnection(conf);

@@ -125,18 +125,12 @@ final class HBaseConnection implements AutoCloseable {
   }
 
   /**
-   * HBase's defaults, the binding's own defaults ({@link HBaseClientSettings#DEFAULTS}) and any
-   * {@code hbase-site.xml} on the classpath, then every YCSB property named {@code hbase.*} or
-   * {@code zookeeper.*} that is not a binding property (so any client setting can be given with
-   * -p), then the binding properties the user set.
+   * HBase's defaults and any {@code hbase-site.xml} on the classpath, then every YCSB property
+   * named {@code hbase.*} or {@code zookeeper.*} that is not a binding property (so any client
+   * setting can be given with -p), then the binding properties the user set.
    */
   static Configuration configuration(HBaseSettings s) {
     Configuration conf = HBaseConfiguration.create();
-    HBaseClientSettings.DEFAULTS.forEach((name, value) -> {
-      if (!setBySite(conf, name)) {
-        conf.set(name, value);
-      }
-    });
     for (String name : s.properties.stringPropertyNames()) {
       if (isClientSetting(name)) {
         conf.set(name, s.properties.getProperty(name).trim());

@@ -60,15 +60,6 @@ class ClientConfigurationTest {
   }
 
   @Test
-  void theRpcClientIsTheBlockingOneUnlessSetOtherwise() throws DBException {
-    assertEquals("org.apache.hadoop.hbase.ipc.BlockingRpcClient",
-        HBaseConnection.configuration(settings()).get("hbase.rpc.client.impl"));
-    assertEquals("org.apache.hadoop.hbase.ipc.NettyRpcClient",
-        HBaseConnection.configuration(settings("hbase.rpc.client.impl",
-            "org.apache.hadoop.hbase.ipc.NettyRpcClient")).get("hbase.rpc.client.impl"));
-  }
-
-  @Test
   void theClientNeverUsesHBasesDefaultTmpDir() throws DBException {
     Configuration conf = HBaseConnection.configuration(settings());
     String tmp = conf.get("hbase.tmp.dir");
