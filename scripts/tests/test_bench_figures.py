@@ -44,6 +44,23 @@ def test_window_drops_the_warm_up_and_divides_cpu_by_the_window_operations():
     assert w.cpu_us_per_op == pytest.approx(0.8 * 1e6 / 2000)
 
 
+def test_the_jit_threads_part_of_the_window_cpu_comes_from_their_own_series():
+    status = fig.status_points(STDERR)
+    t0 = status[0][0]
+    cpu = [(t0 + s, 0.4 * s) for s in range(0, 5)]
+    jit = [(t0 + s, 0.1 * s) for s in range(0, 5)]
+    w = fig.steady_window(status, cpu, warmup=1.5, measured=2.0, jit=jit)
+    assert w.jit_us_per_op == pytest.approx(0.2 * 1e6 / 2000)
+    assert fig.steady_window(status, cpu, 1.5, 2.0).jit_us_per_op == 0.0
+
+
+def test_jit_compiler_threads_are_known_by_their_kernel_name():
+    assert fig.is_jit_thread("4243 (C2 CompilerThre) S 1 4242 4242 0 -1 0 0 0 0 0 90 3 0 0")
+    assert fig.is_jit_thread("4244 (C1 CompilerThre) S 1 4242 4242 0 -1 0 0 0 0 0 9 1 0 0")
+    assert not fig.is_jit_thread("4250 (Thread-3) S 1 4242 4242 0 -1 0 0 0 0 0 400 20 0 0")
+    assert not fig.is_jit_thread("4251 (GC Thread#0) S 1 4242 4242 0 -1 0 0 0 0 0 4 0 0 0")
+
+
 def test_window_longer_than_the_run_is_an_error_that_says_so():
     status = fig.status_points(STDERR)
     cpu = [(status[0][0] + s, float(s)) for s in range(0, 6)]

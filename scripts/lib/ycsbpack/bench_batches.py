@@ -78,9 +78,11 @@ def complete(stdout: str, op: str) -> bool:
     return bool(ok) and not any(int(n) for n in others)
 
 
-def plan(db: dict, sizes: list) -> list:
+def plan(db: dict, sizes: list, kinds=("read", "write")) -> list:
     runs = []
     for kind, op in (("read", "BATCH_READ"), ("write", "BATCH_UPDATE")):
+        if kind not in kinds:
+            continue
         for mode, props in db[kind].items():
             for size in sizes:
                 runs.append((kind, op, mode, size, props))
@@ -96,6 +98,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
     ap.add_argument("--records", type=int, default=20000, help="rows loaded (default 20000)")
     ap.add_argument("--threads", type=int, default=8, help="client threads (default 8)")
+    ap.add_argument("--kinds", default="read,write",
+                    help="batched reads, writes or both (default read,write)")
     ap.add_argument("--hosts", help="an existing cluster instead of a local node (Cassandra "
                     "contact points, or the HBase ZooKeeper quorum)")
     args = ap.parse_args(argv)
@@ -103,7 +107,10 @@ def main(argv=None) -> int:
         raise ScriptError("--warmup must be shorter than --seconds")
     db = DATABASES[args.db]
     sizes = [int(s) for s in args.sizes.split(",")]
-    runs = plan(db, sizes)
+    kinds = args.kinds.split(",")
+    if not kinds or any(k not in ("read", "write") for k in kinds):
+        raise ScriptError(f"--kinds {args.kinds}: give read, write or read,write")
+    runs = plan(db, sizes, kinds)
     print(f"{len(runs)} runs x {args.repeat} repetitions x {args.seconds} s = about "
           f"{len(runs) * args.repeat * args.seconds / 60:.0f} min, plus the load", flush=True)
     ensure_built()

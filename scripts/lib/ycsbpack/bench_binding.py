@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import bench_figures as fig
-from . import cassandra_local, hbase_local, java, maven
+from . import bench_profile, cassandra_local, hbase_local, java, maven
 from .build import ensure_built
 from .errors import ScriptError, run_main
 from .launcher import RUNTIME_LIB, binding_release_dir
@@ -130,15 +130,25 @@ def official_command(db_name: str, checkout: Path, out_dir: Path, db: dict, thre
 
 
 def run_leg(cmd: list, out_dir: Path, name: str):
-    """Runs one leg, sampling the process's CPU time; (stdout, stderr, cpu samples, loads)."""
+    """Runs one leg, sampling the process's CPU time, and apart the JIT compiler threads'
+    (the JVM starts and ends compiler threads as it needs them: each thread's last figure
+    counts); (stdout, stderr, cpu samples, jit cpu samples, loads)."""
     out, err = out_dir / f"{name}.out", out_dir / f"{name}.err"
-    cpu, loads = [], []
+    cpu, jit, loads = [], [], []
+    jit_threads = {}
     with open(out, "w") as fo, open(err, "w") as fe:
         proc = subprocess.Popen(cmd, stdout=fo, stderr=fe, cwd=REPO_ROOT)
         stat = Path(f"/proc/{proc.pid}/stat")
         while proc.poll() is None:
             try:
-                cpu.append((time.time(), fig.cpu_seconds(stat.read_text(), TICKS)))
+                now = time.time()
+                total = fig.cpu_seconds(stat.read_text(), TICKS)
+                for task in Path(f"/proc/{proc.pid}/task").iterdir():
+                    line = (task / "stat").read_text()
+                    if fig.is_jit_thread(line):
+                        jit_threads[task.name] = fig.cpu_seconds(line, TICKS)
+                cpu.append((now, total))
+                jit.append((now, sum(jit_threads.values())))
             except (OSError, ValueError):
                 pass
             loads.append(float(Path("/proc/loadavg").read_text().split()[0]))
@@ -146,7 +156,7 @@ def run_leg(cmd: list, out_dir: Path, name: str):
     if proc.returncode != 0:
         tail = "\n".join(err.read_text().strip().splitlines()[-10:])
         raise ScriptError(f"{name} failed (exit {proc.returncode}), see {err}:\n{tail}")
-    return out.read_text(), err.read_text(), cpu, loads
+    return out.read_text(), err.read_text(), cpu, jit, loads
 
 
 def failures(stdout: str) -> int:
@@ -201,20 +211,28 @@ def main(argv=None) -> int:
     ap.add_argument("--measured", type=int, default=30,
                     help="seconds measured per leg (default 30)")
     ap.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
+    ap.add_argument("--server-warmup", type=int, default=40, metavar="SECONDS",
+                    help="after the load, run the workload this long, not counted, before the "
+                    "first measured leg (default 40; 0: none)")
     ap.add_argument("--records", type=int, default=20000, help="rows loaded (default 20000)")
     ap.add_argument("--baseline", metavar="DIR", help="another checkout of this project (e.g. "
                     "the code before a change, built there): its bin/ycsb runs as a third leg, "
                     "reported against the raw harness and against --baseline")
     ap.add_argument("--official", metavar="DIR", help="a YCSB source checkout with YCSB's own "
                     "binding built (hbase: hbase2): it runs as one more leg")
-    ap.add_argument("--profile", action="store_true", help="after the measured legs, one more "
-                    "binding (and baseline) leg with a JFR recording (not counted), saved as "
-                    "<leg>.jfr in the output directory")
+    ap.add_argument("--profile", action="store_true", help="after the measured legs, two more "
+                    "legs of each kind (not counted) under async-profiler: CPU (ctimer, 1 ms) and "
+                    "allocations, saved as <leg>-cpu.collapsed and <leg>-alloc.collapsed in the "
+                    "output directory and summarized")
+    ap.add_argument("--jvm-args", default="", help="JVM arguments for every leg alike (e.g. "
+                    "\"-XX:+UseParallelGC\"), to compare JVM settings")
     ap.add_argument("--out", help="directory for each leg's output "
                     "(default results/bench-binding/<time>)")
     args = ap.parse_args(argv)
     if min(args.warmup, args.measured, args.repeat, args.records) < 1:
         raise ScriptError("--warmup, --measured, --repeat and --records must be at least 1")
+    if args.server_warmup < 0:
+        raise ScriptError("--server-warmup must be 0 or more seconds")
     threads = [int(t) for t in args.threads.split(",")]
     db = {k: (dict(v) if isinstance(v, dict) else v) for k, v in DATABASES[args.db].items()}
     legs = ["binding", "raw"]
@@ -249,6 +267,13 @@ def main(argv=None) -> int:
     try:
         print(f"loading {args.records} rows (10 fields x 100 bytes)...", flush=True)
         load(db, args.records)
+        if args.server_warmup:
+            # a freshly loaded server flushes and compacts, and its JIT is cold: the first
+            # measured leg after the load ran at a third of the later legs' ops/s (Cassandra)
+            print(f"warming the server up: {args.server_warmup} s of the workload, not counted",
+                  flush=True)
+            run_leg(binding_command(db, max(threads), args.server_warmup, args.records),
+                    out_dir, f"{args.db}-server-warmup")
         for t in threads:
             for rep, leg in fig.leg_order(legs, args.repeat):
                 cmd = leg_command(leg, args, db, t, seconds, out_dir, "")
@@ -256,9 +281,9 @@ def main(argv=None) -> int:
                 if leg in dropped:
                     continue
                 try:
-                    stdout, stderr, cpu, leg_loads = run_leg(cmd, out_dir, name)
+                    stdout, stderr, cpu, jit, leg_loads = run_leg(cmd, out_dir, name)
                     w = fig.steady_window(fig.status_points(stderr), cpu, args.warmup,
-                                          args.measured)
+                                          args.measured, jit)
                 except (ScriptError, ValueError) as e:
                     if leg != "official":
                         raise ScriptError(f"{name}: {e} (see {out_dir / name}.err)")
@@ -270,15 +295,18 @@ def main(argv=None) -> int:
                 windows.setdefault((t, leg), []).append(w)
                 loads += leg_loads
                 print(f"  t{t} rep {rep + 1} {leg:8}: {w.ops_per_s:9,.0f} ops/s  "
-                      f"{w.cpu_us_per_op:6.1f} us CPU/op  load {max(leg_loads):.1f}"
+                      f"{w.cpu_us_per_op:6.1f} us CPU/op (JIT {w.jit_us_per_op:4.1f})  "
+                      f"load {max(leg_loads):.1f}"
                       + (f"  ({bad} FAILED operations)" if bad else ""), flush=True)
         if args.profile:
-            for leg in [leg for leg in legs if leg in ("binding", "baseline")]:
-                jfr = (f"-XX:StartFlightRecording=filename={out_dir / leg}.jfr,settings=profile,"
-                       "dumponexit=true")
-                cmd = leg_command(leg, args, db, threads[0], seconds, out_dir, jfr)
-                run_leg(cmd, out_dir, f"{args.db}-profile-{leg}")
-                print(f"  JFR recording of a {leg} leg: {out_dir / leg}.jfr", flush=True)
+            lib = bench_profile.agent_library(out_dir)
+            for leg in [leg for leg in legs if leg not in dropped]:
+                for event in ("cpu", "alloc"):
+                    path = out_dir / f"{leg}-{event}.collapsed"
+                    cmd = leg_command(leg, args, db, threads[0], seconds, out_dir,
+                                      bench_profile.agent_arg(lib, event, path))
+                    run_leg(cmd, out_dir, f"{args.db}-profile-{leg}-{event}")
+                    print(bench_profile.summary(path), flush=True)
     finally:
         stop()
     print(report(args, threads, windows, loads))
@@ -287,6 +315,8 @@ def main(argv=None) -> int:
 
 def leg_command(leg: str, args, db: dict, threads: int, seconds: int, out_dir: Path,
                 jvm_args: str) -> list:
+    # --jvm-args reach every leg alike: a JVM setting is then no difference between legs
+    jvm_args = " ".join(a for a in (args.jvm_args, jvm_args) if a)
     if leg == "raw":
         return raw_command(db, threads, seconds, args.records, jvm_args)
     if leg == "official":
@@ -313,6 +343,8 @@ def report(args, threads: list, windows: dict, loads: list) -> str:
         b, r = windows[(t, "binding")], windows[(t, "raw")]
         cpu = fig.pair_ratios(b, r, "cpu_us_per_op")
         ops = fig.pair_ratios(b, r, "ops_per_s")
+        no_jit = [(x.cpu_us_per_op - x.jit_us_per_op) / (y.cpu_us_per_op - y.jit_us_per_op)
+                  for x, y in zip(b, r)]
         all_cpu += cpu
         all_ops += ops
         lines.append(
@@ -321,7 +353,8 @@ def report(args, threads: list, windows: dict, loads: list) -> str:
             f"{fig.median([w.cpu_us_per_op for w in b]):>14.1f} "
             f"{fig.median([w.cpu_us_per_op for w in r]):>10.1f} "
             f"{fig.median(ops):>11.2f} {fig.median(cpu):>14.2f}   "
-            f"(pair ratios CPU/op {', '.join(f'{x:.2f}' for x in cpu)})")
+            f"(pair ratios CPU/op {', '.join(f'{x:.2f}' for x in cpu)}; without the JIT "
+            f"threads' CPU {fig.median(no_jit):.2f})")
         for other in ("baseline", "official"):
             if len(windows.get((t, other), [])) == len(b):
                 o = windows[(t, other)]

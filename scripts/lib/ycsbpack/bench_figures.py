@@ -39,16 +39,26 @@ def at(series: list, t: float) -> float:
                      f"({series[0][0]:.1f}..{series[-1][0]:.1f})" if series else "no samples")
 
 
+def is_jit_thread(proc_stat: str) -> bool:
+    """A /proc/<pid>/task/<tid>/stat line of one of HotSpot's JIT compiler threads (named
+    "C1 CompilerThread<n>" / "C2 CompilerThread<n>", cut to 15 characters by the kernel)."""
+    name = proc_stat[proc_stat.index("(") + 1:proc_stat.rindex(")")]
+    return name.startswith(("C1 CompilerThre", "C2 CompilerThre"))
+
+
 @dataclass(frozen=True)
 class Window:
     ops_per_s: float
     cpu_us_per_op: float  # client JVM CPU microseconds per operation
     start: float
     end: float
+    jit_us_per_op: float = 0.0  # of which the JIT compiler threads'
 
 
-def steady_window(status: list, cpu: list, warmup: float, measured: float) -> Window:
-    """ops/s and client CPU per operation over [first status + warmup, + measured]."""
+def steady_window(status: list, cpu: list, warmup: float, measured: float,
+                  jit: list = None) -> Window:
+    """ops/s and client CPU per operation over [first status + warmup, + measured]; with a
+    series of the JIT compiler threads' CPU time, also their part of it."""
     if len(status) < 2:
         raise ValueError("fewer than two status lines: the run did not get going")
     start = status[0][0] + warmup
@@ -60,7 +70,8 @@ def steady_window(status: list, cpu: list, warmup: float, measured: float) -> Wi
     if ops <= 0:
         raise ValueError("no operation completed in the measured window")
     cpu_s = at(cpu, end) - at(cpu, start)
-    return Window(ops / (end - start), cpu_s * 1e6 / ops, start, end)
+    jit_s = at(jit, end) - at(jit, start) if jit else 0.0
+    return Window(ops / (end - start), cpu_s * 1e6 / ops, start, end, jit_s * 1e6 / ops)
 
 
 def pair_ratios(a_runs: list, b_runs: list, attribute: str) -> list:

@@ -6,13 +6,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
-import java.util.concurrent.ConcurrentHashMap;
 import org.ycsbpack.common.ErrorLog;
-import org.ycsbpack.common.InitFailure;
-import org.ycsbpack.common.SharedResource;
+import org.ycsbpack.common.SharedConnections;
 import org.ycsbpack.common.UnknownProperties;
-import org.ycsbpack.common.batch.BatchBindings;
-import org.ycsbpack.common.listappend.ListBindings;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -29,13 +25,13 @@ import site.ycsb.Status;
 public class Cassandra4Client extends DB {
   static final String NAME = "cassandra4";
   /** One connection per distinct cluster/schema setting: in a YCSB run that is exactly one. */
-  private static final ConcurrentHashMap<String, SharedResource<CassandraConnection>> CONNECTIONS =
-      new ConcurrentHashMap<>();
+  private static final SharedConnections<CassandraConnection> CONNECTIONS =
+      new SharedConnections<>(NAME, "the session", ErrorLog::describe);
   private static final ErrorLog ERRORS = new ErrorLog(NAME);
 
   private CassandraSettings settings;
   private CassandraConnection connection;
-  private SharedResource<CassandraConnection> shared;
+  private SharedConnections.Lease<CassandraConnection> lease;
 
   @Override
   public void init() throws DBException {
@@ -44,14 +40,13 @@ public class Cassandra4Client extends DB {
       UnknownProperties.warnOnce(NAME, getProperties(), CassandraProperties.NAMES,
           CassandraProperties.PREFIX);
       CassandraSettings s = settings;
-      shared = CONNECTIONS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
-      connection = shared.acquire(() -> CassandraConnection.open(s));
-      BatchBindings.publish(new CassandraBatches(connection, settings, ERRORS));
-      ListBindings.publish(new CassandraLists(connection, settings, ERRORS));
-    } catch (DBException e) {
-      throw InitFailure.report(NAME, e.getMessage(), e);
+      lease = CONNECTIONS.acquire(s.connectionKey(), () -> CassandraConnection.open(s));
+      connection = lease.connection();
+      lease.publish(new CassandraBatches(connection, settings, ERRORS),
+          new CassandraLists(connection, settings, ERRORS));
     } catch (Exception e) {
-      throw InitFailure.report(NAME, "could not start: " + ErrorLog.describe(e), e);
+      connection = null;
+      throw CONNECTIONS.initFailed(lease, e);
     }
   }
 
@@ -59,13 +54,7 @@ public class Cassandra4Client extends DB {
   public void cleanup() throws DBException {
     if (connection != null) {
       connection = null;
-      BatchBindings.clear();
-      ListBindings.clear();
-      try {
-        shared.release();
-      } catch (Exception e) {
-        throw new DBException("cassandra4: closing the session failed: " + ErrorLog.describe(e));
-      }
+      lease.release();
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ycsbpack.common.testing.ServerScripts.concat;
 
 import org.junit.jupiter.api.Test;
 import org.ycsbpack.common.testing.YcsbProcess;
@@ -16,10 +17,7 @@ class YcsbCommandIT {
     String[] base = {command, "cassandra4", "-P", WORKLOAD, "-p", "hosts=" + LocalCassandra.hosts(),
         "-p", "cassandra.createschema=true", "-p", "recordcount=300", "-p", "operationcount=600",
         "-p", "maxexecutiontime=120", "-threads", "4"};
-    String[] all = new String[base.length + more.length];
-    System.arraycopy(base, 0, all, 0, base.length);
-    System.arraycopy(more, 0, all, base.length, more.length);
-    return all;
+    return concat(base, more);
   }
 
   @Test
@@ -42,12 +40,8 @@ class YcsbCommandIT {
   void aBadPropertyValueStopsTheClientWithOneSentence() throws Exception {
     YcsbProcess p = YcsbProcess.run(args("run",
         "-p", "cassandra.keyspace=it_integrity", "-p", "cassandra.readconsistencylevel=SOME"));
-    assertEquals(3, p.exitStatus, p.toString());
-    assertTrue(p.stderr.contains("ERROR cassandra4: property cassandra.readconsistencylevel="
-        + "'SOME' is not valid: expected one of ANY, ONE, TWO, THREE"), p.stderr);
-    assertEquals(p.stderr.indexOf("ERROR cassandra4"), p.stderr.lastIndexOf("ERROR cassandra4"),
-        "said once, not once per thread");
-    assertFalse(p.stdout.contains("[OVERALL]"), "no report after a failed init");
+    p.assertStoppedAtInit("cassandra4", "property cassandra.readconsistencylevel='SOME' is not "
+        + "valid: expected one of ANY, ONE, TWO, THREE");
   }
 
   @Test

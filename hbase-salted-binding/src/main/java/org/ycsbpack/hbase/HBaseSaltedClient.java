@@ -6,17 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.ycsbpack.common.ErrorLog;
-import org.ycsbpack.common.InitFailure;
-import org.ycsbpack.common.SharedResource;
-import org.ycsbpack.common.batch.BatchBindings;
-import org.ycsbpack.common.listappend.ListBindings;
+import org.ycsbpack.common.SharedConnections;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -32,12 +28,12 @@ import site.ycsb.Status;
 public class HBaseSaltedClient extends DB {
   static final String NAME = "hbase-salted";
   /** One Connection per distinct cluster configuration (YCSB's threads all share one). */
-  private static final ConcurrentHashMap<String, SharedResource<HBaseConnection>> CONNECTIONS =
-      new ConcurrentHashMap<>();
+  private static final SharedConnections<HBaseConnection> CONNECTIONS =
+      new SharedConnections<>(NAME, "the connection", ErrorLog::describe);
   private static final ErrorLog ERRORS = new ErrorLog(NAME);
 
   private HBaseSettings settings;
-  private SharedResource<HBaseConnection> shared;
+  private SharedConnections.Lease<HBaseConnection> lease;
   private HBaseConnection connection;
   private Table table;
   private BufferedWrites buffered;
@@ -49,34 +45,19 @@ public class HBaseSaltedClient extends DB {
     try {
       settings = new HBaseSettings(getProperties());
       HBaseSettings s = settings;
-      shared = CONNECTIONS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
-      connection = shared.acquire(() -> HBaseConnection.open(s));
+      lease = CONNECTIONS.acquire(s.connectionKey(), () -> HBaseConnection.open(s));
+      connection = lease.connection();
       connection.prepareTable(s);
       table = connection.connection.getTable(s.table);
       if (s.clientBuffering) {
         buffered = new BufferedWrites(connection.connection, s, ERRORS);
       }
       batches = new HBaseBatches(connection.connection, table, settings, buffered, ERRORS);
-      BatchBindings.publish(batches);
       lists = new HBaseLists(connection, settings, ERRORS);
-      ListBindings.publish(lists);
-    } catch (DBException e) {
-      releaseAfterFailedInit();
-      throw InitFailure.report(NAME, e.getMessage(), e);
+      lease.publish(batches, lists);
     } catch (Exception e) {
-      releaseAfterFailedInit();
-      throw InitFailure.report(NAME, "could not start: " + ErrorLog.describe(e), e);
-    }
-  }
-
-  private void releaseAfterFailedInit() {
-    if (connection != null) {
       connection = null;
-      try {
-        shared.release();
-      } catch (Exception e) {
-        // init() is failing with a better message
-      }
+      throw CONNECTIONS.initFailed(lease, e);
     }
   }
 
@@ -104,17 +85,11 @@ public class HBaseSaltedClient extends DB {
     } catch (IOException e) {
       problem = "flushing buffered writes failed: " + ErrorLog.describe(e);
     } finally {
-      BatchBindings.clear();
-      ListBindings.clear();
       buffered = null;
       lists = null;
       batches = null;
       connection = null;
-      try {
-        shared.release();
-      } catch (Exception e) {
-        problem = "closing the connection failed: " + ErrorLog.describe(e);
-      }
+      lease.release();
     }
     if (problem != null) {
       throw new DBException(NAME + ": " + problem);

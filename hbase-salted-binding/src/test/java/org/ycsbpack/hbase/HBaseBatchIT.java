@@ -3,6 +3,8 @@ package org.ycsbpack.hbase;
 import static org.ycsbpack.common.testing.ServerScripts.concat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.ycsbpack.common.testing.TestRows.row;
+import static org.ycsbpack.common.testing.TestRows.strings;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +19,6 @@ import org.ycsbpack.common.batch.BatchResult;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
 import site.ycsb.Status;
-import site.ycsb.StringByteIterator;
 import org.ycsbpack.common.testing.YcsbProcess;
 
 /**
@@ -31,19 +32,6 @@ class HBaseBatchIT {
   @AfterEach
   void cleanup() throws DBException {
     binding.close();
-  }
-
-  private static Map<String, ByteIterator> row(String key, String suffix) {
-    Map<String, ByteIterator> v = new HashMap<>();
-    v.put("field0", new StringByteIterator(key + "/0" + suffix));
-    v.put("field1", new StringByteIterator(key + "/1" + suffix));
-    return v;
-  }
-
-  private static Map<String, String> strings(Map<String, ByteIterator> row) {
-    Map<String, String> out = new HashMap<>();
-    row.forEach((k, v) -> out.put(k, v.toString()));
-    return out;
   }
 
   /** A client of this thread and the batch operations it published in init(). */

@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
@@ -24,13 +20,11 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.ycsbpack.common.testing.ListOperationsContract;
 import org.ycsbpack.common.listappend.ListBindings;
 import org.ycsbpack.common.listappend.ListOperations;
 import site.ycsb.DBException;
 import site.ycsb.Status;
-import org.ycsbpack.common.testing.YcsbProcess;
 
 /**
  * The S1 anti-fraud history on the real test HBase: one cell per appended element with a cell
@@ -45,6 +39,17 @@ class HBaseListAppendIT extends ListOperationsContract {
   }
 
   /** The list operations a client of this thread published in init(), on table "history". */
+  @Override
+  protected String bindingName() {
+    return "hbase-salted";
+  }
+
+  @Override
+  protected String[] runConnection() {
+    return concat(LocalHBase.ycsbArgs(), new String[] {"-p", "table=it_lists_ycsb",
+        "-p", "hbase.createtable=true", "-p", "listappend.table=it_lists_run"});
+  }
+
   @Override
   protected List<String[]> batchModes() {
     return Arrays.asList(new String[] {"hbase.clientbuffering", "false"},
@@ -94,45 +99,5 @@ class HBaseListAppendIT extends ListOperationsContract {
         problem);
     assertTrue(problem.endsWith("create it (HBase shell: create 'it_no_such_history', 'cf') or "
         + "run with -p hbase.createtable=true (property listappend.table)"), problem);
-  }
-
-  @Test
-  void everyAcknowledgedAppendOfARunIsStored(@TempDir Path tmp) throws Exception {
-    List<String> connection = new ArrayList<>(Arrays.asList(LocalHBase.ycsbArgs()));
-    connection.addAll(Arrays.asList("-p", "table=it_lists_ycsb", "-p", "hbase.createtable=true",
-        "-p", "listappend.table=it_lists_run"));
-    String[] workload = {"-p", "workload=org.ycsbpack.common.listappend.ListAppendWorkload",
-        "-p", "listappend.keys=200", "-threads", "4"};
-    String[] connect = connection.toArray(new String[0]);
-    YcsbProcess load = YcsbProcess.run(concat(new String[] {"load", "hbase-salted"}, connect,
-        workload, new String[] {"-p", "recordcount=300"}));
-    assertEquals(0, load.exitStatus, load.toString());
-    assertEquals("300", load.reportValue("APPEND", "Return=OK"), load.toString());
-    YcsbProcess batched = YcsbProcess.run(concat(new String[] {"run", "hbase-salted"}, connect,
-        workload, new String[] {"-p", "operationcount=40", "-p", "batchsize=10"}));
-    assertEquals(0, batched.exitStatus, batched.toString());
-    int batchReads = Integer.parseInt(batched.reportValue("BATCH_READ_LIST", "Operations"));
-    int batchAppends = Integer.parseInt(batched.reportValue("BATCH_APPEND", "Operations"));
-    assertEquals(40, batchReads + batchAppends);
-    assertEquals(String.valueOf(batchAppends * 10),
-        batched.reportValue("BATCH_APPEND-RECORDS", "Return=OK"), batched.toString());
-
-    Path loadOut = tmp.resolve("load.out");
-    Path runOut = tmp.resolve("run.out");
-    Files.write(loadOut, load.stdout.getBytes(StandardCharsets.UTF_8));
-    Files.write(runOut, batched.stdout.getBytes(StandardCharsets.UTF_8));
-    List<String> check = new ArrayList<>(Arrays.asList(
-        LocalHBase.repoRoot().resolve("scripts/check-list-appends").toString(), "hbase-salted",
-        loadOut.toString(), runOut.toString(), "--"));
-    check.addAll(connection);
-    Path out = tmp.resolve("check.txt");
-    Process p = new ProcessBuilder(check).redirectErrorStream(true).redirectOutput(out.toFile())
-        .redirectInput(new File("/dev/null")).start();
-    assertTrue(p.waitFor(3, TimeUnit.MINUTES));
-    String report = new String(Files.readAllBytes(out), StandardCharsets.UTF_8);
-    assertEquals(0, p.exitValue(), report);
-    int expected = 300 + batchAppends * 10;
-    assertTrue(report.contains("successful appends reported: " + expected + "; list elements "
-        + "stored: " + expected), report);
   }
 }

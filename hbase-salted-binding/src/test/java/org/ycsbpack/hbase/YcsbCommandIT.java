@@ -24,11 +24,7 @@ class YcsbCommandIT {
   }
 
   private static void assertInitFailure(YcsbProcess p, String sentence) {
-    assertEquals(3, p.exitStatus, p.toString());
-    assertTrue(p.stderr.contains("ERROR hbase-salted: " + sentence), p.stderr);
-    assertEquals(p.stderr.indexOf("ERROR hbase-salted"), p.stderr.lastIndexOf("ERROR hbase-salted"),
-        "said once, not once per thread");
-    assertFalse(p.stdout.contains("[OVERALL]"), "no report after a failed init");
+    p.assertStoppedAtInit("hbase-salted", sentence);
   }
 
   @Test

@@ -13,12 +13,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.Vector;
-import java.util.concurrent.ConcurrentHashMap;
 import org.ycsbpack.common.ErrorLog;
-import org.ycsbpack.common.InitFailure;
-import org.ycsbpack.common.SharedResource;
-import org.ycsbpack.common.batch.BatchBindings;
-import org.ycsbpack.common.listappend.ListBindings;
+import org.ycsbpack.common.SharedConnections;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -37,13 +33,13 @@ import site.ycsb.Status;
  */
 public class JdbcClient extends DB {
   static final String NAME = "jdbc";
-  private static final ConcurrentHashMap<String, SharedResource<JdbcConnection>> POOLS =
-      new ConcurrentHashMap<>();
+  private static final SharedConnections<JdbcConnection> POOLS =
+      new SharedConnections<>(NAME, "the pool", JdbcConnection::describe);
   static final ErrorLog ERRORS = new ErrorLog(NAME);
 
   private JdbcSettings settings;
   private JdbcConnection connection;
-  private SharedResource<JdbcConnection> shared;
+  private SharedConnections.Lease<JdbcConnection> lease;
   // one client thread's: statements of each table it touched
   private final Map<String, SqlStatements> statements = new HashMap<>();
 
@@ -52,14 +48,12 @@ public class JdbcClient extends DB {
     try {
       settings = new JdbcSettings(getProperties());
       JdbcSettings s = settings;
-      shared = POOLS.computeIfAbsent(s.connectionKey(), k -> new SharedResource<>());
-      connection = shared.acquire(() -> JdbcConnection.open(s));
-      BatchBindings.publish(new JdbcBatches(this));
-      ListBindings.publish(new JdbcLists(connection, ERRORS));
-    } catch (DBException e) {
-      throw InitFailure.report(NAME, e.getMessage(), e);
+      lease = POOLS.acquire(s.connectionKey(), () -> JdbcConnection.open(s));
+      connection = lease.connection();
+      lease.publish(new JdbcBatches(this), new JdbcLists(connection, ERRORS));
     } catch (Exception e) {
-      throw InitFailure.report(NAME, "could not start: " + JdbcConnection.describe(e), e);
+      connection = null;
+      throw POOLS.initFailed(lease, e);
     }
   }
 
@@ -67,13 +61,7 @@ public class JdbcClient extends DB {
   public void cleanup() throws DBException {
     if (connection != null) {
       connection = null;
-      BatchBindings.clear();
-      ListBindings.clear();
-      try {
-        shared.release();
-      } catch (Exception e) {
-        throw new DBException("jdbc: closing the pool failed: " + JdbcConnection.describe(e));
-      }
+      lease.release();
     }
   }
 

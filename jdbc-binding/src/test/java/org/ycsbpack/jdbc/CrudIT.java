@@ -1,7 +1,7 @@
 package org.ycsbpack.jdbc;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.ycsbpack.common.testing.TestRows.allByteValues;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,8 +22,9 @@ import site.ycsb.StringByteIterator;
 
 /**
  * Single-row operations of the jdbc binding on the real test server beyond the shared contract
- * (BindingContractIT): MySQL's own outcomes (missing rows, duplicate keys, unknown columns, lock
- * waits, dropped connections) and scans in key order.
+ * (BindingContractIT: byte-identical CRUD, partial reads and updates): MySQL's own outcomes
+ * (updates of missing rows, duplicate keys, unknown columns, lock waits, dropped connections) and
+ * scans in key order.
  */
 class CrudIT {
   private final BindingUnderTest binding = new BindingUnderTest();
@@ -37,44 +38,13 @@ class CrudIT {
     return binding.client("table", table, "jdbc.createtable", "true", "fieldcount", "3");
   }
 
-  /** Every byte value 0..255, in a different order per field. */
-  private static Map<String, ByteIterator> allByteValues() {
-    Map<String, ByteIterator> values = new HashMap<>();
-    for (int f = 0; f < 3; f++) {
-      byte[] b = new byte[256];
-      for (int i = 0; i < 256; i++) {
-        b[i] = (byte) (i * (2 * f + 1));
-      }
-      values.put("field" + f, new ByteArrayByteIterator(b));
-    }
-    return values;
-  }
-
-  private static Map<String, byte[]> bytes(Map<String, ByteIterator> values) {
-    Map<String, byte[]> out = new HashMap<>();
-    values.forEach((k, v) -> out.put(k, v.toArray()));
-    return out;
-  }
-
-  private static void assertSameBytes(Map<String, byte[]> expected, Map<String, ByteIterator> got) {
-    assertEquals(expected.keySet(), got.keySet());
-    expected.forEach((k, v) -> assertArrayEquals(v, got.get(k).toArray(), k));
-  }
-
   @Test
-  void updateChangesOnlyTheGivenFieldsAndAMissingRowIsNotFound() throws DBException {
+  void anUpdateOfARowNeverWrittenIsNotFound() throws DBException {
     JdbcClient c = client("it_crud");
-    Map<String, byte[]> written = bytes(allByteValues());
-    c.insert("it_crud", "crud-3", allByteValues());
     Map<String, ByteIterator> change = new HashMap<>();
-    change.put("field2", new ByteArrayByteIterator("changed".getBytes()));
-    assertEquals(Status.OK, c.update("it_crud", "crud-3", change));
-    Map<String, ByteIterator> read = new HashMap<>();
-    c.read("it_crud", "crud-3", null, read);
-    written.put("field2", "changed".getBytes());
-    assertSameBytes(written, read);
     change.put("field2", new ByteArrayByteIterator("x".getBytes()));
-    assertEquals(Status.NOT_FOUND, c.update("it_crud", "never-written", change));
+    assertEquals(Status.NOT_FOUND, c.update("it_crud", "never-written", change),
+        "unlike Cassandra's and HBase's, a SQL UPDATE writes no row that is not there");
   }
 
   @Test

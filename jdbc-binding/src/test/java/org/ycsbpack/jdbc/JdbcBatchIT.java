@@ -1,7 +1,8 @@
 package org.ycsbpack.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.ycsbpack.common.testing.TestRows.row;
+import static org.ycsbpack.common.testing.TestRows.strings;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,26 +18,17 @@ import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.StringByteIterator;
 
-/** Batched reads and writes of the jdbc binding, in both write modes, on the real server. */
+/**
+ * What jdbc batches add to the binding contract (BindingContractIT: batched reads and writes
+ * equal the single operations, in both write modes) on the real server: an update batch of
+ * several field sets with a key that is not there, and a batch the server refuses as a whole.
+ */
 class JdbcBatchIT {
   private final BindingUnderTest binding = new BindingUnderTest();
 
   @AfterEach
   void cleanup() throws DBException {
     binding.close();
-  }
-
-  private static Map<String, ByteIterator> row(String key, String suffix) {
-    Map<String, ByteIterator> v = new HashMap<>();
-    v.put("field0", new StringByteIterator(key + "/0" + suffix));
-    v.put("field1", new StringByteIterator(key + "/1" + suffix));
-    return v;
-  }
-
-  private static Map<String, String> strings(Map<String, ByteIterator> row) {
-    Map<String, String> out = new HashMap<>();
-    row.forEach((k, v) -> out.put(k, v.toString()));
-    return out;
   }
 
   private JdbcClient client(String jdbcBatch) throws DBException {
@@ -46,7 +38,8 @@ class JdbcBatchIT {
 
   @ParameterizedTest
   @ValueSource(strings = {"false", "true"})
-  void batchesEqualTheSingleOperationsAndCountMissingKeys(String jdbcBatch) throws DBException {
+  void anUpdateBatchOfSeveralFieldSetsCountsTheKeyThatIsNotThere(String jdbcBatch)
+      throws DBException {
     JdbcClient c = client(jdbcBatch);
     JdbcBatches batches = new JdbcBatches(c);
     List<String> keys = new ArrayList<>();
@@ -55,11 +48,9 @@ class JdbcBatchIT {
       keys.add("b" + jdbcBatch + "-" + i);
       rows.add(row(keys.get(i), ""));
     }
-    BatchResult inserted = batches.batchInsert("it_batch", keys, rows);
-    assertEquals(Status.OK, inserted.status(), inserted.toString());
-    assertEquals(25, inserted.ok());
+    assertEquals(25, batches.batchInsert("it_batch", keys, rows).ok());
 
-    // updates with two field sets (one statement or batch each), and one key that is absent
+    // two field sets (one statement or batch each), and one key that is absent
     List<String> updateKeys = new ArrayList<>(keys);
     updateKeys.add("absent-" + jdbcBatch);
     List<Map<String, ByteIterator>> changes = new ArrayList<>();
@@ -72,14 +63,6 @@ class JdbcBatchIT {
     assertEquals(25, updated.ok(), updated.toString());
     assertEquals(1, updated.missing(), updated.toString());
 
-    List<String> readKeys = new ArrayList<>(keys);
-    readKeys.add(3, "absent-a");
-    readKeys.add("absent-b");
-    Map<String, Map<String, ByteIterator>> batch = new HashMap<>();
-    BatchResult read = batches.batchRead("it_batch", readKeys, null, batch);
-    assertEquals(Status.OK, read.status());
-    assertEquals(25, read.ok());
-    assertEquals(2, read.missing());
     for (int i = 0; i < keys.size(); i++) {
       String key = keys.get(i);
       Map<String, ByteIterator> single = new HashMap<>();
@@ -87,12 +70,8 @@ class JdbcBatchIT {
       Map<String, String> expected = new HashMap<>();
       expected.put("field0", i % 2 == 0 ? key + "/0" : key + "+");
       expected.put("field1", i % 2 == 0 ? key + "+" : key + "/1");
-      // a ByteIterator is consumed when read: compare the strings taken once
-      Map<String, String> singleRead = strings(single);
-      assertEquals(expected, singleRead, key);
-      assertEquals(singleRead, strings(batch.get(key)), "batched read of " + key);
+      assertEquals(expected, strings(single), key);
     }
-    assertFalse(batch.containsKey("absent-a"));
   }
 
   @ParameterizedTest

@@ -3,25 +3,17 @@ package org.ycsbpack.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ycsbpack.common.testing.ServerScripts.concat;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.testing.ListOperationsContract;
-import org.ycsbpack.common.testing.YcsbProcess;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 
@@ -36,6 +28,18 @@ class ListAppendIT extends ListOperationsContract {
   @AfterEach
   void cleanup() throws DBException {
     binding.close();
+  }
+
+  @Override
+  protected String bindingName() {
+    return "jdbc";
+  }
+
+  @Override
+  protected String[] runConnection() {
+    return new String[] {"-p", "db.url=" + LocalMariaDB.url(), "-p", "db.user=root",
+        "-p", "jdbc.createtable=true", "-p", "table=it_lists_run_usertable",
+        "-p", "listappend.table=history_run"};
   }
 
   @Override
@@ -106,44 +110,5 @@ class ListAppendIT extends ListOperationsContract {
         + LocalMariaDB.url() + ": create it (CREATE TABLE IF NOT EXISTS history_never_created"),
         problem);
     assertTrue(problem.endsWith("or run with -p jdbc.createtable=true"), problem);
-  }
-
-  @Test
-  void everyAcknowledgedAppendOfARunIsStored(@TempDir Path tmp) throws Exception {
-    String[] connection = {"-p", "db.url=" + LocalMariaDB.url(), "-p", "db.user=root",
-        "-p", "jdbc.createtable=true", "-p", "table=it_lists_run_usertable",
-        "-p", "listappend.table=history_run"};
-    String[] workload = {"-p", "workload=org.ycsbpack.common.listappend.ListAppendWorkload",
-        "-p", "listappend.keys=200", "-threads", "4"};
-    YcsbProcess load = YcsbProcess.run(concat(new String[] {"load", "jdbc"}, connection,
-        workload, new String[] {"-p", "recordcount=300"}));
-    assertEquals(0, load.exitStatus, load.toString());
-    assertEquals("300", load.reportValue("APPEND", "Return=OK"), load.toString());
-    YcsbProcess batched = YcsbProcess.run(concat(new String[] {"run", "jdbc"}, connection,
-        workload, new String[] {"-p", "operationcount=40", "-p", "batchsize=10"}));
-    assertEquals(0, batched.exitStatus, batched.toString());
-    int batchReads = Integer.parseInt(batched.reportValue("BATCH_READ_LIST", "Operations"));
-    int batchAppends = Integer.parseInt(batched.reportValue("BATCH_APPEND", "Operations"));
-    assertEquals(40, batchReads + batchAppends);
-    assertEquals(String.valueOf(batchAppends * 10),
-        batched.reportValue("BATCH_APPEND-RECORDS", "Return=OK"));
-
-    Path loadOut = tmp.resolve("load.out");
-    Path runOut = tmp.resolve("run.out");
-    Files.write(loadOut, load.stdout.getBytes(StandardCharsets.UTF_8));
-    Files.write(runOut, batched.stdout.getBytes(StandardCharsets.UTF_8));
-    List<String> check = new ArrayList<>(Arrays.asList(
-        LocalMariaDB.repoRoot().resolve("scripts/check-list-appends").toString(), "jdbc",
-        loadOut.toString(), runOut.toString(), "--"));
-    check.addAll(Arrays.asList(connection));
-    Path out = tmp.resolve("check.txt");
-    Process p = new ProcessBuilder(check).redirectErrorStream(true).redirectOutput(out.toFile())
-        .redirectInput(new File("/dev/null")).start();
-    assertTrue(p.waitFor(3, TimeUnit.MINUTES));
-    String report = new String(Files.readAllBytes(out), StandardCharsets.UTF_8);
-    assertEquals(0, p.exitValue(), report);
-    int expected = 300 + batchAppends * 10;
-    assertTrue(report.contains("successful appends reported: " + expected + "; list elements "
-        + "stored: " + expected), report);
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ycsbpack.common.testing.ServerScripts.concat;
 
 import java.sql.Connection;
 import java.sql.Statement;
@@ -18,10 +19,7 @@ class YcsbCommandIT {
     String[] base = {command, "jdbc", "-P", WORKLOAD, "-p", "db.url=" + LocalMariaDB.url(),
         "-p", "jdbc.createtable=true", "-p", "recordcount=300", "-p", "operationcount=600",
         "-p", "maxexecutiontime=120", "-threads", "4"};
-    String[] all = new String[base.length + more.length];
-    System.arraycopy(base, 0, all, 0, base.length);
-    System.arraycopy(more, 0, all, base.length, more.length);
-    return all;
+    return concat(base, more);
   }
 
   @Test
@@ -46,12 +44,8 @@ class YcsbCommandIT {
   void aBadPropertyValueStopsTheClientWithOneSentence() throws Exception {
     YcsbProcess p = YcsbProcess.run(args("run", "-p", "table=it_integrity",
         "-p", "jdbc.batchupdateapi=maybe"));
-    assertEquals(3, p.exitStatus, p.toString());
-    assertTrue(p.stderr.contains("ERROR jdbc: property jdbc.batchupdateapi='maybe' is not "
-        + "valid: expected true or false (default: false)"), p.stderr);
-    assertEquals(p.stderr.indexOf("ERROR jdbc"), p.stderr.lastIndexOf("ERROR jdbc"),
-        "said once, not once per thread");
-    assertFalse(p.stdout.contains("[OVERALL]"), "no report after a failed init");
+    p.assertStoppedAtInit("jdbc", "property jdbc.batchupdateapi='maybe' is not valid: expected "
+        + "true or false (default: false)");
   }
 
   @Test

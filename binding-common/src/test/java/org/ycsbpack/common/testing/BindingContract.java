@@ -1,10 +1,11 @@
 package org.ycsbpack.common.testing;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ycsbpack.common.testing.TestRows.assertSameBytes;
+import static org.ycsbpack.common.testing.TestRows.bytes;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,29 +67,9 @@ public abstract class BindingContract {
   /** The binding's own example of a write its database or key encoding refuses. */
   protected abstract RefusedWrite refusedWrite();
 
-  /** Every byte value 0..255, in a different order per field. */
+  /** Every byte value 0..255, in a different order per field (see {@link TestRows}). */
   protected static Map<String, ByteIterator> allByteValues() {
-    Map<String, ByteIterator> values = new HashMap<>();
-    for (int f = 0; f < 3; f++) {
-      byte[] b = new byte[256];
-      for (int i = 0; i < 256; i++) {
-        b[i] = (byte) (i * (2 * f + 1));
-      }
-      values.put("field" + f, new ByteArrayByteIterator(b));
-    }
-    return values;
-  }
-
-  private static Map<String, byte[]> bytes(Map<String, ByteIterator> values) {
-    Map<String, byte[]> out = new HashMap<>();
-    values.forEach((k, v) -> out.put(k, v.toArray()));
-    return out;
-  }
-
-  private static void assertSameBytes(Map<String, byte[]> expected, Map<String, ByteIterator> got,
-                                      String what) {
-    assertEquals(expected.keySet(), got.keySet(), what);
-    expected.forEach((k, v) -> assertArrayEquals(v, got.get(k).toArray(), what + " " + k));
+    return TestRows.allByteValues();
   }
 
   private static Map<String, byte[]> read(DB db, String key) {

@@ -2,13 +2,22 @@ package org.ycsbpack.common.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ycsbpack.common.testing.ServerScripts.concat;
 
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ycsbpack.common.ReadmePropertyTables;
 import org.ycsbpack.common.batch.BatchResult;
 import org.ycsbpack.common.listappend.ListOperations;
 import site.ycsb.Status;
@@ -16,7 +25,8 @@ import site.ycsb.Status;
 /**
  * What every binding's list-append must do, run by each binding against its real database: a
  * subclass says how to get its {@link ListOperations} (on a ready {@code history} table) and
- * which property sets select its batch modes.
+ * which property sets select its batch modes; and how bin/ycsb reaches its test server, for a
+ * real run whose every acknowledged append must be stored.
  */
 public abstract class ListOperationsContract {
   /** The binding's list operations with these extra properties, table "history" prepared. */
@@ -24,6 +34,15 @@ public abstract class ListOperationsContract {
 
   /** Property sets (key, value, ...) of every batch mode the binding has. */
   protected abstract List<String[]> batchModes();
+
+  /** The binding's name in {@code bin/ycsb load|run <binding>}. */
+  protected abstract String bindingName();
+
+  /**
+   * bin/ycsb arguments ({@code -p k=v} ...) that reach the test server and give a real run
+   * tables of its own; {@code scripts/check-list-appends} gets them too.
+   */
+  protected abstract String[] runConnection();
 
   @Test
   void aListReadReturnsEveryAppendedElementInOrder() throws Exception {
@@ -88,5 +107,42 @@ public abstract class ListOperationsContract {
       }
       assertEquals(Arrays.asList("b"), out.get("10.0.0.2" + tag));
     }
+  }
+
+  @Test
+  void everyAcknowledgedAppendOfARunIsStored(@TempDir Path tmp) throws Exception {
+    String[] connection = runConnection();
+    String[] workload = {"-p", "workload=org.ycsbpack.common.listappend.ListAppendWorkload",
+        "-p", "listappend.keys=200", "-threads", "4"};
+    YcsbProcess load = YcsbProcess.run(concat(new String[] {"load", bindingName()}, connection,
+        workload, new String[] {"-p", "recordcount=300"}));
+    assertEquals(0, load.exitStatus, load.toString());
+    assertEquals("300", load.reportValue("APPEND", "Return=OK"), load.toString());
+    YcsbProcess batched = YcsbProcess.run(concat(new String[] {"run", bindingName()}, connection,
+        workload, new String[] {"-p", "operationcount=40", "-p", "batchsize=10"}));
+    assertEquals(0, batched.exitStatus, batched.toString());
+    int batchReads = Integer.parseInt(batched.reportValue("BATCH_READ_LIST", "Operations"));
+    int batchAppends = Integer.parseInt(batched.reportValue("BATCH_APPEND", "Operations"));
+    assertEquals(40, batchReads + batchAppends);
+    assertEquals(String.valueOf(batchAppends * 10),
+        batched.reportValue("BATCH_APPEND-RECORDS", "Return=OK"), batched.toString());
+
+    Path loadOut = tmp.resolve("load.out");
+    Path runOut = tmp.resolve("run.out");
+    Files.write(loadOut, load.stdout.getBytes(StandardCharsets.UTF_8));
+    Files.write(runOut, batched.stdout.getBytes(StandardCharsets.UTF_8));
+    List<String> check = new ArrayList<>(Arrays.asList(
+        ReadmePropertyTables.repoRoot().resolve("scripts/check-list-appends").toString(),
+        bindingName(), loadOut.toString(), runOut.toString(), "--"));
+    check.addAll(Arrays.asList(connection));
+    Path out = tmp.resolve("check.txt");
+    Process p = new ProcessBuilder(check).redirectErrorStream(true).redirectOutput(out.toFile())
+        .redirectInput(new File("/dev/null")).start();
+    assertTrue(p.waitFor(3, TimeUnit.MINUTES));
+    String report = new String(Files.readAllBytes(out), StandardCharsets.UTF_8);
+    assertEquals(0, p.exitValue(), report);
+    int expected = 300 + batchAppends * 10;
+    assertTrue(report.contains("successful appends reported: " + expected + "; list elements "
+        + "stored: " + expected), report);
   }
 }

@@ -1,5 +1,9 @@
 package org.ycsbpack.common.testing;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +59,18 @@ public final class YcsbProcess {
       }
     }
     return null;
+  }
+
+  /**
+   * The client stopped in init() as the launcher promises: exit status 3, "ERROR {binding}:
+   * {sentence}" said once however many threads failed, and no report.
+   */
+  public void assertStoppedAtInit(String binding, String sentence) {
+    assertEquals(3, exitStatus, toString());
+    assertTrue(stderr.contains("ERROR " + binding + ": " + sentence), stderr);
+    assertEquals(stderr.indexOf("ERROR " + binding), stderr.lastIndexOf("ERROR " + binding),
+        "said once, not once per thread");
+    assertFalse(stdout.contains("[OVERALL]"), "no report after a failed init");
   }
 
   @Override
