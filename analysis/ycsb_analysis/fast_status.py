@@ -231,15 +231,7 @@ def _numbers_of(b: np.ndarray) -> tuple[_Numbers, np.ndarray]:
 
 # ---- what a block's status lines hold ------------------------------------------------------
 
-HEAD_COLUMNS = [
-    "pos",
-    "label",
-    "time",
-    "elapsed_s",
-    "operations",
-    "current_ops_per_s",
-    "est_completion",
-]
+HEAD_COLUMNS = ["pos", *status_parser.HEAD_FIELDS]
 ROW_COLUMNS = [
     "pos",
     "metric",

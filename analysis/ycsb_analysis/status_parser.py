@@ -37,8 +37,8 @@ from .line_formats import (
 )
 from .report_parser import split_metric
 
-ENTRY_COLUMNS = [
-    "entry",
+# What a status line's head holds, in order; each parser puts its own key column first.
+HEAD_FIELDS = [
     "label",
     "time",
     "elapsed_s",
@@ -46,6 +46,7 @@ ENTRY_COLUMNS = [
     "current_ops_per_s",
     "est_completion",
 ]
+ENTRY_COLUMNS = ["entry", *HEAD_FIELDS]
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S:%f"
 
 
