@@ -324,16 +324,9 @@ def build_report_outcome(
     return ReportOutcome(report, skipped, unused, notes, warnings)
 
 
-def build_report(
-    inputs: list[str],
-    out: Path,
-    baseline: list[str] | None = None,
-    batchsize: int | dict[str, int] = 1,
-    title: str = "YCSB results",
-    skip: float | None = None,
-) -> Path:
-    """Everything ``ycsb-report`` does, as a function (used by the notebook and tests)."""
-    return build_report_outcome(inputs, out, baseline, batchsize, title, skip).report
+def build_report(inputs: list[str], out: Path, **options) -> Path:
+    """``build_report_outcome`` for a notebook: the path of ``report.html`` only (same options)."""
+    return build_report_outcome(inputs, out, **options).report
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,13 +25,19 @@ SPREAD = 0.25   # standard deviation / mean of the window (2-s intervals on a bu
 MIN_SAMPLES = 4  # fewer intervals cannot show a trend
 
 
+def _positive_mean(values) -> float | None:
+    """The mean of two or more values when it is positive (a ratio to it means something)."""
+    if len(values) < 2:
+        return None
+    mean = sum(values) / len(values)
+    return mean if mean > 0 else None
+
+
 def trend(values) -> float:
     """Least-squares change across the samples, relative to their mean (nan if undefined)."""
     n = len(values)
-    if n < 2:
-        return math.nan
-    mean = sum(values) / n
-    if mean <= 0:
+    mean = _positive_mean(values)
+    if mean is None:
         return math.nan
     xm = (n - 1) / 2.0
     sxx = sum((i - xm) ** 2 for i in range(n))
@@ -42,10 +48,8 @@ def trend(values) -> float:
 def spread(values) -> float:
     """Coefficient of variation (sample standard deviation / mean; nan if undefined)."""
     n = len(values)
-    if n < 2:
-        return math.nan
-    mean = sum(values) / n
-    if mean <= 0:
+    mean = _positive_mean(values)
+    if mean is None:
         return math.nan
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     return math.sqrt(var) / mean
