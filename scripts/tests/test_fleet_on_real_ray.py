@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from scenario_commands import s4_at_ci_scale, script
 from ycsbpack import procs
 from ycsbpack.paths import REPO_ROOT
 
@@ -55,10 +56,6 @@ def basic(seconds: int = 60) -> list:
         "-threads",
         "1",
     ]
-
-
-def script(name, *args):
-    return [sys.executable, str(REPO_ROOT / "scripts" / name), *map(str, args)]
 
 
 def fleet_jvms() -> list:
@@ -158,24 +155,8 @@ def running_phase(fleet, out, seconds=60):
 
 def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
     p = subprocess.run(
-        script(
-            "run-scenario",
-            "S4",
-            "--no-build",
-            "--scale",
-            "ci",
-            "--out",
-            tmp_path,
-            "--run-dir",
-            cassandra,
-            "--cassandra-address",
-            "127.0.0.63",
-            "--cassandra-jmx-port",
-            "7263",
-            "--ray",
-            fleet["address"],
-            "--clients",
-            3,
+        s4_at_ci_scale(
+            tmp_path, cassandra, "127.0.0.63", 7263, "--ray", fleet["address"], "--clients", 3
         ),
         capture_output=True,
         text=True,

@@ -19,12 +19,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from scenario_commands import s4_at_ci_scale, script
 from ycsbpack import procs
-from ycsbpack.paths import REPO_ROOT
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
@@ -36,10 +35,6 @@ merge = pytest.importorskip("ycsb_analysis.merge")
 CASSANDRA = ["--cassandra-address", "127.0.0.51", "--cassandra-jmx-port", "7251"]
 HBASE_PORTS = "23181,23000,23020"
 MYSQL_PORT = "25306"
-
-
-def script(name, *args):
-    return [sys.executable, str(REPO_ROOT / "scripts" / name), *map(str, args)]
 
 
 @pytest.fixture(scope="module")
@@ -333,21 +328,7 @@ def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
 def test_s4_starts_its_own_server_and_stops_it_afterwards(tmp_path):
     own = tmp_path / "own-servers"
     proc = subprocess.run(
-        script(
-            "run-scenario",
-            "S4",
-            "--no-build",
-            "--scale",
-            "ci",
-            "--out",
-            tmp_path / "out",
-            "--run-dir",
-            own,
-            "--cassandra-address",
-            "127.0.0.61",
-            "--cassandra-jmx-port",
-            "7261",
-        ),
+        s4_at_ci_scale(tmp_path / "out", own, "127.0.0.61", 7261),
         capture_output=True,
         text=True,
         timeout=600,
