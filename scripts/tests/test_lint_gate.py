@@ -1,0 +1,23 @@
+"""The Python lint gate sees every Python script: ruff finds *.py files by itself, but not the
+executable scripts without a suffix, which ruff.toml lists one by one."""
+
+import tomllib
+from ycsbpack.paths import REPO_ROOT
+
+
+def python_scripts_without_suffix() -> set[str]:
+    found = set()
+    for folder in ("bin", "scripts"):
+        for f in (REPO_ROOT / folder).iterdir():
+            if f.is_file() and not f.suffix:
+                with f.open("rb") as fh:
+                    if b"python" in fh.readline():
+                        found.add(f"{folder}/{f.name}")
+    return found
+
+
+def test_every_suffix_less_python_script_is_linted():
+    listed = set(tomllib.loads((REPO_ROOT / "ruff.toml").read_text())["extend-include"])
+    scripts = python_scripts_without_suffix()
+    assert "bin/ycsb" in scripts and "scripts/run-scenario" in scripts  # the scan finds them
+    assert scripts - listed == set(), "add these to extend-include in ruff.toml"
