@@ -477,11 +477,18 @@ def _rows_frame(parts: list[dict]) -> pd.DataFrame:
     for c in ["pos", "order", "count", "min_latency_us", "max_latency_us", "average_latency_us"]:
         columns[c] = np.concatenate([p[c] for p in parts])
     for c in ("metric", "format"):
-        columns[c] = np.repeat(np.array([p[c] for p in parts], dtype=object), sizes)
+        # codes into the skeletons' names: no string per row (status_parser.categorical)
+        codes, names = pd.factorize(np.array([p[c] for p in parts], dtype=object))
+        columns[c] = np.repeat(codes, sizes), names
     for c in pct:
         columns[c] = np.concatenate([p.get(c, np.full(n, np.nan)) for p, n in zip(parts, sizes)])
     order = np.lexsort((columns.pop("order"), columns["pos"]))
-    return pd.DataFrame({c: columns[c][order] for c in ROW_COLUMNS + pct})
+    for c in ("metric", "format"):
+        codes, names = columns[c]
+        columns[c] = status_parser.categorical(codes[order], names)
+    return pd.DataFrame(
+        {c: columns[c] if c in ("metric", "format") else columns[c][order] for c in ROW_COLUMNS + pct}
+    )
 
 
 # ---- one block's entries: the lines read here, the others the readable way ----------------

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from . import exporters, report_parser, status_parser
 from .errors import UnreadableInput
@@ -217,7 +218,11 @@ def _own_columns(frame: pd.DataFrame) -> dict[str, np.ndarray]:
     can then be joined and the blocks' parts let go (a view of a frame's 2-D block would
     keep the whole block alive)."""
     return {
-        c: col.to_numpy(dtype=object) if _is_text(col) else col.to_numpy(copy=True)
+        c: col.array.copy()
+        if isinstance(col.dtype, pd.CategoricalDtype)
+        else col.to_numpy(dtype=object)
+        if _is_text(col)
+        else col.to_numpy(copy=True)
         for c, col in frame.items()
     }
 
@@ -237,7 +242,13 @@ def _concat_owned(
     for c in order:
         pieces = [p.pop(c, None) for p in parts]
         dtypes = {x.dtype for x in pieces if x is not None}
-        if all(x is not None for x in pieces) and len(dtypes) == 1:
+        if all(isinstance(x, pd.Categorical) for x in pieces):
+            # the status text columns (status_parser.categorical): codes joined, the few
+            # names unified and kept sorted
+            joined = union_categoricals(pieces)
+            col = status_parser.categorical(joined.codes, joined.categories)
+            whole = None
+        elif all(x is not None for x in pieces) and len(dtypes) == 1:
             col = np.concatenate(pieces)
             whole = None
         else:  # a block without the column, or dtypes to reconcile: pandas' own rules
@@ -258,6 +269,8 @@ def _concat_owned(
                 whole = whole[keep].reset_index(drop=True)
             else:
                 col = col[keep]
+        if isinstance(col, pd.Categorical):
+            col = col.remove_unused_categories()
         out[c] = whole if whole is not None else col
     return pd.DataFrame(out, copy=False)
 

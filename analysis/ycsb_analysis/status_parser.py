@@ -48,6 +48,8 @@ HEAD_FIELDS = [
 ]
 ENTRY_COLUMNS = ["entry", *HEAD_FIELDS]
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S:%f"
+# The three summary formats of a status measurement (``format`` column).
+FORMATS = ["hdrhistogram", "average", "raw"]
 
 
 def join_entries(lines: pd.Series, kinds: pd.Series) -> pd.Series:
@@ -144,12 +146,37 @@ def _numbers(texts: np.ndarray, convert) -> np.ndarray:
     return convert(pd.Series(values, dtype=object)).to_numpy()
 
 
-def _interned(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct values and codes of a text column; the column rebuilt to share one string
-    object per distinct value (a few metric names over millions of rows)."""
-    codes, uniques = pd.factorize(texts)
-    uniques = np.asarray(uniques, dtype=object)
-    return uniques[codes], codes, uniques
+def categorical(codes: np.ndarray, names) -> pd.Categorical:
+    """A text column given as ``codes`` into its distinct ``names``, as a pandas Categorical
+    (one byte a row for a handful of names instead of an 8-byte pointer, and no per-row string
+    conversion when a frame is built). Only the names used are categories, sorted, so the
+    column is the same whichever parser and block size produced it."""
+    names = np.asarray(names, dtype=object)
+    codes = np.asarray(codes)
+    if len(names) and len(codes):
+        used = np.flatnonzero(np.bincount(codes, minlength=len(names)))
+    else:
+        used = np.empty(0, dtype=np.int64)
+    kept = names[used]
+    order = np.argsort(kept.astype(str), kind="stable")
+    rank = np.full(len(names), -1, dtype=np.int64)
+    rank[used[order]] = np.arange(len(used))
+    return pd.Categorical.from_codes(
+        rank[codes] if len(codes) else codes.astype(np.int64),
+        categories=pd.Index(kept[order], dtype=object),
+    )
+
+
+def codes_of(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """A text column's codes and distinct values (object array): taken from a Categorical
+    as they are, otherwise factorized."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return (
+            column.cat.codes.to_numpy().astype(np.int64),
+            np.asarray(column.cat.categories, dtype=object),
+        )
+    codes, uniques = pd.factorize(column.to_numpy(dtype=object))
+    return codes, np.asarray(uniques, dtype=object)
 
 
 def _percentile_columns(text: np.ndarray) -> dict[str, np.ndarray]:
@@ -211,10 +238,7 @@ def measurement_rows(entries: pd.DataFrame) -> pd.DataFrame:
         raw_avg,
     ) = (g[~is_end] for g in groups[:-1])
     is_hdr, is_avg = hdr_metric != "", avg_metric != ""
-    # One shared string object per format name, not one per row (millions of rows).
-    fmt = np.array(["hdrhistogram", "average", "raw"], dtype=object)[
-        np.select([is_hdr, is_avg], [0, 1], 2)
-    ]
+    fmt = categorical(np.select([is_hdr, is_avg], [0, 1], 2), FORMATS)
     out = pd.DataFrame(
         {
             "entry": entries["entry"].to_numpy()[entry_pos],
@@ -239,20 +263,24 @@ def with_entry_columns(rows: pd.DataFrame, entries: pd.DataFrame) -> pd.DataFram
     columns, percentiles in rising order."""
     if rows.empty:
         return pd.DataFrame(columns=["entry", "metric", "count"])
-    # One shared string object per metric name, and its parts computed once per distinct
+    # Text columns as Categoricals; a metric name's parts are computed once per distinct
     # name (a handful), not per row.
-    metric, codes, names = _interned(rows["metric"].to_numpy(dtype=object))
-    out = rows.assign(metric=metric)
+    codes, names = codes_of(rows["metric"])
+    out = rows.assign(metric=categorical(codes, names))
+    if "format" in out and not isinstance(out["format"].dtype, pd.CategoricalDtype):
+        out["format"] = categorical(*codes_of(out["format"]))
     pct = [c for c in out.columns if c.startswith("p") and c[1:2].isdigit()]
     pct.sort(key=lambda c: float(c[1:]))
     out = out[[c for c in out.columns if c not in pct] + pct]
     parts = [split_metric(n) for n in names]
     for pos, part in enumerate(("operation", "failed", "intended", "structure"), start=2):
-        values = np.array(
-            [getattr(p, part) for p in parts],
-            dtype=bool if part in ("failed", "intended") else object,
-        )
-        out.insert(pos, part, values[codes])
+        values = [getattr(p, part) for p in parts]
+        if part in ("failed", "intended"):
+            column = np.array(values, dtype=bool)[codes]
+        else:
+            part_codes, part_names = pd.factorize(np.array(values, dtype=object))
+            column = categorical(part_codes[codes], part_names)
+        out.insert(pos, part, column)
     ids = entries["entry"].to_numpy()
     if len(ids) < 2 or (np.diff(ids) > 0).all():   # rising ids (always, from a file): a lookup
         at = np.searchsorted(ids, out["entry"].to_numpy())
