@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from conftest import OUTPUTS
 from test_fast_raw import TEXT_OUTPUTS, assert_same
-from ycsb_analysis import fast_raw, fast_status, multi_output
+from ycsb_analysis import fast_raw, fast_status, line_formats, multi_output, status_parser
 
 
 def readable(text: str, monkeypatch, block_bytes: int | None = None):
@@ -121,3 +121,33 @@ def test_each_skeleton_is_checked_once_against_the_grammar():
     assert len(read) == 1 and len(read.rows) >= 1
     assert list(read.rows.columns[:7]) == fast_status.ROW_COLUMNS
     assert pd.api.types.is_float_dtype(read.rows["count"])
+
+
+def test_parse_file_equals_the_readable_oracle_on_the_status_fixtures():
+    """On every real status output, what ``parse_file`` keeps (fast path, blocks, categorical
+    text columns) is value for value what the readable parser alone gives for the whole
+    text: ``status_parser`` over ``line_formats.classify_lines``, no fast path, no blocks."""
+    compared = 0
+    for path in TEXT_OUTPUTS:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if " sec: " not in text:
+            continue
+        outputs = multi_output.parse_file(path, block_bytes=997)
+        if len(outputs) != 1 or outputs[0].status_entries.empty:
+            continue
+        (out,) = outputs
+        lines = pd.Series(text.splitlines(), dtype=object)
+        texts = status_parser.join_entries(lines, line_formats.classify_lines(lines))
+        entries = status_parser.parse_status_entries(texts)
+        oracle = status_parser.parse_status_measurements(entries)
+        pd.testing.assert_frame_equal(
+            out.status_entries, entries.drop(columns="measurements_text"), check_dtype=False,
+            obj=f"{path.name} entries",
+        )
+        pd.testing.assert_frame_equal(out.status_measurements, oracle, obj=path.name)
+        for c in ("metric", "operation", "structure", "format"):   # one byte a row
+            column = out.status_measurements[c]
+            assert isinstance(column.dtype, pd.CategoricalDtype), c
+            assert list(column.cat.categories) == sorted(set(column.astype(object))), c
+        compared += 1
+    assert compared >= 5

@@ -483,12 +483,14 @@ def _rows_frame(parts: list[dict]) -> pd.DataFrame:
     for c in pct:
         columns[c] = np.concatenate([p.get(c, np.full(n, np.nan)) for p, n in zip(parts, sizes)])
     order = np.lexsort((columns.pop("order"), columns["pos"]))
-    for c in ("metric", "format"):
-        codes, names = columns[c]
-        columns[c] = status_parser.categorical(codes[order], names)
-    return pd.DataFrame(
-        {c: columns[c] if c in ("metric", "format") else columns[c][order] for c in ROW_COLUMNS + pct}
-    )
+    out = {}
+    for c in ROW_COLUMNS + pct:
+        if c in ("metric", "format"):
+            codes, names = columns[c]
+            out[c] = status_parser.categorical(codes[order], names)
+        else:
+            out[c] = columns[c][order]
+    return pd.DataFrame(out)
 
 
 # ---- one block's entries: the lines read here, the others the readable way ----------------

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from . import exporters, report_parser, status_parser
+from . import exporters, free_memory, report_parser, status_parser
 from .errors import UnreadableInput
 from .fast_raw import Piece, piece_of
 from .fast_status import block_entries
@@ -261,6 +261,7 @@ def _concat_owned(
             )
             col = None
         del pieces
+        free_memory.release()   # the blocks' arrays of this column: see free_memory
         if col is not None and col.dtype == object:
             whole = pd.DataFrame({c: col})[c]
             col = None
