@@ -432,10 +432,14 @@ class _FileParse:
             return _empty(status_parser.ENTRY_COLUMNS + ["segment"]), _empty(
                 ["entry", "metric", "count"]
             )
-        entries = _concat(self.entries)
-        repeated = (
-            pd.concat(self.fingerprints, ignore_index=True).duplicated(keep="first").to_numpy()
-        )
+        # the blocks' parts are let go as soon as they are joined (outputs() is called once)
+        parts, self.entries = self.entries, []
+        entries = _concat(parts)
+        del parts
+        fingerprints, self.fingerprints = self.fingerprints, []
+        repeated = pd.concat(fingerprints, ignore_index=True).duplicated(keep="first").to_numpy()
+        del fingerprints
+        free_memory.release()
         if not self.measurements:
             return entries[~repeated].reset_index(drop=True), pd.DataFrame(
                 columns=["entry", "metric", "count"]
