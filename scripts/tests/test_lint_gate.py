@@ -2,6 +2,7 @@
 executable scripts without a suffix, which ruff.toml lists one by one."""
 
 import tomllib
+
 from ycsbpack.paths import REPO_ROOT
 
 
