@@ -25,7 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import pyarrow as pa
 from numpy.lib.stride_tricks import sliding_window_view
+from pyarrow import csv as pa_csv
 
 from .ascii_digits import ONES, eight_digits
 from .fast_status import StatusLines, read_status_lines
@@ -43,7 +45,26 @@ _OTHER_BREAKS_TEXT = ("\x85", "\u2028", "\u2029")
 # Bytes a certain raw datapoint line holds: name characters, digits, commas, the minus sign
 # (also a name character), and its newline.
 _FOREIGN = np.ones(256, dtype=bool)
-_FOREIGN[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-,\n")] = False
+_DATAPOINT_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-,\n"
+_FOREIGN[list(_DATAPOINT_BYTES)] = False
+# Above this share of foreign bytes a block is not tried with pyarrow (a status log's lines are
+# a quarter spaces and brackets; a raw output's header and report lines are a few bytes).
+_ARROW_MAX_FOREIGN = 1 / 64
+
+# pyarrow's CSV reader as a strict reader of ``name,digits,digits`` lines: no quoting, no
+# empty lines skipped, no text read as null; the checks in _arrow_columns do the rest.
+_CSV_COLUMNS = ["metric", "timestamp_ms", "latency_us"]
+_CSV_PARSE = pa_csv.ParseOptions(quote_char=False, escape_char=False, ignore_empty_lines=False)
+_CSV_CONVERT = pa_csv.ConvertOptions(
+    column_types={"metric": pa.dictionary(pa.int32(), pa.string()),
+                  "timestamp_ms": pa.int64(), "latency_us": pa.int64()},
+    null_values=[], true_values=[], false_values=[],
+    strings_can_be_null=False, quoted_strings_can_be_null=False,
+)
+_EXACT = 2**53    # larger integers are not all exact as float64
+# One shared empty StatusLines (never changed in place): a block of raw datapoints has none,
+# and making one costs two pandas frames.
+_NO_STATUS = StatusLines.empty()
 
 
 @dataclass
@@ -55,24 +76,32 @@ class Piece:
     lines: list[str]
     line_pos: np.ndarray          # line number of each of ``lines``
     raw_pos: np.ndarray           # line number of each raw datapoint
-    raw_metric: np.ndarray        # object: metric name per datapoint
+    raw_code: np.ndarray          # int64: metric of each datapoint, an index of raw_names
+    raw_names: tuple[str, ...]    # the metric names (one str object each, shared)
     raw_timestamp_ms: np.ndarray  # float64
     raw_latency_us: np.ndarray    # float64
     n: int
-    status: StatusLines = field(default_factory=StatusLines.empty)
+    status: StatusLines = field(default_factory=lambda: _NO_STATUS)
 
     @classmethod
     def of_lines(cls, lines: list[str], status: StatusLines | None = None) -> "Piece":
         return cls(lines, np.arange(len(lines), dtype=np.int64), np.empty(0, dtype=np.int64),
-                   np.empty(0, dtype=object), np.empty(0), np.empty(0), len(lines),
-                   StatusLines.empty() if status is None else status)
+                   np.empty(0, dtype=np.int64), (), np.empty(0), np.empty(0), len(lines),
+                   _NO_STATUS if status is None else status)
+
+    @property
+    def raw_metric(self) -> np.ndarray:
+        """The metric name of each datapoint (object array of the shared names)."""
+        return np.asarray(self.raw_names + ("",), dtype=object)[self.raw_code]
 
     def __add__(self, other: "Piece") -> "Piece":
+        names, other_code = _joined_names(self.raw_names, other.raw_names, other.raw_code)
         return Piece(
             self.lines + other.lines,
             np.concatenate([self.line_pos, other.line_pos + self.n]),
             np.concatenate([self.raw_pos, other.raw_pos + self.n]),
-            np.concatenate([self.raw_metric, other.raw_metric]),
+            np.concatenate([self.raw_code, other_code]),
+            names,
             np.concatenate([self.raw_timestamp_ms, other.raw_timestamp_ms]),
             np.concatenate([self.raw_latency_us, other.raw_latency_us]),
             self.n + other.n,
@@ -84,13 +113,15 @@ class Piece:
         k = int(np.searchsorted(self.line_pos, at))
         r = int(np.searchsorted(self.raw_pos, at))
         status_head, status_tail = self.status.split(at)
-        head = Piece(self.lines[:k], self.line_pos[:k], self.raw_pos[:r], self.raw_metric[:r],
-                     self.raw_timestamp_ms[:r], self.raw_latency_us[:r], at, status_head)
+        head = Piece(self.lines[:k], self.line_pos[:k], self.raw_pos[:r], self.raw_code[:r],
+                     self.raw_names, self.raw_timestamp_ms[:r], self.raw_latency_us[:r], at,
+                     status_head)
         tail = Piece(
             self.lines[k:],
             self.line_pos[k:] - at,
             self.raw_pos[r:] - at,
-            self.raw_metric[r:],
+            self.raw_code[r:],
+            self.raw_names,
             self.raw_timestamp_ms[r:],
             self.raw_latency_us[r:],
             self.n - at,
@@ -135,6 +166,9 @@ def piece_of(text: str) -> Piece:
         return Piece.of_lines(text.splitlines())
     if not data.endswith(b"\n"):
         data += b"\n"
+    piece = _arrow_piece(data)
+    if piece is not None:
+        return piece
     b = np.frombuffer(data, dtype=np.uint8)
     # The same bytes after 16 zero bytes, seen as overlapping rows of 16 (no copy): row k
     # ends just before byte k of ``data``.
@@ -177,8 +211,92 @@ def piece_of(text: str) -> Piece:
         for s, e in zip(starts[other_pos].tolist(), ends[other_pos].tolist())
     ]
     latency = np.where(negative[raw_pos], -latency[keep], latency[keep]) + 0.0   # no -0.0
-    return Piece(lines, other_pos, raw_pos, _names(padded, starts[raw_pos] + 16, name_len[raw_pos]),
-                 timestamp[keep], latency, n)
+    names, code = _names(padded, starts[raw_pos] + 16, name_len[raw_pos])
+    return Piece(lines, other_pos, raw_pos, code, names, timestamp[keep], latency, n)
+
+
+def _arrow_piece(data: bytes) -> Piece | None:
+    """``data`` (whole lines, ``\\n`` only) read with pyarrow when each line is either a
+    certain raw datapoint or holds a byte no datapoint holds (a header, a report line: kept as
+    text for the readable path); None when a line is neither, or pyarrow might read a number
+    more leniently than the readable regex (the numpy path then decides line by line).
+
+    pyarrow reads runs of lines made only of name characters, digits, commas and minus signs
+    as ``name,int64,int64``; what it reads that way is a raw datapoint when the name is not
+    empty, the timestamp is at least 10^9 (10 digits or more, no sign) and no number is written
+    in hexadecimal (pyarrow reads ``0x1F``): the ``[A-Za-z0-9_-]`` bytes leave no other way."""
+    foreign = data.translate(None, _DATAPOINT_BYTES)
+    if len(foreign) > _ARROW_MAX_FOREIGN * len(data):
+        return None
+    if (b"x" in data or b"X" in data) and (b",0x" in data or b",0X" in data):
+        return None
+    if not foreign:
+        n = data.count(b"\n")
+        columns = _arrow_columns(pa.py_buffer(data), n)
+        if columns is None:
+            return None
+        names, code, timestamp, latency = columns
+        return Piece([], np.empty(0, dtype=np.int64), np.arange(n, dtype=np.int64), code, names,
+                     timestamp, latency, n)
+    b = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(b == 10)
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    other = np.unique(np.searchsorted(ends, np.flatnonzero(_FOREIGN[b])))
+    buffer = pa.py_buffer(data)
+    names: tuple[str, ...] = ()
+    parts: list[tuple[np.ndarray, ...]] = []
+    for first, stop in zip(np.concatenate([[0], other + 1]).tolist(),
+                           np.concatenate([other, [len(ends)]]).tolist()):
+        if first == stop:
+            continue
+        lo, hi = int(starts[first]), int(ends[stop - 1]) + 1
+        columns = _arrow_columns(buffer.slice(lo, hi - lo), stop - first)
+        if columns is None:
+            return None
+        run_names, code, timestamp, latency = columns
+        names, code = _joined_names(names, run_names, code)
+        parts.append((np.arange(first, stop, dtype=np.int64), code, timestamp, latency))
+    lines = [data[s:e].decode("utf-8")
+             for s, e in zip(starts[other].tolist(), ends[other].tolist())]
+    raw_pos, code, timestamp, latency = (
+        (np.concatenate(col) for col in zip(*parts)) if parts
+        else (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty(0), np.empty(0))
+    )
+    return Piece(lines, other, raw_pos, code, names, timestamp, latency, len(ends))
+
+
+def _arrow_columns(
+    buffer: pa.Buffer, n_lines: int
+) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray] | None:
+    """Names, name index, timestamp and latency (float64) of ``n_lines`` lines that are all
+    certain raw datapoints, read by pyarrow; None when one is not (see _arrow_piece)."""
+    try:
+        table = pa_csv.read_csv(
+            pa.BufferReader(buffer),
+            read_options=pa_csv.ReadOptions(column_names=_CSV_COLUMNS, use_threads=False,
+                                            block_size=buffer.size + 1),
+            parse_options=_CSV_PARSE,
+            convert_options=_CSV_CONVERT,
+        )
+    except pa.ArrowInvalid:    # a line with another number of fields, or a field not an int64
+        return None
+    if table.num_rows != n_lines:
+        return None
+    timestamp = table.column(1).to_numpy()
+    latency = table.column(2).to_numpy()
+    if (timestamp.min() < 10**9 or timestamp.max() > _EXACT
+            or latency.min() < -_EXACT or latency.max() > _EXACT):
+        return None
+    names: tuple[str, ...] = ()
+    codes = []
+    for chunk in table.column(0).chunks:
+        names, code = _joined_names(
+            names, tuple(chunk.dictionary.to_pylist()), chunk.indices.to_numpy().astype(np.int64)
+        )
+        codes.append(code)
+    if not all(names):
+        return None
+    return names, np.concatenate(codes), timestamp.astype(np.float64), latency.astype(np.float64)
 
 
 def _status_piece(text: str, data: bytes, starts: np.ndarray, ends: np.ndarray) -> Piece:
@@ -190,8 +308,10 @@ def _status_piece(text: str, data: bytes, starts: np.ndarray, ends: np.ndarray) 
     return Piece.of_lines(lines, read_status_lines(data, starts, ends))
 
 
-def _names(padded: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """The metric name of each datapoint, as one shared str object per distinct name.
+def _names(
+    padded: np.ndarray, start: np.ndarray, length: np.ndarray
+) -> tuple[tuple[str, ...], np.ndarray]:
+    """The distinct metric names and each datapoint's index into them.
 
     YCSB prints a metric's datapoints together, so names come in long runs: the names'
     bytes are compared with the previous line's as 64-bit words, and only the first line
@@ -204,5 +324,16 @@ def _names(padded: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndar
     run_start = np.flatnonzero(changes)
     keys = np.ascontiguousarray(grid[run_start]).view(f"S{width}").ravel()
     distinct, code = np.unique(keys, return_inverse=True)
-    names = np.array([k.decode("ascii") for k in distinct], dtype=object)
-    return names[code.ravel()[np.cumsum(changes) - 1]]
+    names = tuple(k.rstrip(b"\0").decode("ascii") for k in distinct)
+    return names, code.ravel()[np.cumsum(changes) - 1].astype(np.int64)
+
+
+def _joined_names(
+    names: tuple[str, ...], other: tuple[str, ...], other_code: np.ndarray
+) -> tuple[tuple[str, ...], np.ndarray]:
+    """``names`` followed by those of ``other`` not in it, and ``other_code`` renumbered."""
+    if other == names or not len(other_code):
+        return names, other_code
+    index = {name: i for i, name in enumerate(names)}
+    remap = np.array([index.setdefault(name, len(index)) for name in other], dtype=np.int64)
+    return tuple(index), remap[other_code]

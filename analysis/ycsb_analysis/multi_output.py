@@ -317,6 +317,15 @@ class _FileParse:
         n = piece.n
         if n == 0:
             return
+        if len(piece.raw_pos) == n:   # raw datapoints only (most blocks of a raw output)
+            raw_segment = np.full(n, self.n_starts, dtype=np.int64)
+            self.counts.append(
+                pd.DataFrame({"segment": [self.n_starts], "kind": ["raw_datapoint"], "n": [n]})
+            )
+            self._add_raw(piece, pd.Series([], dtype=object), pd.Series([], dtype="int64"),
+                          raw_segment)
+            self.n_lines += n
+            return
         index = pd.Index(piece.line_pos + self.n_lines)
         lines_s = pd.Series(piece.lines, index=index, dtype=object)
         kinds = kinds_of(piece) if kinds is None else kinds
@@ -370,7 +379,30 @@ class _FileParse:
             self.counts.append(pd.DataFrame({"segment": seg, "kind": "raw_datapoint", "n": n_raw}))
         self.report_lines.append(report_lines)
         self.timeseries_lines.append(ts_lines)
-        raw_lines = lines_s[kind == "raw_datapoint"]
+        self._add_raw(piece, lines_s[kind == "raw_datapoint"], segments, raw_segment)
+        line_segment = segments[is_report]
+        self.line_segment.append(line_segment)
+
+        texts = status_parser.join_entries(lines_s, kinds)
+        if len(texts):
+            entries, measurements = block_entries(texts, kinds, piece.status, self.n_lines)
+            if len(entries):
+                if len(measurements):
+                    self.measurements.append(_own_columns(measurements))
+                entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
+                self.entries.append(entries)
+                self.fingerprints.append(
+                    status_parser.entry_fingerprints(texts).loc[entries["entry"]]
+                )
+        self.n_lines += n
+
+
+    def _add_raw(
+        self, piece: Piece, raw_lines: pd.Series, segments: pd.Series, raw_segment: np.ndarray
+    ) -> None:
+        """Count a block's raw datapoints (and keep them as rows while allowed): those
+        ``fast_raw`` read (``raw_segment``: the output of each) and the readable path's
+        ``raw_lines`` (``segments``: the output of each line), in line order."""
         if len(raw_lines):  # the readable path's raw datapoints, merged in line order
             slow = _parse_raw_datapoints(raw_lines)
             line = np.concatenate([raw_lines.index.to_numpy(), piece.raw_pos + self.n_lines])
@@ -389,17 +421,19 @@ class _FileParse:
                     order
                 ],
             }
-        else:
+            names = None
+        else:   # metrics as indices of piece.raw_names: names made per row only if rows are kept
             columns = {
-                "metric": piece.raw_metric,
+                "metric": piece.raw_code,
                 "timestamp_ms": piece.raw_timestamp_ms,
                 "latency_us": piece.raw_latency_us,
                 "segment": raw_segment,
             }
+            names = piece.raw_names
         if len(columns["metric"]):
             self.raw_counts.add(
                 columns["metric"], columns["timestamp_ms"], columns["latency_us"],
-                columns["segment"],
+                columns["segment"], names=names,
             )
             if (
                 self.keep_raw
@@ -409,23 +443,10 @@ class _FileParse:
                 self.keep_raw = False     # from now on only the summary
                 self.raw = {name: [] for name in self.raw}
         if len(columns["metric"]) and self.keep_raw:
+            if names is not None:
+                columns["metric"] = piece.raw_metric
             for name, values in columns.items():
                 self.raw[name].append(values.astype(np.int32) if name == "segment" else values)
-        line_segment = segments[is_report]
-        self.line_segment.append(line_segment)
-
-        texts = status_parser.join_entries(lines_s, kinds)
-        if len(texts):
-            entries, measurements = block_entries(texts, kinds, piece.status, self.n_lines)
-            if len(entries):
-                if len(measurements):
-                    self.measurements.append(_own_columns(measurements))
-                entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
-                self.entries.append(entries)
-                self.fingerprints.append(
-                    status_parser.entry_fingerprints(texts).loc[entries["entry"]]
-                )
-        self.n_lines += n
 
     def _status(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         if not self.entries:

@@ -11,6 +11,8 @@ every datapoint, as HdrHistogram's ``getValueAtPercentile`` ranks them (the valu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -93,47 +95,52 @@ class RawIntervalCounts:
         self._closed: list[pd.DataFrame] = []       # their rows, with group and code
 
     def add(self, metric: np.ndarray, timestamp_ms: np.ndarray, latency_us: np.ndarray,
-            group: np.ndarray) -> None:
-        """One block's datapoints (in file order): metric names, epoch ms, latency µs, and
-        the group (output) of each."""
+            group: np.ndarray, names: Sequence[str] | None = None) -> None:
+        """One block's datapoints (in file order): metric names (or, with ``names``, indices
+        of those), epoch ms, latency µs, and the group (output) of each."""
         lat = np.asarray(latency_us, dtype=float)
         ts = np.asarray(timestamp_ms, dtype=float)
+        metric = np.asarray(metric)
+        group = np.asarray(group)
         keep = ~np.isnan(lat) & ~np.isnan(ts)
-        if not keep.any():
-            return
-        codes, names = pd.factorize(np.asarray(metric, dtype=object)[keep])
-        local = np.array([self._code.setdefault(n, len(self._code)) for n in names])
+        if not keep.all():
+            if not keep.any():
+                return
+            lat, ts, metric, group = lat[keep], ts[keep], metric[keep], group[keep]
+        if names is None:
+            codes, names = pd.factorize(metric.astype(object))
+        else:
+            codes = metric
+        local = np.array([self._code.setdefault(n, len(self._code)) for n in names],
+                         dtype=np.int64)
         self.names = list(self._code)
         code = local[codes]
-        group = np.asarray(group)[keep].astype(np.int64)
-        lat, ts = lat[keep], ts[keep]
+        group = group.astype(np.int64)
         start = np.floor(ts / self.interval_ms) * self.interval_ms
-        # first appearance of each (group, metric): raw_intervals orders metrics by it; and
-        # the earliest and latest second of each in this block. YCSB prints a metric's
-        # datapoints together, so a block holds a few runs of one (group, metric) each.
-        pair = group * (1 << 20) + code
-        runs = np.concatenate([[0], np.flatnonzero(pair[1:] != pair[:-1]) + 1])
-        if len(runs) > 64:   # interleaved metrics: the same per distinct pair
-            uniq, runs = np.unique(pair, return_index=True)
-            order = np.argsort(pair, kind="stable")
-            bounds = np.concatenate([[0], np.flatnonzero(np.diff(pair[order])) + 1])
-            earliest = np.minimum.reduceat(start[order], bounds)
-            latest = np.maximum.reduceat(start[order], bounds)
-        else:
-            uniq = pair[runs]
-            earliest = np.minimum.reduceat(start, runs)
-            latest = np.maximum.reduceat(start, runs)
-        for p, f, lo, hi in zip(uniq.tolist(), runs.tolist(), earliest.tolist(), latest.tolist()):
-            self._first.setdefault((p >> 20, p & ((1 << 20) - 1)), self._seen + f)
+        # Summed up per block at once (a sort of the block), then merged with the others now
+        # and then (below): each datapoint is sorted about once in all.
+        summed = _summed(group, code, start, lat)
+        g, c, s, v, n = summed
+        # Per (group, metric): its first appearance (raw_intervals orders metrics by it) and
+        # its earliest and latest second in this block, read off the sorted sums.
+        pair = g * (1 << 20) + c
+        runs = np.flatnonzero(np.concatenate([[True], pair[1:] != pair[:-1]]))
+        run_end = np.concatenate([runs[1:], [len(pair)]]) - 1
+        first_of = None
+        for p, lo, hi in zip(pair[runs].tolist(), s[runs].tolist(), s[run_end].tolist()):
+            key = (p >> 20, p & ((1 << 20) - 1))
+            if key not in self._first:
+                if first_of is None:
+                    first_of = group * (1 << 20) + code
+                self._first[key] = self._seen + int(np.argmax(first_of == p))
             if lo < self._closed_below.get(p, -np.inf):
                 raise NotExact(f"a datapoint at {lo:.0f} ms came after its interval was closed")
             self._newest[p] = max(hi, self._newest.get(p, hi))
         self._seen += len(lat)
-        negative = np.bincount(group[lat < 0])
-        for g in np.flatnonzero(negative).tolist():
-            self._negative[g] = self._negative.get(g, 0) + int(negative[g])
-        # summed up when merged (below), not per block: one sort instead of two
-        self._chunks.append((group, code, start, lat, np.ones(len(lat), dtype=np.int64)))
+        negative = np.bincount(g[v < 0], weights=n[v < 0]).astype(np.int64)
+        for gg in np.flatnonzero(negative).tolist():
+            self._negative[gg] = self._negative.get(gg, 0) + int(negative[gg])
+        self._chunks.append(summed)
         size = sum(len(c[0]) for c in self._chunks)
         if len(self._chunks) > 1 and size > 2 * max(self._merged_size, _MERGE_AT):
             self._merge()
@@ -244,11 +251,13 @@ def _interval_rows(g, code, start, lat, count, names) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _packed(*keys: np.ndarray) -> np.ndarray | None:
+def _packed(*keys: np.ndarray) -> tuple[np.ndarray, list[tuple[int, float, int]]] | None:
     """The keys (most significant first; integer-valued) packed into one int64 per entry
-    whose order is their lexicographic order, or None when they need more than 62 bits."""
+    whose order is their lexicographic order, and how to unpack them (each key's shift,
+    offset and width); None when they need more than 62 bits."""
     packed = np.zeros(len(keys[0]), dtype=np.int64)
     bits = 0
+    fields = []
     for k in keys:
         lo, hi = k.min(), k.max()
         width = int(hi - lo).bit_length() if np.isfinite(hi - lo) else 99
@@ -256,7 +265,21 @@ def _packed(*keys: np.ndarray) -> np.ndarray | None:
         if bits > 62 or (k.dtype.kind == "f" and not np.array_equal(k, np.floor(k))):
             return None
         packed = (packed << np.int64(width)) | (k - lo).astype(np.int64)
-    return packed
+        fields.append((lo, width))
+    layout, shift = [], bits
+    for lo, width in fields:
+        shift -= width
+        layout.append((shift, lo, width))
+    return packed, layout
+
+
+def _unpacked(packed: np.ndarray, layout, kinds: str) -> list[np.ndarray]:
+    """The keys _packed packed (``kinds``: each key's dtype kind, "i" or "f")."""
+    out = []
+    for (shift, lo, width), kind in zip(layout, kinds):
+        field = (packed >> np.int64(shift)) & np.int64((1 << width) - 1)
+        out.append(field.astype(np.float64) + lo if kind == "f" else field + np.int64(lo))
+    return out
 
 
 def _order(*keys: np.ndarray) -> np.ndarray | None:
@@ -265,19 +288,42 @@ def _order(*keys: np.ndarray) -> np.ndarray | None:
     packed = _packed(*keys)
     if packed is None:
         return np.lexsort(keys[::-1])
+    packed = packed[0]
     if len(packed) < 2 or (packed[1:] >= packed[:-1]).all():
         return None
     # Entries with equal keys are summed up, so their order among themselves does not matter.
     return np.argsort(packed)
 
 
-def _summed(group, code, start, lat, count) -> tuple[np.ndarray, ...]:
-    """Equal (group, code, start, latency) entries summed into one with their total count."""
-    order = _order(group, code, start / INTERVAL_MS, lat)
-    if order is not None:
+def _summed(group, code, start, lat, count=None) -> tuple[np.ndarray, ...]:
+    """Equal (group, code, start, latency) entries summed into one with their total count
+    (``count``: of each entry; None: one each), sorted by those keys.
+
+    Packed into one int64 per entry, datapoints are sorted with ``np.sort`` (SIMD, no
+    index), and sums of sorted blocks merged with a stable sort, which finds the blocks'
+    sorted runs."""
+    packing = _packed(group, code, start / INTERVAL_MS, lat)
+    if packing is None:   # keys too wide (or not integers) for one int64: sorted column-wise
+        if count is None:
+            count = np.ones(len(lat), dtype=np.int64)
+        order = np.lexsort((lat, start, code, group))
         group, code, start = group[order], code[order], start[order]
         lat, count = lat[order], count[order]
-    new = np.concatenate([[True], (group[1:] != group[:-1]) | (code[1:] != code[:-1])
-                          | (start[1:] != start[:-1]) | (lat[1:] != lat[:-1])])
-    first = np.flatnonzero(new)
-    return group[first], code[first], start[first], lat[first], np.add.reduceat(count, first)
+        new = np.concatenate([[True], (group[1:] != group[:-1]) | (code[1:] != code[:-1])
+                              | (start[1:] != start[:-1]) | (lat[1:] != lat[:-1])])
+        first = np.flatnonzero(new)
+        return (group[first], code[first], start[first], lat[first],
+                np.add.reduceat(count, first))
+    packed, layout = packing
+    if count is None:
+        packed = np.sort(packed)
+    else:
+        order = np.argsort(packed, kind="stable")
+        packed, count = packed[order], count[order]
+    first = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
+    if count is None:
+        total = np.diff(np.concatenate([first, [len(packed)]]))
+    else:
+        total = np.add.reduceat(count, first)
+    group, code, second, lat = _unpacked(packed[first], layout, "iiff")
+    return group, code, second * INTERVAL_MS, lat, total
