@@ -230,12 +230,12 @@ def _arrow_piece(data: bytes) -> Piece | None:
         return None
     if (b"x" in data or b"X" in data) and (b",0x" in data or b",0X" in data):
         return None
-    if not foreign:
-        n = data.count(b"\n")
-        columns = _arrow_columns(pa.py_buffer(data), n)
+    if not foreign:   # one line per \\n (no other line break is in the bytes): one row each
+        columns = _arrow_columns(pa.py_buffer(data), None)
         if columns is None:
             return None
         names, code, timestamp, latency = columns
+        n = len(code)
         return Piece([], np.empty(0, dtype=np.int64), np.arange(n, dtype=np.int64), code, names,
                      timestamp, latency, n)
     b = np.frombuffer(data, dtype=np.uint8)
@@ -266,10 +266,11 @@ def _arrow_piece(data: bytes) -> Piece | None:
 
 
 def _arrow_columns(
-    buffer: pa.Buffer, n_lines: int
+    buffer: pa.Buffer, n_lines: int | None
 ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray] | None:
-    """Names, name index, timestamp and latency (float64) of ``n_lines`` lines that are all
-    certain raw datapoints, read by pyarrow; None when one is not (see _arrow_piece)."""
+    """Names, name index, timestamp and latency (float64) of the lines of ``buffer`` (
+    ``n_lines`` of them, if known) when they are all certain raw datapoints, read by pyarrow;
+    None when one is not (see _arrow_piece)."""
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(buffer),
@@ -280,7 +281,7 @@ def _arrow_columns(
         )
     except pa.ArrowInvalid:    # a line with another number of fields, or a field not an int64
         return None
-    if table.num_rows != n_lines:
+    if n_lines is not None and table.num_rows != n_lines:
         return None
     timestamp = table.column(1).to_numpy()
     latency = table.column(2).to_numpy()
