@@ -175,14 +175,17 @@ class RawIntervalCounts:
                    if self._mine(np.array([g]), group, last)[0])
 
     def _merge(self) -> None:
-        """Sum up the blocks added since the last merge and merge them into the counts kept."""
+        """Sum up the blocks added since the last merge, together with the counts kept."""
         if not self._blocks:
             return
-        fresh = _summed(*(np.concatenate(col) for col in zip(*self._blocks)))
+        blocks = [np.concatenate(col) for col in zip(*self._blocks)]
         self._blocks, self._unsummed = [], 0
-        # Per (group, metric): its earliest and latest interval in the fresh counts (sorted
-        # by pair, then interval).
-        g, c, start = fresh[0], fresh[1], fresh[2]
+        self._sums = _summed(*blocks, kept=self._sums)
+        self._merged_size = len(self._sums[0])
+        # Per (group, metric): its earliest and latest interval (sums are sorted by pair, then
+        # interval). The counts kept start at or after their pair's closed intervals, so an
+        # earlier one is a datapoint that came after its interval was closed.
+        g, c, start = self._sums[0], self._sums[1], self._sums[2]
         pair = g * (1 << 20) + c
         runs = np.flatnonzero(np.concatenate([[True], pair[1:] != pair[:-1]]))
         run_end = np.concatenate([runs[1:], [len(pair)]]) - 1
@@ -190,10 +193,6 @@ class RawIntervalCounts:
             if lo < self._closed_below.get(p, -np.inf):
                 raise NotExact(f"a datapoint at {lo:.0f} ms came after its interval was closed")
             self._newest[p] = max(hi, self._newest.get(p, hi))
-        if self._sums is not None and len(self._sums[0]):
-            fresh = _summed(*(np.concatenate(col) for col in zip(self._sums, fresh)))
-        self._sums = fresh
-        self._merged_size = len(fresh[0])
 
     def intervals(self, group: int | None = None, last: bool = False) -> pd.DataFrame:
         """:func:`raw_intervals` of the datapoints of one group (None: of all groups, counted
@@ -263,30 +262,38 @@ def _interval_rows(g, code, start, lat, count, names) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _packed(*keys: np.ndarray) -> tuple[np.ndarray, list[tuple[int, float, int]]] | None:
-    """The keys (most significant first; integer-valued) packed into one int64 per entry
-    whose order is their lexicographic order, and how to unpack them (each key's shift,
-    offset and width); None when they need more than 62 bits."""
-    packed = np.zeros(len(keys[0]), dtype=np.int64)
-    bits = 0
-    fields = []
-    for k in keys:
-        lo, hi = k.min(), k.max()
+def _layout(*columns: list[np.ndarray]) -> list[tuple[int, float, int]] | None:
+    """How to pack keys (most significant first; integer-valued; ``columns``: one list of
+    the keys per set of entries) into one int64 per entry whose order is their lexicographic
+    order: each key's shift, offset and width; None when they need more than 62 bits."""
+    fields, bits = [], 0
+    for keys in zip(*columns):
+        keys = [k for k in keys if len(k)]
+        lo = min(k.min() for k in keys)
+        hi = max(k.max() for k in keys)
         width = int(hi - lo).bit_length() if np.isfinite(hi - lo) else 99
         bits += width
-        if bits > 62 or (k.dtype.kind == "f" and not np.array_equal(k, np.floor(k))):
+        if bits > 62 or any(k.dtype.kind == "f" and not np.array_equal(k, np.floor(k))
+                            for k in keys):
             return None
-        packed = (packed << np.int64(width)) | (k - lo).astype(np.int64)
         fields.append((lo, width))
     layout, shift = [], bits
     for lo, width in fields:
         shift -= width
         layout.append((shift, lo, width))
-    return packed, layout
+    return layout
+
+
+def _pack(keys: list[np.ndarray], layout) -> np.ndarray:
+    packed = np.zeros(len(keys[0]), dtype=np.int64)
+    for k, (_, lo, width) in zip(keys, layout):
+        if width:   # a key of one value adds nothing
+            packed = (packed << np.int64(width)) | (k - lo).astype(np.int64)
+    return packed
 
 
 def _unpacked(packed: np.ndarray, layout, kinds: str) -> list[np.ndarray]:
-    """The keys _packed packed (``kinds``: each key's dtype kind, "i" or "f")."""
+    """The keys _pack packed (``kinds``: each key's dtype kind, "i" or "f")."""
     out = []
     for (shift, lo, width), kind in zip(layout, kinds):
         field = (packed >> np.int64(shift)) & np.int64((1 << width) - 1)
@@ -297,27 +304,33 @@ def _unpacked(packed: np.ndarray, layout, kinds: str) -> list[np.ndarray]:
 def _order(*keys: np.ndarray) -> np.ndarray | None:
     """An order of the entries by the keys (most significant first; entries with equal keys
     in any order); None when they are in order already."""
-    packed = _packed(*keys)
-    if packed is None:
+    layout = _layout(list(keys))
+    if layout is None:
         return np.lexsort(keys[::-1])
-    packed = packed[0]
+    packed = _pack(list(keys), layout)
     if len(packed) < 2 or (packed[1:] >= packed[:-1]).all():
         return None
     # Entries with equal keys are summed up, so their order among themselves does not matter.
     return np.argsort(packed)
 
 
-def _summed(group, code, start, lat, count=None) -> tuple[np.ndarray, ...]:
-    """Equal (group, code, start, latency) entries summed into one with their total count
-    (``count``: of each entry; None: one each), sorted by those keys.
+def _summed(group, code, start, lat, kept=None) -> tuple[np.ndarray, ...]:
+    """Datapoints with equal (group, code, start, latency) summed into one entry with their
+    count, and merged with ``kept`` (such sums already: group, code, start, latency, count),
+    sorted by those keys.
 
-    Packed into one int64 per entry, datapoints are sorted with ``np.sort`` (SIMD, no
-    index), and sums of sorted blocks merged with a stable sort, which finds the blocks'
-    sorted runs."""
-    packing = _packed(group, code, start / INTERVAL_MS, lat)
-    if packing is None:   # keys too wide (or not integers) for one int64: sorted column-wise
-        if count is None:
-            count = np.ones(len(lat), dtype=np.int64)
+    Packed into one int64 per entry, the datapoints are sorted with ``np.sort`` (SIMD, no
+    index) and counted, then merged with the kept sums by a stable sort, which finds the two
+    sorted runs: each datapoint is packed, sorted and unpacked once."""
+    keys = [group, code, start / INTERVAL_MS, lat]
+    kept_keys = [] if kept is None else [kept[0], kept[1], kept[2] / INTERVAL_MS, kept[3]]
+    layout = _layout(keys, *([kept_keys] if kept_keys else []))
+    if layout is None:   # keys too wide (or not integers) for one int64: sorted column-wise
+        count = np.ones(len(lat), dtype=np.int64)
+        if kept is not None:
+            group, code, start, lat, count = (
+                np.concatenate(col) for col in zip(kept, (group, code, start, lat, count))
+            )
         order = np.lexsort((lat, start, code, group))
         group, code, start = group[order], code[order], start[order]
         lat, count = lat[order], count[order]
@@ -326,16 +339,16 @@ def _summed(group, code, start, lat, count=None) -> tuple[np.ndarray, ...]:
         first = np.flatnonzero(new)
         return (group[first], code[first], start[first], lat[first],
                 np.add.reduceat(count, first))
-    packed, layout = packing
-    if count is None:
-        packed = np.sort(packed)
-    else:
-        order = np.argsort(packed, kind="stable")
-        packed, count = packed[order], count[order]
+    packed = np.sort(_pack(keys, layout))
     first = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
-    if count is None:
-        total = np.diff(np.concatenate([first, [len(packed)]]))
-    else:
+    total = np.diff(np.concatenate([first, [len(packed)]]))
+    packed = packed[first]
+    if kept is not None and len(kept[0]):
+        packed = np.concatenate([packed, _pack(kept_keys, layout)])
+        order = np.argsort(packed, kind="stable")
+        packed, count = packed[order], np.concatenate([total, kept[4]])[order]
+        first = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
         total = np.add.reduceat(count, first)
-    group, code, second, lat = _unpacked(packed[first], layout, "iiff")
+        packed = packed[first]
+    group, code, second, lat = _unpacked(packed, layout, "iiff")
     return group, code, second * INTERVAL_MS, lat, total
