@@ -1,6 +1,7 @@
-"""The fast path (``fast_raw``: raw datapoints read from bytes with numpy) gives exactly what
-the readable path (every line classified and scanned by regex) gives, on every real output
-of the fixtures, for several block sizes (so raw runs are cut between blocks)."""
+"""The fast path (``fast_raw``: raw datapoints read from bytes with pyarrow's CSV reader, or
+numpy for doubtful blocks) gives exactly what the readable path (every line classified and
+scanned by regex) gives, on every real output of the fixtures, for several block sizes (so
+raw runs are cut between blocks), and on lines pyarrow would read more leniently."""
 
 from __future__ import annotations
 
@@ -96,3 +97,55 @@ def test_doubtful_lines_go_the_readable_way_and_keep_their_place(monkeypatch):
     taken_slow = {all_lines[i] for i in piece.line_pos}
     assert set(odd) <= taken_slow
     assert [all_lines[i] for i in piece.line_pos] == piece.lines
+
+
+def _spliced(odd: str) -> str:
+    real = (FIXTURES / "outputs" / "raw.out").read_text().splitlines()
+    raw = [ln for ln in real if ln.count(",") == 2 and not ln.startswith("[")]
+    return "\n".join(raw[:50] + [odd] + raw[50:] + [ln for ln in real if ln.startswith("[")]) + "\n"
+
+
+@pytest.mark.parametrize("odd", [
+    "READ,1795385384846,0x1F",           # pyarrow reads hexadecimal integers
+    "READ,0X1A2B3C4D5E,27",
+    "READ,1795385384846, 27",            # ... and trims spaces and tabs
+    "READ,1795385384846,27\t",
+    "READ,1795385384846,+27",
+    '"READ",1795385384846,27',           # no quoting
+    "READ,0001795385384846,27",          # leading zeros: the same number either way
+    "READ,00000000001,27",               # 11 digits, a small number
+    "READ,-1795385384846,27",
+    "READ,1795385384846,9223372036854775807",   # Long.MAX_VALUE: no latency
+    "READ,1795385384846,-0",
+    "READ,1795385384846,",
+    ",1795385384846,27",
+    "READ,1795385384846,27,3",
+    "READ,1795385384846",
+    "",                                  # an empty line is a line
+    "READ,1795385384846,27\rREAD,1795385384847,28",
+])
+def test_lines_pyarrow_reads_leniently_are_read_as_the_readable_path_reads_them(odd, monkeypatch):
+    text = _spliced(odd)
+    fast = multi_output.parse_text(text)
+    with monkeypatch.context() as m:
+        m.setattr(multi_output, "piece_of", lambda t: fast_raw.Piece.of_lines(t.splitlines()))
+        ref = multi_output.parse_text(text)
+    assert_same(fast, ref)
+
+
+def test_pyarrow_reads_the_datapoints_of_the_raw_fixtures(monkeypatch):
+    """Guard: the blocks of real raw outputs go through pyarrow (header and report lines kept
+    as text beside), not through the numpy fallback."""
+    read = []
+    real = fast_raw._arrow_piece
+
+    def spy(data):
+        piece = real(data)
+        read.append(piece is not None)
+        return piece
+    monkeypatch.setattr(fast_raw, "_arrow_piece", spy)
+    raw_files = [p for p in TEXT_OUTPUTS if p.name.endswith("raw.out")]
+    for p in raw_files:
+        read.clear()
+        (out,) = parse_file(p)
+        assert read and all(read) and out.raw_total > 100
