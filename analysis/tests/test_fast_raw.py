@@ -139,8 +139,8 @@ def test_pyarrow_reads_the_datapoints_of_the_raw_fixtures(monkeypatch):
     read = []
     real = fast_raw._arrow_piece
 
-    def spy(data):
-        piece = real(data)
+    def spy(*args):
+        piece = real(*args)
         read.append(piece is not None)
         return piece
     monkeypatch.setattr(fast_raw, "_arrow_piece", spy)

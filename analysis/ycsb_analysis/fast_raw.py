@@ -159,17 +159,27 @@ def _numbers(
 
 def piece_of(text: str) -> Piece:
     """Split ``text`` (whole lines) as ``str.splitlines`` would, reading the certain raw
-    datapoints with numpy."""
-    if any(ch in text for ch in _OTHER_BREAKS_TEXT):
-        return Piece.of_lines(text.splitlines())
+    datapoints with pyarrow (a block pyarrow cannot take whole: with numpy, line by line)."""
     data = text.encode("utf-8")
-    if any(ch in data for ch in _OTHER_BREAKS_BYTES) or not data:
-        return Piece.of_lines(text.splitlines())
+    if not data:
+        return Piece.of_lines([])
     if not data.endswith(b"\n"):
         data += b"\n"
-    piece = _arrow_piece(data)
-    if piece is not None:
-        return piece
+    # The bytes no datapoint holds, all of them: few in a raw output's block, and they say at
+    # once whether another line break is there.
+    foreign = data.translate(None, _DATAPOINT_BYTES)
+    if (
+        len(foreign) <= _ARROW_MAX_FOREIGN * len(data)
+        and not any(ch in foreign for ch in _OTHER_BREAKS_BYTES)
+        and (foreign.isascii() or not any(ch in text for ch in _OTHER_BREAKS_TEXT))
+    ):
+        piece = _arrow_piece(data, foreign)
+        if piece is not None:
+            return piece
+    if any(ch in text for ch in _OTHER_BREAKS_TEXT) or any(
+        ch in data for ch in _OTHER_BREAKS_BYTES
+    ):
+        return Piece.of_lines(text.splitlines())
     b = np.frombuffer(data, dtype=np.uint8)
     # The same bytes after 16 zero bytes, seen as overlapping rows of 16 (no copy): row k
     # ends just before byte k of ``data``.
@@ -216,7 +226,7 @@ def piece_of(text: str) -> Piece:
     return Piece(lines, other_pos, raw_pos, code, names, timestamp[keep], latency, n)
 
 
-def _arrow_piece(data: bytes) -> Piece | None:
+def _arrow_piece(data: bytes, foreign: bytes) -> Piece | None:
     """``data`` (whole lines, ``\\n`` only) read with pyarrow when each line is either a
     certain raw datapoint or holds a byte no datapoint holds (a header, a report line: kept as
     text for the readable path); None when a line is neither, or pyarrow might read a number
@@ -225,10 +235,8 @@ def _arrow_piece(data: bytes) -> Piece | None:
     pyarrow reads runs of lines made only of name characters, digits, commas and minus signs
     as ``name,int64,int64``; what it reads that way is a raw datapoint when the name is not
     empty, the timestamp is at least 10^9 (10 digits or more, no sign) and no number is written
-    in hexadecimal (pyarrow reads ``0x1F``): the ``[A-Za-z0-9_-]`` bytes leave no other way."""
-    foreign = data.translate(None, _DATAPOINT_BYTES)
-    if len(foreign) > _ARROW_MAX_FOREIGN * len(data):
-        return None
+    in hexadecimal (pyarrow reads ``0x1F``): the ``[A-Za-z0-9_-]`` bytes leave no other way.
+    ``foreign``: the bytes of ``data`` no datapoint holds (none is a line break but ``\\n``)."""
     if (b"x" in data or b"X" in data) and (b",0x" in data or b",0X" in data):
         return None
     if not foreign:   # one line per \\n (no other line break is in the bytes): one row each
