@@ -93,7 +93,7 @@ class Piece:
     @property
     def raw_metric(self) -> np.ndarray:
         """The metric name of each datapoint (object array of the shared names)."""
-        return np.asarray(self.raw_names + ("",), dtype=object)[self.raw_code]
+        return np.asarray(self.raw_names, dtype=object)[self.raw_code]
 
     def __add__(self, other: "Piece") -> "Piece":
         names, other_code = _joined_names(self.raw_names, other.raw_names, other.raw_code)
