@@ -121,3 +121,25 @@ def test_a_datapoint_after_its_interval_was_closed_makes_the_file_read_again(
     pd.testing.assert_frame_equal(
         out.raw_summary, raw_intervals(out.raw_datapoints), check_dtype=False
     )
+
+
+@pytest.mark.parametrize("wide", ["seconds and latencies", "latencies not integers"])
+def test_keys_too_wide_to_pack_are_summed_up_column_wise_with_the_same_result(wide):
+    """Entries are packed into one int64 to be sorted; keys that need more than 62 bits, or
+    are not integers, are sorted column by column instead: same figures."""
+    rng = np.random.default_rng(11)
+    n = 5_000
+    metric = rng.choice(np.array(["READ", "UPDATE"], dtype=object), n)
+    if wide == "seconds and latencies":   # 40 bits of seconds, 23 of latency
+        ts = np.sort(rng.integers(10**12, 10**15, n)).astype(float)
+        ts[1::2] = ts[::2][: len(ts[1::2])]     # two datapoints in most seconds
+        lat = rng.integers(0, 2**23, n).astype(float)
+    else:
+        ts = 1_700_000_000_000 + np.sort(rng.integers(0, 600_000, n)).astype(float)
+        lat = rng.choice(np.array([1.5, 2.25, 3.0]), n) + rng.integers(0, 3, n)
+    counts = RawIntervalCounts()
+    for lo in range(0, n, 700):
+        hi = min(lo + 700, n)
+        counts.add(metric[lo:hi], ts[lo:hi], lat[lo:hi], np.zeros(hi - lo, dtype=int))
+    rows = pd.DataFrame({"metric": metric, "timestamp_ms": ts, "latency_us": lat})
+    pd.testing.assert_frame_equal(counts.intervals(), raw_intervals(rows), check_dtype=False)
