@@ -396,7 +396,6 @@ class _FileParse:
                 )
         self.n_lines += n
 
-
     def _add_raw(
         self, piece: Piece, raw_lines: pd.Series, segments: pd.Series, raw_segment: np.ndarray
     ) -> None:
