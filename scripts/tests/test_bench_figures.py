@@ -87,3 +87,21 @@ def test_failed_operations_are_counted_from_return_lines_and_raw_failures():
     out = ("[READ], Return=OK, 10\n[READ], Return=NOT_FOUND, 2\n"
            "[UPDATE], Return=CLIENT_TIMEOUT, 3\n[OVERALL], Failures, 1\n")
     assert failures(out) == 6
+
+
+def test_a_variant_is_a_name_and_the_binding_properties_of_its_leg():
+    from ycsbpack.bench_binding import parse_variant
+    assert parse_variant("nio hbase.rpc.eventloop=nio hbase.rpc.eventloop.threads=2") == (
+        "nio", {"hbase.rpc.eventloop": "nio", "hbase.rpc.eventloop.threads": "2"})
+
+
+@pytest.mark.parametrize("text, says", [
+    ("nio", "give a name, then the binding properties"),
+    ("raw hbase.rpc.eventloop=nio", "not one of binding, raw, baseline, official"),
+    ("nio hbase.rpc.eventloop", "'hbase.rpc.eventloop' is not PROP=VALUE"),
+])
+def test_a_bad_variant_is_refused_in_one_sentence(text, says):
+    from ycsbpack.bench_binding import parse_variant
+    from ycsbpack.errors import ScriptError
+    with pytest.raises(ScriptError, match=says):
+        parse_variant(text)

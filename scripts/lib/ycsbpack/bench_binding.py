@@ -69,8 +69,8 @@ def harness_jar() -> Path:
 
 
 def binding_command(db: dict, threads: int, seconds: int, records: int, ycsb: str = YCSB,
-                    jvm_args: str = "") -> list:
-    props = dict(WORKLOAD, **db["props"], recordcount=str(records),
+                    jvm_args: str = "", extra: dict = None) -> list:
+    props = dict(WORKLOAD, **db["props"], **(extra or {}), recordcount=str(records),
                  operationcount="2000000000", maxexecutiontime=str(seconds),
                  **{"status.interval": "1"})
     cmd = [ycsb, "run", db["binding"], "-s", "-threads", str(threads)]
@@ -203,6 +203,28 @@ def load(db: dict, records: int) -> None:
         raise ScriptError(f"loading {records} rows failed (exit {proc.returncode}):\n{tail}")
 
 
+LEG_NAMES = ("binding", "raw", "baseline", "official")
+
+
+def parse_variant(text: str) -> tuple:
+    """--variant "NAME PROP=VALUE ...": (name, {prop: value}); a bad one is one sentence."""
+    words = text.split()
+    usage = ("give a name, then the binding properties of the leg, e.g. --variant "
+             "\"nio hbase.rpc.eventloop=nio\"")
+    if len(words) < 2:
+        raise ScriptError(f"--variant {text!r}: {usage}")
+    name, props = words[0], {}
+    if not name.replace("-", "").replace("_", "").isalnum() or name in LEG_NAMES:
+        raise ScriptError(f"--variant {text!r}: the name {name!r} must be letters, digits, - "
+                          f"or _ and not one of {', '.join(LEG_NAMES)}; {usage}")
+    for word in words[1:]:
+        key, eq, value = word.partition("=")
+        if not eq or not key:
+            raise ScriptError(f"--variant {text!r}: {word!r} is not PROP=VALUE; {usage}")
+        props[key] = value
+    return name, props
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench-binding", description=__doc__.splitlines()[0])
     ap.add_argument("--db", choices=sorted(DATABASES), required=True)
@@ -224,6 +246,10 @@ def main(argv=None) -> int:
                     "legs of each kind (not counted) under async-profiler: CPU (ctimer, 1 ms) and "
                     "allocations, saved as <leg>-cpu.collapsed and <leg>-alloc.collapsed in the "
                     "output directory and summarized")
+    ap.add_argument("--variant", action="append", default=[], metavar="\"NAME PROP=VALUE ...\"",
+                    help="one more leg: this project's binding with these extra properties "
+                    "(e.g. \"nio hbase.rpc.eventloop=nio\"), reported against the raw harness "
+                    "and the binding leg; repeatable")
     ap.add_argument("--jvm-args", default="", help="JVM arguments for every leg alike (e.g. "
                     "\"-XX:+UseParallelGC\"), to compare JVM settings")
     ap.add_argument("--out", help="directory for each leg's output "
@@ -234,6 +260,9 @@ def main(argv=None) -> int:
     if args.server_warmup < 0:
         raise ScriptError("--server-warmup must be 0 or more seconds")
     threads = [int(t) for t in args.threads.split(",")]
+    args.variants = dict(parse_variant(v) for v in args.variant)
+    if len(args.variants) != len(args.variant):
+        raise ScriptError("--variant: two variants have the same name; name each differently")
     db = {k: (dict(v) if isinstance(v, dict) else v) for k, v in DATABASES[args.db].items()}
     legs = ["binding", "raw"]
     if args.baseline:
@@ -253,6 +282,7 @@ def main(argv=None) -> int:
                               f"binding; build it there: mvn -DskipTests -pl "
                               f"site.ycsb:core,site.ycsb:{module}-binding -am package")
         legs.append("official")
+    legs += list(args.variants)
     seconds = args.warmup + args.measured + 3
     out_dir = Path(args.out or REPO_ROOT / "results" / "bench-binding"
                    / datetime.now().strftime("%Y%m%d-%H%M%S"))
@@ -323,7 +353,8 @@ def leg_command(leg: str, args, db: dict, threads: int, seconds: int, out_dir: P
         return official_command(args.db, Path(args.official).resolve(), out_dir, db, threads,
                                 seconds, args.records, jvm_args)
     ycsb = str(Path(args.baseline).resolve() / "bin" / "ycsb") if leg == "baseline" else YCSB
-    return binding_command(db, threads, seconds, args.records, ycsb, jvm_args)
+    return binding_command(db, threads, seconds, args.records, ycsb, jvm_args,
+                           getattr(args, "variants", {}).get(leg))
 
 
 def compare(name: str, a: list, b: list) -> str:
@@ -355,7 +386,7 @@ def report(args, threads: list, windows: dict, loads: list) -> str:
             f"{fig.median(ops):>11.2f} {fig.median(cpu):>14.2f}   "
             f"(pair ratios CPU/op {', '.join(f'{x:.2f}' for x in cpu)}; without the JIT "
             f"threads' CPU {fig.median(no_jit):.2f})")
-        for other in ("baseline", "official"):
+        for other in ["baseline", "official"] + list(getattr(args, "variants", {})):
             if len(windows.get((t, other), [])) == len(b):
                 o = windows[(t, other)]
                 lines.append(

@@ -51,6 +51,7 @@ final class HBaseConnection implements AutoCloseable {
   static HBaseConnection open(HBaseSettings s) throws DBException {
     Configuration conf = configuration(s);
     warnAboutUnknownSettings(s, conf);
+    s.rpcEventLoop.applyTo(conf);
     for (String host : zooKeeperHosts(conf)) {
       String unresolved = Reachability.unresolved(host, HBaseProperties.ZK_QUORUM.name());
       if (unresolved != null) {

@@ -33,6 +33,14 @@ public final class HBaseProperties {
   public static final BindingProperty CONNECT_TIMEOUT_MS = BindingProperty.of(
       "hbase.connecttimeoutms", "30000", "How long init() waits for the cluster to answer "
           + "(connect, check the table) before it fails naming the ZooKeeper quorum.");
+  public static final BindingProperty EVENT_LOOP = BindingProperty.of("hbase.rpc.eventloop",
+      "epoll", "Netty transport of the HBase RPC client: `epoll` (netty's native Linux transport, "
+          + "shipped with the client), `nio` (java.nio, HBase's own choice) or `hbase` (HBase's "
+          + "default left as it is: nio with `hbase.netty.eventloop.rpcclient.thread.count` "
+          + "threads, 2 per core). One event loop per JVM: all its clients must agree.");
+  public static final BindingProperty EVENT_LOOP_THREADS = BindingProperty.of(
+      "hbase.rpc.eventloop.threads", "1", "Event loop threads of `epoll` or `nio`, 1 to 256. "
+          + "A connection to one region server is one channel, served by one thread.");
   public static final BindingProperty TABLE = BindingProperty.of("table", "usertable",
       "Table, `name` or `namespace:name` (YCSB core property).")
       .perClient();
@@ -91,7 +99,8 @@ public final class HBaseProperties {
 
   /** All properties, in README order. */
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
-      ZK_QUORUM, ZK_PORT, BOOTSTRAP_SERVERS, TMP_DIR, CONNECT_TIMEOUT_MS, TABLE, COLUMN_FAMILY,
+      ZK_QUORUM, ZK_PORT, BOOTSTRAP_SERVERS, TMP_DIR, CONNECT_TIMEOUT_MS, EVENT_LOOP,
+      EVENT_LOOP_THREADS, TABLE, COLUMN_FAMILY,
       SALT, KEY_ENCODING, CLIENT_BUFFERING, WRITE_BUFFER_SIZE, BATCH_WRITE, DURABILITY,
       CREATE_TABLE, PRESPLIT, COMPRESSION, BLOCK_ENCODING, BLOOM_FILTER, TTL));
 }

@@ -52,6 +52,7 @@ final class HBaseSettings {
   final BatchWriteMode batchWrite;
   final Durability durability;
   final int connectTimeoutMs;
+  final RpcEventLoop rpcEventLoop;
   /** Null when not set as a property: then hbase-site.xml or HBase's default applies. */
   final String zkQuorum;
   final Integer zkPort;
@@ -83,6 +84,7 @@ final class HBaseSettings {
     batchWrite = values.word(BATCH_WRITE, BatchWriteMode.class);
     durability = values.enumValue(DURABILITY, Durability.class);
     connectTimeoutMs = values.integer(CONNECT_TIMEOUT_MS, 100, 3_600_000);
+    rpcEventLoop = RpcEventLoop.of(values);
     zkQuorum = values.isSet(ZK_QUORUM) ? values.string(ZK_QUORUM) : null;
     zkPort = values.isSet(ZK_PORT) ? values.integer(ZK_PORT, 1, 65535) : null;
     bootstrapServers = values.string(BOOTSTRAP_SERVERS);
