@@ -105,3 +105,12 @@ def test_a_bad_variant_is_refused_in_one_sentence(text, says):
     from ycsbpack.errors import ScriptError
     with pytest.raises(ScriptError, match=says):
         parse_variant(text)
+
+
+def test_a_leg_compared_with_another_gives_ops_cpu_and_cpu_without_the_jit_threads():
+    from types import SimpleNamespace
+    from ycsbpack.bench_binding import compare
+    a = [SimpleNamespace(ops_per_s=100, cpu_us_per_op=50, jit_us_per_op=10)]
+    b = [SimpleNamespace(ops_per_s=50, cpu_us_per_op=40, jit_us_per_op=0)]
+    assert compare("binding vs official", a, b) == (
+        "binding vs official: ops 2.00, CPU/op 1.25 (without JIT 1.00)")

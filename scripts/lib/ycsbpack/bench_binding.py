@@ -358,8 +358,12 @@ def leg_command(leg: str, args, db: dict, threads: int, seconds: int, out_dir: P
 
 
 def compare(name: str, a: list, b: list) -> str:
+    """Medians of the pair ratios a/b: ops/s, CPU/op, and CPU/op without the JIT threads'."""
+    no_jit = [(x.cpu_us_per_op - x.jit_us_per_op) / (y.cpu_us_per_op - y.jit_us_per_op)
+              for x, y in zip(a, b)]
     return (f"{name}: ops {fig.median(fig.pair_ratios(a, b, 'ops_per_s')):.2f}, CPU/op "
-            f"{fig.median(fig.pair_ratios(a, b, 'cpu_us_per_op')):.2f}")
+            f"{fig.median(fig.pair_ratios(a, b, 'cpu_us_per_op')):.2f} (without JIT "
+            f"{fig.median(no_jit):.2f})")
 
 
 def report(args, threads: list, windows: dict, loads: list) -> str:
