@@ -19,10 +19,12 @@ import site.ycsb.DBException;
 
 /**
  * The netty event loop that carries the HBase RPC client's calls ({@code hbase.rpc.eventloop},
- * {@code hbase.rpc.eventloop.threads}). Left alone, hbase-client 2.6 runs a JVM-wide NIO group
- * of two threads per core; one connection to a region server is one channel, served by one
- * thread of it, so the others sit idle. With {@code epoll} or {@code nio} the binding makes the
- * group itself and hands it to HBase ({@link NettyRpcClientConfigHelper#setEventLoopConfig}).
+ * {@code hbase.rpc.eventloop.threads}). Left alone ({@code hbase}, the default), hbase-client
+ * 2.6 runs a JVM-wide NIO group of two threads per core; one connection to a region server is
+ * one channel, served by one thread of it. With {@code epoll} or {@code nio} the binding makes
+ * the group itself and hands it to HBase ({@link NettyRpcClientConfigHelper#setEventLoopConfig}):
+ * a setting to measure (bench-binding --variant); one epoll thread was no cheaper per operation
+ * than HBase's default within this machine's noise, so the default stays HBase's.
  *
  * <p>HBase keeps that group in a JVM-wide table under one name, so every connection of a JVM
  * must agree on it: the first connection's choice stands and a different one fails init().

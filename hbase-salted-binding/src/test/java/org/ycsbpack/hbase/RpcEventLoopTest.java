@@ -3,6 +3,7 @@ package org.ycsbpack.hbase;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
@@ -29,8 +30,10 @@ class RpcEventLoopTest {
 
   @Test
   void theDefaultIsTheDocumentedOne() throws DBException {
-    assertEquals(new RpcEventLoop(RpcEventLoop.Transport.EPOLL, 1), parse());
-    assertEquals("epoll with 1 thread", parse().toString());
+    assertEquals(new RpcEventLoop(RpcEventLoop.Transport.HBASE, 0), parse());
+    assertEquals(new RpcEventLoop(RpcEventLoop.Transport.EPOLL, 1),
+        parse("hbase.rpc.eventloop", "epoll"));
+    assertEquals("epoll with 1 thread", parse("hbase.rpc.eventloop", "epoll").toString());
   }
 
   @Test
@@ -44,9 +47,10 @@ class RpcEventLoopTest {
   @Test
   void aBadTransportOrThreadCountIsOneSentenceNamingTheProperty() {
     assertEquals("property hbase.rpc.eventloop='kqueue' is not valid: expected one of EPOLL, NIO, "
-        + "HBASE (default: epoll)", rejection("hbase.rpc.eventloop", "kqueue"));
+        + "HBASE (default: hbase)", rejection("hbase.rpc.eventloop", "kqueue"));
     assertEquals("property hbase.rpc.eventloop.threads='0' is not valid: expected a whole number "
-        + "from 1 to 256 (default: 1)", rejection("hbase.rpc.eventloop.threads", "0"));
+        + "from 1 to 256 (default: 1)",
+        rejection("hbase.rpc.eventloop", "epoll", "hbase.rpc.eventloop.threads", "0"));
     assertEquals("property hbase.rpc.eventloop.threads applies to hbase.rpc.eventloop=epoll or "
         + "nio only; with hbase, HBase's own setting hbase.netty.eventloop.rpcclient.thread.count "
         + "decides", rejection("hbase.rpc.eventloop", "hbase", "hbase.rpc.eventloop.threads", "2"));
@@ -55,7 +59,13 @@ class RpcEventLoopTest {
   @Test
   void hbasesDefaultLeavesTheClientConfigurationAlone() throws DBException {
     Configuration conf = new Configuration(false);
-    parse("hbase.rpc.eventloop", "hbase").applyTo(conf);
+    parse().applyTo(conf);
     assertNull(conf.get(HBASE_EVENT_LOOP_KEY));
+  }
+
+  @Test
+  void threadsWithoutATransportOfTheBindingAreRefused() {
+    assertTrue(rejection("hbase.rpc.eventloop.threads", "2").startsWith(
+        "property hbase.rpc.eventloop.threads applies to hbase.rpc.eventloop=epoll or nio only"));
   }
 }
