@@ -1,7 +1,10 @@
 """The arithmetic of scripts/bench-binding: steady window, CPU per operation, pair ratios, order."""
+from types import SimpleNamespace
+
 import pytest
 from ycsbpack import bench_figures as fig
-from ycsbpack.bench_binding import failures
+from ycsbpack.bench_binding import compare, failures, parse_variant
+from ycsbpack.errors import ScriptError
 
 STDERR = """\
 2026-11-24 00:10:00:000 0 sec: 0 operations; est completion in 0 second
@@ -90,7 +93,6 @@ def test_failed_operations_are_counted_from_return_lines_and_raw_failures():
 
 
 def test_a_variant_is_a_name_and_the_binding_properties_of_its_leg():
-    from ycsbpack.bench_binding import parse_variant
     assert parse_variant("nio hbase.rpc.eventloop=nio hbase.rpc.eventloop.threads=2") == (
         "nio", {"hbase.rpc.eventloop": "nio", "hbase.rpc.eventloop.threads": "2"})
 
@@ -101,15 +103,11 @@ def test_a_variant_is_a_name_and_the_binding_properties_of_its_leg():
     ("nio hbase.rpc.eventloop", "'hbase.rpc.eventloop' is not PROP=VALUE"),
 ])
 def test_a_bad_variant_is_refused_in_one_sentence(text, says):
-    from ycsbpack.bench_binding import parse_variant
-    from ycsbpack.errors import ScriptError
     with pytest.raises(ScriptError, match=says):
         parse_variant(text)
 
 
 def test_a_leg_compared_with_another_gives_ops_cpu_and_cpu_without_the_jit_threads():
-    from types import SimpleNamespace
-    from ycsbpack.bench_binding import compare
     a = [SimpleNamespace(ops_per_s=100, cpu_us_per_op=50, jit_us_per_op=10)]
     b = [SimpleNamespace(ops_per_s=50, cpu_us_per_op=40, jit_us_per_op=0)]
     assert compare("binding vs official", a, b) == (
