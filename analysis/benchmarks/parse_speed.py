@@ -4,7 +4,8 @@
     .venv/bin/python analysis/benchmarks/parse_speed.py --mb 50 --repeat 3 # quicker
     .venv/bin/python analysis/benchmarks/parse_speed.py --no-report        # parsing only
 
-Grows two files from the real fixture outputs in a temporary directory (deleted afterwards):
+Grows two files from the real fixture outputs in a temporary directory (deleted afterwards;
+with ``--keep DIR`` in ``DIR/<mb>mb/``, kept and reused by later runs):
 
 ``status``  a status log (stderr): the fixtures' status entries repeated with their own
             timestamps (plain hdrhistogram lines, German decimal commas, two-in-one
@@ -157,6 +158,11 @@ def main() -> None:
         help="also run the tool rows with the package as it is at this commit (e.g. main), "
         "interleaved with today's: before/after from one run",
     )
+    ap.add_argument(
+        "--keep", metavar="DIR", type=Path,
+        help="grow the files in DIR and keep them (reused when already there: a profile of "
+        "ycsb-report can then run on the same files)",
+    )
     args = ap.parse_args()
     print(
         f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
@@ -165,11 +171,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ycsb-parse-speed-") as tmp:
         tmp = Path(tmp)
         files = {}
+        where = args.keep / f"{args.mb:g}mb" if args.keep else tmp
+        where.mkdir(parents=True, exist_ok=True)
         for kind in args.kinds:
-            path = tmp / ("client-0.err" if kind == "status" else "client-0.out")
-            (status_log if kind == "status" else raw_output)(path, args.mb)
+            path = where / ("client-0.err" if kind == "status" else "client-0.out")
+            if not path.exists():
+                (status_log if kind == "status" else raw_output)(path, args.mb)
+                print(f"{kind}: generated {path.stat().st_size / 1e6:.0f} MB")
+            else:
+                print(f"{kind}: reused {path} ({path.stat().st_size / 1e6:.0f} MB)")
             files[kind] = path
-            print(f"{kind}: generated {path.stat().st_size / 1e6:.0f} MB")
         ycsb_report = str(Path(PY).with_name("ycsb-report"))
         tools = {
             "tool parse": lambda kind, p: [PY, "-c", PARSE_CODE, str(p)],

@@ -74,13 +74,3 @@ def test_a_long_line_is_thinned_for_drawing_keeping_each_slice_extremes():
     assert 1e9 in ty and y.min() in ty
     short_x, short_y = _thinned_for_drawing(x[:100], y[:100], slices=500)
     assert len(short_x) == 100
-
-
-def test_numbers_formatted_once_per_distinct_value_write_the_same_csv():
-    (out,) = parse_file(REPORT_CASES / "raw.err")
-    status = pd.concat([out.status_measurements] * 300, ignore_index=True)
-    (raw,) = parse_file(REPORT_CASES / "raw.out")
-    for df in (status, raw.raw_datapoints, raw.raw_summary):
-        df = pd.concat([df] * (1 + 2000 // max(len(df), 1)), ignore_index=True)
-        assert len(df) > 1000
-        assert cli._formatted_once(df).to_csv(index=False) == df.to_csv(index=False)
