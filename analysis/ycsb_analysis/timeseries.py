@@ -11,6 +11,9 @@ merged across clients (:func:`merged_latency_over_time`).
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -20,6 +23,26 @@ from .loader import Run
 from .report_parser import split_metric
 
 NOT_PLOTTED_OPERATIONS = {"CLEANUP"}
+
+# Over-time series already computed, per run: the throughput chart, the records/s, the errors
+# chart and the steady-state figures all read the same per-metric throughput, and a long run's
+# is millions of rows. Keyed by the run and the identity of its clients' status frames (a run
+# whose outputs were replaced is computed again); an entry goes with its run.
+_computed: dict[int, tuple[tuple, dict[str, pd.DataFrame]]] = {}
+
+
+def _once(run: Run, name: str, compute: Callable[[Run], pd.DataFrame]) -> pd.DataFrame:
+    """``compute(run)``, computed once per run and shared (callers must not modify it)."""
+    frames = tuple(id(c.output.status_measurements) for c in run.clients)
+    key = id(run)
+    held = _computed.get(key)
+    if held is None or held[0] != frames:
+        if held is None:
+            weakref.finalize(run, _computed.pop, key, None)
+        held = _computed[key] = (frames, {})
+    if name not in held[1]:
+        held[1][name] = compute(run)
+    return held[1][name]
 
 
 def _client_frames(run: Run) -> list[tuple[int, pd.DataFrame, pd.DataFrame]]:
@@ -85,7 +108,8 @@ def _cumulative_on_grid(
 
 
 def operation_throughput(run: Run) -> pd.DataFrame:
-    """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput, clients summed.
+    """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput, clients summed
+    (computed once per run; do not modify the frame).
 
     Each client's operations of a metric are a cumulative count over time (status entries at
     their interval ends, each interval as long as YCSB measured it); the clients' counts are
@@ -95,6 +119,10 @@ def operation_throughput(run: Run) -> pd.DataFrame:
     format reports a count (hdrhistogram, raw) can be placed; ``histogram``/``timeseries``
     status lines only print an average.
     """
+    return _once(run, "operation_throughput", _operation_throughput)
+
+
+def _operation_throughput(run: Run) -> pd.DataFrame:
     columns = ["t_s", "metric", "operation", "failed", "ops_per_s"]
     start = _run_start(run)
     curves: dict[tuple, list] = {}
@@ -102,61 +130,133 @@ def operation_throughput(run: Run) -> pd.DataFrame:
     for _, entries, meas in _client_frames(run):
         if meas.empty or "count" not in meas:
             continue
-        e = entries.sort_values("time").copy()
-        e["interval_s"] = _interval_lengths(e).to_numpy()
-        e["t_s"] = (e["time"] - start).dt.total_seconds()
-        steps += e["interval_s"][e["interval_s"] > 0].tolist()
-        ends.append(float(e["t_s"].max()))
-        # Only the columns used here are filtered, merged and sorted: every step copies
-        # what it is given, and a status log's frame has ~17 columns of millions of rows.
+        # Only the columns used here are filtered, merged and sorted: a status log's frames
+        # have ~17 columns of millions of rows.
+        e = entries[["entry", "time", "elapsed_s", "operations", "current_ops_per_s"]]
+        e = e.sort_values("time")
+        interval_s = _interval_lengths(e).to_numpy(dtype=float)
+        t_s = (e["time"] - start).dt.total_seconds()
+        steps.append(interval_s[interval_s > 0])
+        ends.append(float(t_s.max()))
+        t_s = t_s.to_numpy(dtype=float)
         wanted = (
             meas["count"].notna().to_numpy()
             & ~meas["intended"].astype(bool).to_numpy()
             & meas["structure"].isin(["", "hdrhistogram", "raw"]).to_numpy()
         )
-        m = meas.loc[wanted, ["entry", "metric", "operation", "failed", "count"]]
-        m = m.merge(e[["entry", "interval_s", "t_s"]], on="entry").sort_values("t_s")
-        for (metric, operation, failed), g in m.groupby(
-            ["metric", "operation", "failed"], sort=False
-        ):
-            t_end = g["t_s"].to_numpy(dtype=float)
-            first_len = g["interval_s"].iloc[0] if np.isfinite(g["interval_s"].iloc[0]) else 0.0
+        for key, t_end, first_len, count in _metric_rows(meas, wanted, e["entry"], t_s, interval_s):
+            first_len = first_len if np.isfinite(first_len) else 0.0
             # A 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends, so its
             # operations fall inside the first grid cell instead of before it.
             first_start = t_end[0] - max(first_len, 1e-3)
             t = np.concatenate([[first_start], t_end])
-            cum = np.concatenate([[0.0], np.cumsum(g["count"].to_numpy(dtype=float))])
-            curves.setdefault((metric, operation, bool(failed)), []).append((t, cum))
+            cum = np.concatenate([[0.0], np.cumsum(count)])
+            curves.setdefault(key, []).append((t, cum))
     if not curves:
         return pd.DataFrame(columns=columns).astype({"failed": bool})
-    step = float(np.median(steps)) if steps else 1.0
+    steps = np.concatenate(steps) if steps else np.zeros(0)
+    step = float(np.median(steps)) if len(steps) else 1.0
     end = max(ends)
     first = min(float(t[0]) for cs in curves.values() for t, _ in cs)
     edges = _grid(first, end, step)
     widths = np.diff(edges)
-    rows = []
-    for (metric, operation, failed), cs in curves.items():
+    ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
+    t_end = edges[1:][ok]
+    rates = []
+    for cs in curves.values():
         cum = _cumulative_on_grid(cs, edges)
         with np.errstate(divide="ignore", invalid="ignore"):
-            rate = np.diff(cum) / widths
-        ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
-        rows.append(pd.DataFrame({"t_s": edges[1:][ok], "metric": metric, "operation": operation,
-                                  "failed": failed, "ops_per_s": rate[ok]}))
-    out = pd.concat(rows, ignore_index=True)
-    return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(["metric", "t_s"])[
-        columns
-    ]
+            rates.append((np.diff(cum) / widths)[ok])
+    keys = list(curves)
+    n = len(t_end)
+    # Sorted by metric, then time: each metric's rows are one block (its times rise), so the
+    # blocks are put in the order of their metric names (index: the row's place before).
+    shown = [i for i, k in enumerate(keys) if k[1] not in NOT_PLOTTED_OPERATIONS]
+    if len({keys[i][0] for i in shown}) < len(shown):   # a metric under two keys: sort rows
+        out = pd.concat(
+            [pd.DataFrame({"t_s": t_end, "metric": m, "operation": o, "failed": f,
+                           "ops_per_s": r}) for (m, o, f), r in zip(keys, rates)],
+            ignore_index=True,
+        )
+        return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(
+            ["metric", "t_s"]
+        )[columns]
+    shown.sort(key=lambda i: keys[i][0])
+
+    text = pd.Series([""]).dtype   # the dtype pandas gives text columns (str or object)
+
+    def each(values):
+        return pd.array(np.repeat(np.array(values, dtype=object), n), dtype=text)
+
+    return pd.DataFrame(
+        {
+            "t_s": np.tile(t_end, len(shown)),
+            "metric": each([keys[i][0] for i in shown]),
+            "operation": each([keys[i][1] for i in shown]),
+            "failed": np.repeat(np.array([keys[i][2] for i in shown], dtype=bool), n),
+            "ops_per_s": np.concatenate([rates[i] for i in shown]) if shown else np.zeros(0),
+        },
+        index=np.concatenate([np.arange(i * n, (i + 1) * n) for i in shown])
+        if shown else np.zeros(0, dtype=np.int64),
+    )[columns]
+
+
+def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
+    """``(metric, operation, failed), t_end, first interval_s, counts`` of each metric of one
+    client, its rows in time order: the status entries' times and interval lengths joined to
+    the ``wanted`` measurement rows by entry, in numpy. The same rows, in the same order, as
+    a merge on ``entry``, a sort by time (quicksort, as ``sort_values``) and a groupby by
+    first appearance would give."""
+    entry = meas["entry"].to_numpy()[wanted]
+    index = pd.Index(entry_ids.to_numpy())
+    if index.is_unique:
+        at = index.get_indexer(entry)
+        found = np.flatnonzero(at >= 0)
+        at = at[found]
+    else:   # (never from the parser: one id per entry) joined as a merge would
+        joined = pd.DataFrame({"entry": entry, "row": np.arange(len(entry))}).merge(
+            pd.DataFrame({"entry": entry_ids.to_numpy(), "at": np.arange(len(entry_ids))}),
+            on="entry",
+        )
+        at, found = joined["at"].to_numpy(), joined["row"].to_numpy()
+    keys = [meas[c].to_numpy()[wanted][found] for c in ("metric", "operation", "failed")]
+    t_rows, len_rows = t_s[at], interval_s[at]
+    count = meas["count"].to_numpy(dtype=float)[wanted][found]
+    # sort_values' order: the times' quicksort, missing times last in their order
+    missing = np.isnan(t_rows)
+    order = np.flatnonzero(~missing)[t_rows[~missing].argsort(kind="quicksort")]
+    order = np.concatenate([order, np.flatnonzero(missing)])
+    codes = [pd.factorize(k[order], use_na_sentinel=True) for k in keys]
+    known = np.ones(len(order), dtype=bool)
+    for c, _ in codes:
+        known &= c >= 0   # groupby leaves out rows with a missing key
+    combined = np.zeros(len(order), dtype=np.int64)
+    for c, uniques in codes:
+        combined = combined * (len(uniques) + 1) + c
+    group, _ = pd.factorize(np.where(known, combined, -1), use_na_sentinel=True)
+    group = np.where(known, group, -1)
+    for g in range(int(group.max()) + 1 if len(group) else 0):
+        rows = np.flatnonzero(group == g)
+        first = rows[0]
+        key = tuple(uniques[c[first]] for c, uniques in codes)
+        sorted_rows = order[rows]
+        yield ((key[0], key[1], bool(key[2])), t_rows[sorted_rows], len_rows[sorted_rows[0]],
+               count[sorted_rows])
 
 
 def record_throughput(run: Run) -> pd.DataFrame:
     """``t_s, operation, records_per_s, records_per_batch``: records/s of batch operations
-    over time, clients summed.
+    over time, clients summed (computed once per run; do not modify the frame).
 
     Status lines count batches per interval, not records (the ``<OP>-RECORDS`` block holds
     only statuses, its interval ``Count`` stays 0), so each interval's batches/s is scaled by
     the phase's records per batch from the final report (OK records / batches; ``batchsize``
     when there is no ``-RECORDS`` block).
     """
+    return _once(run, "record_throughput", _record_throughput)
+
+
+def _record_throughput(run: Run) -> pd.DataFrame:
     rec = records_table(run)
     thr = operation_throughput(run)
     if rec.empty or thr.empty:
@@ -301,28 +401,35 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
 
 
 def errors_over_time(run: Run) -> pd.DataFrame:
-    """``t_s, metric, operation, status, errors_per_s``: failed operations per interval.
+    """``t_s, metric, operation, status, errors_per_s``: failed operations per interval
+    (computed once per run; do not modify the frame).
 
     Status lines carry failures as their own metrics: ``READ-FAILED`` by default, or
     ``READ-NOT_FOUND`` etc. with ``reportlatencyforerror=true`` / ``latencytrackederrors``.
     """
+    return _once(run, "errors_over_time", _errors_over_time)
+
+
+def _errors_over_time(run: Run) -> pd.DataFrame:
     thr = operation_throughput(run)
     if thr.empty:
         return pd.DataFrame(columns=["t_s", "metric", "operation", "status", "errors_per_s"])
-    known_ops = set(thr.loc[~thr["failed"], "operation"])
-    is_error = thr["failed"].astype(bool)
+    failed = thr["failed"].to_numpy(dtype=bool)
+    known_ops = set(thr.loc[failed == False, "operation"].unique())  # noqa: E712
     # `READ-NOT_FOUND`: an op name seen elsewhere, a dash, and an upper-case status name.
     # Read once per distinct metric name (a handful), not per interval row.
     codes, names = pd.factorize(thr["metric"])
     parts = pd.Series(names, dtype=object).str.extract(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
-    split = pd.DataFrame(
-        {c: parts[c].to_numpy(dtype=object)[codes] for c in ("op", "status")}, index=thr.index
+    op_of, status_of = (parts[c].to_numpy(dtype=object) for c in ("op", "status"))
+    named = np.array(
+        [op in known_ops and not str(n).endswith("-RECORDS") for op, n in zip(op_of, names)],
+        dtype=bool,
     )
-    records = np.array([str(n).endswith("-RECORDS") for n in names], dtype=bool)[codes]
-    status_named = split["op"].isin(known_ops) & ~records
-    err = thr[is_error | status_named].copy()
-    err["status"] = np.where(err["failed"], "FAILED", split.loc[err.index, "status"])
-    err["operation"] = np.where(err["failed"], err["operation"], split.loc[err.index, "op"])
+    keep = failed | (named[codes] if len(names) else False)
+    err = thr[keep].copy()
+    codes, failed = codes[keep], failed[keep]
+    err["status"] = np.where(failed, "FAILED", status_of[codes])
+    err["operation"] = np.where(failed, err["operation"].to_numpy(dtype=object), op_of[codes])
     return err.rename(columns={"ops_per_s": "errors_per_s"})[
         ["t_s", "metric", "operation", "status", "errors_per_s"]
     ]
