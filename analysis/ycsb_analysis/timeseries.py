@@ -11,8 +11,10 @@ merged across clients (:func:`merged_latency_over_time`).
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -23,6 +25,8 @@ from .loader import Run
 from .report_parser import split_metric
 
 NOT_PLOTTED_OPERATIONS = {"CLEANUP"}
+# `READ-NOT_FOUND`: an operation's name, a dash and an upper-case status name
+_STATUS_NAMED = re.compile(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
 
 # Over-time series already computed, per run: the throughput chart, the records/s, the errors
 # chart and the steady-state figures all read the same per-metric throughput, and a long run's
@@ -122,8 +126,61 @@ def operation_throughput(run: Run) -> pd.DataFrame:
     return _once(run, "operation_throughput", _operation_throughput)
 
 
+_THROUGHPUT_COLUMNS = ["t_s", "metric", "operation", "failed", "ops_per_s"]
+
+
+@dataclass
+class _Blocks:
+    """Per-metric throughput as blocks of one grid: ``rates[i]`` of ``keys[i]`` (metric,
+    operation, failed) at the times ``t_end``; ``shown``: the keys drawn, in the frame's order
+    (by metric name), or None when a metric has two keys and the rows must be sorted."""
+
+    keys: list[tuple]
+    rates: list[np.ndarray]
+    t_end: np.ndarray
+    shown: list[int] | None
+
+
+def _text(values: list, n: int):
+    """Each of ``values`` ``n`` times, as a text column of the dtype pandas gives text."""
+    return pd.array(np.repeat(np.array(values, dtype=object), n), dtype=pd.Series([""]).dtype)
+
+
 def _operation_throughput(run: Run) -> pd.DataFrame:
-    columns = ["t_s", "metric", "operation", "failed", "ops_per_s"]
+    b = _once(run, "throughput_blocks", _throughput_blocks)
+    if b is None:
+        return pd.DataFrame(columns=_THROUGHPUT_COLUMNS).astype({"failed": bool})
+    n = len(b.t_end)
+    if b.shown is None:
+        out = pd.concat(
+            [pd.DataFrame({"t_s": b.t_end, "metric": m, "operation": o, "failed": f,
+                           "ops_per_s": r}) for (m, o, f), r in zip(b.keys, b.rates)],
+            ignore_index=True,
+        )
+        return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(
+            ["metric", "t_s"]
+        )[_THROUGHPUT_COLUMNS]
+    return pd.DataFrame(
+        {
+            "t_s": np.tile(b.t_end, len(b.shown)),
+            "metric": _text([b.keys[i][0] for i in b.shown], n),
+            "operation": _text([b.keys[i][1] for i in b.shown], n),
+            "failed": np.repeat(np.array([b.keys[i][2] for i in b.shown], dtype=bool), n),
+            "ops_per_s": np.concatenate([b.rates[i] for i in b.shown]) if b.shown
+            else np.zeros(0),
+        },
+        index=_block_index(b.shown, n),
+    )[_THROUGHPUT_COLUMNS]
+
+
+def _block_index(blocks: list[int], n: int) -> np.ndarray:
+    """The rows' index: each row's place in all blocks one after the other."""
+    if not blocks:
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate([np.arange(i * n, (i + 1) * n) for i in blocks])
+
+
+def _throughput_blocks(run: Run) -> _Blocks | None:
     start = _run_start(run)
     curves: dict[tuple, list] = {}
     steps, ends = [], []
@@ -153,7 +210,7 @@ def _operation_throughput(run: Run) -> pd.DataFrame:
             cum = np.concatenate([[0.0], np.cumsum(count)])
             curves.setdefault(key, []).append((t, cum))
     if not curves:
-        return pd.DataFrame(columns=columns).astype({"failed": bool})
+        return None
     steps = np.concatenate(steps) if steps else np.zeros(0)
     step = float(np.median(steps)) if len(steps) else 1.0
     end = max(ends)
@@ -161,44 +218,20 @@ def _operation_throughput(run: Run) -> pd.DataFrame:
     edges = _grid(first, end, step)
     widths = np.diff(edges)
     ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
-    t_end = edges[1:][ok]
     rates = []
     for cs in curves.values():
         cum = _cumulative_on_grid(cs, edges)
         with np.errstate(divide="ignore", invalid="ignore"):
             rates.append((np.diff(cum) / widths)[ok])
     keys = list(curves)
-    n = len(t_end)
     # Sorted by metric, then time: each metric's rows are one block (its times rise), so the
     # blocks are put in the order of their metric names (index: the row's place before).
     shown = [i for i, k in enumerate(keys) if k[1] not in NOT_PLOTTED_OPERATIONS]
-    if len({keys[i][0] for i in shown}) < len(shown):   # a metric under two keys: sort rows
-        out = pd.concat(
-            [pd.DataFrame({"t_s": t_end, "metric": m, "operation": o, "failed": f,
-                           "ops_per_s": r}) for (m, o, f), r in zip(keys, rates)],
-            ignore_index=True,
-        )
-        return out[~out["operation"].isin(NOT_PLOTTED_OPERATIONS)].sort_values(
-            ["metric", "t_s"]
-        )[columns]
-    shown.sort(key=lambda i: keys[i][0])
-
-    text = pd.Series([""]).dtype   # the dtype pandas gives text columns (str or object)
-
-    def each(values):
-        return pd.array(np.repeat(np.array(values, dtype=object), n), dtype=text)
-
-    return pd.DataFrame(
-        {
-            "t_s": np.tile(t_end, len(shown)),
-            "metric": each([keys[i][0] for i in shown]),
-            "operation": each([keys[i][1] for i in shown]),
-            "failed": np.repeat(np.array([keys[i][2] for i in shown], dtype=bool), n),
-            "ops_per_s": np.concatenate([rates[i] for i in shown]) if shown else np.zeros(0),
-        },
-        index=np.concatenate([np.arange(i * n, (i + 1) * n) for i in shown])
-        if shown else np.zeros(0, dtype=np.int64),
-    )[columns]
+    if len({keys[i][0] for i in shown}) < len(shown):   # a metric under two keys
+        shown = None
+    else:
+        shown.sort(key=lambda i: keys[i][0])
+    return _Blocks(keys, rates, edges[1:][ok], shown)
 
 
 def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
@@ -406,6 +439,9 @@ def errors_over_time(run: Run) -> pd.DataFrame:
 
 
 def _errors_over_time(run: Run) -> pd.DataFrame:
+    b = _once(run, "throughput_blocks", _throughput_blocks)
+    if b is not None and b.shown is not None and len(b.t_end) and b.shown:
+        return _errors_of_blocks(b)
     thr = operation_throughput(run)
     if thr.empty:
         return pd.DataFrame(columns=["t_s", "metric", "operation", "status", "errors_per_s"])
@@ -414,7 +450,7 @@ def _errors_over_time(run: Run) -> pd.DataFrame:
     # `READ-NOT_FOUND`: an op name seen elsewhere, a dash, and an upper-case status name.
     # Read once per distinct metric name (a handful), not per interval row.
     codes, names = pd.factorize(thr["metric"])
-    parts = pd.Series(names, dtype=object).str.extract(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
+    parts = pd.Series(names, dtype=object).str.extract(_STATUS_NAMED.pattern)
     op_of, status_of = (parts[c].to_numpy(dtype=object) for c in ("op", "status"))
     named = np.array(
         [op in known_ops and not str(n).endswith("-RECORDS") for op, n in zip(op_of, names)],
@@ -428,3 +464,37 @@ def _errors_over_time(run: Run) -> pd.DataFrame:
     return err.rename(columns={"ops_per_s": "errors_per_s"})[
         ["t_s", "metric", "operation", "status", "errors_per_s"]
     ]
+
+
+def _errors_of_blocks(b: _Blocks) -> pd.DataFrame:
+    """:func:`errors_over_time` from the throughput's blocks: the metrics are a handful, so each
+    one's name is read once and its block kept or not whole, in the throughput frame's order."""
+    known_ops = {b.keys[i][1] for i in b.shown if not b.keys[i][2]}
+    kept, operations, statuses = [], [], []
+    for i in b.shown:
+        metric, operation, failed = b.keys[i]
+        parts = _STATUS_NAMED.search(metric)
+        if failed:
+            kept.append(i)
+            operations.append(operation)
+            statuses.append("FAILED")
+        elif parts and parts["op"] in known_ops and not metric.endswith("-RECORDS"):
+            kept.append(i)
+            operations.append(parts["op"])
+            statuses.append(parts["status"])
+    n = len(b.t_end)
+    err = pd.DataFrame(
+        {
+            "t_s": np.tile(b.t_end, len(kept)),
+            "metric": _text([b.keys[i][0] for i in kept], n),
+            "operation": _text([b.keys[i][1] for i in kept], n),
+            "status": _text(statuses, n),   # (set below)
+            "errors_per_s": np.concatenate([b.rates[i] for i in kept]) if kept
+            else np.zeros(0),
+        },
+        index=_block_index(kept, n),
+    )
+    # set as the row-wise reading sets it (an array over the column: the dtype it gives)
+    err["status"] = np.repeat(np.array(statuses, dtype=object), n)
+    err["operation"] = np.repeat(np.array(operations, dtype=object), n)
+    return err
