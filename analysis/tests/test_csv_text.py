@@ -12,6 +12,7 @@ import pytest
 from conftest import REPORT_CASES
 from ycsb_analysis.csv_text import csv_blocks, write_csv
 from ycsb_analysis.multi_output import parse_file
+from ycsb_analysis.text_codes import identity_codes, value_codes
 
 
 def _same(df: pd.DataFrame) -> None:
@@ -72,3 +73,21 @@ def test_a_gzipped_file_reads_back_as_pandas_own(tmp_path):
               compression={"method": "gzip", "compresslevel": 1, "mtime": 0})
     with gzip.open(tmp_path / "status.csv.gz") as a, gzip.open(tmp_path / "pandas.csv.gz") as b:
         assert a.read() == b.read()
+
+
+def test_text_columns_of_many_distinct_values_and_of_equal_texts_in_different_objects():
+    many = [f"op{i},{i % 7}" for i in range(5000)]          # mostly distinct: by value
+    _same(pd.DataFrame({"s": many, "i": range(5000)}))
+    split = ["READ"[:k] + "READ"[k:] for k in range(4)] * 500   # equal texts, four objects
+    assert len({id(t) for t in split}) > 1
+    _same(pd.DataFrame({"s": split, "n": [None, "x"] * 1000}))
+
+
+def test_codes_by_identity_number_texts_by_value_as_factorize_does():
+    texts = np.array(["READ"[:k] + "READ"[k:] for k in range(4)] * 50 + [np.nan, "UPDATE"] * 10,
+                     dtype=object)
+    codes, uniques = value_codes(texts, by_identity=True)
+    want_codes, want_uniques = pd.factorize(texts)
+    assert identity_codes(texts) is not None
+    assert list(uniques[codes[codes >= 0]]) == list(want_uniques[want_codes[want_codes >= 0]])
+    assert list(codes < 0) == list(want_codes < 0)

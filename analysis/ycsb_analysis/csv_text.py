@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import infer_dtype
 
+from .text_codes import holds_objects, identity_codes
+
 # Bytes of the padded field matrix per block (rows × the widest row): bounds the memory.
 BLOCK_BYTES = 32 << 20
 
@@ -118,7 +120,11 @@ def _column(col: pd.Series, alone: bool) -> tuple[np.ndarray, np.ndarray, np.nda
     """``codes, matrix, kept``: each row's index into the rows of ``matrix``, the CSV texts of
     the column's values (padded bytes), and which bytes of each are text. ``alone``: the frame's
     only column, whose empty fields pandas writes as ``""``."""
-    if _factorizable(col):
+    by_identity = identity_codes(col) if holds_objects(col) else None
+    if by_identity is not None:   # a handful of shared text objects (their missing ones too)
+        codes, first = by_identity
+        values, na = col.iloc[first], False
+    elif _factorizable(col):
         codes, distinct = pd.factorize(col, use_na_sentinel=True)
         values = pd.Series(distinct, dtype=col.dtype)
         na = bool((codes < 0).any())

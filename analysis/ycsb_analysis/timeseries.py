@@ -23,6 +23,7 @@ from .batched import RECORDS_SUFFIX, records_table
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
 from .report_parser import split_metric
+from .text_codes import holds_objects, value_codes
 
 NOT_PLOTTED_OPERATIONS = {"CLEANUP"}
 # `READ-NOT_FOUND`: an operation's name, a dash and an upper-case status name
@@ -259,7 +260,10 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     missing = np.isnan(t_rows)
     order = np.flatnonzero(~missing)[t_rows[~missing].argsort(kind="quicksort")]
     order = np.concatenate([order, np.flatnonzero(missing)])
-    codes = [pd.factorize(k[order], use_na_sentinel=True) for k in keys]
+    codes = [
+        value_codes(k[order], holds_objects(meas[c]))
+        for k, c in zip(keys, ("metric", "operation", "failed"))
+    ]
     known = np.ones(len(order), dtype=bool)
     for c, _ in codes:
         known &= c >= 0   # groupby leaves out rows with a missing key
