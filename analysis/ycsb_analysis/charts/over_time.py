@@ -11,6 +11,7 @@ import numpy as np
 from .. import timeseries
 from ..loader import Run, run_label
 from ..report_parser import split_metric
+from ..text_codes import holds_objects, value_codes
 from .common import Chart, legend_beside, new_figure, run_colors, save
 
 # Beyond this many runs, latency over time draws one percentile per run (else three each):
@@ -401,7 +402,7 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
         return []
     lines = []
     for label, df in frames.items():
-        for (op, status), d in df.groupby(["operation", "status"]):
+        for (op, status), d in _by_operation_and_status(df):
             lines.append(
                 _Line(
                     f"{op} {status}",
@@ -414,3 +415,20 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = _draw(lines, {p: "failed operations (ops/s)" for p in panels})
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]
+
+
+def _by_operation_and_status(df):
+    """``df.groupby(["operation", "status"])``'s groups, in its order (sorted by operation,
+    then status; rows in their order), the texts coded by their shared objects: a long run's
+    errors are millions of rows of a few texts."""
+    cols = [value_codes(df[c].to_numpy(dtype=object), holds_objects(df[c]))
+            for c in ("operation", "status")]
+    (op_codes, ops), (st_codes, statuses) = cols
+    known = (op_codes >= 0) & (st_codes >= 0)
+    pair = np.where(known, op_codes * (len(statuses) + 1) + st_codes, -1)
+    present = np.unique(pair[known]) if known.any() else np.zeros(0, dtype=np.intp)
+    groups = sorted(
+        ((ops[p // (len(statuses) + 1)], statuses[p % (len(statuses) + 1)]), p) for p in present
+    )
+    for key, p in groups:
+        yield key, df[pair == p]
