@@ -253,17 +253,20 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
             on="entry",
         )
         at, found = joined["at"].to_numpy(), joined["row"].to_numpy()
-    keys = [meas[c].to_numpy()[wanted][found] for c in ("metric", "operation", "failed")]
     t_rows, len_rows = t_s[at], interval_s[at]
     count = meas["count"].to_numpy(dtype=float)[wanted][found]
     # sort_values' order: the times' quicksort, missing times last in their order
     missing = np.isnan(t_rows)
     order = np.flatnonzero(~missing)[t_rows[~missing].argsort(kind="quicksort")]
     order = np.concatenate([order, np.flatnonzero(missing)])
-    codes = [
-        value_codes(k[order], holds_objects(meas[c]))
-        for k, c in zip(keys, ("metric", "operation", "failed"))
-    ]
+    codes = []
+    for c in ("metric", "operation", "failed"):
+        col = meas[c]
+        if isinstance(col.dtype, pd.CategoricalDtype):   # the parser's text columns: coded
+            codes.append((col.cat.codes.to_numpy()[wanted][found][order],
+                          np.asarray(col.cat.categories, dtype=object)))
+        else:
+            codes.append(value_codes(col.to_numpy()[wanted][found][order], holds_objects(col)))
     known = np.ones(len(order), dtype=bool)
     for c, _ in codes:
         known &= c >= 0   # groupby leaves out rows with a missing key
