@@ -21,6 +21,18 @@ RAW_OUTPUTS = sorted(
 )
 
 
+def assert_summed_in_blocks_equals_rows(metric, ts, lat, block: int) -> RawIntervalCounts:
+    """Datapoints added `block` at a time sum up to what raw_intervals makes of all the rows."""
+    n = len(metric)
+    counts = RawIntervalCounts()
+    for lo in range(0, n, block):
+        hi = min(lo + block, n)
+        counts.add(metric[lo:hi], ts[lo:hi], lat[lo:hi], np.zeros(hi - lo, dtype=int))
+    rows = pd.DataFrame({"metric": metric, "timestamp_ms": ts, "latency_us": lat})
+    pd.testing.assert_frame_equal(counts.intervals(), raw_intervals(rows), check_dtype=False)
+    return counts
+
+
 @pytest.mark.parametrize("path", RAW_OUTPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_the_summary_read_while_parsing_equals_the_one_from_every_row(path):
     for block_bytes in (multi_output.BLOCK_BYTES, 997):
@@ -62,12 +74,7 @@ def test_counts_merge_equal_values_across_blocks_and_keep_negative_latencies():
     ts = 1_700_000_000_000 + np.sort(rng.integers(0, 20_000, n)).astype(float)
     lat = rng.integers(-50, 3000, n).astype(float)
     lat[rng.integers(0, n, 30)] = np.nan          # an empty histogram's Long.MAX_VALUE
-    counts = RawIntervalCounts()
-    for lo in range(0, n, 1234):
-        hi = min(lo + 1234, n)
-        counts.add(metric[lo:hi], ts[lo:hi], lat[lo:hi], np.zeros(hi - lo, dtype=int))
-    rows = pd.DataFrame({"metric": metric, "timestamp_ms": ts, "latency_us": lat})
-    pd.testing.assert_frame_equal(counts.intervals(), raw_intervals(rows), check_dtype=False)
+    counts = assert_summed_in_blocks_equals_rows(metric, ts, lat, 1234)
     assert counts.negative_in() == int((lat < 0).sum()) > 0
 
 
@@ -137,9 +144,4 @@ def test_keys_too_wide_to_pack_are_summed_up_column_wise_with_the_same_result(wi
     else:
         ts = 1_700_000_000_000 + np.sort(rng.integers(0, 600_000, n)).astype(float)
         lat = rng.choice(np.array([1.5, 2.25, 3.0]), n) + rng.integers(0, 3, n)
-    counts = RawIntervalCounts()
-    for lo in range(0, n, 700):
-        hi = min(lo + 700, n)
-        counts.add(metric[lo:hi], ts[lo:hi], lat[lo:hi], np.zeros(hi - lo, dtype=int))
-    rows = pd.DataFrame({"metric": metric, "timestamp_ms": ts, "latency_us": lat})
-    pd.testing.assert_frame_equal(counts.intervals(), raw_intervals(rows), check_dtype=False)
+    assert_summed_in_blocks_equals_rows(metric, ts, lat, 700)

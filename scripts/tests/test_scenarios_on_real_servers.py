@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from scenario_commands import s4_at_ci_scale, script
+from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
 from ycsbpack import procs
 
 pytestmark = pytest.mark.skipif(
@@ -82,21 +82,13 @@ def run_dir(tmp_path_factory):
 
 
 def run_scenario(name, db, out, run_dir, *extra):
-    # --no-build: CI builds first (mvn verify); a build in the middle of the tests would race
-    # with other Maven runs in a shared tree
     proc = subprocess.run(
-        script(
-            "run-scenario",
+        scenario_at_ci_scale(
             name,
-            "--no-build",
+            out,
+            run_dir,
             "--db",
             db,
-            "--scale",
-            "ci",
-            "--out",
-            out,
-            "--run-dir",
-            run_dir,
             "--hbase-ports",
             HBASE_PORTS,
             *CASSANDRA,
