@@ -40,6 +40,7 @@ public class BatchedWorkload extends CoreWorkload {
 
   private int batchSize;
   private boolean batchLoad;
+  private final Object loadKeysLock = new Object();
   private long loadEnd;
   private List<String> fieldNames;
 
@@ -137,12 +138,17 @@ public class BatchedWorkload extends CoreWorkload {
       return super.doInsert(db, threadState);
     }
     List<String> keys = new ArrayList<>(batchSize);
-    for (int i = 0; i < batchSize; i++) {
-      long keynum = keysequence.nextValue().longValue();
-      if (keynum >= loadEnd) {
-        break;
+    // one batch's keys are drawn together: threads drawing key by key would interleave, and
+    // their last batches would end short at random, so the number of batches (the load's
+    // operation count) would depend on thread timing rather than recordcount / batchsize
+    synchronized (loadKeysLock) {
+      for (int i = 0; i < batchSize; i++) {
+        long keynum = keysequence.nextValue().longValue();
+        if (keynum >= loadEnd) {
+          break;
+        }
+        keys.add(keyName(keynum));
       }
-      keys.add(keyName(keynum));
     }
     if (keys.isEmpty()) {
       return false;

@@ -23,6 +23,7 @@ public final class BatchedWorkloadProperties {
           + "requestdistribution=sequential each key of the range is deleted once, in order.");
   public static final BindingProperty BATCH_LOAD = BindingProperty.of("batchload", "false",
       "Load phase: insert in batches of batchsize (BATCH_INSERT) instead of single INSERTs; "
+          + "each batch is a run of consecutive keys, so only the range's last batch is short; "
           + "each client thread stops when the key range insertstart..insertstart+insertcount is "
           + "done.");
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,51 @@ class BatchedWorkloadTest {
     assertTrue(db.singleCalls.isEmpty(), db.singleCalls.toString());
     assertEquals(10, grew(before, after, "[BATCH_INSERT], Return=OK"));
     assertEquals(95, grew(before, after, "[BATCH_INSERT-RECORDS], Return=OK"));
+  }
+
+  @Test
+  void concurrentLoadThreadsEachTakeWholeRunsOfKeysSoOnlyTheLastBatchIsShort() throws Exception {
+    BatchedWorkload w = workload("recordcount", "20000", "batchload", "true", "batchsize", "7",
+        "insertorder", "ordered");
+    int threads = 4;
+    List<InMemoryDb> dbs = new ArrayList<>();
+    List<Thread> loaders = new ArrayList<>();
+    CountDownLatch start = new CountDownLatch(1);
+    for (int t = 0; t < threads; t++) {
+      InMemoryDb db = new InMemoryDb();
+      dbs.add(db);
+      loaders.add(new Thread(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        batchLoad(w, db);
+      }));
+    }
+    loaders.forEach(Thread::start);
+    start.countDown();
+    for (Thread t : loaders) {
+      t.join();
+    }
+    Set<String> keys = new HashSet<>();
+    int batches = 0;
+    int short7 = 0;
+    for (InMemoryDb db : dbs) {
+      for (List<String> batch : db.batchCalls) {
+        batches++;
+        short7 += batch.size() < 7 ? 1 : 0;
+        long first = Long.parseLong(batch.get(0).substring("user".length()));
+        for (int i = 0; i < batch.size(); i++) {
+          assertEquals("user" + (first + i), batch.get(i), "a batch is one run of keys " + batch);
+        }
+        keys.addAll(batch);
+      }
+    }
+    assertEquals(20000, keys.size(), "every key once");
+    assertEquals(2858, batches, "20000 / 7 rounded up, whatever the threads' timing");
+    assertEquals(1, short7, "only the range's last batch is short");
   }
 
   @Test
