@@ -145,3 +145,32 @@ def test_keys_too_wide_to_pack_are_summed_up_column_wise_with_the_same_result(wi
         ts = 1_700_000_000_000 + np.sort(rng.integers(0, 600_000, n)).astype(float)
         lat = rng.choice(np.array([1.5, 2.25, 3.0]), n) + rng.integers(0, 3, n)
     assert_summed_in_blocks_equals_rows(metric, ts, lat, 700)
+
+
+@pytest.mark.parametrize("later", ["wider seconds", "a latency not an integer", "far seconds"])
+def test_counts_kept_packed_are_repacked_or_unpacked_when_a_later_block_does_not_fit(
+    later, monkeypatch
+):
+    """The counts kept are packed keys of a layout made for the first blocks; a block whose
+    keys fall outside it (a longer run, a wider latency) repacks them, one that cannot be
+    packed at all (not an integer, keys over 62 bits) turns them back into columns: merged
+    and closed counts included, the same figures."""
+    monkeypatch.setattr(ri, "CLOSE_AFTER", 5)
+    monkeypatch.setattr(ri, "_MERGE_AT", 500)
+    rng = np.random.default_rng(3)
+    n = 6_000
+    metric = rng.choice(np.array(["READ", "UPDATE", "INSERT"], dtype=object), n)
+    ts = 1_700_000_000_000 + np.sort(rng.integers(0, 40_000, n)).astype(float)
+    lat = rng.integers(0, 900, n).astype(float)
+    tail = slice(4_000, None)
+    if later == "wider seconds":       # an hour later, latencies of minutes
+        ts[tail] += 3_600_000
+        lat[tail] *= 100_000
+    elif later == "a latency not an integer":
+        lat[5_000] = 1.5
+    else:                               # seconds and latencies beyond 62 bits
+        ts[tail] += 10**15
+        lat[tail] += 2**40
+    counts = assert_summed_in_blocks_equals_rows(metric, ts, lat, 700)
+    assert (counts._packing is None) == (later != "wider seconds")
+    assert counts._closed

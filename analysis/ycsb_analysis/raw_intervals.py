@@ -97,6 +97,12 @@ class RawIntervalCounts:
         self._newest: dict[int, float] = {}         # (group, code) pair → latest interval start
         self._closed_below: dict[int, float] = {}   # pair → intervals before this are closed
         self._closed: list[pd.DataFrame] = []       # their rows, with group and code
+        # Packed mode (while every key fits one int64 of a fixed _Packing): the counts kept
+        # are sorted packed keys and their counts; _blocks hold packed keys. Otherwise (keys
+        # too wide, or latencies not integers) both are columns, as ``_sums`` above.
+        self._packing: _Packing | None = _Packing.UNSET
+        self._keys = np.empty(0, dtype=np.int64)
+        self._counts = np.empty(0, dtype=np.int64)
 
     def add(self, metric: np.ndarray, timestamp_ms: np.ndarray, latency_us: np.ndarray,
             group: np.ndarray, names: Sequence[str] | None = None) -> None:
@@ -136,14 +142,75 @@ class RawIntervalCounts:
         negative = np.bincount(group[lat < 0])
         for g in np.flatnonzero(negative).tolist():
             self._negative[g] = self._negative.get(g, 0) + int(negative[g])
-        self._blocks.append((group, code, np.floor(ts / self.interval_ms) * self.interval_ms, lat))
+        second = np.floor(ts / self.interval_ms)
+        if self._packing is not None:
+            packed = self._packed(group, code, second, lat)
+            if packed is not None:
+                self._blocks.append((packed,))
+        if self._packing is None:
+            self._blocks.append((group, code, second * self.interval_ms, lat))
         self._unsummed += len(lat)
         if self._unsummed > max(self._merged_size, _MERGE_AT):
             self._merge()
             if self.close:
                 self._close_old_intervals()
 
+    def _packed(self, group: np.ndarray, code: np.ndarray, second: np.ndarray,
+                lat: np.ndarray) -> np.ndarray | None:
+        """A block's keys packed by the file's _Packing (made, or made wider, as needed);
+        None after switching to columns (keys too wide, or latencies not integers)."""
+        lat_i = lat.astype(np.int64)
+        if not np.array_equal(lat_i, lat):
+            self._unpack_all()
+            return None
+        second_i = second.astype(np.int64)
+        ranges = [(int(group.min()), int(group.max())), (0, int(code.max())),
+                  (int(second_i.min()), int(second_i.max())), (int(lat_i.min()), int(lat_i.max()))]
+        packing = self._packing
+        if packing is _Packing.UNSET or not packing.holds(ranges):
+            if packing is not _Packing.UNSET:
+                ranges = [(min(lo, a), max(hi, b))
+                          for (lo, hi), (a, b) in zip(ranges, packing.seen)]
+            wider = _Packing.for_ranges(ranges)
+            if wider is None:
+                self._unpack_all()
+                return None
+            if packing is not _Packing.UNSET:
+                self._keys = wider.pack(*packing.unpack(self._keys))
+                self._blocks = [(wider.pack(*packing.unpack(b[0])),) for b in self._blocks]
+            self._packing = packing = wider
+        return packing.pack(group, code, second_i, lat_i)
+
+    def _unpack_all(self) -> None:
+        """From now on columns: the counts kept and blocks not summed yet unpacked."""
+        packing = self._packing
+        self._packing = None
+        if packing is _Packing.UNSET:
+            return
+        if len(self._keys):
+            g, c, s, lat = packing.unpack(self._keys)
+            self._sums = (g, c, s.astype(np.float64) * self.interval_ms,
+                          lat.astype(np.float64), self._counts)
+        self._keys = self._counts = np.empty(0, dtype=np.int64)
+        blocks = []
+        for (packed,) in self._blocks:
+            g, c, s, lat = packing.unpack(packed)
+            blocks.append((g, c, s.astype(np.float64) * self.interval_ms, lat.astype(np.float64)))
+        self._blocks = blocks
+
+    def _sum_columns(self) -> tuple[np.ndarray, ...] | None:
+        """The counts kept as columns (group, code, start ms, latency, count), sorted."""
+        if self._packing is None:
+            return self._sums
+        if not len(self._keys):
+            return None
+        g, c, s, lat = self._packing.unpack(self._keys)
+        return g, c, s.astype(np.float64) * self.interval_ms, lat.astype(np.float64), self._counts
+
     def _close_old_intervals(self) -> None:
+        if self._packing is not None:
+            self._close_packed()
+            return
         g, code, start, lat, count = self._sums
         pairs = np.array(sorted(self._newest), dtype=np.int64)
         newest = np.array([self._newest[p] for p in pairs.tolist()])
@@ -174,9 +241,73 @@ class RawIntervalCounts:
         return sum(n for g, n in self._negative.items()
                    if self._mine(np.array([g]), group, last)[0])
 
+    def _close_packed(self) -> None:
+        """_close_old_intervals of the packed counts: each pair's keys before its cutoff are
+        one slice of the sorted keys."""
+        packing, keys, counts = self._packing, self._keys, self._counts
+        if packing is _Packing.UNSET or not len(keys):
+            return
+        cutoffs, cuts = {}, []
+        for p, newest in sorted(self._newest.items()):
+            cutoffs[p] = cutoff = newest - CLOSE_AFTER * self.interval_ms
+            second = int(np.ceil(cutoff / self.interval_ms))   # the pair's first second kept
+            cuts.append(packing.bounds(p >> 20, p & ((1 << 20) - 1), second))
+        lo, hi = np.searchsorted(keys, np.array(cuts, dtype=np.int64).T)
+        closing = [(a, b) for a, b in zip(lo.tolist(), hi.tolist()) if b > a]
+        if not closing:
+            return
+        self._closed.append(packing.interval_rows(
+            np.concatenate([keys[a:b] for a, b in closing]),
+            np.concatenate([counts[a:b] for a, b in closing]), self.names, self.interval_ms))
+        for p, c in cutoffs.items():
+            self._closed_below[p] = max(c, self._closed_below.get(p, c))
+        bounds = [0, *(x for ab in closing for x in ab), len(keys)]
+        kept = list(zip(bounds[::2], bounds[1::2]))
+        self._keys = np.concatenate([keys[a:b] for a, b in kept])
+        self._counts = np.concatenate([counts[a:b] for a, b in kept])
+        self._merged_size = len(self._keys)
+
+    def _merge_packed(self) -> None:
+        """Sum up the packed blocks: sorted, counted, and the counts kept added in (a value
+        already there adds to its count, the others are inserted in place)."""
+        packed = np.sort(np.concatenate([b[0] for b in self._blocks]))
+        self._blocks, self._unsummed = [], 0
+        first = np.flatnonzero(np.concatenate([[True], packed[1:] != packed[:-1]]))
+        count = np.diff(np.append(first, len(packed)))
+        packed = packed[first]
+        packing = self._packing
+        # Per (group, metric): the earliest and latest interval of the new datapoints (sorted
+        # by pair, then interval); an earlier one than the pair's closed intervals came after
+        # its interval was closed.
+        pair = packed >> np.int64(packing.shifts[1])
+        runs = np.flatnonzero(np.concatenate([[True], pair[1:] != pair[:-1]]))
+        ends = np.append(runs[1:], len(pair)) - 1
+        g, c, lo_s, _ = packing.unpack(packed[runs])
+        hi_s = packing.unpack(packed[ends])[2]
+        for p, lo, hi in zip(((g << 20) | c).tolist(), (lo_s * self.interval_ms).tolist(),
+                             (hi_s * self.interval_ms).tolist()):
+            if lo < self._closed_below.get(p, -np.inf):
+                raise NotExact(f"a datapoint at {lo:.0f} ms came after its interval was closed")
+            self._newest[p] = max(hi, self._newest.get(p, hi))
+        keys, counts = self._keys, self._counts
+        if len(keys):   # few (the open intervals) beside the new ones: found by binary search
+            at = np.searchsorted(packed, keys)
+            hit = at < len(packed)
+            hit[hit] = packed[at[hit]] == keys[hit]
+            count[at[hit]] += counts[hit]
+            miss = ~hit
+            if miss.any():
+                packed = np.insert(packed, at[miss], keys[miss])
+                count = np.insert(count, at[miss], counts[miss])
+        self._keys, self._counts = packed, count
+        self._merged_size = len(packed)
+
     def _merge(self) -> None:
         """Sum up the blocks added since the last merge, together with the counts kept."""
         if not self._blocks:
+            return
+        if self._packing is not None:
+            self._merge_packed()
             return
         blocks = [np.concatenate(col) for col in zip(*self._blocks)]
         self._blocks, self._unsummed = [], 0
@@ -211,8 +342,9 @@ class RawIntervalCounts:
             raise NotExact("outputs of a file with intervals closed early are summed up as one")
         parts = closed
         self._merge()
-        if self._sums is not None:
-            g, code, start, lat, count = self._sums
+        sums = self._sum_columns()
+        if sums is not None:
+            g, code, start, lat, count = sums
             mine = self._mine(g, group, last)
             if mine.any():
                 g, code, start, lat, count = (
@@ -236,20 +368,98 @@ class RawIntervalCounts:
         return rows[COLUMNS].reset_index(drop=True)
 
 
+class _Packing:
+    """How a key (group, metric code, second, latency µs; integers) is packed into one
+    int64 whose order is the keys' lexicographic order: each field's offset and width, fixed
+    for a file (made wider, and the keys kept repacked, when a block does not fit), so the
+    counts kept stay packed from merge to merge."""
+
+    UNSET: "_Packing"   # no block seen yet
+
+    def __init__(self, ranges: list[tuple[int, int]], widths: list[int],
+                 seen: list[tuple[int, int]]):
+        self.ranges = ranges                      # the values each field can hold
+        self.seen = seen                          # the values it was made for
+        self.lows = [lo for lo, _ in ranges]
+        self.widths = widths
+        self.shifts = [sum(widths[i + 1:]) for i in range(4)]
+
+    @classmethod
+    def for_ranges(cls, ranges: list[tuple[int, int]]) -> "_Packing | None":
+        """A packing of keys within ``ranges`` ((lowest, highest) per field) with room to
+        grow: seconds and latencies a quarter of their width either way when that fits;
+        None when not even the ranges themselves fit 62 bits."""
+        widths = [max(hi - lo, 0).bit_length() for lo, hi in ranges]
+        if sum(widths) > 62:
+            return None
+        roomy = [widths[0], max(widths[1], 6), widths[2] + 2, widths[3] + 2]
+        if sum(roomy) <= 62:
+            lows = [ranges[0][0], 0, ranges[2][0] - (1 << widths[2]) // 2,
+                    ranges[3][0] - (1 << widths[3]) // 2]
+            return cls([(lo, lo + (1 << w) - 1) for lo, w in zip(lows, roomy)], roomy, ranges)
+        return cls([(lo, lo + (1 << w) - 1) for (lo, _), w in zip(ranges, widths)], widths,
+                   ranges)
+
+    def holds(self, ranges: list[tuple[int, int]]) -> bool:
+        return all(a <= lo and hi <= b for (lo, hi), (a, b) in zip(ranges, self.ranges))
+
+    def pack(self, *fields: np.ndarray) -> np.ndarray:
+        packed = np.zeros(len(fields[0]), dtype=np.int64)
+        for values, lo, shift, width in zip(fields, self.lows, self.shifts, self.widths):
+            if width:
+                packed |= (values.astype(np.int64) - np.int64(lo)) << np.int64(shift)
+        return packed
+
+    def interval_rows(self, keys: np.ndarray, counts: np.ndarray, names, interval_ms: int
+                      ) -> pd.DataFrame:
+        """_interval_rows of sorted packed keys: intervals found on the keys without their
+        latency, and only the intervals' first keys unpacked whole."""
+        interval = keys >> np.int64(self.shifts[2])
+        first = np.flatnonzero(np.concatenate([[True], interval[1:] != interval[:-1]]))
+        g, code, second, _ = self.unpack(keys[first])
+        lat = ((keys & np.int64((1 << self.widths[3]) - 1)) + np.int64(self.lows[3])).astype(
+            np.float64)
+        return _rows_at(first, g, code, second.astype(np.float64) * interval_ms, lat, counts,
+                        names)
+
+    def unpack(self, packed: np.ndarray) -> list[np.ndarray]:
+        return [((packed >> np.int64(shift)) & np.int64((1 << width) - 1)) + np.int64(lo)
+                for lo, shift, width in zip(self.lows, self.shifts, self.widths)]
+
+    def bounds(self, group: int, code: int, second: int) -> list[int]:
+        """Where the keys of (group, code) begin, and where its keys from ``second`` on begin
+        (clamped to the pair's keys)."""
+        def key(second: int, latency: int) -> int:
+            values = [group, code, second, latency]
+            return sum((v - lo) << shift for v, lo, shift in zip(values, self.lows, self.shifts))
+        s_lo, s_hi = self.ranges[2]
+        l_lo = self.ranges[3][0]
+        return [key(s_lo, l_lo), key(min(max(second, s_lo), s_hi + 1), l_lo)]
+
+
+_Packing.UNSET = _Packing([(0, 0)] * 4, [0] * 4, [(0, 0)] * 4)
+
+
 def _interval_rows(g, code, start, lat, count, names) -> pd.DataFrame:
     """raw_intervals' columns (plus group and code) of counts sorted by group, code, start
     and latency."""
     new = np.concatenate([[True], (g[1:] != g[:-1]) | (code[1:] != code[:-1])
                           | (start[1:] != start[:-1])])
     first = np.flatnonzero(new)
+    return _rows_at(first, g[first], code[first], start[first], lat, count, names)
+
+
+def _rows_at(first, g, code, start, lat, count, names) -> pd.DataFrame:
+    """_interval_rows of counts whose intervals begin at ``first`` (``g``, ``code`` and
+    ``start`` of each interval; ``lat`` and ``count`` of each count)."""
     total = np.add.reduceat(count, first)
     cum = np.cumsum(count)
     before = np.concatenate([[0], cum[first[1:] - 1]])   # datapoints before each interval
     out = {
-        "group": g[first],
-        "code": code[first],
-        "metric": np.asarray(names, dtype=object)[code[first]],
-        "interval_start_ms": start[first],
+        "group": g,
+        "code": code,
+        "metric": np.asarray(names, dtype=object)[code],
+        "interval_start_ms": start,
         "count": total,
         "min_latency_us": lat[first],
         "average_latency_us": np.add.reduceat(lat * count, first) / total,
