@@ -17,6 +17,15 @@ from ycsb_analysis.multi_output import parse_file
 TEXT_OUTPUTS = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".out", ".err", ".txt"))
 
 
+@pytest.fixture(params=["compiled", "pyarrow"])
+def engine(request, monkeypatch):
+    """Each test that takes it runs with the C scanner first and with pyarrow first."""
+    if request.param == "compiled" and fast_raw._raw_scan is None:
+        pytest.skip("the C scanner _raw_scan is not built (no C compiler at install)")
+    monkeypatch.setattr(fast_raw, "USE_COMPILED", request.param == "compiled")
+    return request.param
+
+
 def readable_parse(path, block_bytes, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(multi_output, "piece_of", lambda text: fast_raw.Piece.of_lines(text.splitlines()))
@@ -41,7 +50,7 @@ def assert_same(fast, ref):
 
 
 @pytest.mark.parametrize("path", TEXT_OUTPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
-def test_fast_path_equals_readable_path_on_every_fixture(path, monkeypatch):
+def test_fast_path_equals_readable_path_on_every_fixture(path, engine, monkeypatch):
     for block_bytes in (multi_output.BLOCK_BYTES, 997):
         try:
             fast = parse_file(path, block_bytes)
@@ -52,7 +61,7 @@ def test_fast_path_equals_readable_path_on_every_fixture(path, monkeypatch):
         assert_same(fast, readable_parse(path, block_bytes, monkeypatch))
 
 
-def test_the_fast_path_reads_the_raw_fixtures(monkeypatch):
+def test_the_fast_path_reads_the_raw_fixtures(engine, monkeypatch):
     """Guard against a comparison of the readable path with itself: on the raw outputs the
     fast path must have read the datapoints."""
     taken = []
@@ -71,7 +80,7 @@ def test_the_fast_path_reads_the_raw_fixtures(monkeypatch):
         assert sum(taken) == len(out.raw_datapoints) > 100
 
 
-def test_doubtful_lines_go_the_readable_way_and_keep_their_place(monkeypatch):
+def test_doubtful_lines_go_the_readable_way_and_keep_their_place(engine, monkeypatch):
     """Real raw lines with, spliced in, lines the fast path must not take: a non-ASCII name, a
     16-digit latency, a trailing blank, a report line, a status head."""
     real = [ln for ln in (FIXTURES / "outputs" / "raw.out").read_text().splitlines()]
@@ -123,8 +132,16 @@ def _spliced(odd: str) -> str:
     "READ,1795385384846",
     "",                                  # an empty line is a line
     "READ,1795385384846,27\rREAD,1795385384847,28",
+    "READ,1795385384846,27\u2028READ,1795385384847,28",   # str.splitlines ends lines there too
+    "READ,1795385384846,27\x85",
+    "READ,17953853848460000,27",         # 17 digits: beyond what the fast paths take
+    "READ,1795385384846,0000000000000027",
+    "READ_-9z,1795385384846,27",
+    "A" * 41 + ",1795385384846,27",      # a name over 40 characters
 ])
-def test_lines_pyarrow_reads_leniently_are_read_as_the_readable_path_reads_them(odd, monkeypatch):
+def test_lines_pyarrow_reads_leniently_are_read_as_the_readable_path_reads_them(
+    odd, engine, monkeypatch
+):
     text = _spliced(odd)
     fast = multi_output.parse_text(text)
     with monkeypatch.context() as m:
@@ -136,6 +153,7 @@ def test_lines_pyarrow_reads_leniently_are_read_as_the_readable_path_reads_them(
 def test_pyarrow_reads_the_datapoints_of_the_raw_fixtures(monkeypatch):
     """Guard: the blocks of real raw outputs go through pyarrow (header and report lines kept
     as text beside), not through the numpy fallback."""
+    monkeypatch.setattr(fast_raw, "USE_COMPILED", False)
     read = []
     real = fast_raw._arrow_piece
 
@@ -149,3 +167,22 @@ def test_pyarrow_reads_the_datapoints_of_the_raw_fixtures(monkeypatch):
         read.clear()
         (out,) = parse_file(p)
         assert read and all(read) and out.raw_total > 100
+
+
+def test_the_compiled_scanner_reads_the_raw_fixtures_and_gives_up_on_what_it_cannot_take():
+    """Guard: with the C scanner built, real raw outputs' blocks are read by it (header and
+    report lines kept as text beside); a status log's block, a block with more than 256
+    metric names or another line break is left to the other ways (None)."""
+    if fast_raw._raw_scan is None:
+        pytest.skip("the C scanner _raw_scan is not built (no C compiler at install)")
+    raw = (FIXTURES / "outputs" / "raw.out").read_bytes()
+    piece = fast_raw._scanned_piece(raw)
+    assert piece is not None and len(piece.raw_pos) > 100 and piece.lines
+    assert piece.lines == [raw.decode().splitlines()[i] for i in piece.line_pos]
+    status = (FIXTURES / "outputs" / "hdrhistogram.err").read_bytes()
+    assert fast_raw._scanned_piece(status) is None
+    assert fast_raw._raw_scan.scan(status * 5) is None   # given up after a few dozen lines
+    many = "".join(f"OP{i},1795385384846,{i}\n" for i in range(257)).encode()
+    assert fast_raw._raw_scan.scan(many) is None
+    assert fast_raw._raw_scan.scan(many[: many.index(b"OP256")]) is not None
+    assert fast_raw._raw_scan.scan(b"READ,1795385384846,27\n\x0c\n") is None

@@ -32,6 +32,21 @@ from pyarrow import csv as pa_csv
 from .ascii_digits import ONES, eight_digits
 from .fast_status import StatusLines, read_status_lines
 
+try:
+    from . import _raw_scan
+except ImportError:   # pragma: no cover - depends on the installation (no C compiler)
+    _raw_scan = None
+
+# Tests switch this off to compare the engines; nothing else changes it.
+USE_COMPILED = _raw_scan is not None
+
+
+def engine() -> str:
+    """Which reader reads raw datapoints first: ``"compiled"`` (the C scanner ``_raw_scan``)
+    or ``"pyarrow"`` (no C compiler when the package was installed); blocks either gives up
+    on go the pyarrow, numpy and readable ways as before."""
+    return "compiled" if USE_COMPILED and _raw_scan is not None else "pyarrow"
+
 MAX_NAME = 40
 MAX_DIGITS = 15
 _PAD = 48   # zero bytes after the data, so that a name's window never runs off the end
@@ -165,6 +180,10 @@ def piece_of(text: str) -> Piece:
         return Piece.of_lines([])
     if not data.endswith(b"\n"):
         data += b"\n"
+    if USE_COMPILED and _raw_scan is not None:
+        piece = _scanned_piece(data)
+        if piece is not None:
+            return piece
     # The bytes no datapoint holds, all of them: few in a raw output's block, and they say at
     # once whether another line break is there.
     foreign = data.translate(None, _DATAPOINT_BYTES)
@@ -224,6 +243,25 @@ def piece_of(text: str) -> Piece:
     latency = np.where(negative[raw_pos], -latency[keep], latency[keep]) + 0.0   # no -0.0
     names, code = _names(padded, starts[raw_pos] + 16, name_len[raw_pos])
     return Piece(lines, other_pos, raw_pos, code, names, timestamp[keep], latency, n)
+
+
+def _scanned_piece(data: bytes) -> Piece | None:
+    """``data`` (whole lines) read by the C scanner: the certain raw datapoints as numbers,
+    the other lines as text; None when it gives up (another line break than ``\\n``, over
+    256 metric names, mostly other lines)."""
+    scanned = _raw_scan.scan(data)
+    if scanned is None:
+        return None
+    n, names, code, timestamp, latency, raw_pos, other = scanned
+    raw_pos = np.frombuffer(raw_pos, dtype=np.int64)
+    if len(raw_pos) < MIN_SHARE * n:
+        return None
+    other = np.frombuffer(other, dtype=np.int64).reshape(-1, 3)
+    lines = [data[s:e].decode("utf-8") for s, e in other[:, 1:].tolist()]
+    return Piece(lines, other[:, 0].copy(), raw_pos, np.frombuffer(code, dtype=np.int64),
+                 tuple(name.decode("ascii") for name in names),
+                 np.frombuffer(timestamp, dtype=np.float64),
+                 np.frombuffer(latency, dtype=np.float64), n)
 
 
 def _arrow_piece(data: bytes, foreign: bytes) -> Piece | None:
