@@ -61,19 +61,6 @@ static void init_tables(void) {
     for (size_t i = 0; i < sizeof breaks; i++) OTHER_BREAK[breaks[i]] = 1;
 }
 
-/* Digits from p up to the first non-digit (at most MAX_DIGITS + 1 looked at): their count,
- * their value in *value. */
-static int digits(const unsigned char *p, const unsigned char *end, int64_t *value) {
-    int64_t v = 0;
-    int n = 0;
-    while (p + n < end && n <= MAX_DIGITS && (unsigned)(p[n] - '0') < 10) {
-        v = v * 10 + (p[n] - '0');
-        n++;
-    }
-    *value = v;
-    return n;
-}
-
 /* Another line break of str.splitlines in [p, end): one of OTHER_BREAK, or U+0085, U+2028,
  * U+2029 in UTF-8 (C2 85, E2 80 A8, E2 80 A9). */
 static int has_other_break(const unsigned char *p, const unsigned char *end) {
@@ -86,6 +73,16 @@ static int has_other_break(const unsigned char *p, const unsigned char *end) {
     return 0;
 }
 
+/* A column of int64 or double, sized for every line of the block up front. */
+static int alloc(void **p, Py_ssize_t n) {
+    *p = malloc((size_t)(n ? n : 1) * 8);
+    if (!*p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
 /* scan(data) -> None or (n_lines, names, code, timestamp_ms, latency_us, raw_pos, other)
  *
  * data: whole lines, ending with "\n". names: the metric names (bytes) in order of first
@@ -93,37 +90,46 @@ static int has_other_break(const unsigned char *p, const unsigned char *end) {
  * (float64); raw_pos (int64): each datapoint's line number; other (int64 triples): line
  * number, first byte and end byte (its "\n") of every other line. */
 static PyObject *scan(PyObject *self, PyObject *args) {
+    (void)self;
     Py_buffer buf;
     if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
     const unsigned char *data = buf.buf, *end = data + buf.len;
     PyObject *result = NULL;
-    Vec code = {0}, ts = {0}, lat = {0}, raw_pos = {0}, other = {0};
+    int64_t *code = NULL, *raw_pos = NULL;
+    double *ts = NULL, *lat = NULL;
+    Vec other = {0};
     const unsigned char *name_at[MAX_NAMES];
     int name_len[MAX_NAMES];
     int n_names = 0, last = -1;
-    int64_t line = 0, n_other = 0;
+    int64_t line = 0, n_raw = 0, n_other = 0;
     int gave_up = 0;
     if (buf.len == 0 || end[-1] != '\n') {
         gave_up = 1;
         goto done;
     }
+    Py_ssize_t max_lines = 0;
+    for (const unsigned char *s = data; s < end; max_lines++)
+        s = (const unsigned char *)memchr(s, '\n', (size_t)(end - s)) + 1;
+    if (alloc((void **)&code, max_lines) < 0 || alloc((void **)&raw_pos, max_lines) < 0 ||
+        alloc((void **)&ts, max_lines) < 0 || alloc((void **)&lat, max_lines) < 0)
+        goto fail;
     for (const unsigned char *s = data; s < end; line++) {
-        const unsigned char *nl = memchr(s, '\n', (size_t)(end - s));
+        /* read as a datapoint until a byte says it is not one; end (the "\n") is always
+         * there, so no byte past it is looked at */
         const unsigned char *p = s;
-        int64_t t, v;
+        int64_t t = 0, v = 0;
         int n, neg;
-        /* name */
-        while (p < nl && NAME_BYTE[*p]) p++;
+        while (NAME_BYTE[*p]) p++;
         int len = (int)(p - s);
-        if (len < 1 || len > MAX_NAME || p == nl || *p != ',') goto other_line;
+        if (len < 1 || len > MAX_NAME || *p != ',') goto other_line;
         p++;
-        n = digits(p, nl, &t);
-        if (n < 10 || n > MAX_DIGITS || p + n == nl || p[n] != ',') goto other_line;
+        for (n = 0; (unsigned)(p[n] - '0') < 10 && n <= MAX_DIGITS; n++) t = t * 10 + (p[n] - '0');
+        if (n < 10 || n > MAX_DIGITS || p[n] != ',') goto other_line;
         p += n + 1;
-        neg = p < nl && *p == '-';
+        neg = *p == '-';
         p += neg;
-        n = digits(p, nl, &v);
-        if (n < 1 || n > MAX_DIGITS || p + n != nl) goto other_line;
+        for (n = 0; (unsigned)(p[n] - '0') < 10 && n <= MAX_DIGITS; n++) v = v * 10 + (p[n] - '0');
+        if (n < 1 || n > MAX_DIGITS || p[n] != '\n') goto other_line;
         /* the metric: the previous line's (names come in runs), else looked up */
         if (!(last >= 0 && name_len[last] == len && memcmp(name_at[last], s, len) == 0)) {
             int k = 0;
@@ -139,16 +145,14 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             }
             last = k;
         }
-        {
-            int64_t c = last;
-            double td = (double)t, vd = neg && v ? -(double)v : (double)v; /* no -0.0 */
-            if (vec_push(&code, &c, 8) < 0 || vec_push(&ts, &td, 8) < 0 ||
-                vec_push(&lat, &vd, 8) < 0 || vec_push(&raw_pos, &line, 8) < 0)
-                goto fail;
-        }
-        s = nl + 1;
+        code[n_raw] = last;
+        ts[n_raw] = (double)t;
+        lat[n_raw] = neg && v ? -(double)v : (double)v; /* no -0.0 */
+        raw_pos[n_raw++] = line;
+        s = p + n + 1;
         continue;
-    other_line:
+    other_line:;
+        const unsigned char *nl = memchr(s, '\n', (size_t)(end - s));
         if (has_other_break(s, nl)) {
             gave_up = 1;
             goto done;
@@ -179,15 +183,16 @@ done:
             }
             PyList_SET_ITEM(names, k, b);
         }
-        result = Py_BuildValue("(LNNNNNN)", (long long)line, names, vec_bytes(&code),
-                               vec_bytes(&ts), vec_bytes(&lat), vec_bytes(&raw_pos),
+        Py_ssize_t size = (Py_ssize_t)n_raw * 8;
+        result = Py_BuildValue("(LNy#y#y#y#N)", (long long)line, names, (char *)code, size,
+                               (char *)ts, size, (char *)lat, size, (char *)raw_pos, size,
                                vec_bytes(&other));
     }
 fail:
-    free(code.p);
-    free(ts.p);
-    free(lat.p);
-    free(raw_pos.p);
+    free(code);
+    free(ts);
+    free(lat);
+    free(raw_pos);
     free(other.p);
     PyBuffer_Release(&buf);
     return result;
