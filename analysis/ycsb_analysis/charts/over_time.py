@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from matplotlib.ticker import LogLocator
 
 from .. import timeseries
 from ..loader import Run, run_label
@@ -31,6 +32,10 @@ DRAWN_SLICES = 1_000
 MARKED_UP_TO = 300
 # Lines and scatters of more points than this are rasterized inside the SVG.
 RASTER_ABOVE = 5_000
+# A long raw run's per-second median and maximum stay vector paths in the SVG up to this many
+# lines in all (each drawn from at most 2 × DRAWN_SLICES points, ~40 kB of SVG): cheaper to
+# write than pixels, and sharp.
+VECTOR_SUMMARY_LINES = 40
 
 
 def _thinned_for_drawing(
@@ -60,6 +65,8 @@ class _Line:
     style: str = "-"
     marker: str | None = "."
     key: str = ""  # lines of one run (and client) share a colour: service and intended alike
+    # Drawn as pixels inside the SVG? None: when the line has over RASTER_ABOVE points.
+    raster: bool | None = None
 
 
 def _data_operations(frames: dict[str, "object"]) -> list[str]:
@@ -100,12 +107,13 @@ def _draw(
                     line.style,
                     line.marker,
                     line.key,
+                    line.raster,
                 )
                 if not len(line.y):
                     continue
             # Many points are drawn as pixels inside the SVG (an image), not one element each:
             # that keeps a long run's chart files small; the figures are in the data files.
-            many = len(line.y) > RASTER_ABOVE
+            many = len(line.y) > RASTER_ABOVE if line.raster is None else line.raster
             if line.marker == "," and scatter:
                 ax.scatter(
                     line.x,
@@ -355,14 +363,22 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                     )
     if not lines:
         return []
+    per_second = [line for line in lines if line.raster is False]
+    if len(per_second) > VECTOR_SUMMARY_LINES:
+        for line in per_second:   # many clients: pixels, as any long line
+            line.raster = None
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = _draw(lines, {p: "latency (µs, log)" for p in panels}, log=True, scatter=True)
+    for ax in fig.axes:
+        # grid lines at 1, 2 and 5 of each decade, not at every digit: ticks are most of
+        # this chart's drawing time, and matplotlib makes each one several artists
+        ax.yaxis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
     return [
         save(
             fig,
             out_dir,
             "measured-latency-over-time",
-            "Latency over time from measurementtype=timeseries (average per interval) and raw "
+            "Latency over time from measurementtype=timeseries (average per interval) and raw\n"
             f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
             f"{'; long raw runs as median and maximum per second' if summed else ''}"
             f"{_hidden_note(fig)})",
@@ -389,6 +405,9 @@ def _summary_lines(summary, who: str) -> list[_Line]:
                     g[column].to_numpy(dtype=float),
                     style,
                     key=f"{who} {what}{' (intended)' if name.intended else ''}",
+                    # one point a second: thinned when drawn, a vector path (see
+                    # VECTOR_SUMMARY_LINES)
+                    raster=False,
                 )
             )
     return out
