@@ -3,7 +3,7 @@ per-interval / per-operation latency of the ``timeseries`` and ``raw`` measureme
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -373,17 +373,17 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
         # grid lines at 1, 2 and 5 of each decade, not at every digit: ticks are most of
         # this chart's drawing time, and matplotlib makes each one several artists
         ax.yaxis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
-    return [
-        save(
-            fig,
-            out_dir,
-            "measured-latency-over-time",
-            "Latency over time from measurementtype=timeseries (average per interval) and raw\n"
-            f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
-            f"{'; long raw runs as median and maximum per second' if summed else ''}"
-            f"{_hidden_note(fig)})",
-        )
-    ]
+    # the figure's title on two lines (one is wider than the figure); the report's on one
+    chart = save(
+        fig,
+        out_dir,
+        "measured-latency-over-time",
+        "Latency over time from measurementtype=timeseries (average per interval) and raw\n"
+        f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
+        f"{'; long raw runs as median and maximum per second' if summed else ''}"
+        f"{_hidden_note(fig)})",
+    )
+    return [replace(chart, title=chart.title.replace("\n", " "))]
 
 
 def _summary_lines(summary, who: str) -> list[_Line]:
