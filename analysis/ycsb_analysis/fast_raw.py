@@ -1,6 +1,11 @@
 """Raw datapoints (``READ,1795385384846,2701``) picked out of a block and read as numbers
 without making one Python string per line.
 
+Engines, tried in turn on each block: the compiled scanner ``_raw_scan`` (C, one pass; built
+when a C compiler was there at install, see ``engine()``), pyarrow's CSV reader under strict
+checks (``_arrow_piece``), then the numpy reader below. Each takes only lines that are
+certainly raw datapoints and leaves every other line to the readable path.
+
 A ``measurementtype=raw`` output is millions of such lines. The readable path
 (``line_formats.classify_lines`` then ``RAW_DATAPOINT_SCANNER``) runs regexes over every line
 and turns each field into a Python string before numpy sees it: ~4 MB per CPU-second. Here
