@@ -40,8 +40,11 @@ from .line_formats import LONG_MAX
 
 # ---- the grammar of a skeleton (every number replaced by '#') ------------------------------
 _NAME = rb"[A-Za-z0-9_-]+"
+# A percentile's name (99.9 of ``99.9=2175``) stays as written in the skeleton, as the readable
+# PERCENTILE_PAIR allows it: lines with other percentiles are other skeletons.
+_KEY = rb"\d+(?:\.\d+)?"
 _MEASUREMENT = (
-    rb"\[(?:" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?:#|NaN)(?:, #=#)*\]"
+    rb"\[(?:" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?:#|NaN)(?:, " + _KEY + rb"=#)*\]"
     rb"|\[(?:" + _NAME + rb") AverageLatency\(us\)=(?:#|NaN)\]"
     rb"|(?:" + _NAME + rb") count: #, average latency\(us\): (?:#|NaN)"
 )
@@ -57,10 +60,12 @@ HEAD_SKELETON = re.compile(
 CONTINUATION_SKELETON = re.compile(rb" *(?P<measurements>" + _SEQUENCE + rb") *")
 _ONE_MEASUREMENT = re.compile(
     rb"\[(?P<hdr>" + _NAME + rb"): Count=#, Max=#, Min=#, Avg=(?P<hdr_avg>#|NaN)"
-    rb"(?P<percentiles>(?:, #=#)*)\]"
+    rb"(?P<percentiles>(?:, " + _KEY + rb"=#)*)\]"
     rb"|\[(?P<avg>" + _NAME + rb") AverageLatency\(us\)=(?P<avg_avg>#|NaN)\]"
     rb"|(?P<raw>" + _NAME + rb") count: #, average latency\(us\): (?P<raw_avg>#|NaN)"
 )
+
+_KEYS = re.compile(rb", (" + _KEY + rb")=#")
 
 # Field kinds, i.e. what a number in that place may look like (as the readable regexes say).
 COUNT, LATENCY, DECIMAL = "count", "latency", "decimal"  # \d+ ; -?\d+ ; -?\d+([.,]\d+)?
@@ -74,7 +79,7 @@ class Measurement:
     max: int | None
     min: int | None
     avg: int | None  # None: Avg=NaN (or no average)
-    percentiles: tuple[tuple[int, int], ...]  # (percentile, its value)
+    percentiles: tuple[tuple[str, int], ...]  # (percentile as written, token of its value)
 
 
 @dataclass(frozen=True)
@@ -119,9 +124,9 @@ def layout_of(skeleton: bytes) -> Layout | None:
             if m["hdr_avg"] == b"#":
                 avg, n = n, n + 1
             pcts = []
-            for _ in range(m["percentiles"].count(b"=")):
-                pcts.append((n, n + 1))
-                n += 2
+            for key in _KEYS.findall(m["percentiles"]):
+                pcts.append((key.decode("ascii"), n))
+                n += 1
             measurements.append(
                 Measurement(m["hdr"].decode(), "hdrhistogram", count, mx, mn, avg, tuple(pcts))
             )
@@ -178,10 +183,17 @@ def _numbers_of(b: np.ndarray) -> tuple[_Numbers, np.ndarray]:
     inner[1:] = numeric[1:] & numeric[:-1]
     starts = numeric & ~inner
     start = np.flatnonzero(starts)
-    skeleton = b.copy()
-    skeleton[start] = 35  # '#'
-    skeleton = skeleton[~inner]
     end = np.flatnonzero(numeric[:-1] & ~numeric[1:]) + 1
+    # a number right before '=' is a percentile's name: it stays as written (see _KEY)
+    named = b[end] == 61
+    skeleton = b.copy()
+    skeleton[start[~named]] = 35  # '#'
+    if named.any():
+        written = np.zeros(len(b) + 1, dtype=np.int8)
+        np.add.at(written, start[named], 1)
+        np.add.at(written, end[named], -1)
+        inner &= ~np.cumsum(written[:-1]).astype(bool)
+    skeleton = skeleton[~inner]
 
     sep_at = np.flatnonzero(sep)
     owner = np.searchsorted(start, sep_at) - 1  # the number each decimal mark is in
@@ -215,16 +227,17 @@ def _numbers_of(b: np.ndarray) -> tuple[_Numbers, np.ndarray]:
     plain = (n_sep == 0) & (int_len <= MAX_DIGITS)
     missing = (n_sep == 0) & short & (int_len >= 19) & (int_value >= np.uint64(LONG_MAX))
     value[missing] = np.nan
+    token = ~named
     numbers = _Numbers(
-        start=start,
-        end=end,
-        value=value,
-        count_ok=plain,
-        latency_ok=plain | missing,
-        decimal_ok=plain | decimal,
-        int_len=int_len,
-        frac_len=frac_len,
-        comma=comma,
+        start=start[token],
+        end=end[token],
+        value=value[token],
+        count_ok=plain[token],
+        latency_ok=(plain | missing)[token],
+        decimal_ok=(plain | decimal)[token],
+        int_len=int_len[token],
+        frac_len=frac_len[token],
+        comma=comma[token],
     )
     return numbers, skeleton
 
@@ -338,8 +351,6 @@ def _needs_cached(lay: Layout) -> bytes:
         for j in (m.max, m.min, *(v for _, v in m.percentiles)):
             if j is not None:
                 need[j] = _LATENCY
-        for key, _ in m.percentiles:
-            need[key] = _DECIMAL  # \d+(\.\d+)? (no comma: checked by shape)
         if m.avg is not None:
             need[m.avg] = _DECIMAL
     return need.tobytes()
@@ -348,12 +359,6 @@ def _needs_cached(lay: Layout) -> bytes:
 def _needs(lay: Layout) -> np.ndarray:
     """What each number of a layout's lines must be (bits of _COUNT, _LATENCY, _DECIMAL)."""
     return np.frombuffer(_needs_cached(lay), dtype=np.uint8)
-
-
-@functools.lru_cache(maxsize=4096)
-def _keys(lay: Layout) -> np.ndarray:
-    """The numbers of a layout that are percentile names (``99.9`` of ``99.9=2175``)."""
-    return np.array([key for m in lay.measurements for key, _ in m.percentiles], dtype=np.int64)
 
 
 def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> StatusLines:
@@ -374,8 +379,6 @@ def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Stat
         | numbers.latency_ok * np.uint8(_LATENCY)
         | numbers.decimal_ok * np.uint8(_DECIMAL)
     )
-    # a number's text, up to its digits: equal shape and value mean equal text
-    shape = (numbers.int_len * 64 + numbers.frac_len * 2 + numbers.comma).astype(np.int64)
     order = chosen[np.argsort(codes[chosen], kind="stable")]
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     head_parts, row_parts, taken, taken_head = [], [], [], []
@@ -385,13 +388,6 @@ def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Stat
         need = _needs(lay)
         ok = ((flags[tok] & need) == need).all(axis=1)
         values = numbers.value[tok]
-        keys = _keys(lay)
-        if len(keys):
-            # The percentile names must be the same text on every line of the group: the
-            # first line's (a line with other percentiles goes the readable way).
-            ok &= (values[:, keys] == values[0, keys]).all(axis=1)
-            ok &= (shape[tok[:, keys]] == shape[tok[0, keys]]).all(axis=1)
-            ok &= ~numbers.comma[tok[:, keys]].any(axis=1)   # 99,9= is no percentile name
         if lay.head:
             ok &= (numbers.int_len[tok[:, :7]] == _DATE_DIGITS).all(axis=1)
             time, good_date = _times(*(values[:, j].astype(np.int64) for j in range(7)))
@@ -446,8 +442,7 @@ def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Stat
                 "average_latency_us": values[:, m.avg] if m.avg is not None else nan,
             }
             for key, j in m.percentiles:
-                t = tok[0, key]
-                row["p" + data[numbers.start[t] : numbers.end[t]].decode("ascii")] = values[:, j]
+                row["p" + key] = values[:, j]
             row_parts.append(row)
     if not taken:
         return StatusLines.empty()
