@@ -1,8 +1,11 @@
-"""The compiled raw-datapoint scanner (``ycsb_analysis._raw_scan``), built when a C compiler
-and Python's headers are there; the package's metadata is in pyproject.toml.
+"""The compiled scanners, built when a C compiler and Python's headers are there; the
+package's metadata is in pyproject.toml:
 
-``optional=True``: without a compiler ``pip install -e analysis`` still succeeds and raw
-datapoints are read by pyarrow (``ycsb_analysis.fast_raw.engine()`` says which one runs).
+- ``ycsb_analysis._raw_scan``: raw datapoints (``fast_raw.engine()`` says whether it runs);
+- ``ycsb_analysis._status_scan``: status lines (``fast_status.engine()``).
+
+``optional=True``: without a compiler ``pip install -e analysis`` still succeeds; raw
+datapoints are then read by pyarrow, status lines by numpy.
 """
 
 from setuptools import Extension, setup
@@ -14,6 +17,13 @@ setup(
             sources=["ycsb_analysis/_raw_scan.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "ycsb_analysis._status_scan",
+            sources=["ycsb_analysis/_status_scan.c"],
+            # exact IEEE arithmetic: one correctly rounded division per decimal, like float()
+            extra_compile_args=["-O2", "-fno-fast-math", "-ffp-contract=off"],
+            optional=True,
+        ),
     ],
 )

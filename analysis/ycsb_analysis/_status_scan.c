@@ -1,0 +1,500 @@
+/* The per-byte work of fast_status in one pass: find each line's numbers, read them, build the
+ * line's skeleton, and — through the layout Python gives once per distinct skeleton — write
+ * each status line's fields straight into output columns.
+ *
+ * Python (fast_status) keeps the grammar: for every skeleton seen for the first time this
+ * module calls `program_of(skeleton)`, which returns None (not a status line this path reads:
+ * it goes the readable way) or a *program* (int64 array as bytes) saying what each number of
+ * the line must look like and which output column it goes to. Numbers are read exactly as
+ * line_formats.to_number reads them (see read_number); whatever is doubtful refuses the line,
+ * never guesses. Plain C and the buffer protocol: no numpy headers.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* What a number may stand for (bits of a number's flags and of a program's needs). */
+#define F_COUNT 1   /* \d+, at most 15 digits */
+#define F_LATENCY 2 /* the same, or 19 digits >= Long.MAX_VALUE (an empty histogram: missing) */
+#define F_DECIMAL 4 /* \d+([.,]\d+)?, at most 15 digits in all */
+
+#define MAX_DIGITS 15
+#define MAX_PCT_COLUMNS 64
+#define LONG_MAX_VALUE 9223372036854775807ULL
+
+static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+/* ---- growable columns ------------------------------------------------------------------ */
+
+typedef struct {
+    char *p;
+    size_t n, cap; /* bytes */
+} Vec;
+
+static int vec_reserve(Vec *v, size_t more) {
+    if (v->n + more <= v->cap) return 0;
+    size_t cap = v->cap ? v->cap : 4096;
+    while (cap < v->n + more) cap *= 2;
+    char *p = realloc(v->p, cap);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    v->p = p;
+    v->cap = cap;
+    return 0;
+}
+
+#define VEC_PUSH(v, type, x)                                      \
+    do {                                                          \
+        if (vec_reserve((v), sizeof(type)) < 0) goto fail;        \
+        memcpy((v)->p + (v)->n, &(type){(x)}, sizeof(type));      \
+        (v)->n += sizeof(type);                                   \
+    } while (0)
+
+static PyObject *vec_bytes(Vec *v) {
+    return PyBytes_FromStringAndSize(v->p ? v->p : "", (Py_ssize_t)v->n);
+}
+
+/* ---- interned byte strings (skeletons, estimates): exact identity, no hash trusted ---------- */
+
+typedef struct {
+    uint64_t hash;
+    size_t off, len; /* in the table's own bytes */
+    PyObject *value; /* skeletons: the program (bytes) or Py_None; estimates: NULL */
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t cap, used;
+    Vec text;
+} Table;
+
+static uint64_t hash_bytes(const unsigned char *s, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, n - i);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
+    h ^= h >> 29;
+    return h ? h : 1;
+}
+
+static void table_free(Table *t) {
+    if (t->slots)
+        for (size_t i = 0; i < t->cap; i++) Py_XDECREF(t->slots[i].value);
+    free(t->slots);
+    free(t->text.p);
+}
+
+/* The index (slot) of s in the table, added when new (*added = 1); -1 on memory error. */
+static Py_ssize_t table_find(Table *t, const unsigned char *s, size_t n, int *added) {
+    if (2 * (t->used + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        Slot *slots = calloc(cap, sizeof(Slot));
+        if (!slots) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->slots[i].hash) continue;
+            size_t j = t->slots[i].hash & (cap - 1);
+            while (slots[j].hash) j = (j + 1) & (cap - 1);
+            slots[j] = t->slots[i];
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    uint64_t h = hash_bytes(s, n);
+    size_t j = h & (t->cap - 1);
+    while (t->slots[j].hash) {
+        Slot *e = &t->slots[j];
+        if (e->hash == h && e->len == n && memcmp(t->text.p + e->off, s, n) == 0) {
+            *added = 0;
+            return (Py_ssize_t)j;
+        }
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (vec_reserve(&t->text, n ? n : 1) < 0) return -1;
+    memcpy(t->text.p + t->text.n, s, n);
+    t->slots[j] = (Slot){h, t->text.n, n, NULL};
+    t->text.n += n;
+    t->used++;
+    *added = 1;
+    return (Py_ssize_t)j;
+}
+
+/* ---- one number ---------------------------------------------------------------------------- */
+
+typedef struct {
+    double value;
+    int64_t start, end; /* byte offsets in the block */
+    int int_len;        /* digits before the decimal mark (all digits when there is none) */
+    int flags;
+} Number;
+
+static inline int is_digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
+
+/* A number: a run of digits with '.' or ',' (the JVM's decimal comma) between two digits,
+ * starting at s[i]. Its value is what line_formats.to_number gives: integers of at most 15
+ * digits exactly, a decimal of at most 15 digits as (all digits) / 10^k, one correctly rounded
+ * division like float(); 19 digits >= Long.MAX_VALUE are NaN (missing). Other numbers get no
+ * flags: a line that needs them as figures is refused. Returns the index after the number. */
+static size_t read_number(const unsigned char *s, size_t i, size_t end, Number *num) {
+    uint64_t int_value = 0, frac_value = 0;
+    int int_len = 0, frac_len = 0, n_sep = 0;
+    num->start = (int64_t)i;
+    for (;;) {
+        while (i < end && is_digit(s[i])) {
+            if (n_sep == 0) {
+                if (int_len < 19) int_value = int_value * 10 + (s[i] - '0');
+                int_len++;
+            } else if (n_sep == 1) {
+                if (frac_len < 19) frac_value = frac_value * 10 + (s[i] - '0');
+                frac_len++;
+            }
+            i++;
+        }
+        if (i + 1 < end && (s[i] == '.' || s[i] == ',') && is_digit(s[i + 1])) {
+            n_sep++;
+            i++;
+            continue;
+        }
+        break;
+    }
+    num->end = (int64_t)i;
+    num->int_len = int_len;
+    int flags = 0;
+    double value = 0.0;
+    if (n_sep == 0) {
+        if (int_len <= MAX_DIGITS) {
+            flags = F_COUNT | F_LATENCY | F_DECIMAL;
+            value = (double)int_value;
+        } else if (int_len == 19 && int_value >= LONG_MAX_VALUE) {
+            flags = F_LATENCY;
+            value = NAN;
+        }
+    } else if (n_sep == 1 && int_len + frac_len <= MAX_DIGITS) {
+        flags = F_DECIMAL;
+        uint64_t digits = int_value;
+        for (int k = 0; k < frac_len; k++) digits *= 10;
+        value = (double)(digits + frac_value) / POW10[frac_len];
+    }
+    num->flags = flags;
+    num->value = value;
+    return i;
+}
+
+/* ---- dates ---------------------------------------------------------------------------------- */
+
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int days_in_month(int64_t y, int64_t m) {
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
+    return days[m - 1];
+}
+
+/* SimpleDateFormat's "yyyy-MM-dd HH:mm:ss:SSS" fields (digits 4,2,2,2,2,2,3) → microseconds
+ * since 1970; 0 when the date does not exist (the line then goes the readable way). */
+static int date_of(const Number *t, int64_t *micros) {
+    static const int lens[] = {4, 2, 2, 2, 2, 2, 3};
+    for (int k = 0; k < 7; k++)
+        if (t[k].int_len != lens[k] || !(t[k].flags & F_COUNT)) return 0;
+    int64_t y = (int64_t)t[0].value, mo = (int64_t)t[1].value, d = (int64_t)t[2].value;
+    int64_t h = (int64_t)t[3].value, mi = (int64_t)t[4].value, s = (int64_t)t[5].value;
+    int64_t ms = (int64_t)t[6].value;
+    if (y < 1900 || y > 2200 || mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) return 0;
+    if (d < 1 || d > days_in_month(y, mo)) return 0;
+    *micros = (((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60 + s) * 1000000 + ms * 1000;
+    return 1;
+}
+
+/* ---- programs -------------------------------------------------------------------------------
+ * int64 words: kind (1 head, 2 continuation), n_tokens, label code, token of current ops/sec
+ * (-1: '∞'), estimate's first token, last token and bytes after it (-1: none), n_measurements,
+ * then n_tokens needs (F_* bits), then per measurement: metric code, format code, tokens of
+ * count, max, min, avg (-1: none), n_percentiles, then (column, token) per percentile. */
+enum { P_KIND, P_NTOK, P_LABEL, P_CURRENT, P_EST0, P_EST1, P_ESTTAIL, P_NMEAS, P_HEADER };
+
+typedef struct {
+    Vec pos, time, elapsed, operations, current, label, est; /* heads */
+    Vec row_pos, metric, format, count, max, min, avg;       /* measurement rows */
+    Vec pct[MAX_PCT_COLUMNS];
+    int n_pct;
+    Vec kind; /* per line: 0 not read here, 1 head, 2 continuation (uint8) */
+} Out;
+
+static void out_free(Out *o) {
+    Vec *all[] = {&o->pos,     &o->time,   &o->elapsed, &o->operations, &o->current,
+                  &o->label,   &o->est,    &o->row_pos, &o->metric,     &o->format,
+                  &o->count,   &o->max,    &o->min,     &o->avg,        &o->kind};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) free(all[i]->p);
+    for (int i = 0; i < MAX_PCT_COLUMNS; i++) free(o->pct[i].p);
+}
+
+static inline double tok_value(const Number *t, int64_t j) { return j < 0 ? NAN : t[j].value; }
+
+/* Check a line's numbers against its program; 1 when every number fits (and the head's date
+ * exists). */
+static int line_fits(const int64_t *prog, const Number *t, size_t n_tokens, int64_t *micros) {
+    if ((size_t)prog[P_NTOK] != n_tokens) return 0;
+    const int64_t *need = prog + P_HEADER;
+    for (size_t j = 0; j < n_tokens; j++)
+        if ((t[j].flags & need[j]) != need[j]) return 0;
+    if (prog[P_KIND] == 1 && !date_of(t, micros)) return 0;
+    return 1;
+}
+
+static int emit_line(Out *o, Table *ests, const unsigned char *s, const int64_t *prog,
+                     const Number *t, int64_t line, int64_t micros) {
+    const int64_t *p = prog + P_HEADER + prog[P_NTOK];
+    if (prog[P_KIND] == 1) {
+        VEC_PUSH(&o->pos, int64_t, line);
+        VEC_PUSH(&o->time, int64_t, micros);
+        VEC_PUSH(&o->elapsed, double, t[7].value);
+        VEC_PUSH(&o->operations, double, t[8].value);
+        VEC_PUSH(&o->current, double, prog[P_CURRENT] < 0 ? INFINITY : t[prog[P_CURRENT]].value);
+        VEC_PUSH(&o->label, int32_t, (int32_t)prog[P_LABEL]);
+        int32_t est = -1;
+        if (prog[P_EST0] >= 0) {
+            int64_t a = t[prog[P_EST0]].start, b = t[prog[P_EST1]].end + prog[P_ESTTAIL];
+            int added;
+            Py_ssize_t slot = table_find(ests, s + a, (size_t)(b - a), &added);
+            if (slot < 0) goto fail;
+            est = (int32_t)slot;
+        }
+        VEC_PUSH(&o->est, int32_t, est);
+    }
+    for (int64_t m = 0; m < prog[P_NMEAS]; m++) {
+        VEC_PUSH(&o->row_pos, int64_t, line);
+        VEC_PUSH(&o->metric, int32_t, (int32_t)p[0]);
+        VEC_PUSH(&o->format, int8_t, (int8_t)p[1]);
+        VEC_PUSH(&o->count, double, tok_value(t, p[2]));
+        VEC_PUSH(&o->max, double, tok_value(t, p[3]));
+        VEC_PUSH(&o->min, double, tok_value(t, p[4]));
+        VEC_PUSH(&o->avg, double, tok_value(t, p[5]));
+        double pct[MAX_PCT_COLUMNS];
+        for (int c = 0; c < o->n_pct; c++) pct[c] = NAN;
+        int64_t n_pct = p[6];
+        for (int64_t k = 0; k < n_pct; k++) {
+            int64_t col = p[7 + 2 * k];
+            while (o->n_pct <= col) { /* a new column: missing in the rows before */
+                Vec *v = &o->pct[o->n_pct];
+                size_t rows = o->count.n / sizeof(double) - 1;
+                if (vec_reserve(v, rows * sizeof(double)) < 0) goto fail;
+                for (size_t r = 0; r < rows; r++) ((double *)v->p)[r] = NAN;
+                v->n = rows * sizeof(double);
+                pct[o->n_pct++] = NAN;
+            }
+            pct[col] = t[p[8 + 2 * k]].value;
+        }
+        for (int c = 0; c < o->n_pct; c++) VEC_PUSH(&o->pct[c], double, pct[c]);
+        p += 7 + 2 * n_pct;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+/* Check that a program from Python is well formed for a skeleton of n_tokens numbers: every
+ * token index in range, percentile columns below MAX_PCT_COLUMNS. */
+static int program_ok(PyObject *prog, size_t n_tokens) {
+    if (!PyBytes_Check(prog)) return 0;
+    Py_ssize_t len = PyBytes_GET_SIZE(prog);
+    if (len % 8 || len < P_HEADER * 8) return 0;
+    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(prog);
+    size_t words = (size_t)len / 8;
+    int64_t n = (int64_t)n_tokens;
+    if (p[P_NTOK] != n || (p[P_KIND] != 1 && p[P_KIND] != 2)) return 0;
+    if (p[P_KIND] == 1 && n < 9) return 0;
+    if (p[P_CURRENT] >= n || (p[P_EST0] >= 0 && (p[P_EST1] >= n || p[P_EST1] < p[P_EST0])))
+        return 0;
+    size_t at = P_HEADER + (size_t)n;
+    if (at > words) return 0;
+    for (int64_t m = 0; m < p[P_NMEAS]; m++) {
+        if (at + 7 > words) return 0;
+        for (int k = 2; k < 6; k++)
+            if (p[at + k] >= n || p[at + k] < -1) return 0;
+        int64_t n_pct = p[at + 6];
+        if (n_pct < 0 || at + 7 + 2 * (size_t)n_pct > words) return 0;
+        for (int64_t k = 0; k < n_pct; k++) {
+            int64_t col = p[at + 7 + 2 * k], tok = p[at + 8 + 2 * k];
+            if (col < 0 || col >= MAX_PCT_COLUMNS || tok < 0 || tok >= n) return 0;
+        }
+        at += 7 + 2 * (size_t)n_pct;
+    }
+    return at == words;
+}
+
+/* scan(data, program_of) -> (kinds, heads tuple, rows tuple, percentile columns, skeletons
+ * and programs seen, estimates) — see fast_status.read_status_lines. */
+static PyObject *scan(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    PyObject *program_of;
+    if (!PyArg_ParseTuple(args, "y*O", &buf, &program_of)) return NULL;
+    const unsigned char *s = buf.buf;
+    size_t n = (size_t)buf.len;
+    Out o;
+    memset(&o, 0, sizeof o);
+    Table skeletons, ests;
+    memset(&skeletons, 0, sizeof skeletons);
+    memset(&ests, 0, sizeof ests);
+    Number *tok = NULL;
+    size_t tok_cap = 0;
+    unsigned char *skel = NULL;
+    size_t skel_cap = 0;
+    PyObject *result = NULL;
+
+    int64_t line = 0;
+    size_t i = 0;
+    while (i < n) {
+        const unsigned char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        if (end - i + 1 > skel_cap) {
+            skel_cap = 2 * (end - i + 1);
+            unsigned char *p = realloc(skel, skel_cap);
+            if (!p) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            skel = p;
+        }
+        /* the skeleton: each number replaced by '#', except a number right before '=' (a
+         * percentile's name, 99.9 of 99.9=2175), which stays as it is written */
+        size_t n_tok = 0, k = 0, j = i;
+        while (j < end) {
+            if (!is_digit(s[j])) {
+                skel[k++] = s[j++];
+                continue;
+            }
+            if (n_tok == tok_cap) {
+                tok_cap = tok_cap ? 2 * tok_cap : 64;
+                Number *p = realloc(tok, tok_cap * sizeof(Number));
+                if (!p) {
+                    PyErr_NoMemory();
+                    goto fail;
+                }
+                tok = p;
+            }
+            size_t after = read_number(s, j, end, &tok[n_tok]);
+            if (after < end && s[after] == '=') { /* a name, not a figure: no token */
+                memcpy(skel + k, s + j, after - j);
+                k += after - j;
+            } else {
+                skel[k++] = '#';
+                n_tok++;
+            }
+            j = after;
+        }
+        int added;
+        Py_ssize_t slot = table_find(&skeletons, skel, k, &added);
+        if (slot < 0) goto fail;
+        Slot *e = &skeletons.slots[slot];
+        if (added) {
+            PyObject *prog = PyObject_CallFunction(program_of, "y#", (const char *)skel,
+                                                   (Py_ssize_t)k);
+            if (!prog) goto fail;
+            if (prog != Py_None && !program_ok(prog, n_tok)) {
+                Py_DECREF(prog);
+                PyObject *text = PyBytes_FromStringAndSize((const char *)skel, (Py_ssize_t)k);
+                if (text) {
+                    PyErr_Format(PyExc_ValueError, "malformed program for skeleton %R", text);
+                    Py_DECREF(text);
+                }
+                goto fail;
+            }
+            e = &skeletons.slots[slot];
+            e->value = prog;
+        }
+        uint8_t kind = 0;
+        if (e->value != Py_None) {
+            const int64_t *prog = (const int64_t *)PyBytes_AS_STRING(e->value);
+            int64_t micros = 0;
+            if (line_fits(prog, tok, n_tok, &micros)) {
+                if (emit_line(&o, &ests, s, prog, tok, line, micros) < 0) goto fail;
+                kind = (uint8_t)prog[P_KIND];
+            }
+        }
+        VEC_PUSH(&o.kind, uint8_t, kind);
+        line++;
+        i = end + 1;
+    }
+
+    {
+        PyObject *pct = PyList_New(o.n_pct);
+        if (!pct) goto fail;
+        for (int c = 0; c < o.n_pct; c++) {
+            PyObject *b = vec_bytes(&o.pct[c]);
+            if (!b) {
+                Py_DECREF(pct);
+                goto fail;
+            }
+            PyList_SET_ITEM(pct, c, b);
+        }
+        /* the estimates by slot: a dict slot → text */
+        PyObject *est = PyDict_New();
+        if (!est) {
+            Py_DECREF(pct);
+            goto fail;
+        }
+        for (size_t k = 0; k < ests.cap; k++) {
+            Slot *e = &ests.slots[k];
+            if (!e->hash) continue;
+            PyObject *key = PyLong_FromSize_t(k);
+            PyObject *val = PyUnicode_DecodeUTF8(ests.text.p + e->off, (Py_ssize_t)e->len,
+                                                 "strict");
+            if (!key || !val || PyDict_SetItem(est, key, val) < 0) {
+                Py_XDECREF(key);
+                Py_XDECREF(val);
+                Py_DECREF(est);
+                Py_DECREF(pct);
+                goto fail;
+            }
+            Py_DECREF(key);
+            Py_DECREF(val);
+        }
+        result = Py_BuildValue(
+            "(N(NNNNNNN)(NNNNNNN)NN)", vec_bytes(&o.kind), vec_bytes(&o.pos),
+            vec_bytes(&o.time), vec_bytes(&o.elapsed), vec_bytes(&o.operations),
+            vec_bytes(&o.current), vec_bytes(&o.label), vec_bytes(&o.est), vec_bytes(&o.row_pos),
+            vec_bytes(&o.metric), vec_bytes(&o.format), vec_bytes(&o.count), vec_bytes(&o.max),
+            vec_bytes(&o.min), vec_bytes(&o.avg), pct, est);
+    }
+fail:
+    out_free(&o);
+    table_free(&skeletons);
+    table_free(&ests);
+    free(tok);
+    free(skel);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS,
+     "scan(data, program_of): the status lines of a block of whole lines (see fast_status)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_status_scan",
+                                    "Compiled scanner of YCSB status lines (see fast_status).",
+                                    -1, methods};
+
+PyMODINIT_FUNC PyInit__status_scan(void) { return PyModule_Create(&module); }
