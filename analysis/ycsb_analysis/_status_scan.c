@@ -227,6 +227,101 @@ static int date_of(const Number *t, int64_t *micros) {
     return 1;
 }
 
+/* ---- entry fingerprints ---------------------------------------------------------------------
+ * YCSB prints its last status entry twice; multi_output drops an entry whose text equals an
+ * earlier one's, across blocks, by two 64-bit hashes of the text. Polynomial hashes (mod 2^64,
+ * two odd bases) of the UTF-8 bytes, because they join: an entry's text is its lines joined by
+ * single spaces, and hash(a + " " + c) = (hash(a) * B + ' ') * B^len(c) + hash(c), so each
+ * line is hashed once, here, and entries are folded from their lines without their text.
+ * (Not a cryptographic guarantee: a file built to collide could; a log's entries are not.) */
+static const uint64_t BASE[2] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL};
+
+static void poly_hash(const unsigned char *s, size_t n, uint64_t h[2]) {
+    for (int k = 0; k < 2; k++) {
+        uint64_t b = BASE[k], b2 = b * b, b3 = b2 * b, b4 = b2 * b2, x = 0;
+        size_t i = 0;
+        for (; i + 4 <= n; i += 4)
+            x = x * b4 + s[i] * b3 + s[i + 1] * b2 + s[i + 2] * b + s[i + 3];
+        for (; i < n; i++) x = x * b + s[i];
+        h[k] = x;
+    }
+}
+
+static uint64_t pow_u64(uint64_t b, uint64_t e) {
+    uint64_t r = 1;
+    for (; e; e >>= 1, b *= b)
+        if (e & 1) r *= b;
+    return r;
+}
+
+/* text_hashes(texts) -> bytes of (h1, h2) uint64 pairs: the hashes of each str's UTF-8 text. */
+static PyObject *text_hashes(PyObject *self, PyObject *arg) {
+    (void)self;
+    PyObject *seq = PySequence_Fast(arg, "text_hashes takes a sequence of str");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * 16);
+    if (!out) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    uint64_t *h = (uint64_t *)PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t len;
+        const char *u = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(seq, i), &len);
+        if (!u) {
+            Py_DECREF(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        poly_hash((const unsigned char *)u, (size_t)len, h + 2 * i);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+/* entry_hashes(hashes, nbytes, first) -> bytes of (h1, h2) per entry: the lines' hashes
+ * (uint64 pairs) and byte lengths (int64), in line order, folded per entry (a line with
+ * first[i] != 0 starts the next entry) as the hash of the lines joined by single spaces. */
+static PyObject *entry_hashes(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer hb, lb, fb;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &hb, &lb, &fb)) return NULL;
+    PyObject *out = NULL;
+    size_t n = (size_t)fb.len;
+    if ((size_t)hb.len != 16 * n || (size_t)lb.len != 8 * n) {
+        PyErr_SetString(PyExc_ValueError, "entry_hashes: arrays of different lengths");
+        goto done;
+    }
+    const uint64_t *h = hb.buf;
+    const int64_t *len = lb.buf;
+    const uint8_t *first = fb.buf;
+    size_t entries = 0;
+    for (size_t i = 0; i < n; i++) entries += first[i] != 0;
+    if (n && !first[0]) {
+        PyErr_SetString(PyExc_ValueError, "entry_hashes: the first line starts no entry");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(16 * entries));
+    if (!out) goto done;
+    uint64_t *e = (uint64_t *)PyBytes_AS_STRING(out) - 2;
+    for (size_t i = 0; i < n; i++) {
+        if (first[i]) {
+            e += 2;
+            e[0] = h[2 * i];
+            e[1] = h[2 * i + 1];
+            continue;
+        }
+        for (int k = 0; k < 2; k++)
+            e[k] = (e[k] * BASE[k] + ' ') * pow_u64(BASE[k], (uint64_t)len[i]) + h[2 * i + k];
+    }
+done:
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&lb);
+    PyBuffer_Release(&fb);
+    return out;
+}
+
 /* ---- programs -------------------------------------------------------------------------------
  * int64 words: kind (1 head, 2 continuation), n_tokens, label code, token of current ops/sec
  * (-1: '∞'), estimate's first token, last token and bytes after it (-1: none), n_measurements,
@@ -240,12 +335,14 @@ typedef struct {
     Vec pct[MAX_PCT_COLUMNS];
     int n_pct;
     Vec kind; /* per line: 0 not read here, 1 head, 2 continuation (uint8) */
+    Vec hash, nbytes; /* per line read here: its text's hashes (2 uint64) and length (int64) */
 } Out;
 
 static void out_free(Out *o) {
     Vec *all[] = {&o->pos,     &o->time,   &o->elapsed, &o->operations, &o->current,
                   &o->label,   &o->est,    &o->row_pos, &o->metric,     &o->format,
-                  &o->count,   &o->max,    &o->min,     &o->avg,        &o->kind};
+                  &o->count,   &o->max,    &o->min,     &o->avg,        &o->kind,
+                  &o->hash,    &o->nbytes};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) free(all[i]->p);
     for (int i = 0; i < MAX_PCT_COLUMNS; i++) free(o->pct[i].p);
 }
@@ -347,6 +444,7 @@ static int program_ok(PyObject *prog, size_t n_tokens) {
 /* scan(data, program_of) -> (kinds, heads tuple, rows tuple, percentile columns, skeletons
  * and programs seen, estimates) — see fast_status.read_status_lines. */
 static PyObject *scan(PyObject *self, PyObject *args) {
+    (void)self;
     Py_buffer buf;
     PyObject *program_of;
     if (!PyArg_ParseTuple(args, "y*O", &buf, &program_of)) return NULL;
@@ -431,6 +529,11 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             if (line_fits(prog, tok, n_tok, &micros)) {
                 if (emit_line(&o, &ests, s, prog, tok, line, micros) < 0) goto fail;
                 kind = (uint8_t)prog[P_KIND];
+                uint64_t h[2];
+                poly_hash(s + i, end - i, h);
+                VEC_PUSH(&o.hash, uint64_t, h[0]);
+                VEC_PUSH(&o.hash, uint64_t, h[1]);
+                VEC_PUSH(&o.nbytes, int64_t, (int64_t)(end - i));
             }
         }
         VEC_PUSH(&o.kind, uint8_t, kind);
@@ -472,7 +575,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             Py_DECREF(val);
         }
         result = Py_BuildValue(
-            "(N(NNNNNNN)(NNNNNNN)NN)", vec_bytes(&o.kind), vec_bytes(&o.pos),
+            "(NNN(NNNNNNN)(NNNNNNN)NN)", vec_bytes(&o.kind), vec_bytes(&o.hash),
+            vec_bytes(&o.nbytes), vec_bytes(&o.pos),
             vec_bytes(&o.time), vec_bytes(&o.elapsed), vec_bytes(&o.operations),
             vec_bytes(&o.current), vec_bytes(&o.label), vec_bytes(&o.est), vec_bytes(&o.row_pos),
             vec_bytes(&o.metric), vec_bytes(&o.format), vec_bytes(&o.count), vec_bytes(&o.max),
@@ -491,6 +595,9 @@ fail:
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS,
      "scan(data, program_of): the status lines of a block of whole lines (see fast_status)."},
+    {"text_hashes", text_hashes, METH_O, "text_hashes(texts): two 64-bit hashes of each text."},
+    {"entry_hashes", entry_hashes, METH_VARARGS,
+     "entry_hashes(hashes, nbytes, first): the lines' hashes folded per entry."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_status_scan",

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from . import status_parser
 from .ascii_digits import digits_before
@@ -278,12 +279,16 @@ _DATE_DIGITS = np.array([4, 2, 2, 2, 2, 2, 3])
 @dataclass
 class StatusLines:
     """The status lines of a piece of text read here: their line numbers, which are heads,
-    the heads' fields and the measurements (rows in line order, then order in the line)."""
+    the heads' fields and the measurements (rows in line order, then order in the line),
+    and each line's text hashes and length in bytes (compiled engine only; zeros otherwise:
+    see :func:`fingerprints`)."""
 
     pos: np.ndarray
     head: np.ndarray
     heads: pd.DataFrame
     rows: pd.DataFrame
+    hashes: np.ndarray   # (lines, 2) uint64
+    nbytes: np.ndarray   # int64
 
     @classmethod
     def empty(cls) -> "StatusLines":
@@ -292,16 +297,23 @@ class StatusLines:
             np.empty(0, dtype=bool),
             pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _HEAD_DTYPES.items()}),
             pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _ROW_DTYPES.items()}),
+            np.empty((0, 2), dtype=np.uint64),
+            np.empty(0, dtype=np.int64),
         )
 
     def __len__(self) -> int:
         return len(self.pos)
 
     def shifted(self, by: int) -> "StatusLines":
-        heads, rows = self.heads.copy(), self.rows.copy()
-        heads["pos"] += by
-        rows["pos"] += by
-        return StatusLines(self.pos + by, self.head, heads, rows)
+        # assign: a new frame whose other columns are shared, not copied (copy on write)
+        return StatusLines(
+            self.pos + by,
+            self.head,
+            self.heads.assign(pos=self.heads["pos"].to_numpy() + by),
+            self.rows.assign(pos=self.rows["pos"].to_numpy() + by),
+            self.hashes,
+            self.nbytes,
+        )
 
     def __add__(self, other: "StatusLines") -> "StatusLines":
         if not len(other):
@@ -312,7 +324,9 @@ class StatusLines:
             np.concatenate([self.pos, other.pos]),
             np.concatenate([self.head, other.head]),
             pd.concat([self.heads, other.heads], ignore_index=True),
-            pd.concat([self.rows, other.rows], ignore_index=True),
+            _concat_rows(self.rows, other.rows),
+            np.concatenate([self.hashes, other.hashes]),
+            np.concatenate([self.nbytes, other.nbytes]),
         )
 
     def split(self, at: int) -> tuple["StatusLines", "StatusLines"]:
@@ -327,14 +341,30 @@ class StatusLines:
             self.head[:k],
             self.heads.iloc[:h].reset_index(drop=True),
             self.rows.iloc[:r].reset_index(drop=True),
+            self.hashes[:k],
+            self.nbytes[:k],
         )
         rest = StatusLines(
             self.pos[k:],
             self.head[k:],
             self.heads.iloc[h:].reset_index(drop=True),
             self.rows.iloc[r:].reset_index(drop=True),
+            self.hashes[k:],
+            self.nbytes[k:],
         )
         return first, rest.shifted(-at)
+
+
+def _concat_rows(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """Two blocks' measurement rows, text columns kept Categorical (union of the names)."""
+    out = pd.concat([a, b], ignore_index=True)
+    for c in ("metric", "format"):
+        if not isinstance(out[c].dtype, pd.CategoricalDtype) and len(a) and len(b):
+            both = union_categoricals([a[c].array, b[c].array])
+            out[c] = status_parser.categorical(both.codes, both.categories)
+    pct = sorted((c for c in out.columns if c.startswith("p") and c != "pos"),
+                 key=lambda c: float(c[1:]))
+    return out[ROW_COLUMNS + pct]
 
 
 def _times(y, mo, d, h, mi, s, ms) -> tuple[np.ndarray, np.ndarray]:
@@ -422,7 +452,7 @@ def _compiled_status_lines(data: bytes) -> StatusLines:
     """:func:`read_status_lines` by the compiled scanner: one pass over the bytes in C, this
     module's grammar asked once per distinct skeleton (:class:`_Program`)."""
     program = _Program()
-    kinds, heads, rows, pct, ests = _status_scan.scan(data, program)
+    kinds, line_hashes, line_nbytes, heads, rows, pct, ests = _status_scan.scan(data, program)
     kind = np.frombuffer(kinds, dtype=np.uint8)
     pos = np.flatnonzero(kind)
     if not len(pos):
@@ -468,7 +498,9 @@ def _compiled_status_lines(data: bytes) -> StatusLines:
         rows_frame = pd.DataFrame(out)
     else:
         rows_frame = StatusLines.empty().rows
-    return StatusLines(pos, kind[pos] == 1, heads_frame, rows_frame)
+    hashes = np.frombuffer(line_hashes, dtype=np.uint64).reshape(-1, 2)
+    return StatusLines(pos, kind[pos] == 1, heads_frame, rows_frame, hashes,
+                       np.frombuffer(line_nbytes, dtype=np.int64))
 
 
 def _numpy_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> StatusLines:
@@ -564,7 +596,8 @@ def _numpy_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> St
         heads = pd.DataFrame({c: v[by_pos] for c, v in columns.items()})
     else:
         heads = StatusLines.empty().heads
-    return StatusLines(pos[by_line], head[by_line], heads, _rows_frame(row_parts))
+    return StatusLines(pos[by_line], head[by_line], heads, _rows_frame(row_parts),
+                       np.zeros((len(pos), 2), dtype=np.uint64), np.zeros(len(pos), np.int64))
 
 
 def _rows_frame(parts: list[dict]) -> pd.DataFrame:
@@ -601,28 +634,36 @@ def _rows_frame(parts: list[dict]) -> pd.DataFrame:
 
 
 def block_entries(
-    texts: pd.Series, kinds: pd.Series, status: StatusLines, offset: int
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The status entries of one block and their measurements, exactly as
-    ``status_parser.parse_status_entries(texts)`` and ``parse_status_measurements`` give them.
+    lines: pd.Series, kinds: pd.Series, status: StatusLines, offset: int
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The status entries of one block, their measurements and their fingerprints, exactly
+    as ``status_parser.parse_status_entries(texts)``, ``parse_status_measurements`` and
+    ``entry_fingerprints(texts)`` give them for the block's entries
+    (``texts = status_parser.join_entries(lines, kinds)``).
 
-    ``texts`` are the block's entries (``status_parser.join_entries``, indexed by the head's
-    line), ``kinds`` every line's kind (indexed by line), ``status`` the lines read here (line
-    numbers + ``offset`` are the index). An entry is taken from ``status`` only when its head
-    and every continuation line were read here; the others are parsed from their text.
+    ``lines`` and ``kinds`` are every line and its kind (indexed by line number), ``status``
+    the lines read here (line numbers + ``offset`` are the index). An entry is taken from
+    ``status`` only when its head and every continuation line were read here; the others are
+    parsed from their text, and only their text is made.
     """
     labels = kinds.index.to_numpy()
     kind = kinds.to_numpy()
     is_head = kind == "status"
+    is_status = is_head | (kind == "status_continuation")
     head_of = np.maximum.accumulate(np.where(is_head, labels, -1)) if len(labels) else labels
     read_here = np.zeros(len(labels), dtype=bool)
     if len(status):
         read_here[np.searchsorted(labels, status.pos + offset)] = True
-    doubtful = (is_head | (kind == "status_continuation")) & ~read_here & (head_of >= 0)
+    doubtful = is_status & ~read_here & (head_of >= 0)
     slow_heads = np.unique(head_of[doubtful])
-    slow = texts.index.isin(slow_heads)
+    compiled = engine() == "compiled"
+    if compiled:   # texts of the slow entries only
+        mine = is_status & np.isin(head_of, slow_heads)
+        texts = status_parser.join_entries(lines[mine], kinds[mine])
+    else:   # the numpy engine's fingerprints hash every entry's text
+        texts = status_parser.join_entries(lines, kinds)
 
-    entries, rows = [], []
+    entries, rows, prints = [], [], []
     if len(status):
         heads = status.heads
         head_label = heads["pos"].to_numpy() + offset
@@ -631,34 +672,68 @@ def block_entries(
             e = heads[fast].drop(columns="pos")
             e.insert(0, "entry", head_label[fast])
             entries.append(e.reset_index(drop=True))
+            if compiled:
+                line_entry = head_of[np.searchsorted(labels, status.pos + offset)]
+                taken = np.isin(line_entry, head_label[fast])
+                prints.append(
+                    np.frombuffer(
+                        _status_scan.entry_hashes(
+                            np.ascontiguousarray(status.hashes[taken]).tobytes(),
+                            np.ascontiguousarray(status.nbytes[taken]).tobytes(),
+                            status.head[taken].astype(np.uint8).tobytes(),
+                        ),
+                        dtype=np.uint64,
+                    ).reshape(-1, 2)
+                )
         r = status.rows
         entry = head_of[np.searchsorted(labels, r["pos"].to_numpy() + offset)]
         fast = (entry >= 0) & ~np.isin(entry, slow_heads)
         if fast.any():
-            r = r[fast].drop(columns="pos")
+            r = r[fast].drop(columns="pos") if not fast.all() else r.drop(columns="pos")
             r.insert(0, "entry", entry[fast])
             rows.append(r.reset_index(drop=True))
+    slow = texts.index.isin(slow_heads)
     if slow.any():
         parsed = status_parser.parse_status_entries(texts[slow], drop_repeats=False)
         found = status_parser.measurement_rows(parsed)
         if len(parsed):
             entries.append(parsed.drop(columns="measurements_text"))
+            if compiled:
+                prints.append(
+                    np.frombuffer(
+                        _status_scan.text_hashes(texts.loc[parsed["entry"]].tolist()),
+                        dtype=np.uint64,
+                    ).reshape(-1, 2)
+                )
         if len(found):
             rows.append(found)
     if not entries:
-        return pd.DataFrame(columns=status_parser.ENTRY_COLUMNS), pd.DataFrame(
-            columns=["entry", "metric", "count"]
+        return (
+            pd.DataFrame(columns=status_parser.ENTRY_COLUMNS),
+            pd.DataFrame(columns=["entry", "metric", "count"]),
+            pd.DataFrame({"h1": np.empty(0, np.uint64), "h2": np.empty(0, np.uint64)}),
         )
-    both = _by_entry(entries)
+    if compiled:
+        both, order = _by_entry(entries)
+        hashes = np.concatenate(prints) if len(prints) > 1 else prints[0]
+        if order is not None:
+            hashes = hashes[order]
+        fingerprints = pd.DataFrame({"h1": hashes[:, 0], "h2": hashes[:, 1]})
+    else:
+        both, _ = _by_entry(entries)
+        fingerprints = status_parser.entry_fingerprints(texts).loc[both["entry"]]
+        fingerprints = fingerprints.reset_index(drop=True)
     if not rows:
-        return both, status_parser.with_entry_columns(pd.DataFrame(), both)
-    return both, status_parser.with_entry_columns(_by_entry(rows), both)
+        return both, status_parser.with_entry_columns(pd.DataFrame(), both), fingerprints
+    return both, status_parser.with_entry_columns(_by_entry(rows)[0], both), fingerprints
 
 
-def _by_entry(parts: list[pd.DataFrame]) -> pd.DataFrame:
-    """The parts (fast and readable) joined in entry order; a single part that is in order
-    already (all of a block read here) is not sorted again, which would copy every column."""
+def _by_entry(parts: list[pd.DataFrame]) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """The parts (fast and readable) joined in entry order, and the order taken (None: as
+    they came); a single part that is in order already (all of a block read here) is not
+    sorted again, which would copy every column."""
     if len(parts) == 1 and parts[0]["entry"].is_monotonic_increasing:
-        return parts[0]
+        return parts[0], None
     both = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-    return both.sort_values("entry", kind="stable").reset_index(drop=True)
+    order = np.argsort(both["entry"].to_numpy(), kind="stable")
+    return both.take(order).reset_index(drop=True), order

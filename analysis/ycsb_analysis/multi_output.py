@@ -383,17 +383,16 @@ class _FileParse:
         line_segment = segments[is_report]
         self.line_segment.append(line_segment)
 
-        texts = status_parser.join_entries(lines_s, kinds)
-        if len(texts):
-            entries, measurements = block_entries(texts, kinds, piece.status, self.n_lines)
+        if (kind == "status").any():
+            entries, measurements, fingerprints = block_entries(
+                lines_s, kinds, piece.status, self.n_lines
+            )
             if len(entries):
                 if len(measurements):
                     self.measurements.append(_own_columns(measurements))
                 entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
                 self.entries.append(entries)
-                self.fingerprints.append(
-                    status_parser.entry_fingerprints(texts).loc[entries["entry"]]
-                )
+                self.fingerprints.append(fingerprints)
         self.n_lines += n
 
     def _add_raw(
