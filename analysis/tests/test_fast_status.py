@@ -120,8 +120,8 @@ def test_each_skeleton_is_checked_once_against_the_grammar():
     starts = np.array([0])
     ends = np.array([len(line)])
     read = fast_status.read_status_lines(line + b"\n", starts, ends)
-    assert len(read) == 1 and len(read.rows) >= 1
-    assert list(read.rows.columns[:7]) == fast_status.ROW_COLUMNS
+    assert len(read) == 1 and len(read.rows["pos"]) >= 1
+    assert list(read.rows)[:7] == fast_status.ROW_COLUMNS
     assert pd.api.types.is_float_dtype(read.rows["count"])
 
 

@@ -272,21 +272,62 @@ ROW_COLUMNS = [
 _HEAD_DTYPES = dict(
     zip(HEAD_COLUMNS, ["int64", object, "datetime64[us]", float, float, float, object])
 )
-_ROW_DTYPES = dict(zip(ROW_COLUMNS, ["int64", object, object, float, float, float, float]))
+_ROW_DTYPES = dict(
+    zip(ROW_COLUMNS, ["int64", "category", "category", float, float, float, float])
+)
 _DATE_DIGITS = np.array([4, 2, 2, 2, 2, 2, 3])
+
+
+Columns = dict  # column name -> numpy array or pd.Categorical, all of one length
+
+
+def _length(columns: Columns) -> int:
+    return len(columns["pos"])
+
+
+def _sliced(columns: Columns, a: int, b: int) -> Columns:
+    return {c: v[a:b] for c, v in columns.items()}
+
+
+def _joined(a: Columns, b: Columns) -> Columns:
+    """Two blocks' columns one after the other: a column one side lacks (a percentile) is
+    missing there, text columns stay Categorical (the names of both, sorted)."""
+    if not _length(b):
+        return a
+    if not _length(a):
+        return b
+    out = {}
+    for c in list(a) + [c for c in b if c not in a]:
+        x, y = a.get(c), b.get(c)
+        if isinstance(x, pd.Categorical) and isinstance(y, pd.Categorical):
+            both = union_categoricals([x, y])
+            out[c] = status_parser.categorical(both.codes, both.categories)
+            continue
+        if x is None:
+            x = np.full(_length(a), np.nan)
+        if y is None:
+            y = np.full(_length(b), np.nan)
+        out[c] = np.concatenate([x, y])
+    return _in_row_order(out) if "metric" in out else out
+
+
+def _in_row_order(rows: Columns) -> Columns:
+    """ROW_COLUMNS first, then the percentiles in rising order."""
+    pct = sorted((c for c in rows if c.startswith("p") and c != "pos"), key=lambda c: float(c[1:]))
+    return {c: rows[c] for c in ROW_COLUMNS + pct}
 
 
 @dataclass
 class StatusLines:
     """The status lines of a piece of text read here: their line numbers, which are heads,
-    the heads' fields and the measurements (rows in line order, then order in the line),
-    and each line's text hashes and length in bytes (compiled engine only; zeros otherwise:
-    see :func:`fingerprints`)."""
+    the heads' fields (HEAD_COLUMNS) and the measurements (ROW_COLUMNS and percentiles; rows
+    in line order, then order in the line) as columns, and each line's text hashes and
+    length in bytes (compiled engine only; zeros otherwise: see :func:`block_entries`)."""
 
     pos: np.ndarray
     head: np.ndarray
-    heads: pd.DataFrame
-    rows: pd.DataFrame
+    heads: Columns
+    rows: Columns
     hashes: np.ndarray   # (lines, 2) uint64
     nbytes: np.ndarray   # int64
 
@@ -295,8 +336,11 @@ class StatusLines:
         return cls(
             np.empty(0, dtype=np.int64),
             np.empty(0, dtype=bool),
-            pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _HEAD_DTYPES.items()}),
-            pd.DataFrame({c: np.empty(0, dtype=t) for c, t in _ROW_DTYPES.items()}),
+            {c: np.empty(0, dtype=t) for c, t in _HEAD_DTYPES.items()},
+            {
+                c: pd.Categorical([]) if t == "category" else np.empty(0, dtype=t)
+                for c, t in _ROW_DTYPES.items()
+            },
             np.empty((0, 2), dtype=np.uint64),
             np.empty(0, dtype=np.int64),
         )
@@ -305,12 +349,11 @@ class StatusLines:
         return len(self.pos)
 
     def shifted(self, by: int) -> "StatusLines":
-        # assign: a new frame whose other columns are shared, not copied (copy on write)
         return StatusLines(
             self.pos + by,
             self.head,
-            self.heads.assign(pos=self.heads["pos"].to_numpy() + by),
-            self.rows.assign(pos=self.rows["pos"].to_numpy() + by),
+            {**self.heads, "pos": self.heads["pos"] + by},
+            {**self.rows, "pos": self.rows["pos"] + by},
             self.hashes,
             self.nbytes,
         )
@@ -323,8 +366,8 @@ class StatusLines:
         return StatusLines(
             np.concatenate([self.pos, other.pos]),
             np.concatenate([self.head, other.head]),
-            pd.concat([self.heads, other.heads], ignore_index=True),
-            _concat_rows(self.rows, other.rows),
+            _joined(self.heads, other.heads),
+            _joined(self.rows, other.rows),
             np.concatenate([self.hashes, other.hashes]),
             np.concatenate([self.nbytes, other.nbytes]),
         )
@@ -334,37 +377,26 @@ class StatusLines:
         if not len(self):
             return self, self
         k = int(np.searchsorted(self.pos, at))
-        h = int(np.searchsorted(self.heads["pos"].to_numpy(), at))
-        r = int(np.searchsorted(self.rows["pos"].to_numpy(), at))
+        h = int(np.searchsorted(self.heads["pos"], at))
+        r = int(np.searchsorted(self.rows["pos"], at))
         first = StatusLines(
             self.pos[:k],
             self.head[:k],
-            self.heads.iloc[:h].reset_index(drop=True),
-            self.rows.iloc[:r].reset_index(drop=True),
+            _sliced(self.heads, 0, h),
+            _sliced(self.rows, 0, r),
             self.hashes[:k],
             self.nbytes[:k],
         )
+        n_h, n_r = _length(self.heads), _length(self.rows)
         rest = StatusLines(
             self.pos[k:],
             self.head[k:],
-            self.heads.iloc[h:].reset_index(drop=True),
-            self.rows.iloc[r:].reset_index(drop=True),
+            _sliced(self.heads, h, n_h),
+            _sliced(self.rows, r, n_r),
             self.hashes[k:],
             self.nbytes[k:],
         )
         return first, rest.shifted(-at)
-
-
-def _concat_rows(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
-    """Two blocks' measurement rows, text columns kept Categorical (union of the names)."""
-    out = pd.concat([a, b], ignore_index=True)
-    for c in ("metric", "format"):
-        if not isinstance(out[c].dtype, pd.CategoricalDtype) and len(a) and len(b):
-            both = union_categoricals([a[c].array, b[c].array])
-            out[c] = status_parser.categorical(both.codes, both.categories)
-    pct = sorted((c for c in out.columns if c.startswith("p") and c != "pos"),
-                 key=lambda c: float(c[1:]))
-    return out[ROW_COLUMNS + pct]
 
 
 def _times(y, mo, d, h, mi, s, ms) -> tuple[np.ndarray, np.ndarray]:
@@ -465,22 +497,20 @@ def _compiled_status_lines(data: bytes) -> StatusLines:
         texts = np.full(max(ests, default=0) + 2, np.nan, dtype=object)   # slot -1: none
         for slot, text in ests.items():
             texts[slot + 1] = text
-        heads_frame = pd.DataFrame(
-            {
-                "pos": np.frombuffer(h_pos, dtype=np.int64),
-                "label": labels[label_code],
-                "time": np.frombuffer(h_time, dtype=np.int64).view("datetime64[us]"),
-                "elapsed_s": np.frombuffer(h_elapsed, dtype=np.float64),
-                "operations": np.frombuffer(h_ops, dtype=np.float64),
-                "current_ops_per_s": np.frombuffer(h_current, dtype=np.float64),
-                "est_completion": texts[est_code + 1],
-            }
-        )
+        heads_columns = {
+            "pos": np.frombuffer(h_pos, dtype=np.int64),
+            "label": labels[label_code],
+            "time": np.frombuffer(h_time, dtype=np.int64).view("datetime64[us]"),
+            "elapsed_s": np.frombuffer(h_elapsed, dtype=np.float64),
+            "operations": np.frombuffer(h_ops, dtype=np.float64),
+            "current_ops_per_s": np.frombuffer(h_current, dtype=np.float64),
+            "est_completion": texts[est_code + 1],
+        }
     else:
-        heads_frame = StatusLines.empty().heads
+        heads_columns = StatusLines.empty().heads
     r_pos, r_metric, r_format, r_count, r_max, r_min, r_avg = rows
     if len(r_pos):
-        out = {
+        rows_columns = {
             "pos": np.frombuffer(r_pos, dtype=np.int64),
             "metric": status_parser.categorical(
                 np.frombuffer(r_metric, dtype=np.int32), list(program.metrics)
@@ -494,12 +524,13 @@ def _compiled_status_lines(data: bytes) -> StatusLines:
             "average_latency_us": np.frombuffer(r_avg, dtype=np.float64),
         }
         for key in sorted(program.percentiles, key=float):
-            out["p" + key] = np.frombuffer(pct[program.percentiles[key]], dtype=np.float64)
-        rows_frame = pd.DataFrame(out)
+            rows_columns["p" + key] = np.frombuffer(
+                pct[program.percentiles[key]], dtype=np.float64
+            )
     else:
-        rows_frame = StatusLines.empty().rows
+        rows_columns = StatusLines.empty().rows
     hashes = np.frombuffer(line_hashes, dtype=np.uint64).reshape(-1, 2)
-    return StatusLines(pos, kind[pos] == 1, heads_frame, rows_frame, hashes,
+    return StatusLines(pos, kind[pos] == 1, heads_columns, rows_columns, hashes,
                        np.frombuffer(line_nbytes, dtype=np.int64))
 
 
@@ -593,14 +624,14 @@ def _numpy_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> St
     if head_parts:
         columns = {c: np.concatenate([p[c] for p in head_parts]) for c in HEAD_COLUMNS}
         by_pos = np.argsort(columns["pos"], kind="stable")
-        heads = pd.DataFrame({c: v[by_pos] for c, v in columns.items()})
+        heads = {c: v[by_pos] for c, v in columns.items()}
     else:
         heads = StatusLines.empty().heads
-    return StatusLines(pos[by_line], head[by_line], heads, _rows_frame(row_parts),
+    return StatusLines(pos[by_line], head[by_line], heads, _row_columns(row_parts),
                        np.zeros((len(pos), 2), dtype=np.uint64), np.zeros(len(pos), np.int64))
 
 
-def _rows_frame(parts: list[dict]) -> pd.DataFrame:
+def _row_columns(parts: list[dict]) -> Columns:
     """The measurement rows of every skeleton, in line order, then order within the line;
     percentile columns a skeleton lacks are NaN."""
     if not parts:
@@ -627,7 +658,7 @@ def _rows_frame(parts: list[dict]) -> pd.DataFrame:
             out[c] = status_parser.categorical(codes[order], names)
         else:
             out[c] = columns[c][order]
-    return pd.DataFrame(out)
+    return out
 
 
 # ---- one block's entries: the lines read here, the others the readable way ----------------
@@ -635,11 +666,13 @@ def _rows_frame(parts: list[dict]) -> pd.DataFrame:
 
 def block_entries(
     lines: pd.Series, kinds: pd.Series, status: StatusLines, offset: int
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+) -> tuple[pd.DataFrame, pd.DataFrame | Columns, pd.DataFrame]:
     """The status entries of one block, their measurements and their fingerprints, exactly
     as ``status_parser.parse_status_entries(texts)``, ``parse_status_measurements`` and
     ``entry_fingerprints(texts)`` give them for the block's entries
-    (``texts = status_parser.join_entries(lines, kinds)``).
+    (``texts = status_parser.join_entries(lines, kinds)``). When every entry of the block
+    was read here (a status log's usual block) the measurements come as columns (each array
+    its own, in the frame's column order), not as a frame.
 
     ``lines`` and ``kinds`` are every line and its kind (indexed by line number), ``status``
     the lines read here (line numbers + ``offset`` are the index). An entry is taken from
@@ -657,6 +690,8 @@ def block_entries(
     doubtful = is_status & ~read_here & (head_of >= 0)
     slow_heads = np.unique(head_of[doubtful])
     compiled = engine() == "compiled"
+    if compiled and not len(slow_heads):
+        return _all_read_here(status, offset, head_of[np.searchsorted(labels, status.pos + offset)])
     if compiled:   # texts of the slow entries only
         mine = is_status & np.isin(head_of, slow_heads)
         texts = status_parser.join_entries(lines[mine], kinds[mine])
@@ -666,32 +701,21 @@ def block_entries(
     entries, rows, prints = [], [], []
     if len(status):
         heads = status.heads
-        head_label = heads["pos"].to_numpy() + offset
+        head_label = heads["pos"] + offset
         fast = ~np.isin(head_label, slow_heads)
         if fast.any():
-            e = heads[fast].drop(columns="pos")
-            e.insert(0, "entry", head_label[fast])
-            entries.append(e.reset_index(drop=True))
+            entries.append(_entries_frame({c: v[fast] for c, v in heads.items()}, offset))
             if compiled:
                 line_entry = head_of[np.searchsorted(labels, status.pos + offset)]
                 taken = np.isin(line_entry, head_label[fast])
-                prints.append(
-                    np.frombuffer(
-                        _status_scan.entry_hashes(
-                            np.ascontiguousarray(status.hashes[taken]).tobytes(),
-                            np.ascontiguousarray(status.nbytes[taken]).tobytes(),
-                            status.head[taken].astype(np.uint8).tobytes(),
-                        ),
-                        dtype=np.uint64,
-                    ).reshape(-1, 2)
-                )
+                prints.append(_line_prints(status, taken))
         r = status.rows
-        entry = head_of[np.searchsorted(labels, r["pos"].to_numpy() + offset)]
+        entry = head_of[np.searchsorted(labels, r["pos"] + offset)]
         fast = (entry >= 0) & ~np.isin(entry, slow_heads)
         if fast.any():
-            r = r[fast].drop(columns="pos") if not fast.all() else r.drop(columns="pos")
+            r = pd.DataFrame({c: v[fast] for c, v in r.items() if c != "pos"})
             r.insert(0, "entry", entry[fast])
-            rows.append(r.reset_index(drop=True))
+            rows.append(r)
     slow = texts.index.isin(slow_heads)
     if slow.any():
         parsed = status_parser.parse_status_entries(texts[slow], drop_repeats=False)
@@ -711,14 +735,12 @@ def block_entries(
         return (
             pd.DataFrame(columns=status_parser.ENTRY_COLUMNS),
             pd.DataFrame(columns=["entry", "metric", "count"]),
-            pd.DataFrame({"h1": np.empty(0, np.uint64), "h2": np.empty(0, np.uint64)}),
+            _prints_frame(np.empty((0, 2), dtype=np.uint64)),
         )
     if compiled:
         both, order = _by_entry(entries)
         hashes = np.concatenate(prints) if len(prints) > 1 else prints[0]
-        if order is not None:
-            hashes = hashes[order]
-        fingerprints = pd.DataFrame({"h1": hashes[:, 0], "h2": hashes[:, 1]})
+        fingerprints = _prints_frame(hashes if order is None else hashes[order])
     else:
         both, _ = _by_entry(entries)
         fingerprints = status_parser.entry_fingerprints(texts).loc[both["entry"]]
@@ -726,6 +748,69 @@ def block_entries(
     if not rows:
         return both, status_parser.with_entry_columns(pd.DataFrame(), both), fingerprints
     return both, status_parser.with_entry_columns(_by_entry(rows)[0], both), fingerprints
+
+
+def _entries_frame(heads: Columns, offset: int) -> pd.DataFrame:
+    """Heads read here as ``status_parser.ENTRY_COLUMNS`` (text columns left as objects:
+    the file's frame gives them their dtype once, see ``multi_output._concat``)."""
+    out = {"entry": heads["pos"] + offset}
+    for c in status_parser.HEAD_FIELDS:
+        v = heads[c]
+        out[c] = pd.Series(v, dtype=object) if v.dtype == object else v
+    return pd.DataFrame(out)
+
+
+def _prints_frame(hashes: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame({"h1": hashes[:, 0], "h2": hashes[:, 1]})
+
+
+def _line_prints(status: StatusLines, taken) -> np.ndarray:
+    """The fingerprints of the entries whose lines (all read here) are ``status``'s lines
+    ``taken`` (the texts' hashes, folded per entry in C)."""
+    return np.frombuffer(
+        _status_scan.entry_hashes(
+            np.ascontiguousarray(status.hashes[taken]).tobytes(),
+            np.ascontiguousarray(status.nbytes[taken]).tobytes(),
+            status.head[taken].astype(np.uint8).tobytes(),
+        ),
+        dtype=np.uint64,
+    ).reshape(-1, 2)
+
+
+def _all_read_here(
+    status: StatusLines, offset: int, line_entry: np.ndarray
+) -> tuple[pd.DataFrame, Columns, pd.DataFrame]:
+    """:func:`block_entries` of a block whose every entry was read here: the entries and
+    fingerprints as frames, the measurements as the frame's columns, built once from the
+    scanner's columns (no frame per block, no column copied twice)."""
+    entries = _entries_frame(status.heads, offset)
+    if len(status) and not status.head[0]:   # continuation lines of no entry (a file's start)
+        taken = line_entry >= 0
+        fingerprints = _prints_frame(_line_prints(status, taken))
+    else:
+        fingerprints = _prints_frame(_line_prints(status, slice(None)))
+    rows = status.rows
+    if not _length(rows):
+        return entries, pd.DataFrame(columns=["entry", "metric", "count"]), fingerprints
+    ids = entries["entry"].to_numpy()
+    # the entry of each row: its line's head (rows of lines before the first head: none)
+    row_line = rows["pos"] + offset
+    at = np.searchsorted(ids, row_line, side="right") - 1
+    kept = at >= 0
+    if not kept.all():
+        rows = {c: v[kept] for c, v in rows.items()}
+        at = at[kept]
+    metric = rows["metric"]
+    codes = metric.codes.astype(np.int64)
+    out = {
+        "entry": ids[at],
+        "time": entries["time"].to_numpy()[at],
+        "elapsed_s": entries["elapsed_s"].to_numpy()[at],
+        "metric": metric,
+        **status_parser.metric_parts(codes, np.asarray(metric.categories, dtype=object)),
+    }
+    out.update((c, v) for c, v in rows.items() if c not in ("pos", "metric"))
+    return entries, out, fingerprints
 
 
 def _by_entry(parts: list[pd.DataFrame]) -> tuple[pd.DataFrame, np.ndarray | None]:

@@ -388,7 +388,9 @@ class _FileParse:
                 lines_s, kinds, piece.status, self.n_lines
             )
             if len(entries):
-                if len(measurements):
+                if isinstance(measurements, dict):   # already columns of their own
+                    self.measurements.append(measurements)
+                elif len(measurements):
                     self.measurements.append(_own_columns(measurements))
                 entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
                 self.entries.append(entries)

@@ -257,6 +257,21 @@ def measurement_rows(entries: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def metric_parts(codes: np.ndarray, names) -> dict:
+    """The columns ``operation, failed, intended, structure`` of rows whose metric is
+    ``names[codes]``: each distinct name split once (``report_parser.split_metric``)."""
+    parts = [split_metric(n) for n in names]
+    out = {}
+    for part in ("operation", "failed", "intended", "structure"):
+        values = [getattr(p, part) for p in parts]
+        if part in ("failed", "intended"):
+            out[part] = np.array(values, dtype=bool)[codes]
+        else:
+            part_codes, part_names = pd.factorize(np.array(values, dtype=object))
+            out[part] = categorical(part_codes[codes], part_names)
+    return out
+
+
 def with_entry_columns(rows: pd.DataFrame, entries: pd.DataFrame) -> pd.DataFrame:
     """Measurement rows (:func:`measurement_rows`, ordered by entry) with the metric name's
     parts and their entry's ``time`` and ``elapsed_s``: :func:`parse_status_measurements`'s
@@ -272,14 +287,7 @@ def with_entry_columns(rows: pd.DataFrame, entries: pd.DataFrame) -> pd.DataFram
     pct = [c for c in out.columns if c.startswith("p") and c[1:2].isdigit()]
     pct.sort(key=lambda c: float(c[1:]))
     out = out[[c for c in out.columns if c not in pct] + pct]
-    parts = [split_metric(n) for n in names]
-    for pos, part in enumerate(("operation", "failed", "intended", "structure"), start=2):
-        values = [getattr(p, part) for p in parts]
-        if part in ("failed", "intended"):
-            column = np.array(values, dtype=bool)[codes]
-        else:
-            part_codes, part_names = pd.factorize(np.array(values, dtype=object))
-            column = categorical(part_codes[codes], part_names)
+    for pos, (part, column) in enumerate(metric_parts(codes, names).items(), start=2):
         out.insert(pos, part, column)
     ids = entries["entry"].to_numpy()
     if len(ids) < 2 or (np.diff(ids) > 0).all():   # rising ids (always, from a file): a lookup
