@@ -336,13 +336,14 @@ typedef struct {
     int n_pct;
     Vec kind; /* per line: 0 not read here, 1 head, 2 continuation (uint8) */
     Vec hash, nbytes; /* per line read here: its text's hashes (2 uint64) and length (int64) */
+    Vec span;         /* per line read here: its first byte and one past its last (int64) */
 } Out;
 
 static void out_free(Out *o) {
     Vec *all[] = {&o->pos,     &o->time,   &o->elapsed, &o->operations, &o->current,
                   &o->label,   &o->est,    &o->row_pos, &o->metric,     &o->format,
                   &o->count,   &o->max,    &o->min,     &o->avg,        &o->kind,
-                  &o->hash,    &o->nbytes};
+                  &o->hash,    &o->nbytes, &o->span};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) free(all[i]->p);
     for (int i = 0; i < MAX_PCT_COLUMNS; i++) free(o->pct[i].p);
 }
@@ -534,6 +535,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
                 VEC_PUSH(&o.hash, uint64_t, h[0]);
                 VEC_PUSH(&o.hash, uint64_t, h[1]);
                 VEC_PUSH(&o.nbytes, int64_t, (int64_t)(end - i));
+                VEC_PUSH(&o.span, int64_t, (int64_t)i);
+                VEC_PUSH(&o.span, int64_t, (int64_t)end);
             }
         }
         VEC_PUSH(&o.kind, uint8_t, kind);
@@ -575,8 +578,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             Py_DECREF(val);
         }
         result = Py_BuildValue(
-            "(NNN(NNNNNNN)(NNNNNNN)NN)", vec_bytes(&o.kind), vec_bytes(&o.hash),
-            vec_bytes(&o.nbytes), vec_bytes(&o.pos),
+            "(NNNN(NNNNNNN)(NNNNNNN)NN)", vec_bytes(&o.kind), vec_bytes(&o.hash),
+            vec_bytes(&o.nbytes), vec_bytes(&o.span), vec_bytes(&o.pos),
             vec_bytes(&o.time), vec_bytes(&o.elapsed), vec_bytes(&o.operations),
             vec_bytes(&o.current), vec_bytes(&o.label), vec_bytes(&o.est), vec_bytes(&o.row_pos),
             vec_bytes(&o.metric), vec_bytes(&o.format), vec_bytes(&o.count), vec_bytes(&o.max),

@@ -91,8 +91,8 @@ _NO_STATUS = StatusLines.empty()
 @dataclass
 class Piece:
     """Consecutive lines of a text: the raw datapoints read as numbers, the other lines as
-    strings, each with its line number inside the piece (``n`` lines in all). Status lines
-    are strings too, and those ``fast_status`` read are also in ``status`` (already parsed)."""
+    strings, each with its line number inside the piece (``n`` lines in all). The status
+    lines ``fast_status`` read are in ``status`` (already parsed), not in ``lines``."""
 
     lines: list[str]
     line_pos: np.ndarray          # line number of each of ``lines``
@@ -180,7 +180,8 @@ def _numbers(
 def piece_of(text: str) -> Piece:
     """Split ``text`` (whole lines) as ``str.splitlines`` would, reading the certain raw
     datapoints with pyarrow (a block pyarrow cannot take whole: with numpy, line by line)."""
-    data = text.encode("utf-8")
+    # a block read from a UTF-8 file carries its bytes (multi_output.text_blocks): no encoding
+    data = getattr(text, "utf8", None) or text.encode("utf-8")
     if not data:
         return Piece.of_lines([])
     if not data.endswith(b"\n"):
@@ -355,10 +356,19 @@ def _arrow_columns(
 def _status_piece(text: str, data: bytes, starts: np.ndarray, ends: np.ndarray) -> Piece:
     """A block that is mostly not raw datapoints: every line a string, and the status lines
     ``fast_status`` can read parsed already (only looked for where a status line may be)."""
-    lines = text.splitlines()
     if b"sec: " not in data and b"(us)" not in data:
-        return Piece.of_lines(lines)
-    return Piece.of_lines(lines, read_status_lines(data, starts, ends))
+        return Piece.of_lines(text.splitlines())
+    status = read_status_lines(data, starts, ends)
+    # the lines read there are not made strings (StatusLines.texts makes one if needed)
+    other = np.ones(len(starts), dtype=bool)
+    other[status.pos] = False
+    other_pos = np.flatnonzero(other)
+    lines = [
+        data[x:y].decode("utf-8")
+        for x, y in zip(starts[other_pos].tolist(), ends[other_pos].tolist())
+    ]
+    return Piece(lines, other_pos, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), (),
+                 np.empty(0), np.empty(0), len(starts), status)
 
 
 def _names(

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -330,6 +330,10 @@ class StatusLines:
     rows: Columns
     hashes: np.ndarray   # (lines, 2) uint64
     nbytes: np.ndarray   # int64
+    # where each line's text is, made a str only if needed (an entry read the readable way
+    # because another of its lines was not read here): (buffer, first byte, end) per line
+    spans: np.ndarray = field(default_factory=lambda: np.empty((0, 3), dtype=np.int64))
+    buffers: tuple[bytes, ...] = ()
 
     @classmethod
     def empty(cls) -> "StatusLines":
@@ -348,6 +352,14 @@ class StatusLines:
     def __len__(self) -> int:
         return len(self.pos)
 
+    def texts(self, lines: np.ndarray) -> list[str]:
+        """The text of the lines ``lines`` (line numbers, all among ``pos``)."""
+        at = np.searchsorted(self.pos, lines)
+        return [
+            self.buffers[b][x:y].decode("utf-8", errors="replace")
+            for b, x, y in self.spans[at].tolist()
+        ]
+
     def shifted(self, by: int) -> "StatusLines":
         return StatusLines(
             self.pos + by,
@@ -356,6 +368,8 @@ class StatusLines:
             {**self.rows, "pos": self.rows["pos"] + by},
             self.hashes,
             self.nbytes,
+            self.spans,
+            self.buffers,
         )
 
     def __add__(self, other: "StatusLines") -> "StatusLines":
@@ -370,6 +384,8 @@ class StatusLines:
             _joined(self.rows, other.rows),
             np.concatenate([self.hashes, other.hashes]),
             np.concatenate([self.nbytes, other.nbytes]),
+            np.concatenate([self.spans, other.spans + [len(self.buffers), 0, 0]]),
+            self.buffers + other.buffers,
         )
 
     def split(self, at: int) -> tuple["StatusLines", "StatusLines"]:
@@ -386,6 +402,8 @@ class StatusLines:
             _sliced(self.rows, 0, r),
             self.hashes[:k],
             self.nbytes[:k],
+            self.spans[:k],
+            self.buffers,
         )
         n_h, n_r = _length(self.heads), _length(self.rows)
         rest = StatusLines(
@@ -395,6 +413,8 @@ class StatusLines:
             _sliced(self.rows, r, n_r),
             self.hashes[k:],
             self.nbytes[k:],
+            self.spans[k:],
+            self.buffers,
         )
         return first, rest.shifted(-at)
 
@@ -484,7 +504,9 @@ def _compiled_status_lines(data: bytes) -> StatusLines:
     """:func:`read_status_lines` by the compiled scanner: one pass over the bytes in C, this
     module's grammar asked once per distinct skeleton (:class:`_Program`)."""
     program = _Program()
-    kinds, line_hashes, line_nbytes, heads, rows, pct, ests = _status_scan.scan(data, program)
+    kinds, line_hashes, line_nbytes, spans, heads, rows, pct, ests = _status_scan.scan(
+        data, program
+    )
     kind = np.frombuffer(kinds, dtype=np.uint8)
     pos = np.flatnonzero(kind)
     if not len(pos):
@@ -530,8 +552,10 @@ def _compiled_status_lines(data: bytes) -> StatusLines:
     else:
         rows_columns = StatusLines.empty().rows
     hashes = np.frombuffer(line_hashes, dtype=np.uint64).reshape(-1, 2)
+    where = np.zeros((len(pos), 3), dtype=np.int64)
+    where[:, 1:] = np.frombuffer(spans, dtype=np.int64).reshape(-1, 2)
     return StatusLines(pos, kind[pos] == 1, heads_columns, rows_columns, hashes,
-                       np.frombuffer(line_nbytes, dtype=np.int64))
+                       np.frombuffer(line_nbytes, dtype=np.int64), where, (data,))
 
 
 def _numpy_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> StatusLines:
@@ -627,8 +651,12 @@ def _numpy_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> St
         heads = {c: v[by_pos] for c, v in columns.items()}
     else:
         heads = StatusLines.empty().heads
-    return StatusLines(pos[by_line], head[by_line], heads, _row_columns(row_parts),
-                       np.zeros((len(pos), 2), dtype=np.uint64), np.zeros(len(pos), np.int64))
+    pos = pos[by_line]
+    where = np.zeros((len(pos), 3), dtype=np.int64)
+    where[:, 1], where[:, 2] = starts[pos], ends[pos]
+    return StatusLines(pos, head[by_line], heads, _row_columns(row_parts),
+                       np.zeros((len(pos), 2), dtype=np.uint64), np.zeros(len(pos), np.int64),
+                       where, (data,))
 
 
 def _row_columns(parts: list[dict]) -> Columns:
@@ -692,11 +720,9 @@ def block_entries(
     compiled = engine() == "compiled"
     if compiled and not len(slow_heads):
         return _all_read_here(status, offset, head_of[np.searchsorted(labels, status.pos + offset)])
-    if compiled:   # texts of the slow entries only
-        mine = is_status & np.isin(head_of, slow_heads)
-        texts = status_parser.join_entries(lines[mine], kinds[mine])
-    else:   # the numpy engine's fingerprints hash every entry's text
-        texts = status_parser.join_entries(lines, kinds)
+    # texts of the slow entries only (the numpy engine's fingerprints hash every entry's)
+    mine = is_status & np.isin(head_of, slow_heads) if compiled else is_status
+    texts = status_parser.join_entries(_with_texts(lines[mine], status, offset), kinds[mine])
 
     entries, rows, prints = [], [], []
     if len(status):
@@ -748,6 +774,17 @@ def block_entries(
     if not rows:
         return both, status_parser.with_entry_columns(pd.DataFrame(), both), fingerprints
     return both, status_parser.with_entry_columns(_by_entry(rows)[0], both), fingerprints
+
+
+def _with_texts(lines: pd.Series, status: StatusLines, offset: int) -> pd.Series:
+    """``lines`` with the text of those read here (None until now) made."""
+    values = lines.to_numpy(dtype=object)
+    missing = np.flatnonzero(pd.isna(values))
+    if not len(missing):
+        return lines
+    values = values.copy()
+    values[missing] = status.texts(lines.index.to_numpy()[missing] - offset)
+    return pd.Series(values, index=lines.index, dtype=object)
 
 
 def _entries_frame(heads: Columns, offset: int) -> pd.DataFrame:

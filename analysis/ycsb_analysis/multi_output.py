@@ -270,7 +270,7 @@ def _concat_owned(
                 whole = whole[keep].reset_index(drop=True)
             else:
                 col = col[keep]
-        if isinstance(col, pd.Categorical):
+        if isinstance(col, pd.Categorical) and keep is not None:   # (categorical(): all used)
             col = col.remove_unused_categories()
         out[c] = whole if whole is not None else col
     return pd.DataFrame(out, copy=False)
@@ -326,11 +326,23 @@ class _FileParse:
                           raw_segment)
             self.n_lines += n
             return
-        index = pd.Index(piece.line_pos + self.n_lines)
-        lines_s = pd.Series(piece.lines, index=index, dtype=object)
         kinds = kinds_of(piece) if kinds is None else kinds
-        kinds = kinds.set_axis(index)
+        line_pos, texts, kind = piece.line_pos, np.asarray(piece.lines, dtype=object), kinds
         kind = kinds.to_numpy()
+        if len(piece.status):
+            # the lines fast_status read join the others in line order, their text None (made
+            # by block_entries only for an entry read the readable way)
+            status = piece.status
+            line_pos = np.concatenate([line_pos, status.pos])
+            order = np.argsort(line_pos, kind="stable")
+            line_pos = line_pos[order]
+            texts = np.concatenate([texts, np.full(len(status), None, dtype=object)])[order]
+            kind = np.concatenate(
+                [kind, np.where(status.head, "status", "status_continuation").astype(object)]
+            )[order]
+        index = pd.Index(line_pos + self.n_lines)
+        lines_s = pd.Series(texts, index=index, dtype=object)
+        kinds = pd.Series(kind, index=index, dtype=object)
 
         report_lines = lines_s[kind == "report"]
         ts_lines = lines_s[kind == "timeseries"]
@@ -568,19 +580,17 @@ class _FileParse:
 
 
 def kinds_of(piece: Piece) -> pd.Series:
-    """The kind of each of ``piece.lines``: the status lines ``fast_status`` read are known,
-    the others are classified (``line_formats.classify_lines``)."""
-    lines = pd.Series(piece.lines, dtype=object)
-    status = piece.status
-    if not len(status):
-        return classify_lines(lines)
-    at = np.searchsorted(piece.line_pos, status.pos)
-    kind = np.empty(len(lines), dtype=object)
-    rest = np.ones(len(lines), dtype=bool)
-    rest[at] = False
-    kind[rest] = classify_lines(lines[rest]).to_numpy()
-    kind[at] = np.where(status.head, "status", "status_continuation")
-    return pd.Series(kind, dtype=object)
+    """The kind of each of ``piece.lines`` (``line_formats.classify_lines``; the status lines
+    ``fast_status`` read are not among them)."""
+    return classify_lines(pd.Series(piece.lines, dtype=object))
+
+
+def _last_head(piece: Piece, kinds: pd.Series) -> int | None:
+    """The line number of the piece's last status head, if any."""
+    heads = piece.line_pos[kinds.to_numpy() == "status"]
+    read = piece.status.pos[piece.status.head]
+    last = max(heads[-1] if len(heads) else -1, read[-1] if len(read) else -1)
+    return None if last < 0 else int(last)
 
 
 def _parse_blocks(
@@ -601,9 +611,9 @@ def _parse_blocks(
         kinds = kinds_of(piece)
         cut = piece.n
         if following is not None:
-            heads = np.flatnonzero(kinds.to_numpy() == "status")
-            if len(heads):
-                cut = int(piece.line_pos[heads[-1]])
+            last = _last_head(piece, kinds)
+            if last is not None:
+                cut = last
         head, pending = piece.split(cut)
         if cut:
             parse.feed(head, kinds.iloc[: len(head.lines)])
@@ -672,9 +682,24 @@ def text_blocks(
                 rest = data
                 continue
             rest = data[cut:]
-            yield data[:cut].decode("utf-8", errors="replace")
+            yield _decoded(data[:cut])
         if rest:
-            yield rest.decode("utf-8", errors="replace")
+            yield _decoded(rest)
+
+
+class _Utf8Text(str):
+    """A block's text that still knows its UTF-8 bytes (``fast_raw.piece_of`` reads those)."""
+
+    utf8: bytes
+
+
+def _decoded(data: bytes) -> str:
+    try:
+        text = _Utf8Text(data.decode("utf-8"))
+    except UnicodeDecodeError:   # undecodable bytes replaced: the bytes are not the text's
+        return data.decode("utf-8", errors="replace")
+    text.utf8 = data
+    return text
 
 
 def _withhold_unterminated_line(blocks: Iterator[str], cut: list[str]) -> Iterator[str]:
