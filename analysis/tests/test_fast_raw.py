@@ -32,7 +32,9 @@ def engine(request, monkeypatch):
 
 def readable_parse(path, block_bytes, monkeypatch):
     with monkeypatch.context() as m:
-        m.setattr(multi_output, "piece_of", lambda text: fast_raw.Piece.of_lines(text.splitlines()))
+        m.setattr(multi_output, "piece_of", lambda text: fast_raw.Piece.of_lines(
+            (text if isinstance(text, str) else text.decode("utf-8", "replace")).splitlines()
+        ))
         return parse_file(path, block_bytes)
 
 

@@ -34,6 +34,7 @@ import pyarrow as pa
 from numpy.lib.stride_tricks import sliding_window_view
 from pyarrow import csv as pa_csv
 
+from . import fast_status
 from .ascii_digits import ONES, eight_digits
 from .fast_status import StatusLines, read_status_lines
 
@@ -61,6 +62,7 @@ MIN_SHARE = 0.5
 
 _OTHER_BREAKS_BYTES = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
 _OTHER_BREAKS_TEXT = ("\x85", "\u2028", "\u2029")
+_OTHER_BREAKS_UTF8 = tuple(ch.encode("utf-8") for ch in _OTHER_BREAKS_TEXT)
 
 # Bytes a certain raw datapoint line holds: name characters, digits, commas, the minus sign
 # (also a name character), and its newline.
@@ -177,11 +179,11 @@ def _numbers(
     return hi.astype(np.float64) * 1e8 + lo.astype(np.float64), hi_ok & lo_ok
 
 
-def piece_of(text: str) -> Piece:
-    """Split ``text`` (whole lines) as ``str.splitlines`` would, reading the certain raw
-    datapoints with pyarrow (a block pyarrow cannot take whole: with numpy, line by line)."""
-    # a block read from a UTF-8 file carries its bytes (multi_output.text_blocks): no encoding
-    data = getattr(text, "utf8", None) or text.encode("utf-8")
+def piece_of(text: str | bytes) -> Piece:
+    """Split ``text`` (whole lines; or UTF-8 bytes, undecodable bytes read as U+FFFD) as
+    ``str.splitlines`` would, reading the certain raw datapoints with pyarrow (a block
+    pyarrow cannot take whole: with numpy, line by line)."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     if not data:
         return Piece.of_lines([])
     if not data.endswith(b"\n"):
@@ -190,21 +192,30 @@ def piece_of(text: str) -> Piece:
         piece = _scanned_piece(data)
         if piece is not None:
             return piece
+    if isinstance(text, bytes):
+        text = _Decoded(data)
+    if fast_status.engine() == "compiled" and b" sec: " in data:
+        # status lines first (the scanner is cheap): a block that is mostly status lines has
+        # no raw datapoint reading to try (raw datapoints among them go the readable way)
+        if _other_breaks(data):
+            return Piece.of_lines(str(text).splitlines())
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        starts = np.concatenate([[0], ends[:-1] + 1])
+        status = read_status_lines(data, starts, ends)
+        if 2 * len(status) > len(ends):
+            return _status_piece(text, data, starts, ends, status)
     # The bytes no datapoint holds, all of them: few in a raw output's block, and they say at
     # once whether another line break is there.
     foreign = data.translate(None, _DATAPOINT_BYTES)
     if (
         len(foreign) <= _ARROW_MAX_FOREIGN * len(data)
-        and not any(ch in foreign for ch in _OTHER_BREAKS_BYTES)
-        and (foreign.isascii() or not any(ch in text for ch in _OTHER_BREAKS_TEXT))
+        and not _other_breaks(foreign)
     ):
         piece = _arrow_piece(data, foreign)
         if piece is not None:
             return piece
-    if any(ch in text for ch in _OTHER_BREAKS_TEXT) or any(
-        ch in data for ch in _OTHER_BREAKS_BYTES
-    ):
-        return Piece.of_lines(text.splitlines())
+    if _other_breaks(data):
+        return Piece.of_lines(str(text).splitlines())
     b = np.frombuffer(data, dtype=np.uint8)
     # The same bytes after 16 zero bytes, seen as overlapping rows of 16 (no copy): row k
     # ends just before byte k of ``data``.
@@ -243,7 +254,7 @@ def piece_of(text: str) -> Piece:
     raw_pos = np.flatnonzero(ok)
     other_pos = np.flatnonzero(~ok)
     lines = [
-        data[s:e].decode("utf-8")
+        data[s:e].decode("utf-8", errors="replace")
         for s, e in zip(starts[other_pos].tolist(), ends[other_pos].tolist())
     ]
     latency = np.where(negative[raw_pos], -latency[keep], latency[keep]) + 0.0   # no -0.0
@@ -263,7 +274,7 @@ def _scanned_piece(data: bytes) -> Piece | None:
     if len(raw_pos) < MIN_SHARE * n:
         return None
     other = np.frombuffer(other, dtype=np.int64).reshape(-1, 3)
-    lines = [data[s:e].decode("utf-8") for s, e in other[:, 1:].tolist()]
+    lines = [data[s:e].decode("utf-8", errors="replace") for s, e in other[:, 1:].tolist()]
     return Piece(lines, other[:, 0].copy(), raw_pos, np.frombuffer(code, dtype=np.int64),
                  tuple(name.decode("ascii") for name in names),
                  np.frombuffer(timestamp, dtype=np.float64),
@@ -309,7 +320,7 @@ def _arrow_piece(data: bytes, foreign: bytes) -> Piece | None:
         run_names, code, timestamp, latency = columns
         names, code = _joined_names(names, run_names, code)
         parts.append((np.arange(first, stop, dtype=np.int64), code, timestamp, latency))
-    lines = [data[s:e].decode("utf-8")
+    lines = [data[s:e].decode("utf-8", errors="replace")
              for s, e in zip(starts[other].tolist(), ends[other].tolist())]
     raw_pos, code, timestamp, latency = (
         (np.concatenate(col) for col in zip(*parts)) if parts
@@ -353,18 +364,43 @@ def _arrow_columns(
     return names, np.concatenate(codes), timestamp.astype(np.float64), latency.astype(np.float64)
 
 
-def _status_piece(text: str, data: bytes, starts: np.ndarray, ends: np.ndarray) -> Piece:
+class _Decoded:
+    """UTF-8 bytes whose text is made (once) only when asked for: ``str(decoded)``."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.text: str | None = None
+
+    def __str__(self) -> str:
+        if self.text is None:
+            self.text = self.data.decode("utf-8", errors="replace")
+        return self.text
+
+
+def _other_breaks(data: bytes) -> bool:
+    """Whether the UTF-8 ``data`` holds a line break other than ``\\n`` (what
+    ``str.splitlines`` also splits at)."""
+    return any(ch in data for ch in _OTHER_BREAKS_BYTES) or (
+        not data.isascii() and any(ch in data for ch in _OTHER_BREAKS_UTF8)
+    )
+
+
+def _status_piece(
+    text: str | _Decoded, data: bytes, starts: np.ndarray, ends: np.ndarray,
+    status: StatusLines | None = None,
+) -> Piece:
     """A block that is mostly not raw datapoints: every line a string, and the status lines
     ``fast_status`` can read parsed already (only looked for where a status line may be)."""
     if b"sec: " not in data and b"(us)" not in data:
-        return Piece.of_lines(text.splitlines())
-    status = read_status_lines(data, starts, ends)
+        return Piece.of_lines(str(text).splitlines())
+    if status is None:
+        status = read_status_lines(data, starts, ends)
     # the lines read there are not made strings (StatusLines.texts makes one if needed)
     other = np.ones(len(starts), dtype=bool)
     other[status.pos] = False
     other_pos = np.flatnonzero(other)
     lines = [
-        data[x:y].decode("utf-8")
+        data[x:y].decode("utf-8", errors="replace")
         for x, y in zip(starts[other_pos].tolist(), ends[other_pos].tolist())
     ]
     return Piece(lines, other_pos, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), (),

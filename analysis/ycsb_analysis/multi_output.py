@@ -594,7 +594,8 @@ def _last_head(piece: Piece, kinds: pd.Series) -> int | None:
 
 
 def _parse_blocks(
-    blocks: Iterator[str], source: str, raw_rows: bool = False, close_intervals: bool = True
+    blocks: Iterator[str | bytes], source: str, raw_rows: bool = False,
+    close_intervals: bool = True,
 ) -> list[ParsedOutput]:
     """Parse text given as consecutive blocks of whole lines.
 
@@ -648,10 +649,11 @@ def text_encoding(head: bytes) -> str:
 
 def text_blocks(
     path: Path, block_bytes: int = BLOCK_BYTES, encoding: str = "utf-8"
-) -> Iterator[str]:
-    """The file's text in blocks of whole lines (cut after a newline byte, which never
-    occurs inside a UTF-8 character), undecodable bytes replaced. Other encodings (UTF-16)
-    go through an incremental decoder and are cut after a newline character."""
+) -> Iterator[str | bytes]:
+    """The file's text in blocks of whole lines: UTF-8 as bytes (cut after a newline byte,
+    which never occurs inside a UTF-8 character; ``fast_raw.piece_of`` decodes what it makes
+    text of, undecodable bytes replaced). Other encodings (UTF-16) go through an incremental
+    decoder, as text cut after a newline character."""
     if encoding not in ("utf-8", "utf-8-sig"):
         decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         rest = ""
@@ -682,27 +684,14 @@ def text_blocks(
                 rest = data
                 continue
             rest = data[cut:]
-            yield _decoded(data[:cut])
+            yield data[:cut]   # decoded by piece_of where it needs text
         if rest:
-            yield _decoded(rest)
+            yield rest
 
 
-class _Utf8Text(str):
-    """A block's text that still knows its UTF-8 bytes (``fast_raw.piece_of`` reads those)."""
-
-    utf8: bytes
-
-
-def _decoded(data: bytes) -> str:
-    try:
-        text = _Utf8Text(data.decode("utf-8"))
-    except UnicodeDecodeError:   # undecodable bytes replaced: the bytes are not the text's
-        return data.decode("utf-8", errors="replace")
-    text.utf8 = data
-    return text
-
-
-def _withhold_unterminated_line(blocks: Iterator[str], cut: list[str]) -> Iterator[str]:
+def _withhold_unterminated_line(
+    blocks: Iterator[str | bytes], cut: list[str]
+) -> Iterator[str | bytes]:
     """Pass the blocks on, except a last line that has no line end: it goes into ``cut``.
 
     YCSB ends every line it prints with a newline, so a file whose last line lacks one was
@@ -710,12 +699,16 @@ def _withhold_unterminated_line(blocks: Iterator[str], cut: list[str]) -> Iterat
     RunTime(ms), 40`` may be the first digits of 400. Such a line is never read as data.
     """
     for block in blocks:
-        if block.endswith(("\n", "\r")):
+        nl, cr = ("\n", "\r") if isinstance(block, str) else (b"\n", b"\r")
+        if block.endswith((nl, cr)):
             yield block
             continue
-        start = max(block.rfind("\n"), block.rfind("\r")) + 1
-        if block[start:].strip():
-            cut.append(block[start:])
+        start = max(block.rfind(nl), block.rfind(cr)) + 1
+        rest = block[start:]
+        if isinstance(rest, bytes):
+            rest = rest.decode("utf-8", errors="replace")
+        if rest.strip():
+            cut.append(rest)
         if start:
             yield block[:start]
 
