@@ -134,6 +134,17 @@ static Py_ssize_t table_find(Table *t, const unsigned char *s, size_t n, int *ad
     return (Py_ssize_t)j;
 }
 
+/* A line break other than '\n' at s[j] (what str.splitlines also splits at: \r, \v, \f,
+ * \x1c-\x1e, and in UTF-8 U+0085, U+2028, U+2029). */
+static inline int other_break(const unsigned char *s, size_t j, size_t end) {
+    unsigned char c = s[j];
+    if (c == '\r' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1e)) return 1;
+    if (c == 0xc2) return j + 1 < end && s[j + 1] == 0x85;
+    if (c == 0xe2)
+        return j + 2 < end && s[j + 1] == 0x80 && (s[j + 2] == 0xa8 || s[j + 2] == 0xa9);
+    return 0;
+}
+
 /* ---- one number ---------------------------------------------------------------------------- */
 
 typedef struct {
@@ -442,8 +453,9 @@ static int program_ok(PyObject *prog, size_t n_tokens) {
     return at == words;
 }
 
-/* scan(data, program_of) -> (kinds, heads tuple, rows tuple, percentile columns, skeletons
- * and programs seen, estimates) — see fast_status.read_status_lines. */
+/* scan(data, program_of) -> (kinds, line hashes, line lengths, line spans, heads tuple, rows
+ * tuple, percentile columns, estimates), or None when the data holds a line break other than
+ * '\n' — see fast_status._compiled_status_lines. */
 static PyObject *scan(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer buf;
@@ -463,7 +475,14 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
 
     int64_t line = 0;
+    int breaks = 0;
     size_t i = 0;
+    /* room for a dense log's columns up front (a guess: no copy while growing, usually) */
+    if (vec_reserve(&o.kind, n / 128 + 64) < 0 || vec_reserve(&o.pos, n / 32 + 64) < 0 ||
+        vec_reserve(&o.time, n / 32 + 64) < 0 || vec_reserve(&o.row_pos, n / 8 + 64) < 0 ||
+        vec_reserve(&o.count, n / 8 + 64) < 0 || vec_reserve(&o.max, n / 8 + 64) < 0 ||
+        vec_reserve(&o.min, n / 8 + 64) < 0 || vec_reserve(&o.avg, n / 8 + 64) < 0)
+        goto fail;
     while (i < n) {
         const unsigned char *nl = memchr(s + i, '\n', n - i);
         size_t end = nl ? (size_t)(nl - s) : n;
@@ -480,8 +499,14 @@ static PyObject *scan(PyObject *self, PyObject *args) {
          * percentile's name, 99.9 of 99.9=2175), which stays as it is written */
         size_t n_tok = 0, k = 0, j = i;
         while (j < end) {
-            if (!is_digit(s[j])) {
-                skel[k++] = s[j++];
+            unsigned char c = s[j];
+            if (!is_digit(c)) {
+                if ((c < 0x20 || c >= 0xc2) && other_break(s, j, end)) {
+                    breaks = 1;
+                    goto done;
+                }
+                skel[k++] = c;
+                j++;
                 continue;
             }
             if (n_tok == tok_cap) {
@@ -544,6 +569,12 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         i = end + 1;
     }
 
+done:
+    if (breaks) { /* str.splitlines would cut lines there too: the caller reads it as text */
+        result = Py_None;
+        Py_INCREF(result);
+        goto fail;
+    }
     {
         PyObject *pct = PyList_New(o.n_pct);
         if (!pct) goto fail;

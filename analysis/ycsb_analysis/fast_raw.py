@@ -197,11 +197,11 @@ def piece_of(text: str | bytes) -> Piece:
     if fast_status.engine() == "compiled" and b" sec: " in data:
         # status lines first (the scanner is cheap): a block that is mostly status lines has
         # no raw datapoint reading to try (raw datapoints among them go the readable way)
-        if _other_breaks(data):
+        status = fast_status.compiled_status_lines(data)
+        if status is None:   # a line break other than \n
             return Piece.of_lines(str(text).splitlines())
         ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
         starts = np.concatenate([[0], ends[:-1] + 1])
-        status = read_status_lines(data, starts, ends)
         if 2 * len(status) > len(ends):
             return _status_piece(text, data, starts, ends, status)
     # The bytes no datapoint holds, all of them: few in a raw output's block, and they say at

@@ -461,7 +461,8 @@ def read_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Stat
     """The status lines among the lines ``data[starts[i]:ends[i]]`` (``data`` ends with a
     newline; no other line break in it) that this module reads, by line number ``i``."""
     if engine() == "compiled":
-        return _compiled_status_lines(data)
+        status = compiled_status_lines(data)
+        return StatusLines.empty() if status is None else status
     return _numpy_status_lines(data, starts, ends)
 
 
@@ -500,13 +501,15 @@ class _Program:
         return np.array(words, dtype=np.int64).tobytes()
 
 
-def _compiled_status_lines(data: bytes) -> StatusLines:
-    """:func:`read_status_lines` by the compiled scanner: one pass over the bytes in C, this
-    module's grammar asked once per distinct skeleton (:class:`_Program`)."""
+def compiled_status_lines(data: bytes) -> StatusLines | None:
+    """:func:`read_status_lines` by the compiled scanner (one pass over the bytes in C, this
+    module's grammar asked once per distinct skeleton: :class:`_Program`) of every line of
+    ``data`` (whole lines); None when ``data`` holds a line break other than ``\\n``."""
     program = _Program()
-    kinds, line_hashes, line_nbytes, spans, heads, rows, pct, ests = _status_scan.scan(
-        data, program
-    )
+    scanned = _status_scan.scan(data, program)
+    if scanned is None:
+        return None
+    kinds, line_hashes, line_nbytes, spans, heads, rows, pct, ests = scanned
     kind = np.frombuffer(kinds, dtype=np.uint8)
     pos = np.flatnonzero(kind)
     if not len(pos):
