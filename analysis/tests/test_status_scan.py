@@ -181,3 +181,14 @@ def test_a_repeated_entry_is_dropped_across_blocks_whichever_way_it_was_read(mon
     assert_same(fast, readable("".join(blocks), monkeypatch))
     (out,) = fast
     assert len(out.status_entries) == 2
+
+
+def test_a_big_file_read_without_the_scanner_says_so(tmp_path, monkeypatch):
+    path = tmp_path / "client-0.err"
+    path.write_text("\n".join(STATUS_LINES[:40]) + "\n", encoding="utf-8")
+    monkeypatch.setattr(fast_status, "USE_COMPILED", False)
+    monkeypatch.setattr(fast_status, "SLOW_ENGINE_SAID", False)
+    monkeypatch.setattr(multi_output, "SLOW_ENGINE_NOTICE_BYTES", 100)
+    with pytest.warns(RuntimeWarning, match="numpy reader"):
+        multi_output.parse_file(path)
+    assert fast_status.engine() == "numpy"

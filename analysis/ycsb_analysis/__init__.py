@@ -7,3 +7,11 @@ the charts in :mod:`ycsb_analysis.charts`, and the ``ycsb-report`` command
 """
 
 __version__ = "0.1.0"
+
+
+def engine() -> str:
+    """Which reader parses status lines: ``"compiled"`` (the C scanner built by
+    ``pip install -e analysis`` when a C compiler is there) or ``"numpy"`` (~5× slower)."""
+    from .fast_status import engine as status_engine
+
+    return status_engine()

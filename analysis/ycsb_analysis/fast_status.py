@@ -46,6 +46,8 @@ except ImportError:   # pragma: no cover - depends on the installation
 
 # Tests switch this off to compare the two engines; nothing else changes it.
 USE_COMPILED = _status_scan is not None
+# multi_output warns once per process when a big file is read without the scanner
+SLOW_ENGINE_SAID = False
 
 
 def engine() -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from . import exporters, free_memory, report_parser, status_parser
+from . import exporters, fast_status, free_memory, report_parser, status_parser
 from .errors import UnreadableInput
 from .fast_raw import Piece, piece_of
 from .fast_status import block_entries
@@ -718,6 +719,30 @@ def block_of_cut(line: str) -> str | None:
     return report_parser.block_of_line(line)
 
 
+# Files from this size on are worth a word when status lines are read the slow way.
+SLOW_ENGINE_NOTICE_BYTES = 32 * 2**20
+
+
+def _say_if_slow(path: Path) -> None:
+    """Say once (a warning) that a big file is parsed without the compiled status scanner."""
+    if fast_status.engine() == "compiled" or fast_status.SLOW_ENGINE_SAID:
+        return
+    try:
+        big = path.stat().st_size >= SLOW_ENGINE_NOTICE_BYTES
+    except OSError:
+        return
+    if big:
+        fast_status.SLOW_ENGINE_SAID = True
+        warnings.warn(
+            "ycsb-analysis: status lines are read by the numpy reader, ~5x slower than the "
+            "compiled scanner, which was not built (no C compiler or Python headers when the "
+            "package was installed); install gcc and python3-dev, then `pip install -e "
+            "analysis` again",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
 def parse_file(
     path: Path | str, block_bytes: int = BLOCK_BYTES, raw_rows: bool = False
 ) -> list[ParsedOutput]:
@@ -729,6 +754,7 @@ def parse_file(
     ``raw_rows``; their per-second summary always."""
     path = Path(path)
     cut: list[str] = []
+    _say_if_slow(path)
     try:
         with path.open("rb") as f:
             head_bytes = f.read(200)
