@@ -48,7 +48,10 @@ def assert_same_lines(a: fast_status.StatusLines, b: fast_status.StatusLines, wh
     for side in ("heads", "rows"):
         x, y = getattr(a, side), getattr(b, side)
         assert list(x) == list(y), (what, side)
-        pd.testing.assert_frame_equal(pd.DataFrame(x), pd.DataFrame(y), obj=f"{what} {side}")
+        # text columns compared as text (the order of a block's categories is not kept)
+        x, y = (pd.DataFrame({c: np.asarray(v, dtype=object) if isinstance(v, pd.Categorical)
+                              else v for c, v in z.items()}) for z in (x, y))
+        pd.testing.assert_frame_equal(x, y, obj=f"{what} {side}")
 
 
 def both_readers(text: str) -> tuple[fast_status.StatusLines, fast_status.StatusLines]:
@@ -151,7 +154,8 @@ def test_numbers_of_every_shape_are_read_as_to_number_reads_them(monkeypatch, mx
 
 @compiled_only
 @settings(max_examples=200, deadline=None, database=None)
-@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n\r"), max_size=40),
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",),
+                                               blacklist_characters="\n\r"), max_size=40),
                 min_size=1, max_size=5))
 def test_an_entry_fingerprint_folded_from_its_lines_is_its_texts(lines):
     scan = fast_status._status_scan

@@ -302,8 +302,12 @@ def _joined(a: Columns, b: Columns) -> Columns:
     for c in list(a) + [c for c in b if c not in a]:
         x, y = a.get(c), b.get(c)
         if isinstance(x, pd.Categorical) and isinstance(y, pd.Categorical):
+            # (categories in order of appearance: the file's frame sorts them once; text
+            # categories kept as objects, which union_categoricals would make pandas strings)
             both = union_categoricals([x, y])
-            out[c] = status_parser.categorical(both.codes, both.categories)
+            out[c] = pd.Categorical.from_codes(
+                both.codes, categories=pd.Index(both.categories, dtype=object), validate=False
+            )
             continue
         if x is None:
             x = np.full(_length(a), np.nan)
@@ -539,11 +543,14 @@ def compiled_status_lines(data: bytes) -> StatusLines | None:
     if len(r_pos):
         rows_columns = {
             "pos": np.frombuffer(r_pos, dtype=np.int64),
-            "metric": status_parser.categorical(
-                np.frombuffer(r_metric, dtype=np.int32), list(program.metrics)
+            # categories as they came (the file's frame sorts them once, multi_output)
+            "metric": pd.Categorical.from_codes(
+                np.frombuffer(r_metric, dtype=np.int32),
+                categories=pd.Index(list(program.metrics), dtype=object), validate=False,
             ),
-            "format": status_parser.categorical(
-                np.frombuffer(r_format, dtype=np.int8), status_parser.FORMATS
+            "format": pd.Categorical.from_codes(
+                np.frombuffer(r_format, dtype=np.int8),
+                categories=pd.Index(status_parser.FORMATS, dtype=object), validate=False,
             ),
             "count": np.frombuffer(r_count, dtype=np.float64),
             "min_latency_us": np.frombuffer(r_min, dtype=np.float64),

@@ -277,6 +277,16 @@ def _concat_owned(
     return pd.DataFrame(out, copy=False)
 
 
+def _repeated(fingerprints: pd.DataFrame) -> np.ndarray:
+    """``fingerprints.duplicated(keep="first")`` of the (h1, h2) pairs, hashing one column:
+    only the few rows whose h1 repeats are compared as pairs."""
+    maybe = np.flatnonzero(fingerprints["h1"].duplicated(keep=False).to_numpy())
+    repeated = np.zeros(len(fingerprints), dtype=bool)
+    if len(maybe):
+        repeated[maybe] = fingerprints.iloc[maybe].duplicated(keep="first").to_numpy()
+    return repeated
+
+
 class _FileParse:
     """The parse of one text, fed block by block (whole lines, in order); :meth:`outputs`
     then gives exactly what parsing the whole text at once gives.
@@ -471,7 +481,7 @@ class _FileParse:
         entries = _concat(parts)
         del parts
         fingerprints, self.fingerprints = self.fingerprints, []
-        repeated = pd.concat(fingerprints, ignore_index=True).duplicated(keep="first").to_numpy()
+        repeated = _repeated(pd.concat(fingerprints, ignore_index=True))
         del fingerprints
         free_memory.release()
         if not self.measurements:
