@@ -412,6 +412,10 @@ class StatusLines:
             self.buffers,
         )
         n_h, n_r = _length(self.heads), _length(self.rows)
+        # the rest (a block's last entry, waiting for the next block) keeps only the buffers
+        # its lines are in, not every block read so far
+        spans = self.spans[k:].copy()
+        used, spans[:, 0] = np.unique(spans[:, 0], return_inverse=True)
         rest = StatusLines(
             self.pos[k:],
             self.head[k:],
@@ -419,8 +423,8 @@ class StatusLines:
             _sliced(self.rows, r, n_r),
             self.hashes[k:],
             self.nbytes[k:],
-            self.spans[k:],
-            self.buffers,
+            spans,
+            tuple(self.buffers[i] for i in used.tolist()),
         )
         return first, rest.shifted(-at)
 
