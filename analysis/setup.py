@@ -22,7 +22,7 @@ setup(
             "ycsb_analysis._status_scan",
             sources=["ycsb_analysis/_status_scan.c"],
             # exact IEEE arithmetic: one correctly rounded division per decimal, like float()
-            extra_compile_args=["-O2", "-fno-fast-math", "-ffp-contract=off"],
+            extra_compile_args=["-O3", "-fno-fast-math", "-ffp-contract=off"],
             optional=True,
         ),
     ],

@@ -193,6 +193,13 @@ typedef struct {
 
 static inline int is_digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
 
+#define ONES 0x0101010101010101ULL
+/* High bit set in (at least) the lowest byte of w below n (n <= 128); bytes above a flagged
+ * one may be flagged wrongly, so only the lowest flag is used. */
+static inline uint64_t has_less(uint64_t w, uint64_t n) {
+    return (w - ONES * n) & ~w & (ONES * 0x80);
+}
+
 /* A number: a run of digits with '.' or ',' (the JVM's decimal comma) between two digits,
  * starting at s[i]. Its value is what line_formats.to_number gives: integers of at most 15
  * digits exactly, a decimal of at most 15 digits as (all digits) / 10^k, one correctly rounded
@@ -523,8 +530,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     while (i < n) {
         const unsigned char *nl = memchr(s + i, '\n', n - i);
         size_t end = nl ? (size_t)(nl - s) : n;
-        if (end - i + 1 > skel_cap) {
-            skel_cap = 2 * (end - i + 1);
+        if (end - i + 8 > skel_cap) { /* the line and 8 bytes: SWAR copies whole words */
+            skel_cap = 2 * (end - i + 8);
             unsigned char *p = realloc(skel, skel_cap);
             if (!p) {
                 PyErr_NoMemory();
@@ -536,6 +543,26 @@ static PyObject *scan(PyObject *self, PyObject *args) {
          * percentile's name, 99.9 of 99.9=2175), which stays as it is written */
         size_t n_tok = 0, k = 0, j = i;
         while (j < end) {
+            /* eight bytes at a time up to the next digit or unusual byte (SWAR): status lines
+             * are mostly plain ASCII between their numbers */
+            while (j + 8 <= end) {
+                uint64_t w;
+                memcpy(&w, s + j, 8);
+                uint64_t special = has_less(w ^ (ONES * '0'), 10) | has_less(w, 0x20) |
+                                   (w & (ONES * 0x80));
+                if (!special) {
+                    memcpy(skel + k, s + j, 8);
+                    k += 8;
+                    j += 8;
+                    continue;
+                }
+                size_t plain = (size_t)__builtin_ctzll(special) / 8; /* exact for the first */
+                memcpy(skel + k, s + j, 8);                            /* (room: see skel_cap) */
+                k += plain;
+                j += plain;
+                break;
+            }
+            if (j >= end) break;
             unsigned char c = s[j];
             if (!is_digit(c)) {
                 if ((c < 0x20 || c >= 0xc2) && other_break(s, j, end)) {
