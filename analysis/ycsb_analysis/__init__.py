@@ -9,9 +9,11 @@ the charts in :mod:`ycsb_analysis.charts`, and the ``ycsb-report`` command
 __version__ = "0.1.0"
 
 
-def engine() -> str:
-    """Which reader parses status lines: ``"compiled"`` (the C scanner built by
-    ``pip install -e analysis`` when a C compiler is there) or ``"numpy"`` (~5× slower)."""
-    from .fast_status import engine as status_engine
+def engines() -> dict[str, str]:
+    """Which reader runs for each big input kind: status lines ``"compiled"`` (the C scanner
+    ``_status_scan``) or ``"numpy"`` (~4× slower); raw datapoints ``"compiled"`` (``_raw_scan``)
+    or ``"pyarrow"``. The C scanners are built by ``pip install -e analysis`` when a C compiler
+    and Python's headers are there."""
+    from . import fast_raw, fast_status
 
-    return status_engine()
+    return {"status lines": fast_status.engine(), "raw datapoints": fast_raw.engine()}
