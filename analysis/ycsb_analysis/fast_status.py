@@ -1,4 +1,5 @@
-"""Status lines read from a block's bytes with numpy, one *skeleton* at a time.
+"""Status lines read from a block's bytes one *skeleton* at a time: by a compiled scanner
+(``_status_scan.c``), or with numpy when it was not built (:func:`engine`).
 
 A long run's status log is hundreds of thousands of lines that differ only in their numbers::
 
@@ -6,15 +7,17 @@ A long run's status log is hundreds of thousands of lines that differ only in th
     second [READ: Count=64, Max=3707, Min=4, Avg=993,83, 90=2111, 99=3707, 99.9=3707, ...] ...
 
 Replace every number by ``#`` and a few distinct lines remain (the *skeletons*: one per set of
-metrics, estimate unit, ``∞`` first line, ``Avg=NaN`` interval, …). So the work splits in two:
+metrics, estimate unit, ``∞`` first line, ``Avg=NaN`` interval, …; a percentile's name like
+``99.9`` of ``99.9=`` stays as written). So the work splits in two:
 
-- per byte and per number, with numpy over the whole block: find the numbers (digit runs with
-  at most one ``.`` or JVM decimal ``,`` between two digits; percentile names like ``99.9`` of
-  ``99.9=`` are numbers too, and must be the same text on every line of a skeleton), build each
-  line's skeleton, and read every number's digits with 64-bit word arithmetic;
+- per byte and per number, in C (one pass; :func:`compiled_status_lines`) or with numpy over
+  the whole block (:func:`_numpy_status_lines`): find the numbers (digit runs with at most
+  one ``.`` or JVM decimal ``,`` between two digits), build each line's skeleton, and read
+  every number's digits;
 - per *distinct* skeleton, in Python: check it against the grammar below and note which number
-  is which field (:func:`layout_of`, cached). A line whose skeleton does not fit is left to
-  the readable parser (``line_formats`` / ``status_parser``), which also stays the test oracle.
+  is which field (:func:`layout_of`, cached; for the scanner as a small program,
+  :class:`_Program`). A line whose skeleton does not fit is left to the readable parser
+  (``line_formats`` / ``status_parser``), which also stays the test oracle.
 
 Numbers come out exactly as ``line_formats.to_number`` reads them: integers up to 15 digits,
 decimals as (all digits) / 10^k, both correctly rounded like ``float()``; an empty histogram's
@@ -22,7 +25,7 @@ decimals as (all digits) / 10^k, both correctly rounded like ``float()``; an emp
 not sure of — a longer number, a negative one, a date that does not exist, a name with
 characters other than ``A-Za-z0-9_-`` (or a digit after a non-letter), any line break but
 ``\\n`` — goes the readable way whole, and so does
-every entry one of whose lines does (``tests/test_fast_status.py``).
+every entry one of whose lines does (``tests/test_fast_status.py``, ``test_status_scan.py``).
 """
 
 from __future__ import annotations
