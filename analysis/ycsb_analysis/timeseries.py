@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from .batched import RECORDS_SUFFIX, records_table
 from .hdr_logs import merge_histograms, percentiles
@@ -144,11 +145,25 @@ class _Blocks:
 
 def _text(values: list, n: int):
     """Each of ``values`` ``n`` times, as a text column of the dtype pandas gives text."""
-    return pd.array(np.repeat(np.array(values, dtype=object), n), dtype=pd.Series([""]).dtype)
+    dtype = pd.Series([""]).dtype
+    if getattr(dtype, "storage", None) == "pyarrow" and all(isinstance(v, str) for v in values):
+        # pandas 3 with pyarrow: Arrow strings made from the handful of texts by Arrow (a
+        # long run's blocks are millions of rows: ~10x faster than from Python objects)
+        codes = pa.array(np.repeat(np.arange(len(values), dtype=np.int32), n))
+        strings = pa.DictionaryArray.from_arrays(codes, pa.array(values, pa.large_string()))
+        return pd.array(strings.dictionary_decode(), dtype=dtype)
+    return pd.array(np.repeat(np.array(values, dtype=object), n), dtype=dtype)
+
+
+def throughput_blocks(run: Run) -> _Blocks | None:
+    """:func:`operation_throughput` as one array per metric on one grid (computed once per run;
+    do not modify): what the charts draw from without building the long frame. None when no
+    metric can be placed."""
+    return _once(run, "throughput_blocks", _throughput_blocks)
 
 
 def _operation_throughput(run: Run) -> pd.DataFrame:
-    b = _once(run, "throughput_blocks", _throughput_blocks)
+    b = throughput_blocks(run)
     if b is None:
         return pd.DataFrame(columns=_THROUGHPUT_COLUMNS).astype({"failed": bool})
     n = len(b.t_end)
@@ -297,11 +312,31 @@ def record_throughput(run: Run) -> pd.DataFrame:
 
 
 def _record_throughput(run: Run) -> pd.DataFrame:
+    columns = ["t_s", "operation", "records_per_s", "records_per_batch"]
     rec = records_table(run)
-    thr = operation_throughput(run)
-    if rec.empty or thr.empty:
-        return pd.DataFrame(columns=["t_s", "operation", "records_per_s", "records_per_batch"])
+    if rec.empty:
+        return pd.DataFrame(columns=columns)
     per_batch = (rec["records_ok"] / rec["batches"]).set_axis(rec["operation"])
+    b = throughput_blocks(run)
+    if b is not None and b.shown is not None:
+        # the batch operations' own blocks, in the frame's order (no long frame built)
+        batch = [i for i in b.shown if not b.keys[i][2] and b.keys[i][1] in per_batch.index
+                 and b.keys[i][0] == b.keys[i][1]]
+        n = len(b.t_end)
+        if not batch or not n:
+            return pd.DataFrame(columns=columns)
+        scale = np.repeat(
+            np.array([per_batch[b.keys[i][1]] for i in batch], dtype=float), n
+        )
+        return pd.DataFrame({
+            "t_s": np.tile(b.t_end, len(batch)),
+            "operation": _text([b.keys[i][1] for i in batch], n),
+            "records_per_s": np.concatenate([b.rates[i] for i in batch]) * scale,
+            "records_per_batch": scale,
+        })
+    thr = operation_throughput(run)
+    if thr.empty:
+        return pd.DataFrame(columns=columns)
     out = thr[
         ~thr["failed"]
         & thr["operation"].isin(per_batch.index)
@@ -446,7 +481,7 @@ def errors_over_time(run: Run) -> pd.DataFrame:
 
 
 def _errors_over_time(run: Run) -> pd.DataFrame:
-    b = _once(run, "throughput_blocks", _throughput_blocks)
+    b = throughput_blocks(run)
     if b is not None and b.shown is not None and len(b.t_end) and b.shown:
         return _errors_of_blocks(b)
     thr = operation_throughput(run)
@@ -473,35 +508,39 @@ def _errors_over_time(run: Run) -> pd.DataFrame:
     ]
 
 
-def _errors_of_blocks(b: _Blocks) -> pd.DataFrame:
-    """:func:`errors_over_time` from the throughput's blocks: the metrics are a handful, so each
-    one's name is read once and its block kept or not whole, in the throughput frame's order."""
+def error_blocks(b: _Blocks) -> list[tuple[int, str, str]]:
+    """The blocks of ``b`` that count failures, as ``(block, operation, status)`` in the
+    frame's order: the metrics are a handful, so each one's name is read once and its block
+    kept or not whole (the rule of :func:`errors_over_time`)."""
     known_ops = {b.keys[i][1] for i in b.shown if not b.keys[i][2]}
-    kept, operations, statuses = [], [], []
+    kept = []
     for i in b.shown:
         metric, operation, failed = b.keys[i]
         parts = _STATUS_NAMED.search(metric)
         if failed:
-            kept.append(i)
-            operations.append(operation)
-            statuses.append("FAILED")
+            kept.append((i, operation, "FAILED"))
         elif parts and parts["op"] in known_ops and not metric.endswith("-RECORDS"):
-            kept.append(i)
-            operations.append(parts["op"])
-            statuses.append(parts["status"])
+            kept.append((i, parts["op"], parts["status"]))
+    return kept
+
+
+def _errors_of_blocks(b: _Blocks) -> pd.DataFrame:
+    """:func:`errors_over_time` from the throughput's blocks (:func:`error_blocks`)."""
+    blocks = error_blocks(b)
+    kept = [i for i, _, _ in blocks]
     n = len(b.t_end)
     err = pd.DataFrame(
         {
             "t_s": np.tile(b.t_end, len(kept)),
             "metric": _text([b.keys[i][0] for i in kept], n),
             "operation": _text([b.keys[i][1] for i in kept], n),
-            "status": _text(statuses, n),   # (set below)
+            "status": _text([s for _, _, s in blocks], n),   # (set below)
             "errors_per_s": np.concatenate([b.rates[i] for i in kept]) if kept
             else np.zeros(0),
         },
         index=_block_index(kept, n),
     )
     # set as the row-wise reading sets it (an array over the column: the dtype it gives)
-    err["status"] = np.repeat(np.array(statuses, dtype=object), n)
-    err["operation"] = np.repeat(np.array(operations, dtype=object), n)
+    err["status"] = np.repeat(np.array([s for _, _, s in blocks], dtype=object), n)
+    err["operation"] = np.repeat(np.array([o for _, o, _ in blocks], dtype=object), n)
     return err

@@ -161,17 +161,40 @@ def _hidden_note(fig) -> str:
     )
 
 
+def _operation_lines(run: Run) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each data operation's throughput line of ``run`` (time, ops/s): the rows of its
+    metrics that are not failures, in the order of :func:`timeseries.operation_throughput`'s
+    frame — read from the per-metric blocks when there are (a long run's frame is millions
+    of rows), else from the frame."""
+    b = timeseries.throughput_blocks(run)
+    if b is not None and b.shown is not None:
+        rates: dict[str, list[np.ndarray]] = {}
+        for i in b.shown:
+            _, op, failed = b.keys[i]
+            if not failed and len(b.t_end):
+                rates.setdefault(op, []).append(b.rates[i])
+        return {op: (np.tile(b.t_end, len(r)), np.concatenate(r)) for op, r in rates.items()}
+    df = timeseries.operation_throughput(run)
+    lines = {}
+    for op in _data_operations({"": df}):
+        d = df[(df["operation"] == op) & ~df["failed"].astype(bool)]
+        lines[op] = (d["t_s"].to_numpy(), d["ops_per_s"].to_numpy())
+    return lines
+
+
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Throughput per operation over time, one panel per operation, runs overlaid; batch
     operations in records/s (their batches/s × records per batch), the rest in ops/s."""
-    frames = {run_label(r): timeseries.operation_throughput(r) for r in runs}
+    per_run = {run_label(r): _operation_lines(r) for r in runs}
     records = {run_label(r): timeseries.record_throughput(r) for r in runs}
-    ops = _data_operations(frames)
+    ops = list(dict.fromkeys(
+        op for lines in per_run.values() for op in lines if not op.endswith("-RECORDS")
+    ))
     if not ops:
         return []
     lines, units = [], {}
     for op in ops:
-        for label, df in frames.items():
+        for label, by_op in per_run.items():
             rec = records[label]
             rec = rec[rec["operation"] == op]
             if not rec.empty:
@@ -186,11 +209,8 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                 )
                 units.setdefault(op, set()).add("records/s")
                 continue
-            d = df[(df["operation"] == op) & ~df["failed"].astype(bool)] if not df.empty else df
-            if not d.empty:
-                lines.append(
-                    _Line(op, label, d["t_s"].to_numpy(), d["ops_per_s"].to_numpy(), key=label)
-                )
+            if op in by_op and len(by_op[op][0]):
+                lines.append(_Line(op, label, *by_op[op], key=label))
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
@@ -415,25 +435,40 @@ def _summary_lines(summary, who: str) -> list[_Line]:
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Failed operations per second over time, by operation and status."""
-    frames = {run_label(r): timeseries.errors_over_time(r) for r in runs}
-    frames = {k: v for k, v in frames.items() if not v.empty and v["errors_per_s"].sum() > 0}
-    if not frames:
-        return []
     lines = []
-    for label, df in frames.items():
-        for (op, status), d in _by_operation_and_status(df):
-            lines.append(
-                _Line(
-                    f"{op} {status}",
-                    label,
-                    d["t_s"].to_numpy(),
-                    d["errors_per_s"].to_numpy(),
-                    key=label,
-                )
-            )
+    for r in runs:
+        label = run_label(r)
+        lines += [_Line(f"{op} {status}", label, x, y, key=label)
+                  for (op, status), (x, y) in _error_lines(r)]
+    if not lines:
+        return []
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = _draw(lines, {p: "failed operations (ops/s)" for p in panels})
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]
+
+
+def _error_lines(run: Run) -> list[tuple[tuple[str, str], tuple[np.ndarray, np.ndarray]]]:
+    """``((operation, status), (time, errors/s))`` of ``run``, sorted by operation and status,
+    rows in the order of :func:`timeseries.errors_over_time`'s frame; none when no error was
+    counted. From the per-metric blocks when there are, else from the frame."""
+    b = timeseries.throughput_blocks(run)
+    if b is not None and b.shown and len(b.t_end):
+        blocks = timeseries.error_blocks(b)
+        if not sum(np.nansum(b.rates[i]) for i, _, _ in blocks) > 0:
+            return []
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i, op, status in blocks:
+            groups.setdefault((op, status), []).append(i)
+        return [
+            (key, (np.tile(b.t_end, len(groups[key])),
+                   np.concatenate([b.rates[i] for i in groups[key]])))
+            for key in sorted(groups)
+        ]
+    df = timeseries.errors_over_time(run)
+    if df.empty or not df["errors_per_s"].sum() > 0:
+        return []
+    return [(key, (d["t_s"].to_numpy(), d["errors_per_s"].to_numpy()))
+            for key, d in _by_operation_and_status(df)]
 
 
 def _by_operation_and_status(df):
