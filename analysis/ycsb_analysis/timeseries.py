@@ -413,6 +413,47 @@ def _latency_rows(run: Run, intended: bool, columns: list[str] | None) -> pd.Dat
     return pd.concat(frames, ignore_index=True)
 
 
+def latency_lines(
+    run: Run, intended: bool, columns: list[str]
+) -> dict[str, list[tuple[int, np.ndarray, dict[str, np.ndarray]]]]:
+    """The rows of :func:`latency_over_time` (``intended``: of
+    :func:`intended_latency_over_time`) that are not failures, as arrays: per operation, in the
+    order the operations first appear, ``(client, t_s, {column: values})`` of each client
+    (rows in their order; of ``columns`` those the frame has). Only the rows and columns
+    drawn are copied: a long run's status frame is millions of rows of ~17 columns."""
+    start = _run_start(run)
+    out: dict[str, list] = {}
+    for idx, _, meas in _client_frames(run):
+        if meas.empty:
+            continue
+        op_col = meas["operation"]
+        if isinstance(op_col.dtype, pd.CategoricalDtype):
+            codes, names = op_col.cat.codes.to_numpy(), np.asarray(op_col.cat.categories)
+        else:
+            codes, names = pd.factorize(op_col, use_na_sentinel=True)
+            names = np.asarray(names, dtype=object)
+        count = meas["count"].to_numpy(dtype=float)
+        keep = (
+            (meas["intended"].astype(bool).to_numpy() == intended)
+            & ~meas["failed"].astype(bool).to_numpy()
+            & (np.isnan(count) | (count > 0))
+            & (codes >= 0)
+        )
+        plotted = [i for i, n in enumerate(names) if n not in NOT_PLOTTED_OPERATIONS]
+        keep &= np.isin(codes, plotted)
+        rows = np.flatnonzero(keep)
+        if not len(rows):
+            continue
+        t_s = (meas["time"].iloc[rows] - start).dt.total_seconds().to_numpy()
+        row_codes = codes[rows]
+        present, first = np.unique(row_codes, return_index=True)
+        for k in present[np.argsort(first, kind="stable")]:
+            at = np.flatnonzero(row_codes == k)
+            values = {c: meas[c].to_numpy()[rows[at]] for c in columns if c in meas}
+            out.setdefault(str(names[k]), []).append((idx, t_s[at], values))
+    return out
+
+
 def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:
     """``t_s, metric, operation, failed, count, clients, p50, p99, p99.9``: per-interval latency
     of all clients together, from their ``.hdr`` interval logs.

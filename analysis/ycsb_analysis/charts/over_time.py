@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from matplotlib.ticker import LogLocator
 
 from .. import timeseries
@@ -243,13 +244,15 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     than :data:`MANY_RUNS` runs only ``percentile`` is drawn, one line per run.
     """
     copied = ["average_latency_us", "p50", percentile, "p99.9"]   # the columns drawn
-    frames = {run_label(r): timeseries.latency_over_time(r, copied) for r in runs}
-    intended = {run_label(r): timeseries.intended_latency_over_time(r, copied) for r in runs}
+    service = {run_label(r): timeseries.latency_lines(r, False, copied) for r in runs}
+    intended = {run_label(r): timeseries.latency_lines(r, True, copied) for r in runs}
     merged = {
         run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None
         for r in runs
     }
-    ops = _data_operations(frames)
+    ops = list(dict.fromkeys(
+        op for by_op in service.values() for op in by_op if not op.endswith("-RECORDS")
+    ))
     if not ops:
         return []
     wanted = (percentile,) if len(runs) > MANY_RUNS else ("p50", percentile, "p99.9")
@@ -257,7 +260,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     lines: list[_Line] = []
     shown: list[str] = []
     for op in ops:
-        for label, df in frames.items():
+        for label in service:
             m = merged[label]
             if m is not None and not m.empty:
                 dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
@@ -275,28 +278,18 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                         )
                         shown.append(col)
                     continue
-            for frame, suffix in ((df, ""), (intended[label], " intended")):
-                if frame.empty:
-                    continue
-                d = frame[(frame["operation"] == op) & ~frame["failed"].astype(bool)]
-                if d.empty:
-                    continue
-                many = d["client"].nunique() > 1
-                for client, dc in d.groupby("client"):
+            for by_client, suffix in ((service[label].get(op, []), ""),
+                                      (intended[label].get(op, []), " intended")):
+                many = len({client for client, _, _ in by_client}) > 1
+                for client, t_s, values in sorted(by_client, key=lambda c: c[0]):
                     who = f"{label}{f' client {client}' if many else ''}"
                     drew = False
                     for col in wanted:
-                        if col in dc and dc[col].notna().any():
+                        if col in values and pd.notna(values[col]).any():
                             style = "-." if suffix else styles[col]
                             lines.append(
-                                _Line(
-                                    op,
-                                    f"{who} {col}{suffix}",
-                                    dc["t_s"].to_numpy(),
-                                    dc[col].to_numpy(),
-                                    style,
-                                    key=who,
-                                )
+                                _Line(op, f"{who} {col}{suffix}", t_s, values[col], style,
+                                      key=who)
                             )
                             shown.append(col + suffix)
                             drew = True
@@ -305,8 +298,8 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                             _Line(
                                 op,
                                 f"{who} average{suffix}",
-                                dc["t_s"].to_numpy(),
-                                dc["average_latency_us"].to_numpy(),
+                                t_s,
+                                values["average_latency_us"],
                                 "-." if suffix else "-",
                                 key=who,
                             )
