@@ -256,32 +256,35 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     the ``wanted`` measurement rows by entry, in numpy. The same rows, in the same order, as
     a merge on ``entry``, a sort by time (quicksort, as ``sort_values``) and a groupby by
     first appearance would give."""
-    entry = meas["entry"].to_numpy()[wanted]
-    index = pd.Index(entry_ids.to_numpy())
-    if index.is_unique:
-        at = index.get_indexer(entry)
+    sel = np.flatnonzero(wanted)
+    entry = meas["entry"].to_numpy()[sel]
+    ids = entry_ids.to_numpy()
+    at = _positions(ids, entry)
+    if at is not None:
         found = np.flatnonzero(at >= 0)
         at = at[found]
     else:   # (never from the parser: one id per entry) joined as a merge would
         joined = pd.DataFrame({"entry": entry, "row": np.arange(len(entry))}).merge(
-            pd.DataFrame({"entry": entry_ids.to_numpy(), "at": np.arange(len(entry_ids))}),
+            pd.DataFrame({"entry": ids, "at": np.arange(len(ids))}),
             on="entry",
         )
         at, found = joined["at"].to_numpy(), joined["row"].to_numpy()
+    sel = sel[found]   # the measurement row of each joined row
     t_rows, len_rows = t_s[at], interval_s[at]
-    count = meas["count"].to_numpy(dtype=float)[wanted][found]
+    count = meas["count"].to_numpy(dtype=float)[sel]
     # sort_values' order: the times' quicksort, missing times last in their order
     missing = np.isnan(t_rows)
     order = np.flatnonzero(~missing)[t_rows[~missing].argsort(kind="quicksort")]
     order = np.concatenate([order, np.flatnonzero(missing)])
+    in_order = sel[order]   # one gather per column, not one per step
     codes = []
     for c in ("metric", "operation", "failed"):
         col = meas[c]
         if isinstance(col.dtype, pd.CategoricalDtype):   # the parser's text columns: coded
-            codes.append((col.cat.codes.to_numpy()[wanted][found][order],
+            codes.append((col.cat.codes.to_numpy()[in_order],
                           np.asarray(col.cat.categories, dtype=object)))
         else:
-            codes.append(value_codes(col.to_numpy()[wanted][found][order], holds_objects(col)))
+            codes.append(value_codes(col.to_numpy()[in_order], holds_objects(col)))
     known = np.ones(len(order), dtype=bool)
     for c, _ in codes:
         known &= c >= 0   # groupby leaves out rows with a missing key
@@ -290,13 +293,31 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
         combined = combined * (len(uniques) + 1) + c
     group, _ = pd.factorize(np.where(known, combined, -1), use_na_sentinel=True)
     group = np.where(known, group, -1)
-    for g in range(int(group.max()) + 1 if len(group) else 0):
-        rows = np.flatnonzero(group == g)
+    # each group's rows in their order: one stable sort by group, not a pass per group
+    narrow = group.astype(np.int16) if len(group) and group.max() < 2**15 else group
+    by_group = np.argsort(narrow, kind="stable")   # (a radix sort for 16-bit keys)
+    bounds = np.searchsorted(group[by_group], np.arange(int(group.max()) + 2 if len(group) else 0))
+    for g in range(len(bounds) - 1):
+        rows = by_group[bounds[g]:bounds[g + 1]]
         first = rows[0]
         key = tuple(uniques[c[first]] for c, uniques in codes)
         sorted_rows = order[rows]
         yield ((key[0], key[1], bool(key[2])), t_rows[sorted_rows], len_rows[sorted_rows[0]],
                count[sorted_rows])
+
+
+def _positions(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray | None:
+    """Where each of ``wanted`` is in ``ids`` (−1: nowhere); None when ``ids`` repeat. The
+    parser numbers entries 0, 1, 2, …: a lookup table of the ids, no hashing."""
+    if ids.dtype.kind in "iu" and len(ids) and ids.min() >= 0 and ids.max() < 4 * len(ids) + 1024:
+        table = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
+        table[ids] = np.arange(len(ids))
+        if not np.array_equal(table[ids], np.arange(len(ids))):
+            return None   # an id twice
+        inside = (wanted >= 0) & (wanted < len(table))
+        return np.where(inside, table[np.where(inside, wanted, 0)], -1)
+    index = pd.Index(ids)
+    return index.get_indexer(wanted) if index.is_unique else None
 
 
 def record_throughput(run: Run) -> pd.DataFrame:
