@@ -63,7 +63,7 @@ def test_status_figures_over_the_limit_are_written_as_parquet_value_by_value(
     assert not (tmp_path / "status.csv").exists() and not (tmp_path / "status.csv.gz").exists()
     assert any("status.parquet" in n and "read_parquet" in n for n in outcome.notes)
     assert 'href="status.parquet"' in (tmp_path / "report.html").read_text()
-    status = pd.read_parquet(tmp_path / "status.parquet")
+    status = cli.read_status_figures(tmp_path)   # (status.parquet)
     parsed = [parse_file(p)[0].status_measurements for p in sources]
     assert len(status) == sum(len(f) for f in parsed) > 5
     # every value as parsed, in order (NaN where a file's lines printed none, as a CSV of the
@@ -85,7 +85,7 @@ def test_status_figures_over_the_limit_are_written_as_parquet_value_by_value(
 
 def test_status_figures_within_the_limit_stay_a_plain_csv(tmp_path):
     cli.build_report_outcome([str(REPORT_CASES / "raw.err")], tmp_path)
-    status = pd.read_csv(tmp_path / "status.csv")
+    status = cli.read_status_figures(tmp_path)   # (status.csv)
     (out,) = parse_file(REPORT_CASES / "raw.err")
     assert len(status) == len(out.status_measurements) > 5
     assert not (tmp_path / "status.parquet").exists()

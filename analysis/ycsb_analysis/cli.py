@@ -113,6 +113,15 @@ MAX_PLAIN_ROWS = MAX_KEPT_RAW_ROWS
 STATUS_PARQUET = "status.parquet"
 
 
+def read_status_figures(report_dir: Path) -> pd.DataFrame:
+    """The per-interval status figures a report wrote into ``report_dir``: ``status.csv``, or
+    ``status.parquet`` for a long run (text columns come back as Categoricals)."""
+    report_dir = Path(report_dir)
+    if (report_dir / STATUS_PARQUET).exists():
+        return pd.read_parquet(report_dir / STATUS_PARQUET)
+    return pd.read_csv(report_dir / "status.csv")
+
+
 def export_figures(
     out: Path,
     runs: list[Run],
