@@ -31,7 +31,8 @@ DRAWN_SLICES = 1_000
 # A line of at most this many points marks each one; beyond, markers would only blot the line
 # (and drawing thousands of them is most of a long run's chart time).
 MARKED_UP_TO = 300
-# Lines and scatters of more points than this are rasterized inside the SVG.
+# Dot clouds (and lines, after thinning: never, 2 × DRAWN_SLICES points at most) of more
+# points than this are rasterized inside the SVG.
 RASTER_ABOVE = 5_000
 # A long raw run's per-second median and maximum stay vector paths in the SVG up to this many
 # lines in all (each drawn from at most 2 × DRAWN_SLICES points, ~40 kB of SVG): cheaper to
@@ -112,7 +113,7 @@ def _draw(
                 )
                 if not len(line.y):
                     continue
-            # Many points are drawn as pixels inside the SVG (an image), not one element each:
+            # Many dots are drawn as pixels inside the SVG (an image), not one element each:
             # that keeps a long run's chart files small; the figures are in the data files.
             many = len(line.y) > RASTER_ABOVE if line.raster is None else line.raster
             if line.marker == "," and scatter:
@@ -138,7 +139,9 @@ def _draw(
                     markersize=3,
                     label=line.label,
                     color=color,
-                    rasterized=many,
+                    # a line is thinned to at most 2 × DRAWN_SLICES points: a small vector
+                    # path, where a rasterized one would cost the SVG a second Agg drawing
+                    rasterized=len(y) > RASTER_ABOVE,
                 )
         if log:
             ax.set_yscale("log")
