@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from . import free_memory
 from .batched import RECORDS_SUFFIX, records_table
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
@@ -240,6 +241,7 @@ def _throughput_blocks(run: Run) -> _Blocks | None:
         with np.errstate(divide="ignore", invalid="ignore"):
             rates.append((np.diff(cum) / widths)[ok])
     keys = list(curves)
+    free_memory.release()   # the joins' temporaries (millions of rows) back to the system
     # Sorted by metric, then time: each metric's rows are one block (its times rise), so the
     # blocks are put in the order of their metric names (index: the row's place before).
     shown = [i for i, k in enumerate(keys) if k[1] not in NOT_PLOTTED_OPERATIONS]
@@ -256,7 +258,9 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     the ``wanted`` measurement rows by entry, in numpy. The same rows, in the same order, as
     a merge on ``entry``, a sort by time (quicksort, as ``sort_values``) and a groupby by
     first appearance would give."""
-    sel = np.flatnonzero(wanted)
+    # Row numbers as int32 and temporaries let go early: a long run's status frame is
+    # millions of rows, and each index array of them would be another 8 bytes a row.
+    sel = np.flatnonzero(wanted).astype(np.int32)
     entry = meas["entry"].to_numpy()[sel]
     ids = entry_ids.to_numpy()
     at = _positions(ids, entry)
@@ -269,14 +273,17 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
             on="entry",
         )
         at, found = joined["at"].to_numpy(), joined["row"].to_numpy()
+    del entry
     sel = sel[found]   # the measurement row of each joined row
     t_rows, len_rows = t_s[at], interval_s[at]
+    del at, found
     count = meas["count"].to_numpy(dtype=float)[sel]
     # sort_values' order: the times' quicksort, missing times last in their order
     missing = np.isnan(t_rows)
     order = np.flatnonzero(~missing)[t_rows[~missing].argsort(kind="quicksort")]
-    order = np.concatenate([order, np.flatnonzero(missing)])
+    order = np.concatenate([order, np.flatnonzero(missing)]).astype(np.int32)
     in_order = sel[order]   # one gather per column, not one per step
+    del sel, missing
     codes = []
     for c in ("metric", "operation", "failed"):
         col = meas[c]
@@ -292,10 +299,13 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     for c, uniques in codes:
         combined = combined * (len(uniques) + 1) + c
     group, _ = pd.factorize(np.where(known, combined, -1), use_na_sentinel=True)
+    del combined, in_order
     group = np.where(known, group, -1)
+    del known
     # each group's rows in their order: one stable sort by group, not a pass per group
     narrow = group.astype(np.int16) if len(group) and group.max() < 2**15 else group
-    by_group = np.argsort(narrow, kind="stable")   # (a radix sort for 16-bit keys)
+    by_group = np.argsort(narrow, kind="stable").astype(np.int32)   # (radix sort: 16 bits)
+    del narrow
     bounds = np.searchsorted(group[by_group], np.arange(int(group.max()) + 2 if len(group) else 0))
     for g in range(len(bounds) - 1):
         rows = by_group[bounds[g]:bounds[g + 1]]
