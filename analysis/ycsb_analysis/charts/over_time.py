@@ -31,12 +31,13 @@ DRAWN_SLICES = 1_000
 # A line of at most this many points marks each one; beyond, markers would only blot the line
 # (and drawing thousands of them is most of a long run's chart time).
 MARKED_UP_TO = 300
-# Dot clouds (and lines, after thinning: never, 2 × DRAWN_SLICES points at most) of more
-# points than this are rasterized inside the SVG.
+# Lines and scatters of more points than this are rasterized inside the SVG (unless a chart
+# says otherwise: see VECTOR_SUMMARY_LINES).
 RASTER_ABOVE = 5_000
-# A long raw run's per-second median and maximum stay vector paths in the SVG up to this many
-# lines in all (each drawn from at most 2 × DRAWN_SLICES points, ~40 kB of SVG): cheaper to
-# write than pixels, and sharp.
+# A long run's lines — a raw run's per-second median and maximum, a status log's throughput,
+# errors and latency — stay vector paths in the SVG up to this many lines in a chart (each
+# drawn from at most 2 × DRAWN_SLICES points, ~40 kB of SVG): cheaper to write than pixels
+# (a rasterized line costs the SVG a second Agg drawing, ~0.25 s a chart), and sharp.
 VECTOR_SUMMARY_LINES = 40
 
 
@@ -69,6 +70,16 @@ class _Line:
     key: str = ""  # lines of one run (and client) share a colour: service and intended alike
     # Drawn as pixels inside the SVG? None: when the line has over RASTER_ABOVE points.
     raster: bool | None = None
+
+
+def _vector_unless_many(lines: list[_Line]) -> list[_Line]:
+    """``lines`` as vector paths in the SVG (they are thinned when drawn), unless the chart has
+    more than :data:`VECTOR_SUMMARY_LINES`: then long ones as pixels."""
+    if len(lines) <= VECTOR_SUMMARY_LINES:
+        for line in lines:
+            if line.raster is None:
+                line.raster = False
+    return lines
 
 
 def _data_operations(frames: dict[str, "object"]) -> list[str]:
@@ -139,9 +150,7 @@ def _draw(
                     markersize=3,
                     label=line.label,
                     color=color,
-                    # a line is thinned to at most 2 × DRAWN_SLICES points: a small vector
-                    # path, where a rasterized one would cost the SVG a second Agg drawing
-                    rasterized=len(y) > RASTER_ABOVE,
+                    rasterized=many,
                 )
         if log:
             ax.set_yscale("log")
@@ -218,7 +227,7 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
-    fig = _draw(lines, ylabel, panel_titles=titles)
+    fig = _draw(_vector_unless_many(lines), ylabel, panel_titles=titles)
     # the runner's warm-up (same clients, before the measured part): shown, never summarised
     ends = [
         r.metadata["warmup"]["end_s"]
@@ -310,7 +319,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                         shown.append("average" + suffix)
     if not lines:
         return []
-    fig = _draw(lines, {op: "latency (µs, log)" for op in ops}, log=True)
+    fig = _draw(_vector_unless_many(lines), {op: "latency (µs, log)" for op in ops}, log=True)
     drawn = ", ".join(dict.fromkeys(shown))
     return [
         save(
@@ -439,7 +448,7 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     if not lines:
         return []
     panels = list(dict.fromkeys(line.panel for line in lines))
-    fig = _draw(lines, {p: "failed operations (ops/s)" for p in panels})
+    fig = _draw(_vector_unless_many(lines), {p: "failed operations (ops/s)" for p in panels})
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]
 
 
