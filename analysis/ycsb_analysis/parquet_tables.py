@@ -21,8 +21,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pandas.api.types import infer_dtype
 
-# zstd's level 1: a status log's figures compress ~50x at ~0.7 s for 3.45 M rows; higher
-# levels gain little (level 3: a fifth smaller, no faster to read).
+# zstd's level 1: the benchmark's status log compresses ~50x at ~0.6 s for 3.45 M rows;
+# level 3 was a fifth smaller in the same time there, but a real log repeats itself far less,
+# and there each level costs more time per byte.
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
 
@@ -73,6 +74,9 @@ def write_parquet(parts: list[tuple[dict[str, object], pd.DataFrame]], path: Pat
     with pq.ParquetWriter(
         path, schema, compression=COMPRESSION, compression_level=COMPRESSION_LEVEL,
         use_dictionary=text,   # numbers are not worth a dictionary's hashing
+        # no min/max statistics per column chunk: they only let a query skip row groups, and
+        # were a fifth of the writing time
+        write_statistics=False,
     ) as writer:
         for table in tables:
             missing = [f for f in schema if f.name not in table.column_names]
