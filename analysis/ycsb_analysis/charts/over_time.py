@@ -72,6 +72,13 @@ class _Line:
     raster: bool | None = None
 
 
+def _one_two_five_grid(fig) -> None:
+    """Log-axis grid lines at 1, 2 and 5 of each decade, not at every digit: ticks are most of
+    a log-scale chart's drawing time, and matplotlib makes each one several artists."""
+    for ax in fig.axes:
+        ax.yaxis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+
+
 def _vector_unless_many(lines: list[_Line]) -> list[_Line]:
     """``lines`` as vector paths in the SVG (they are thinned when drawn), unless the chart has
     more than :data:`VECTOR_SUMMARY_LINES`: then long ones as pixels."""
@@ -320,6 +327,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     if not lines:
         return []
     fig = _draw(_vector_unless_many(lines), {op: "latency (µs, log)" for op in ops}, log=True)
+    _one_two_five_grid(fig)
     drawn = ", ".join(dict.fromkeys(shown))
     return [
         save(
@@ -394,10 +402,7 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
             line.raster = None
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = _draw(lines, {p: "latency (µs, log)" for p in panels}, log=True, scatter=True)
-    for ax in fig.axes:
-        # grid lines at 1, 2 and 5 of each decade, not at every digit: ticks are most of
-        # this chart's drawing time, and matplotlib makes each one several artists
-        ax.yaxis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+    _one_two_five_grid(fig)
     # the figure's title on two lines (one is wider than the figure); the report's on one
     chart = save(
         fig,
