@@ -4,13 +4,12 @@ and chart lines thinned for drawing only (each slice's extremes kept)."""
 
 from __future__ import annotations
 
-import gzip
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPORT_CASES
+from conftest import OUTPUTS, REPORT_CASES
 from ycsb_analysis import cli
 from ycsb_analysis.charts.over_time import _thinned_for_drawing
 from ycsb_analysis.multi_output import parse_file
@@ -55,13 +54,41 @@ def test_raw_rows_over_the_limit_are_summed_up_named_and_written_on_request(tmp_
     assert 'href="raw-datapoints.csv.gz"' in (tmp_path / "b" / "report.html").read_text()
 
 
-def test_status_figures_over_the_limit_are_gzipped_not_dropped(tmp_path, monkeypatch):
+def test_status_figures_over_the_limit_are_written_as_parquet_value_by_value(
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(cli, "MAX_PLAIN_ROWS", 5)
+    sources = [OUTPUTS / "hdrhistogram.err", REPORT_CASES / "raw.err"]   # (runs by label)
+    outcome = cli.build_report_outcome([str(p) for p in sources], tmp_path)
+    assert not (tmp_path / "status.csv").exists() and not (tmp_path / "status.csv.gz").exists()
+    assert any("status.parquet" in n and "read_parquet" in n for n in outcome.notes)
+    assert 'href="status.parquet"' in (tmp_path / "report.html").read_text()
+    status = cli.read_status_figures(tmp_path)   # (status.parquet)
+    parsed = [parse_file(p)[0].status_measurements for p in sources]
+    assert len(status) == sum(len(f) for f in parsed) > 5
+    # every value as parsed, in order (NaN where a file's lines printed none, as a CSV of the
+    # frames joined would have it); text as Categoricals
+    expected = pd.concat([f.assign(run=p.stem) for p, f in zip(sources, parsed)])
+    assert list(status.columns) == ["run", "client", *expected.columns.drop("run")]
+    assert status["run"].astype(str).tolist() == expected["run"].tolist()
+    assert (status["client"] == 0).all()
+    for c in expected.columns.drop("run"):
+        got, want = status[c].to_numpy(), expected[c].to_numpy()
+        if want.dtype.kind == "f":
+            assert np.array_equal(got, want, equal_nan=True), c
+            assert np.array_equal(np.signbit(got), np.signbit(want)), c
+        elif want.dtype.kind in "biuM":
+            assert got.dtype == want.dtype and np.array_equal(got, want), c
+        else:
+            assert got.astype(object).tolist() == want.astype(object).tolist(), c
+
+
+def test_status_figures_within_the_limit_stay_a_plain_csv(tmp_path):
     cli.build_report_outcome([str(REPORT_CASES / "raw.err")], tmp_path)
-    with gzip.open(tmp_path / "status.csv.gz", "rt") as f:
-        status = pd.read_csv(f)
+    status = cli.read_status_figures(tmp_path)   # (status.csv)
     (out,) = parse_file(REPORT_CASES / "raw.err")
     assert len(status) == len(out.status_measurements) > 5
+    assert not (tmp_path / "status.parquet").exists()
 
 
 def test_a_long_line_is_thinned_for_drawing_keeping_each_slice_extremes():

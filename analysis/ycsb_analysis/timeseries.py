@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
+from . import free_memory
 from .batched import RECORDS_SUFFIX, records_table
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
@@ -144,11 +146,25 @@ class _Blocks:
 
 def _text(values: list, n: int):
     """Each of ``values`` ``n`` times, as a text column of the dtype pandas gives text."""
-    return pd.array(np.repeat(np.array(values, dtype=object), n), dtype=pd.Series([""]).dtype)
+    dtype = pd.Series([""]).dtype
+    if getattr(dtype, "storage", None) == "pyarrow" and all(isinstance(v, str) for v in values):
+        # pandas 3 with pyarrow: Arrow strings made from the handful of texts by Arrow (a
+        # long run's blocks are millions of rows: ~10x faster than from Python objects)
+        codes = pa.array(np.repeat(np.arange(len(values), dtype=np.int32), n))
+        strings = pa.DictionaryArray.from_arrays(codes, pa.array(values, pa.large_string()))
+        return pd.array(strings.dictionary_decode(), dtype=dtype)
+    return pd.array(np.repeat(np.array(values, dtype=object), n), dtype=dtype)
+
+
+def throughput_blocks(run: Run) -> _Blocks | None:
+    """:func:`operation_throughput` as one array per metric on one grid (computed once per run;
+    do not modify): what the charts draw from without building the long frame. None when no
+    metric can be placed."""
+    return _once(run, "throughput_blocks", _throughput_blocks)
 
 
 def _operation_throughput(run: Run) -> pd.DataFrame:
-    b = _once(run, "throughput_blocks", _throughput_blocks)
+    b = throughput_blocks(run)
     if b is None:
         return pd.DataFrame(columns=_THROUGHPUT_COLUMNS).astype({"failed": bool})
     n = len(b.t_end)
@@ -225,6 +241,7 @@ def _throughput_blocks(run: Run) -> _Blocks | None:
         with np.errstate(divide="ignore", invalid="ignore"):
             rates.append((np.diff(cum) / widths)[ok])
     keys = list(curves)
+    free_memory.release()   # the joins' temporaries (millions of rows) back to the system
     # Sorted by metric, then time: each metric's rows are one block (its times rise), so the
     # blocks are put in the order of their metric names (index: the row's place before).
     shown = [i for i, k in enumerate(keys) if k[1] not in NOT_PLOTTED_OPERATIONS]
@@ -241,32 +258,40 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     the ``wanted`` measurement rows by entry, in numpy. The same rows, in the same order, as
     a merge on ``entry``, a sort by time (quicksort, as ``sort_values``) and a groupby by
     first appearance would give."""
-    entry = meas["entry"].to_numpy()[wanted]
-    index = pd.Index(entry_ids.to_numpy())
-    if index.is_unique:
-        at = index.get_indexer(entry)
+    # Row numbers as int32 and temporaries let go early: a long run's status frame is
+    # millions of rows, and each index array of them would be another 8 bytes a row.
+    sel = np.flatnonzero(wanted).astype(np.int32)
+    entry = meas["entry"].to_numpy()[sel]
+    ids = entry_ids.to_numpy()
+    at = _positions(ids, entry)
+    if at is not None:
         found = np.flatnonzero(at >= 0)
         at = at[found]
     else:   # (never from the parser: one id per entry) joined as a merge would
         joined = pd.DataFrame({"entry": entry, "row": np.arange(len(entry))}).merge(
-            pd.DataFrame({"entry": entry_ids.to_numpy(), "at": np.arange(len(entry_ids))}),
+            pd.DataFrame({"entry": ids, "at": np.arange(len(ids))}),
             on="entry",
         )
         at, found = joined["at"].to_numpy(), joined["row"].to_numpy()
+    del entry
+    sel = sel[found]   # the measurement row of each joined row
     t_rows, len_rows = t_s[at], interval_s[at]
-    count = meas["count"].to_numpy(dtype=float)[wanted][found]
+    del at, found
+    count = meas["count"].to_numpy(dtype=float)[sel]
     # sort_values' order: the times' quicksort, missing times last in their order
     missing = np.isnan(t_rows)
     order = np.flatnonzero(~missing)[t_rows[~missing].argsort(kind="quicksort")]
-    order = np.concatenate([order, np.flatnonzero(missing)])
+    order = np.concatenate([order, np.flatnonzero(missing)]).astype(np.int32)
+    in_order = sel[order]   # one gather per column, not one per step
+    del sel, missing
     codes = []
     for c in ("metric", "operation", "failed"):
         col = meas[c]
         if isinstance(col.dtype, pd.CategoricalDtype):   # the parser's text columns: coded
-            codes.append((col.cat.codes.to_numpy()[wanted][found][order],
+            codes.append((col.cat.codes.to_numpy()[in_order],
                           np.asarray(col.cat.categories, dtype=object)))
         else:
-            codes.append(value_codes(col.to_numpy()[wanted][found][order], holds_objects(col)))
+            codes.append(value_codes(col.to_numpy()[in_order], holds_objects(col)))
     known = np.ones(len(order), dtype=bool)
     for c, _ in codes:
         known &= c >= 0   # groupby leaves out rows with a missing key
@@ -274,14 +299,35 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     for c, uniques in codes:
         combined = combined * (len(uniques) + 1) + c
     group, _ = pd.factorize(np.where(known, combined, -1), use_na_sentinel=True)
+    del combined, in_order
     group = np.where(known, group, -1)
-    for g in range(int(group.max()) + 1 if len(group) else 0):
-        rows = np.flatnonzero(group == g)
+    del known
+    # each group's rows in their order: one stable sort by group, not a pass per group
+    narrow = group.astype(np.int16) if len(group) and group.max() < 2**15 else group
+    by_group = np.argsort(narrow, kind="stable").astype(np.int32)   # (radix sort: 16 bits)
+    del narrow
+    bounds = np.searchsorted(group[by_group], np.arange(int(group.max()) + 2 if len(group) else 0))
+    for g in range(len(bounds) - 1):
+        rows = by_group[bounds[g]:bounds[g + 1]]
         first = rows[0]
         key = tuple(uniques[c[first]] for c, uniques in codes)
         sorted_rows = order[rows]
         yield ((key[0], key[1], bool(key[2])), t_rows[sorted_rows], len_rows[sorted_rows[0]],
                count[sorted_rows])
+
+
+def _positions(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray | None:
+    """Where each of ``wanted`` is in ``ids`` (−1: nowhere); None when ``ids`` repeat. The
+    parser numbers entries 0, 1, 2, …: a lookup table of the ids, no hashing."""
+    if ids.dtype.kind in "iu" and len(ids) and ids.min() >= 0 and ids.max() < 4 * len(ids) + 1024:
+        table = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
+        table[ids] = np.arange(len(ids))
+        if not np.array_equal(table[ids], np.arange(len(ids))):
+            return None   # an id twice
+        inside = (wanted >= 0) & (wanted < len(table))
+        return np.where(inside, table[np.where(inside, wanted, 0)], -1)
+    index = pd.Index(ids)
+    return index.get_indexer(wanted) if index.is_unique else None
 
 
 def record_throughput(run: Run) -> pd.DataFrame:
@@ -297,11 +343,31 @@ def record_throughput(run: Run) -> pd.DataFrame:
 
 
 def _record_throughput(run: Run) -> pd.DataFrame:
+    columns = ["t_s", "operation", "records_per_s", "records_per_batch"]
     rec = records_table(run)
-    thr = operation_throughput(run)
-    if rec.empty or thr.empty:
-        return pd.DataFrame(columns=["t_s", "operation", "records_per_s", "records_per_batch"])
+    if rec.empty:
+        return pd.DataFrame(columns=columns)
     per_batch = (rec["records_ok"] / rec["batches"]).set_axis(rec["operation"])
+    b = throughput_blocks(run)
+    if b is not None and b.shown is not None:
+        # the batch operations' own blocks, in the frame's order (no long frame built)
+        batch = [i for i in b.shown if not b.keys[i][2] and b.keys[i][1] in per_batch.index
+                 and b.keys[i][0] == b.keys[i][1]]
+        n = len(b.t_end)
+        if not batch or not n:
+            return pd.DataFrame(columns=columns)
+        scale = np.repeat(
+            np.array([per_batch[b.keys[i][1]] for i in batch], dtype=float), n
+        )
+        return pd.DataFrame({
+            "t_s": np.tile(b.t_end, len(batch)),
+            "operation": _text([b.keys[i][1] for i in batch], n),
+            "records_per_s": np.concatenate([b.rates[i] for i in batch]) * scale,
+            "records_per_batch": scale,
+        })
+    thr = operation_throughput(run)
+    if thr.empty:
+        return pd.DataFrame(columns=columns)
     out = thr[
         ~thr["failed"]
         & thr["operation"].isin(per_batch.index)
@@ -378,6 +444,47 @@ def _latency_rows(run: Run, intended: bool, columns: list[str] | None) -> pd.Dat
     return pd.concat(frames, ignore_index=True)
 
 
+def latency_lines(
+    run: Run, intended: bool, columns: list[str]
+) -> dict[str, list[tuple[int, np.ndarray, dict[str, np.ndarray]]]]:
+    """The rows of :func:`latency_over_time` (``intended``: of
+    :func:`intended_latency_over_time`) that are not failures, as arrays: per operation, in the
+    order the operations first appear, ``(client, t_s, {column: values})`` of each client
+    (rows in their order; of ``columns`` those the frame has). Only the rows and columns
+    drawn are copied: a long run's status frame is millions of rows of ~17 columns."""
+    start = _run_start(run)
+    out: dict[str, list] = {}
+    for idx, _, meas in _client_frames(run):
+        if meas.empty:
+            continue
+        op_col = meas["operation"]
+        if isinstance(op_col.dtype, pd.CategoricalDtype):
+            codes, names = op_col.cat.codes.to_numpy(), np.asarray(op_col.cat.categories)
+        else:
+            codes, names = pd.factorize(op_col, use_na_sentinel=True)
+            names = np.asarray(names, dtype=object)
+        count = meas["count"].to_numpy(dtype=float)
+        keep = (
+            (meas["intended"].astype(bool).to_numpy() == intended)
+            & ~meas["failed"].astype(bool).to_numpy()
+            & (np.isnan(count) | (count > 0))
+            & (codes >= 0)
+        )
+        plotted = [i for i, n in enumerate(names) if n not in NOT_PLOTTED_OPERATIONS]
+        keep &= np.isin(codes, plotted)
+        rows = np.flatnonzero(keep)
+        if not len(rows):
+            continue
+        t_s = (meas["time"].iloc[rows] - start).dt.total_seconds().to_numpy()
+        row_codes = codes[rows]
+        present, first = np.unique(row_codes, return_index=True)
+        for k in present[np.argsort(first, kind="stable")]:
+            at = np.flatnonzero(row_codes == k)
+            values = {c: meas[c].to_numpy()[rows[at]] for c in columns if c in meas}
+            out.setdefault(str(names[k]), []).append((idx, t_s[at], values))
+    return out
+
+
 def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:
     """``t_s, metric, operation, failed, count, clients, p50, p99, p99.9``: per-interval latency
     of all clients together, from their ``.hdr`` interval logs.
@@ -446,7 +553,7 @@ def errors_over_time(run: Run) -> pd.DataFrame:
 
 
 def _errors_over_time(run: Run) -> pd.DataFrame:
-    b = _once(run, "throughput_blocks", _throughput_blocks)
+    b = throughput_blocks(run)
     if b is not None and b.shown is not None and len(b.t_end) and b.shown:
         return _errors_of_blocks(b)
     thr = operation_throughput(run)
@@ -473,35 +580,39 @@ def _errors_over_time(run: Run) -> pd.DataFrame:
     ]
 
 
-def _errors_of_blocks(b: _Blocks) -> pd.DataFrame:
-    """:func:`errors_over_time` from the throughput's blocks: the metrics are a handful, so each
-    one's name is read once and its block kept or not whole, in the throughput frame's order."""
+def error_blocks(b: _Blocks) -> list[tuple[int, str, str]]:
+    """The blocks of ``b`` that count failures, as ``(block, operation, status)`` in the
+    frame's order: the metrics are a handful, so each one's name is read once and its block
+    kept or not whole (the rule of :func:`errors_over_time`)."""
     known_ops = {b.keys[i][1] for i in b.shown if not b.keys[i][2]}
-    kept, operations, statuses = [], [], []
+    kept = []
     for i in b.shown:
         metric, operation, failed = b.keys[i]
         parts = _STATUS_NAMED.search(metric)
         if failed:
-            kept.append(i)
-            operations.append(operation)
-            statuses.append("FAILED")
+            kept.append((i, operation, "FAILED"))
         elif parts and parts["op"] in known_ops and not metric.endswith("-RECORDS"):
-            kept.append(i)
-            operations.append(parts["op"])
-            statuses.append(parts["status"])
+            kept.append((i, parts["op"], parts["status"]))
+    return kept
+
+
+def _errors_of_blocks(b: _Blocks) -> pd.DataFrame:
+    """:func:`errors_over_time` from the throughput's blocks (:func:`error_blocks`)."""
+    blocks = error_blocks(b)
+    kept = [i for i, _, _ in blocks]
     n = len(b.t_end)
     err = pd.DataFrame(
         {
             "t_s": np.tile(b.t_end, len(kept)),
             "metric": _text([b.keys[i][0] for i in kept], n),
             "operation": _text([b.keys[i][1] for i in kept], n),
-            "status": _text(statuses, n),   # (set below)
+            "status": _text([s for _, _, s in blocks], n),   # (set below)
             "errors_per_s": np.concatenate([b.rates[i] for i in kept]) if kept
             else np.zeros(0),
         },
         index=_block_index(kept, n),
     )
     # set as the row-wise reading sets it (an array over the column: the dtype it gives)
-    err["status"] = np.repeat(np.array(statuses, dtype=object), n)
-    err["operation"] = np.repeat(np.array(operations, dtype=object), n)
+    err["status"] = np.repeat(np.array([s for _, _, s in blocks], dtype=object), n)
+    err["operation"] = np.repeat(np.array([o for _, o, _ in blocks], dtype=object), n)
     return err

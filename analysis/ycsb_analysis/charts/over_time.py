@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from matplotlib.ticker import LogLocator
 
 from .. import timeseries
@@ -30,11 +31,13 @@ DRAWN_SLICES = 1_000
 # A line of at most this many points marks each one; beyond, markers would only blot the line
 # (and drawing thousands of them is most of a long run's chart time).
 MARKED_UP_TO = 300
-# Lines and scatters of more points than this are rasterized inside the SVG.
+# Lines and scatters of more points than this are rasterized inside the SVG (unless a chart
+# says otherwise: see VECTOR_SUMMARY_LINES).
 RASTER_ABOVE = 5_000
-# A long raw run's per-second median and maximum stay vector paths in the SVG up to this many
-# lines in all (each drawn from at most 2 × DRAWN_SLICES points, ~40 kB of SVG): cheaper to
-# write than pixels, and sharp.
+# A long run's lines — a raw run's per-second median and maximum, a status log's throughput,
+# errors and latency — stay vector paths in the SVG up to this many lines in a chart (each
+# drawn from at most 2 × DRAWN_SLICES points, ~40 kB of SVG): cheaper to write than pixels
+# (a rasterized line costs the SVG a second Agg drawing, ~0.25 s a chart), and sharp.
 VECTOR_SUMMARY_LINES = 40
 
 
@@ -67,6 +70,23 @@ class _Line:
     key: str = ""  # lines of one run (and client) share a colour: service and intended alike
     # Drawn as pixels inside the SVG? None: when the line has over RASTER_ABOVE points.
     raster: bool | None = None
+
+
+def _one_two_five_grid(fig) -> None:
+    """Log-axis grid lines at 1, 2 and 5 of each decade, not at every digit: ticks are most of
+    a log-scale chart's drawing time, and matplotlib makes each one several artists."""
+    for ax in fig.axes:
+        ax.yaxis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+
+
+def _vector_unless_many(lines: list[_Line]) -> list[_Line]:
+    """``lines`` as vector paths in the SVG (they are thinned when drawn), unless the chart has
+    more than :data:`VECTOR_SUMMARY_LINES`: then long ones as pixels."""
+    if len(lines) <= VECTOR_SUMMARY_LINES:
+        for line in lines:
+            if line.raster is None:
+                line.raster = False
+    return lines
 
 
 def _data_operations(frames: dict[str, "object"]) -> list[str]:
@@ -111,7 +131,7 @@ def _draw(
                 )
                 if not len(line.y):
                     continue
-            # Many points are drawn as pixels inside the SVG (an image), not one element each:
+            # Many dots are drawn as pixels inside the SVG (an image), not one element each:
             # that keeps a long run's chart files small; the figures are in the data files.
             many = len(line.y) > RASTER_ABOVE if line.raster is None else line.raster
             if line.marker == "," and scatter:
@@ -161,17 +181,40 @@ def _hidden_note(fig) -> str:
     )
 
 
+def _operation_lines(run: Run) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each data operation's throughput line of ``run`` (time, ops/s): the rows of its
+    metrics that are not failures, in the order of :func:`timeseries.operation_throughput`'s
+    frame — read from the per-metric blocks when there are (a long run's frame is millions
+    of rows), else from the frame."""
+    b = timeseries.throughput_blocks(run)
+    if b is not None and b.shown is not None:
+        rates: dict[str, list[np.ndarray]] = {}
+        for i in b.shown:
+            _, op, failed = b.keys[i]
+            if not failed and len(b.t_end):
+                rates.setdefault(op, []).append(b.rates[i])
+        return {op: (np.tile(b.t_end, len(r)), np.concatenate(r)) for op, r in rates.items()}
+    df = timeseries.operation_throughput(run)
+    lines = {}
+    for op in _data_operations({"": df}):
+        d = df[(df["operation"] == op) & ~df["failed"].astype(bool)]
+        lines[op] = (d["t_s"].to_numpy(), d["ops_per_s"].to_numpy())
+    return lines
+
+
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Throughput per operation over time, one panel per operation, runs overlaid; batch
     operations in records/s (their batches/s × records per batch), the rest in ops/s."""
-    frames = {run_label(r): timeseries.operation_throughput(r) for r in runs}
+    per_run = {run_label(r): _operation_lines(r) for r in runs}
     records = {run_label(r): timeseries.record_throughput(r) for r in runs}
-    ops = _data_operations(frames)
+    ops = list(dict.fromkeys(
+        op for lines in per_run.values() for op in lines if not op.endswith("-RECORDS")
+    ))
     if not ops:
         return []
     lines, units = [], {}
     for op in ops:
-        for label, df in frames.items():
+        for label, by_op in per_run.items():
             rec = records[label]
             rec = rec[rec["operation"] == op]
             if not rec.empty:
@@ -186,15 +229,12 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                 )
                 units.setdefault(op, set()).add("records/s")
                 continue
-            d = df[(df["operation"] == op) & ~df["failed"].astype(bool)] if not df.empty else df
-            if not d.empty:
-                lines.append(
-                    _Line(op, label, d["t_s"].to_numpy(), d["ops_per_s"].to_numpy(), key=label)
-                )
+            if op in by_op and len(by_op[op][0]):
+                lines.append(_Line(op, label, *by_op[op], key=label))
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
-    fig = _draw(lines, ylabel, panel_titles=titles)
+    fig = _draw(_vector_unless_many(lines), ylabel, panel_titles=titles)
     # the runner's warm-up (same clients, before the measured part): shown, never summarised
     ends = [
         r.metadata["warmup"]["end_s"]
@@ -223,13 +263,15 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     than :data:`MANY_RUNS` runs only ``percentile`` is drawn, one line per run.
     """
     copied = ["average_latency_us", "p50", percentile, "p99.9"]   # the columns drawn
-    frames = {run_label(r): timeseries.latency_over_time(r, copied) for r in runs}
-    intended = {run_label(r): timeseries.intended_latency_over_time(r, copied) for r in runs}
+    service = {run_label(r): timeseries.latency_lines(r, False, copied) for r in runs}
+    intended = {run_label(r): timeseries.latency_lines(r, True, copied) for r in runs}
     merged = {
         run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None
         for r in runs
     }
-    ops = _data_operations(frames)
+    ops = list(dict.fromkeys(
+        op for by_op in service.values() for op in by_op if not op.endswith("-RECORDS")
+    ))
     if not ops:
         return []
     wanted = (percentile,) if len(runs) > MANY_RUNS else ("p50", percentile, "p99.9")
@@ -237,7 +279,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     lines: list[_Line] = []
     shown: list[str] = []
     for op in ops:
-        for label, df in frames.items():
+        for label in service:
             m = merged[label]
             if m is not None and not m.empty:
                 dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
@@ -255,28 +297,18 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                         )
                         shown.append(col)
                     continue
-            for frame, suffix in ((df, ""), (intended[label], " intended")):
-                if frame.empty:
-                    continue
-                d = frame[(frame["operation"] == op) & ~frame["failed"].astype(bool)]
-                if d.empty:
-                    continue
-                many = d["client"].nunique() > 1
-                for client, dc in d.groupby("client"):
+            for by_client, suffix in ((service[label].get(op, []), ""),
+                                      (intended[label].get(op, []), " intended")):
+                many = len({client for client, _, _ in by_client}) > 1
+                for client, t_s, values in sorted(by_client, key=lambda c: c[0]):
                     who = f"{label}{f' client {client}' if many else ''}"
                     drew = False
                     for col in wanted:
-                        if col in dc and dc[col].notna().any():
+                        if col in values and pd.notna(values[col]).any():
                             style = "-." if suffix else styles[col]
                             lines.append(
-                                _Line(
-                                    op,
-                                    f"{who} {col}{suffix}",
-                                    dc["t_s"].to_numpy(),
-                                    dc[col].to_numpy(),
-                                    style,
-                                    key=who,
-                                )
+                                _Line(op, f"{who} {col}{suffix}", t_s, values[col], style,
+                                      key=who)
                             )
                             shown.append(col + suffix)
                             drew = True
@@ -285,8 +317,8 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                             _Line(
                                 op,
                                 f"{who} average{suffix}",
-                                dc["t_s"].to_numpy(),
-                                dc["average_latency_us"].to_numpy(),
+                                t_s,
+                                values["average_latency_us"],
                                 "-." if suffix else "-",
                                 key=who,
                             )
@@ -294,7 +326,8 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                         shown.append("average" + suffix)
     if not lines:
         return []
-    fig = _draw(lines, {op: "latency (µs, log)" for op in ops}, log=True)
+    fig = _draw(_vector_unless_many(lines), {op: "latency (µs, log)" for op in ops}, log=True)
+    _one_two_five_grid(fig)
     drawn = ", ".join(dict.fromkeys(shown))
     return [
         save(
@@ -369,10 +402,7 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
             line.raster = None
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = _draw(lines, {p: "latency (µs, log)" for p in panels}, log=True, scatter=True)
-    for ax in fig.axes:
-        # grid lines at 1, 2 and 5 of each decade, not at every digit: ticks are most of
-        # this chart's drawing time, and matplotlib makes each one several artists
-        ax.yaxis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+    _one_two_five_grid(fig)
     # the figure's title on two lines (one is wider than the figure); the report's on one
     chart = save(
         fig,
@@ -415,25 +445,40 @@ def _summary_lines(summary, who: str) -> list[_Line]:
 
 def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Failed operations per second over time, by operation and status."""
-    frames = {run_label(r): timeseries.errors_over_time(r) for r in runs}
-    frames = {k: v for k, v in frames.items() if not v.empty and v["errors_per_s"].sum() > 0}
-    if not frames:
-        return []
     lines = []
-    for label, df in frames.items():
-        for (op, status), d in _by_operation_and_status(df):
-            lines.append(
-                _Line(
-                    f"{op} {status}",
-                    label,
-                    d["t_s"].to_numpy(),
-                    d["errors_per_s"].to_numpy(),
-                    key=label,
-                )
-            )
+    for r in runs:
+        label = run_label(r)
+        lines += [_Line(f"{op} {status}", label, x, y, key=label)
+                  for (op, status), (x, y) in _error_lines(r)]
+    if not lines:
+        return []
     panels = list(dict.fromkeys(line.panel for line in lines))
-    fig = _draw(lines, {p: "failed operations (ops/s)" for p in panels})
+    fig = _draw(_vector_unless_many(lines), {p: "failed operations (ops/s)" for p in panels})
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]
+
+
+def _error_lines(run: Run) -> list[tuple[tuple[str, str], tuple[np.ndarray, np.ndarray]]]:
+    """``((operation, status), (time, errors/s))`` of ``run``, sorted by operation and status,
+    rows in the order of :func:`timeseries.errors_over_time`'s frame; none when no error was
+    counted. From the per-metric blocks when there are, else from the frame."""
+    b = timeseries.throughput_blocks(run)
+    if b is not None and b.shown and len(b.t_end):
+        blocks = timeseries.error_blocks(b)
+        if not sum(np.nansum(b.rates[i]) for i, _, _ in blocks) > 0:
+            return []
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i, op, status in blocks:
+            groups.setdefault((op, status), []).append(i)
+        return [
+            (key, (np.tile(b.t_end, len(groups[key])),
+                   np.concatenate([b.rates[i] for i in groups[key]])))
+            for key in sorted(groups)
+        ]
+    df = timeseries.errors_over_time(run)
+    if df.empty or not df["errors_per_s"].sum() > 0:
+        return []
+    return [(key, (d["t_s"].to_numpy(), d["errors_per_s"].to_numpy()))
+            for key, d in _by_operation_and_status(df)]
 
 
 def _by_operation_and_status(df):
