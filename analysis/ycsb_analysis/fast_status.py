@@ -738,7 +738,7 @@ def block_entries(
     slow_heads = np.unique(head_of[doubtful])
     compiled = engine() == "compiled"
     if compiled and not len(slow_heads):
-        return _all_read_here(status, offset, head_of[np.searchsorted(labels, status.pos + offset)])
+        return all_read_here(status, offset, head_of[np.searchsorted(labels, status.pos + offset)])
     # texts of the slow entries only (the numpy engine's fingerprints hash every entry's)
     mine = is_status & np.isin(head_of, slow_heads) if compiled else is_status
     texts = status_parser.join_entries(_with_texts(lines[mine], status, offset), kinds[mine])
@@ -833,7 +833,7 @@ def _line_prints(status: StatusLines, taken) -> np.ndarray:
     ).reshape(-1, 2)
 
 
-def _all_read_here(
+def all_read_here(
     status: StatusLines, offset: int, line_entry: np.ndarray
 ) -> tuple[pd.DataFrame, Columns, pd.DataFrame]:
     """:func:`block_entries` of a block whose every entry was read here: the entries and

@@ -280,6 +280,13 @@ def _concat_owned(
     return pd.DataFrame(out, copy=False)
 
 
+# Kinds of line a block's feed reads (not only counts): those of report_parser, fast_raw
+# and status_parser.
+_READ_KINDS = np.array(
+    ["report", "timeseries", "status", "status_continuation", "raw_datapoint"], dtype=object
+)
+
+
 def _repeated(fingerprints: pd.DataFrame) -> np.ndarray:
     """``fingerprints.duplicated(keep="first")`` of the (h1, h2) pairs, hashing one column:
     only the few rows whose h1 repeats are compared as pairs."""
@@ -341,6 +348,14 @@ class _FileParse:
             self.n_lines += n
             return
         kinds = kinds_of(piece) if kinds is None else kinds
+        if (
+            not len(piece.raw_pos)
+            and len(piece.status)
+            and fast_status.engine() == "compiled"
+            and not np.isin(kinds.to_numpy(), _READ_KINDS).any()
+        ):
+            self._feed_status_and_messages(piece, kinds)
+            return
         line_pos, texts, kind = piece.line_pos, np.asarray(piece.lines, dtype=object), kinds
         kind = kinds.to_numpy()
         if len(piece.status):
@@ -422,6 +437,39 @@ class _FileParse:
                 self.entries.append(entries)
                 self.fingerprints.append(fingerprints)
         self.n_lines += n
+
+    def _feed_status_and_messages(self, piece: Piece, kinds: pd.Series) -> None:
+        """:meth:`feed` of a block whose status lines the compiled scanner read, all of
+        them, and whose other lines are only counted (messages, blank, unknown): a status
+        log's usual block. No report line, so every line is in the current output and the
+        lines per kind are a few numbers; no per-line object is made for the status lines,
+        and the entries are :func:`fast_status.all_read_here`'s, as ``block_entries`` gives."""
+        status, offset = piece.status, self.n_lines
+        n_heads = int(np.count_nonzero(status.head))
+        other, n_other = np.unique(kinds.to_numpy(dtype=object), return_counts=True)
+        self.counts.append(
+            pd.DataFrame(
+                {
+                    "segment": self.n_starts,
+                    "kind": ["status", "status_continuation", *other],
+                    "n": [n_heads, len(status) - n_heads, *n_other.tolist()],
+                }
+            )
+        )
+        # each line's entry: the last head at or before it (-1: continuation lines of none)
+        line_entry = np.maximum.accumulate(np.where(status.head, status.pos + offset, -1))
+        entries, measurements, fingerprints = fast_status.all_read_here(
+            status, offset, line_entry
+        )
+        if len(entries):
+            if isinstance(measurements, dict):
+                self.measurements.append(measurements)
+            elif len(measurements):
+                self.measurements.append(_own_columns(measurements))
+            entries["segment"] = np.full(len(entries), self.n_starts, dtype=np.int64)
+            self.entries.append(entries)
+            self.fingerprints.append(fingerprints)
+        self.n_lines += piece.n
 
     def _add_raw(
         self, piece: Piece, raw_lines: pd.Series, segments: pd.Series, raw_segment: np.ndarray
