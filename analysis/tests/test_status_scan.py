@@ -90,6 +90,33 @@ def test_a_whole_parse_is_the_same_with_either_reader(monkeypatch):
     assert compared >= 8
 
 
+@compiled_only
+def test_blocks_of_status_lines_and_messages_only_parse_as_the_general_feed(monkeypatch):
+    """The feed of a block whose lines are all status lines read by the scanner, or messages
+    only counted (a status log's usual block), gives what the general feed gives."""
+    taken = 0
+    feed = multi_output._FileParse._feed_status_and_messages
+
+    def counted(self, piece, kinds):
+        nonlocal taken
+        taken += 1
+        return feed(self, piece, kinds)
+
+    compared = 0
+    for path in TEXT_OUTPUTS:
+        if b" sec: " not in path.read_bytes():
+            continue
+        with monkeypatch.context() as m:
+            m.setattr(multi_output._FileParse, "_feed_status_and_messages", counted)
+            fast = multi_output.parse_file(path, block_bytes=997)
+        with monkeypatch.context() as m:
+            m.setattr(multi_output, "_status_and_messages_only", lambda piece, kinds: False)
+            assert_same(fast, multi_output.parse_file(path, block_bytes=997))
+        compared += 1
+    assert compared >= 8
+    assert taken > 20
+
+
 def readable(text: str, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(multi_output, "piece_of", lambda t: fast_raw.Piece.of_lines(t.splitlines()))

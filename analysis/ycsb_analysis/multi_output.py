@@ -287,6 +287,17 @@ _READ_KINDS = np.array(
 )
 
 
+def _status_and_messages_only(piece: Piece, kinds: pd.Series) -> bool:
+    """Whether the compiled scanner read every status line of ``piece`` and its other lines
+    (``kinds``) are only counted: see ``_FileParse._feed_status_and_messages``."""
+    return (
+        not len(piece.raw_pos)
+        and len(piece.status) > 0
+        and fast_status.engine() == "compiled"
+        and not np.isin(kinds.to_numpy(), _READ_KINDS).any()
+    )
+
+
 def _repeated(fingerprints: pd.DataFrame) -> np.ndarray:
     """``fingerprints.duplicated(keep="first")`` of the (h1, h2) pairs, hashing one column:
     only the few rows whose h1 repeats are compared as pairs."""
@@ -348,12 +359,7 @@ class _FileParse:
             self.n_lines += n
             return
         kinds = kinds_of(piece) if kinds is None else kinds
-        if (
-            not len(piece.raw_pos)
-            and len(piece.status)
-            and fast_status.engine() == "compiled"
-            and not np.isin(kinds.to_numpy(), _READ_KINDS).any()
-        ):
+        if _status_and_messages_only(piece, kinds):
             self._feed_status_and_messages(piece, kinds)
             return
         line_pos, texts, kind = piece.line_pos, np.asarray(piece.lines, dtype=object), kinds
