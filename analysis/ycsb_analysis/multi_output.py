@@ -739,22 +739,17 @@ def text_blocks(
                     yield text[:cut]
         return
     with path.open("rb") as f:
-        rest = b""
         if encoding == "utf-8-sig":
             f.read(3)
         while True:
             data = f.read(block_bytes)
             if not data:
                 break
-            data = rest + data
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                rest = data
-                continue
-            rest = data[cut:]
-            yield data[:cut]   # decoded by piece_of where it needs text
-        if rest:
-            yield rest
+            if not data.endswith(b"\n"):
+                # the rest of the block's last line (to the file's end if it has no line
+                # end): one copy of the block, not two (joined with the rest, then cut)
+                data += f.readline()
+            yield data   # decoded by piece_of where it needs text
 
 
 def _withhold_unterminated_line(
