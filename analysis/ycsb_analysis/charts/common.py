@@ -8,6 +8,7 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 # No pyplot: charts are files, drawn by the Agg and SVG backends that ``savefig`` picks by
@@ -86,19 +87,26 @@ def run_colors(keys: list[str]) -> dict[str, tuple]:
     return dict(zip(unique, cmap))
 
 
+PNG_DPI = 110
 PNG_COMPRESS_LEVEL = 1
 
 
 def save(fig, out_dir: Path, name: str, title: str) -> Chart:
-    """Write ``fig`` as ``<name>.png`` and ``<name>.svg`` in ``out_dir`` and close it."""
+    """Write ``fig`` as ``<name>.png`` and ``<name>.svg`` in ``out_dir``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     fig.suptitle(title, fontsize=12)   # constrained layout reserves its own row above the panels
     png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
+    # The layout once, at the PNG's resolution, and then kept for both files: ``savefig`` of a
+    # figure with a layout engine first draws the whole figure without rendering just to run
+    # the layout (every tick and text laid out once more: ~0.05-0.1 CPU-s a chart).
+    FigureCanvasAgg(fig)
+    figure_dpi, fig.dpi = fig.dpi, PNG_DPI
+    fig.get_layout_engine().execute(fig)
+    fig.dpi = figure_dpi
+    fig.set_layout_engine("none")
     # zlib level 1, not Pillow's 6: the same pixels, ~10-20 % larger files, a third of the
     # encoding time (a 0.4 MB chart's PNG took ~0.1 CPU-s to compress at 6)
-    fig.savefig(png, dpi=110, pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
-    # The layout is done: the SVG keeps it instead of laying the figure out again.
-    fig.set_layout_engine("none")
+    fig.savefig(png, dpi=PNG_DPI, pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
     fig.savefig(svg)
     return Chart(name, title, png, svg)
