@@ -59,8 +59,11 @@ def new_figure(
 
 
 def figure(figsize: tuple[float, float]) -> Figure:
-    """An empty figure with constrained layout (no pyplot: see the imports)."""
-    return Figure(figsize=figsize, layout="constrained")
+    """An empty figure with constrained layout on an Agg canvas (as pyplot's Agg backend gave;
+    no pyplot: see the imports)."""
+    fig = Figure(figsize=figsize, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
 
 
 def legend_beside(ax, fontsize: float = 7) -> None:
@@ -100,7 +103,6 @@ def save(fig, out_dir: Path, name: str, title: str) -> Chart:
     # The layout once, at the PNG's resolution, and then kept for both files: ``savefig`` of a
     # figure with a layout engine first draws the whole figure without rendering just to run
     # the layout (every tick and text laid out once more: ~0.05-0.1 CPU-s a chart).
-    FigureCanvasAgg(fig)
     figure_dpi, fig.dpi = fig.dpi, PNG_DPI
     fig.get_layout_engine().execute(fig)
     fig.dpi = figure_dpi
