@@ -13,8 +13,10 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+import matplotlib.pyplot as plt
+
 from ..loader import Run
-from .common import Chart, figure, save
+from .common import Chart, save
 
 FAULT_PHASE = "fault-node-down"
 SERIES = (("BATCH_INSERT", "ok", "writes OK", "-", "tab:blue"),
@@ -57,8 +59,8 @@ def fault_timelines(runs: list[Run], out_dir: Path) -> list[Chart]:
         return []
     names = sorted(verdicts)
     # constrained layout, as every chart of the package: the figure title never covers a panel's
-    fig = figure(figsize=(6.0 * len(names), 4.2))
-    axes = fig.subplots(1, len(names), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(names), figsize=(6.0 * len(names), 4.2), sharey=True,
+                             squeeze=False, layout="constrained")
     for ax, db in zip(axes[0], names):
         v = verdicts[db]
         t0 = datetime.fromisoformat(v["events"]["node_down"])
