@@ -235,6 +235,14 @@ def _is_text(col: pd.Series) -> bool:
     return col.dtype == object or isinstance(col.dtype, pd.StringDtype)
 
 
+def _all_used(col: pd.Categorical) -> bool:
+    """Whether every category of ``col`` occurs in it (as ``status_parser.categorical``
+    leaves a column)."""
+    codes = col.codes
+    return bool(np.bincount(codes[codes >= 0] if (codes < 0).any() else codes,
+                            minlength=len(col.categories)).all())
+
+
 def _concat_owned(
     parts: list[dict[str, np.ndarray]], keep: np.ndarray | None, order: list[str]
 ) -> pd.DataFrame:
@@ -248,9 +256,16 @@ def _concat_owned(
         dtypes = {x.dtype for x in pieces if x is not None}
         if all(isinstance(x, pd.Categorical) for x in pieces):
             # the status text columns (status_parser.categorical): codes joined, the few
-            # names unified and kept sorted
-            joined = union_categoricals(pieces)
-            col = status_parser.categorical(joined.codes, joined.categories)
+            # names unified and kept sorted (recoded only if a block kept a name it no
+            # longer uses: every row's code is gathered once more then)
+            joined = union_categoricals(pieces, sort_categories=True)
+            col = (
+                pd.Categorical.from_codes(   # the names as objects, as categorical() gives
+                    joined.codes, pd.Index(np.asarray(joined.categories), dtype=object)
+                )
+                if _all_used(joined)
+                else status_parser.categorical(joined.codes, joined.categories)
+            )
             whole = None
         elif all(x is not None for x in pieces) and len(dtypes) == 1:
             col = np.concatenate(pieces)
