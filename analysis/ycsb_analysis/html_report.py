@@ -19,7 +19,7 @@ import pandas as pd
 from .batched import records_table
 from .charts import Chart
 from .loader import Run, run_label
-from .merge import MERGE_RULES, MergedRun
+from .merge import FIGURE_COLUMNS, MERGE_RULES, MergedRun, percentile_columns
 from .per_client import client_figures, client_latencies
 
 COMPARED_FIGURES = [
@@ -151,19 +151,7 @@ def _run_section(run: Run, merged: MergedRun) -> str:
     label = run_label(run)
     ops = merged.operations
     if not ops.empty:
-        cols = (
-            [
-                "metric",
-                "clients",
-                "operations",
-                "throughput_ops_per_s",
-                "average_latency_us",
-                "min_latency_us",
-                "max_latency_us",
-            ]
-            + [c for c in ops.columns if c.startswith("p") and c[1:2].isdigit()]
-            + ["percentiles_source"]
-        )
+        cols = ["metric", *FIGURE_COLUMNS, *percentile_columns(ops), "percentiles_source"]
         ops = ops[[c for c in cols if c in ops.columns]]
     rec = records_table(run)
     meta = {

@@ -45,7 +45,18 @@ class MergedRun:
     overall: dict[str, float]  # runtime_ms, throughput_ops_per_s, clients
 
 
-def _percentile_columns(frame: pd.DataFrame) -> list[str]:
+# A merged operation's figures, in the order the tables show them.
+FIGURE_COLUMNS = [
+    "clients",
+    "operations",
+    "throughput_ops_per_s",
+    "average_latency_us",
+    "min_latency_us",
+    "max_latency_us",
+]
+
+
+def percentile_columns(frame: pd.DataFrame) -> list[str]:
     return sorted(
         [c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()],
         key=lambda c: float(c[1:]),
@@ -72,7 +83,7 @@ def merge_operations(run: Run) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame()
     allc = pd.concat(frames, ignore_index=True)
-    pcols = _percentile_columns(allc)
+    pcols = percentile_columns(allc)
     n_clients = len(run.clients)
     rows = []
     for metric, g in allc.groupby("metric", sort=False):
@@ -136,15 +147,10 @@ def merge_operations(run: Run) -> pd.DataFrame:
         "failed",
         "intended",
         "structure",
-        "clients",
-        "operations",
-        "throughput_ops_per_s",
-        "average_latency_us",
-        "min_latency_us",
-        "max_latency_us",
+        *FIGURE_COLUMNS,
         "latency_variance_us",
     ]
-    pc = _percentile_columns(out)
+    pc = percentile_columns(out)
     return out[order + pc + ["percentiles_source"]]
 
 
