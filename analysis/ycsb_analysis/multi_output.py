@@ -548,32 +548,32 @@ class _FileParse:
             return _empty(status_parser.ENTRY_COLUMNS + ["segment"]), _empty(
                 ["entry", "metric", "count"]
             )
-        # the blocks' parts are let go as soon as they are joined (outputs() is called once)
-        parts, self.entries = self.entries, []
-        entries = _concat(parts)
-        del parts
+        # The blocks' parts are let go as soon as they are joined (outputs() is called once).
+        # The measurements (the bulk) are joined first, while the entries are still the
+        # blocks' small frames: the peak holds one copy of the bulk, not the bulk and a
+        # second copy of the entries.
         fingerprints, self.fingerprints = self.fingerprints, []
         repeated = _repeated(pd.concat(fingerprints, ignore_index=True))
         del fingerprints
         free_memory.release()
-        if not self.measurements:
-            return entries[~repeated].reset_index(drop=True), pd.DataFrame(
-                columns=["entry", "metric", "count"]
+        parts, self.entries = self.entries, []
+        measurements = pd.DataFrame(columns=["entry", "metric", "count"])
+        if self.measurements:
+            names = list(dict.fromkeys(c for p in self.measurements for c in p))
+            pct = sorted(
+                [c for c in names if c.startswith("p") and c[1:2].isdigit()],
+                key=lambda c: float(c[1:]),
             )
-        names = list(dict.fromkeys(c for p in self.measurements for c in p))
-        pct = sorted(
-            [c for c in names if c.startswith("p") and c[1:2].isdigit()],
-            key=lambda c: float(c[1:]),
-        )
-        keep = None
+            keep = None
+            if repeated.any():
+                kept = np.concatenate([p["entry"].to_numpy() for p in parts])[~repeated]
+                keep = np.isin(np.concatenate([p["entry"] for p in self.measurements]), kept)
+            rows, self.measurements = self.measurements, []
+            measurements = _concat_owned(rows, keep, [c for c in names if c not in pct] + pct)
+        entries = _concat(parts)
+        del parts
         if repeated.any():
             entries = entries[~repeated].reset_index(drop=True)
-            keep = np.isin(
-                np.concatenate([p["entry"] for p in self.measurements]),
-                entries["entry"].to_numpy(),
-            )
-        parts, self.measurements = self.measurements, []
-        measurements = _concat_owned(parts, keep, [c for c in names if c not in pct] + pct)
         return entries, measurements
 
     def _raw(self, n_segments: int) -> tuple[pd.DataFrame, np.ndarray]:
