@@ -565,9 +565,12 @@ def compiled_status_lines(data: bytes) -> StatusLines | None:
             "average_latency_us": np.frombuffer(r_avg, dtype=np.float64),
         }
         for key in sorted(program.percentiles, key=float):
-            rows_columns["p" + key] = np.frombuffer(
-                pct[program.percentiles[key]], dtype=np.float64
-            )
+            # a column the scanner never made: its only lines were not read here after all
+            # (a head with an impossible time, say), so no row has it
+            if program.percentiles[key] < len(pct):
+                rows_columns["p" + key] = np.frombuffer(
+                    pct[program.percentiles[key]], dtype=np.float64
+                )
     else:
         rows_columns = StatusLines.empty().rows
     hashes = np.frombuffer(line_hashes, dtype=np.uint64).reshape(-1, 2)
