@@ -28,11 +28,22 @@ COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 1
 
 
+def _code_type(n_values: int) -> np.dtype:
+    """The narrowest signed integer that numbers ``n_values`` (what pandas' Categorical codes
+    are): the codes are then handed over as they are, not widened (a 1 GB status log: 4
+    text columns of 11.5 M rows, 138 MB more as int32)."""
+    for t in (np.int8, np.int16, np.int32):
+        if n_values <= np.iinfo(t).max:
+            return np.dtype(t)
+    return np.dtype(np.int64)
+
+
 def _dictionary(codes: np.ndarray, values: list) -> pa.DictionaryArray:
-    """A dictionary column: ``codes`` (−1 = missing) into ``values`` (text)."""
-    codes = np.asarray(codes, dtype=np.int32)
+    """A dictionary column: ``codes`` (−1 = missing) into ``values`` (text). Parts whose
+    code widths differ are widened to one by ``write_parquet``'s schema."""
+    codes = np.asarray(codes, dtype=_code_type(len(values)))
     missing = codes < 0
-    indices = pa.array(codes, mask=missing if missing.any() else None, type=pa.int32())
+    indices = pa.array(codes, mask=missing if missing.any() else None)
     return pa.DictionaryArray.from_arrays(indices, pa.array(values, type=pa.string()))
 
 
@@ -54,7 +65,7 @@ def part_table(frame: pd.DataFrame, labels: dict[str, object]) -> pa.Table:
     n = len(frame)
     columns = {
         name: pa.DictionaryArray.from_arrays(
-            pa.array(np.zeros(n, dtype=np.int32)), pa.array([value])
+            pa.array(np.zeros(n, dtype=np.int8)), pa.array([value])
         )
         for name, value in labels.items()
     }
