@@ -439,6 +439,7 @@ typedef struct {
     Vec kind; /* per line: 0 not read here, 1 head, 2 continuation (uint8) */
     Vec hash, nbytes; /* per line read here: its text's hashes (2 uint64) and length (int64) */
     Vec span;         /* per line read here: its first byte and one past its last (int64) */
+    size_t pct_room;  /* bytes reserved for a new percentile column (as for count) */
 } Out;
 
 static void out_free(Out *o) {
@@ -499,7 +500,8 @@ static int emit_line(Out *o, Table *ests, const unsigned char *s, const int64_t 
             while (o->n_pct <= col) { /* a new column: missing in the rows before */
                 Vec *v = &o->pct[o->n_pct];
                 size_t rows = o->count.n / sizeof(double) - 1;
-                if (vec_reserve(v, rows * sizeof(double)) < 0) goto fail;
+                size_t room = rows * sizeof(double);
+                if (vec_reserve(v, room > o->pct_room ? room : o->pct_room) < 0) goto fail;
                 for (size_t r = 0; r < rows; r++) ((double *)v->p)[r] = NAN;
                 v->n = rows * sizeof(double);
                 pct[o->n_pct++] = NAN;
@@ -772,12 +774,20 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     int breaks = 0;
     size_t i = 0;
     Py_ssize_t prev = -1; /* the previous line's skeleton */
-    /* room for a dense log's columns up front (a guess: no copy while growing, usually) */
-    if (vec_reserve(&o.kind, n / 128 + 64) < 0 || vec_reserve(&o.pos, n / 32 + 64) < 0 ||
-        vec_reserve(&o.time, n / 32 + 64) < 0 || vec_reserve(&o.row_pos, n / 8 + 64) < 0 ||
-        vec_reserve(&o.count, n / 8 + 64) < 0 || vec_reserve(&o.max, n / 8 + 64) < 0 ||
-        vec_reserve(&o.min, n / 8 + 64) < 0 || vec_reserve(&o.avg, n / 8 + 64) < 0)
-        goto fail;
+    /* Room for a dense log's columns up front, every column (a guess: a line per 128 bytes, a
+     * head per 256, a row per 64): no copy while growing, usually. Room not written costs
+     * address space only, and the columns are cut to their length at the end. */
+    struct {
+        Vec *v;
+        size_t per_byte; /* a byte of room per this many bytes of data */
+    } room[] = {{&o.kind, 128},      {&o.hash, 8},     {&o.nbytes, 16},   {&o.span, 8},
+                {&o.pos, 32},        {&o.time, 32},    {&o.elapsed, 32},  {&o.operations, 32},
+                {&o.current, 32},    {&o.label, 64},   {&o.est, 64},      {&o.row_pos, 8},
+                {&o.metric, 16},     {&o.format, 64},  {&o.count, 8},     {&o.max, 8},
+                {&o.min, 8},         {&o.avg, 8}};
+    for (size_t k = 0; k < sizeof room / sizeof *room; k++)
+        if (vec_reserve(room[k].v, n / room[k].per_byte + 64) < 0) goto fail;
+    o.pct_room = n / 8 + 64;
     while (i < n) {
         const unsigned char *nl = memchr(s + i, '\n', n - i);
         size_t end = nl ? (size_t)(nl - s) : n;
