@@ -24,8 +24,8 @@ Then, for each file, runs in separate processes (so each peak is its own, read f
 ``grep -c``      ``grep -c 'sec: \\|,'``: reading and scanning the bytes, nothing more.
 
 With ``--before main`` the two tool rows also run with the package as it is on ``main``
-(extracted with ``git archive``, first on ``PYTHONPATH``), interleaved: before and after from
-one run on the same files.
+(extracted with ``git archive``, its C scanners compiled in place, first on ``PYTHONPATH``),
+interleaved: before and after from one run on the same files.
 
 It prints MB per CPU-second (user + system time of the process; the machine is shared, wall
 time says more about the neighbours than about the code), the median over the rounds, and
@@ -54,6 +54,19 @@ ONE_REGEX = {
     "raw": r"^([\w-]+),(\d{10,}),(-?\d+)$",
 }
 GREP = {"status": " sec: ", "raw": ","}
+
+
+def build_before(analysis: Path, ref: str) -> None:
+    """Compile the extracted package's own C scanners in place. Without them its rows would
+    not run its code: the editable install's finder would hand it today's scanners (an import
+    the extracted package cannot satisfy falls through to it), so a change to a scanner would
+    measure as no change."""
+    built = subprocess.run(
+        [PY, "setup.py", "-q", "build_ext", "--inplace"], cwd=analysis, capture_output=True
+    )
+    if built.returncode != 0 or not list((analysis / "ycsb_analysis").glob("_*.so")):
+        print(f"note: the C scanners of {ref} did not build; its rows use today's, or none "
+              f"({built.stderr.decode(errors='replace').strip()[-200:]})")
 
 
 def status_log(path: Path, mb: float) -> None:
@@ -196,10 +209,12 @@ def main() -> None:
             old = tmp / "before"
             old.mkdir()
             archive = subprocess.run(
-                ["git", "archive", args.before, "analysis/ycsb_analysis"],
+                ["git", "archive", args.before, "analysis/ycsb_analysis", "analysis/setup.py",
+                 "analysis/pyproject.toml"],
                 cwd=Path(__file__).resolve().parents[2], check=True, capture_output=True,
             ).stdout
             subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            build_before(old / "analysis", args.before)
             env = dict(os.environ, PYTHONPATH=str(old / "analysis"))
             before = {f"tool parse ({args.before})": tools["tool parse"]}
             if "ycsb-report" in tools:

@@ -188,6 +188,20 @@ def test_numbers_of_every_shape_are_read_as_to_number_reads_them(monkeypatch, mx
 
 
 @compiled_only
+def test_every_head_keeps_its_own_estimate_however_many_a_block_holds():
+    """A long run's estimates differ from entry to entry (est completion in 59 minutes, 58
+    minutes, ...): more distinct texts in one block than the scanner's table first holds, which
+    then grows; each head still gets its own text, as the numpy reader gives it."""
+    text = "".join(
+        HEAD.format(max=4081, min=6, avg=1101.64).replace("in 2 second", f"in {k} minutes") + "\n"
+        for k in range(300, 0, -1)
+    )
+    compiled, numpy_read = both_readers(text)
+    assert_same_lines(compiled, numpy_read, "300 estimates")
+    assert compiled.heads["est_completion"][:2].tolist() == ["300 minutes", "299 minutes"]
+
+
+@compiled_only
 @settings(max_examples=200, deadline=None, database=None)
 @given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",),
                                                blacklist_characters="\n\r"), max_size=40),

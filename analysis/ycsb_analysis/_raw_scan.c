@@ -15,39 +15,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_growable.h"
+
 #define MAX_NAME 40
 #define MAX_DIGITS 15
 #define MAX_NAMES 256
 /* Give up once this many lines are other lines and they outnumber the datapoints: a status
  * log's block is then left after a few dozen lines, not scanned whole. */
 #define GIVE_UP_AFTER 32
-
-/* growable column of bytes */
-typedef struct {
-    char *p;
-    size_t n, cap;
-} Vec;
-
-static int vec_push(Vec *v, const void *x, size_t size) {
-    if (v->n + size > v->cap) {
-        size_t cap = v->cap ? v->cap : 1 << 16;
-        while (cap < v->n + size) cap *= 2;
-        char *p = realloc(v->p, cap);
-        if (!p) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        v->p = p;
-        v->cap = cap;
-    }
-    memcpy(v->p + v->n, x, size);
-    v->n += size;
-    return 0;
-}
-
-static PyObject *vec_bytes(Vec *v) {
-    return PyBytes_FromStringAndSize(v->p ? v->p : "", (Py_ssize_t)v->n);
-}
 
 static unsigned char NAME_BYTE[256];
 static unsigned char OTHER_BREAK[256]; /* bytes str.splitlines also ends a line at */
@@ -97,7 +72,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     int64_t *code = NULL, *raw_pos = NULL;
     double *ts = NULL, *lat = NULL;
-    Vec other = {0};
+    Buf other = {0}; /* the other lines' (line, first byte, end byte) */
     const unsigned char *name_at[MAX_NAMES];
     int name_len[MAX_NAMES];
     int n_names = 0, last = -1;
@@ -159,7 +134,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         }
         {
             int64_t triple[3] = {line, (int64_t)(s - data), (int64_t)(nl - data)};
-            if (vec_push(&other, triple, sizeof triple) < 0) goto fail;
+            if (buf_push(&other, triple, sizeof triple) < 0) goto fail;
         }
         n_other++;
         if (n_other >= GIVE_UP_AFTER && n_other > line + 1 - n_other) {
@@ -186,14 +161,14 @@ done:
         Py_ssize_t size = (Py_ssize_t)n_raw * 8;
         result = Py_BuildValue("(LNy#y#y#y#N)", (long long)line, names, (char *)code, size,
                                (char *)ts, size, (char *)lat, size, (char *)raw_pos, size,
-                               vec_bytes(&other));
+                               buf_bytes(&other));
     }
 fail:
     free(code);
     free(ts);
     free(lat);
     free(raw_pos);
-    free(other.p);
+    buf_free(&other);
     PyBuffer_Release(&buf);
     return result;
 }

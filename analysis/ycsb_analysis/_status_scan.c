@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_growable.h"
+
 /* What a number may stand for (bits of a number's flags and of a program's needs). */
 #define F_COUNT 1   /* \d+, at most 15 digits */
 #define F_LATENCY 2 /* the same, or 19 digits >= Long.MAX_VALUE (an empty histogram: missing) */
@@ -76,39 +78,28 @@ static void vec_free(Vec *v) {
     v->p = NULL;
 }
 
-/* scratch bytes owned by C (the interning tables' text) */
-typedef struct {
-    char *p;
-    size_t n, cap;
-} Buf;
-
-static int buf_reserve(Buf *v, size_t more) {
-    if (v->n + more <= v->cap) return 0;
-    size_t cap = v->cap ? v->cap : 4096;
-    while (cap < v->n + more) cap *= 2;
-    char *p = realloc(v->p, cap);
-    if (!p) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    v->p = p;
-    v->cap = cap;
-    return 0;
-}
-
 /* ---- interned byte strings (skeletons, estimates): exact identity, no hash trusted ---------- */
 
+/* Each distinct string gets an id, its rank of first appearance. Ids, not slots of the index,
+ * are what leaves the table (an estimate's code in the output, a skeleton's successor): a
+ * slot moves when the index grows, an id never does. */
 typedef struct {
     uint64_t hash;
-    size_t off, len; /* in the table's own bytes */
-    PyObject *value; /* skeletons: the program (bytes) or Py_None; estimates: NULL */
-} Slot;
+    size_t off, len; /* in the table's text */
+} Key;
 
 typedef struct {
-    Slot *slots;
-    size_t cap, used;
-    Buf text;
+    Buf keys;       /* a Key per id */
+    Buf text;       /* the strings' bytes, one after another */
+    int32_t *index; /* open addressing: id + 1 per slot, 0 when empty */
+    size_t cap;     /* slots (a power of two) */
 } Table;
+
+static inline const Key *table_key(const Table *t, Py_ssize_t id) {
+    return (const Key *)t->keys.p + id;
+}
+
+static inline size_t table_size(const Table *t) { return t->keys.n / sizeof(Key); }
 
 static uint64_t hash_bytes(const unsigned char *s, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
@@ -123,52 +114,49 @@ static uint64_t hash_bytes(const unsigned char *s, size_t n) {
     memcpy(&w, s + i, n - i);
     h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
     h ^= h >> 29;
-    return h ? h : 1;
+    return h;
 }
 
 static void table_free(Table *t) {
-    if (t->slots)
-        for (size_t i = 0; i < t->cap; i++) Py_XDECREF(t->slots[i].value);
-    free(t->slots);
-    free(t->text.p);
+    buf_free(&t->keys);
+    buf_free(&t->text);
+    free(t->index);
 }
 
-/* The index (slot) of s in the table, added when new (*added = 1); -1 on memory error. */
+/* The id of s in the table, added when new (*added = 1); -1 on memory error. */
 static Py_ssize_t table_find(Table *t, const unsigned char *s, size_t n, int *added) {
-    if (2 * (t->used + 1) > t->cap) {
+    size_t used = table_size(t);
+    if (2 * (used + 1) > t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
-        Slot *slots = calloc(cap, sizeof(Slot));
-        if (!slots) {
+        int32_t *index = calloc(cap, sizeof(int32_t));
+        if (!index) {
             PyErr_NoMemory();
             return -1;
         }
-        for (size_t i = 0; i < t->cap; i++) {
-            if (!t->slots[i].hash) continue;
-            size_t j = t->slots[i].hash & (cap - 1);
-            while (slots[j].hash) j = (j + 1) & (cap - 1);
-            slots[j] = t->slots[i];
+        for (size_t id = 0; id < used; id++) {
+            size_t j = table_key(t, (Py_ssize_t)id)->hash & (cap - 1);
+            while (index[j]) j = (j + 1) & (cap - 1);
+            index[j] = (int32_t)id + 1;
         }
-        free(t->slots);
-        t->slots = slots;
+        free(t->index);
+        t->index = index;
         t->cap = cap;
     }
     uint64_t h = hash_bytes(s, n);
     size_t j = h & (t->cap - 1);
-    while (t->slots[j].hash) {
-        Slot *e = &t->slots[j];
+    for (; t->index[j]; j = (j + 1) & (t->cap - 1)) {
+        Py_ssize_t id = t->index[j] - 1;
+        const Key *e = table_key(t, id);
         if (e->hash == h && e->len == n && memcmp(t->text.p + e->off, s, n) == 0) {
             *added = 0;
-            return (Py_ssize_t)j;
+            return id;
         }
-        j = (j + 1) & (t->cap - 1);
     }
-    if (buf_reserve(&t->text, n ? n : 1) < 0) return -1;
-    memcpy(t->text.p + t->text.n, s, n);
-    t->slots[j] = (Slot){h, t->text.n, n, NULL};
-    t->text.n += n;
-    t->used++;
+    Key key = {h, t->text.n, n};
+    if (buf_push(&t->text, s, n) < 0 || buf_push(&t->keys, &key, sizeof key) < 0) return -1;
+    t->index[j] = (int32_t)used + 1;
     *added = 1;
-    return (Py_ssize_t)j;
+    return (Py_ssize_t)used;
 }
 
 /* A line break other than '\n' at s[j] (what str.splitlines also splits at: \r, \v, \f,
@@ -200,34 +188,11 @@ static inline uint64_t has_less(uint64_t w, uint64_t n) {
     return (w - ONES * n) & ~w & (ONES * 0x80);
 }
 
-/* A number: a run of digits with '.' or ',' (the JVM's decimal comma) between two digits,
- * starting at s[i]. Its value is what line_formats.to_number gives: integers of at most 15
- * digits exactly, a decimal of at most 15 digits as (all digits) / 10^k, one correctly rounded
- * division like float(); 19 digits >= Long.MAX_VALUE are NaN (missing). Other numbers get no
- * flags: a line that needs them as figures is refused. Returns the index after the number. */
-static size_t read_number(const unsigned char *s, size_t i, size_t end, Number *num) {
-    uint64_t int_value = 0, frac_value = 0;
-    int int_len = 0, frac_len = 0, n_sep = 0;
-    num->start = (int64_t)i;
-    for (;;) {
-        while (i < end && is_digit(s[i])) {
-            if (n_sep == 0) {
-                if (int_len < 19) int_value = int_value * 10 + (s[i] - '0');
-                int_len++;
-            } else if (n_sep == 1) {
-                if (frac_len < 19) frac_value = frac_value * 10 + (s[i] - '0');
-                frac_len++;
-            }
-            i++;
-        }
-        if (i + 1 < end && (s[i] == '.' || s[i] == ',') && is_digit(s[i + 1])) {
-            n_sep++;
-            i++;
-            continue;
-        }
-        break;
-    }
-    num->end = (int64_t)i;
+/* The flags and value of a number from its digits: integer part (its first 19 digits as an
+ * integer, int_len digits in all), fraction (first 19 digits, frac_len in all) and how many
+ * decimal marks it has. */
+static inline void number_value(Number *num, uint64_t int_value, int int_len,
+                                uint64_t frac_value, int frac_len, int n_sep) {
     num->int_len = int_len;
     int flags = 0;
     double value = 0.0;
@@ -247,6 +212,88 @@ static size_t read_number(const unsigned char *s, size_t i, size_t end, Number *
     }
     num->flags = flags;
     num->value = value;
+}
+
+/* How many of the 8 bytes of w (the first in its lowest byte) are digits before the first one
+ * that is not: 0 to 8. Exact for every byte, unlike has_less (no carry crosses bytes: each
+ * byte's sum stays below 0x100). */
+static inline int digit_run(uint64_t w) {
+    uint64_t low7 = w & (ONES * 0x7f);
+    uint64_t ge0 = low7 + ONES * (0x80 - '0');      /* high bit: low 7 bits >= '0' */
+    uint64_t gt9 = low7 + ONES * (0x80 - '9' - 1);  /* high bit: low 7 bits > '9' */
+    uint64_t digit = ge0 & ~gt9 & ~w & (ONES * 0x80);
+    uint64_t other = ~digit & (ONES * 0x80);
+    return other ? __builtin_ctzll(other) / 8 : 8;
+}
+
+/* The value of the first n (1 to 8) digits of w (the first in its lowest byte), in three
+ * multiplications instead of a loop whose end the branch predictor cannot guess: the digits
+ * are moved to the top of the word (zeros, i.e. leading '0's, below), then adjacent pairs,
+ * fours and eights are joined. */
+static inline uint64_t digits_value(uint64_t w, int n) {
+    uint64_t v = (w - ONES * '0') << (8 * (8 - n)); /* a borrow only reaches bytes shifted out */
+    v = (v * 10) + (v >> 8);                        /* pairs in the even bytes */
+    v = (((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+         (((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+    return v;
+}
+
+/* A number: a run of digits with '.' or ',' (the JVM's decimal comma) between two digits,
+ * starting at s[i]. Its value is what line_formats.to_number gives: integers of at most 15
+ * digits exactly, a decimal of at most 15 digits as (all digits) / 10^k, one correctly rounded
+ * division like float(); 19 digits >= Long.MAX_VALUE are NaN (missing). Other numbers get no
+ * flags: a line that needs them as figures is refused. Returns the index after the number.
+ * s[end] is '\n' when end < limit (the end of the readable bytes). */
+static size_t read_number(const unsigned char *s, size_t i, size_t end, size_t limit,
+                          Number *num) {
+    num->start = (int64_t)i;
+    /* the common shapes (up to 7 digits, a fraction of up to 7) a word at a time, when two
+     * words are there to read; s[end] stops a run of digits as any non-digit does */
+    if (i + 16 <= limit) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        int int_len = digit_run(w);
+        size_t j = i + (size_t)int_len;
+        if (int_len < 8) {
+            uint64_t int_value = digits_value(w, int_len);
+            if (!(j + 1 < end && (s[j] == '.' || s[j] == ',') && is_digit(s[j + 1]))) {
+                num->end = (int64_t)j;
+                number_value(num, int_value, int_len, 0, 0, 0);
+                return j;
+            }
+            memcpy(&w, s + j + 1, 8);
+            int frac_len = digit_run(w);
+            size_t k = j + 1 + (size_t)frac_len;
+            if (frac_len < 8 && !(k + 1 < end && (s[k] == '.' || s[k] == ',') &&
+                                  is_digit(s[k + 1]))) { /* a second mark: the loop below */
+                num->end = (int64_t)k;
+                number_value(num, int_value, int_len, digits_value(w, frac_len), frac_len, 1);
+                return k;
+            }
+        }
+    }
+    uint64_t int_value = 0, frac_value = 0;
+    int int_len = 0, frac_len = 0, n_sep = 0;
+    for (;;) {
+        while (i < end && is_digit(s[i])) {
+            if (n_sep == 0) {
+                if (int_len < 19) int_value = int_value * 10 + (s[i] - '0');
+                int_len++;
+            } else if (n_sep == 1) {
+                if (frac_len < 19) frac_value = frac_value * 10 + (s[i] - '0');
+                frac_len++;
+            }
+            i++;
+        }
+        if (i + 1 < end && (s[i] == '.' || s[i] == ',') && is_digit(s[i + 1])) {
+            n_sep++;
+            i++;
+            continue;
+        }
+        break;
+    }
+    num->end = (int64_t)i;
+    number_value(num, int_value, int_len, frac_value, frac_len, n_sep);
     return i;
 }
 
@@ -392,6 +439,7 @@ typedef struct {
     Vec kind; /* per line: 0 not read here, 1 head, 2 continuation (uint8) */
     Vec hash, nbytes; /* per line read here: its text's hashes (2 uint64) and length (int64) */
     Vec span;         /* per line read here: its first byte and one past its last (int64) */
+    size_t pct_room;  /* bytes reserved for a new percentile column (as for count) */
 } Out;
 
 static void out_free(Out *o) {
@@ -430,9 +478,9 @@ static int emit_line(Out *o, Table *ests, const unsigned char *s, const int64_t 
         if (prog[P_EST0] >= 0) {
             int64_t a = t[prog[P_EST0]].start, b = t[prog[P_EST1]].end + prog[P_ESTTAIL];
             int added;
-            Py_ssize_t slot = table_find(ests, s + a, (size_t)(b - a), &added);
-            if (slot < 0) goto fail;
-            est = (int32_t)slot;
+            Py_ssize_t id = table_find(ests, s + a, (size_t)(b - a), &added);
+            if (id < 0) goto fail;
+            est = (int32_t)id;
         }
         VEC_PUSH(&o->est, int32_t, est);
     }
@@ -452,7 +500,8 @@ static int emit_line(Out *o, Table *ests, const unsigned char *s, const int64_t 
             while (o->n_pct <= col) { /* a new column: missing in the rows before */
                 Vec *v = &o->pct[o->n_pct];
                 size_t rows = o->count.n / sizeof(double) - 1;
-                if (vec_reserve(v, rows * sizeof(double)) < 0) goto fail;
+                size_t room = rows * sizeof(double);
+                if (vec_reserve(v, room > o->pct_room ? room : o->pct_room) < 0) goto fail;
                 for (size_t r = 0; r < rows; r++) ((double *)v->p)[r] = NAN;
                 v->n = rows * sizeof(double);
                 pct[o->n_pct++] = NAN;
@@ -497,6 +546,211 @@ static int program_ok(PyObject *prog, size_t n_tokens) {
     return at == words;
 }
 
+/* ---- skeletons ------------------------------------------------------------------------------
+ * A line's skeleton is its text with each number replaced by '#', except a number right before
+ * '=' (a percentile's name, 99.9 of 99.9=2175), which stays as it is written. Building one
+ * stops at every digit and is then hashed and compared; yet a log's lines come in a few fixed
+ * orders (one skeleton over and over in a real run, a cycle of them in repeated entries). So
+ * each skeleton remembers the last few that followed it, and the next line is first read *as*
+ * each of those (match_line): its literal runs compared whole, a number read where it has one,
+ * the line's hash folded from the runs' hashes (computed once). A line that is none of them is
+ * built and looked up as before: the guess saves work, it never decides a result.
+ * (parse_speed's 300 MB status log: 18 skeletons, at most 2 successors each; one successor
+ * alone was right for 64% of the lines, the last two, most recent first, for all but 0.06%.) */
+#define SUCCESSORS 4
+
+typedef struct {
+    size_t off, len;          /* in the skeleton table's text */
+    uint64_t hash[2], pow[2]; /* poly_hash of its bytes, BASE^len */
+} Run;
+
+typedef struct {
+    PyObject *program; /* bytes, or Py_None: not a status line this scanner reads */
+    Py_ssize_t next[SUCCESSORS]; /* ids of the skeletons of the lines after this one, most
+                                  * recent first; -1: none */
+    size_t n_tok;
+    Run *runs; /* n_tok + 1: the literal bytes before, between and after the numbers */
+} Skeleton;
+
+/* The runs of skeleton `id` of table t, whose numbers are at tok_at[0, n_tok) in its text (not
+ * every '#' is one: a '#' of the line itself is a literal). */
+static int skeleton_init(Skeleton *sk, const Table *t, Py_ssize_t id, const size_t *tok_at,
+                         size_t n_tok) {
+    const Key *key = table_key(t, id);
+    sk->program = NULL;
+    for (int k = 0; k < SUCCESSORS; k++) sk->next[k] = -1;
+    sk->n_tok = n_tok;
+    sk->runs = malloc((n_tok + 1) * sizeof(Run));
+    if (!sk->runs) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t a = 0;
+    for (size_t r = 0; r <= n_tok; r++) {
+        size_t b = r < n_tok ? tok_at[r] : key->len;
+        Run *run = &sk->runs[r];
+        run->off = key->off + a;
+        run->len = b - a;
+        poly_hash((const unsigned char *)t->text.p + run->off, run->len, run->hash);
+        for (int k = 0; k < 2; k++) run->pow[k] = pow_u64(BASE[k], run->len);
+        a = b + 1; /* past the '#' */
+    }
+    return 0;
+}
+
+/* id as the most recent successor of sk (the others moved down, the oldest dropped). */
+static inline void remember_successor(Skeleton *sk, Py_ssize_t id) {
+    if (sk->next[0] == id) return;
+    int k = 1;
+    while (k < SUCCESSORS - 1 && sk->next[k] != id) k++;
+    for (; k > 0; k--) sk->next[k] = sk->next[k - 1];
+    sk->next[0] = id;
+}
+
+static void skeletons_free(Buf *skels) {
+    Skeleton *sk = (Skeleton *)skels->p;
+    for (size_t k = 0; k < skels->n / sizeof(Skeleton); k++) {
+        Py_XDECREF(sk[k].program);
+        free(sk[k].runs);
+    }
+    buf_free(skels);
+}
+
+/* a[0, n) == b[0, n). With room (both readable for 8 bytes past n) in whole words, masking
+ * off the bytes past n (little-endian, as the SWAR code above): the runs are short, a call to
+ * memcmp per run would cost more than the compare. */
+static inline int same_bytes(const unsigned char *a, const unsigned char *b, size_t n,
+                             int room) {
+    if (!room) return memcmp(a, b, n) == 0;
+    for (;; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (n <= 8) return n == 0 || ((x ^ y) << (64 - 8 * n)) == 0;
+        if (x != y) return 0;
+    }
+}
+
+/* Read s[i, end) as skeleton sk (whose text is in `text`, readable 8 bytes past its end) when
+ * the line is one: 1 when building the line's skeleton would give exactly sk's text, with the
+ * line's numbers in t and its poly_hash in h; 0 otherwise. That holds because sk was built by
+ * build_skeleton: its literal runs hold digits only as names before '=', and a number read
+ * here is read whole, as the build reads it. `limit`: the end of the readable bytes. */
+static int match_line(const unsigned char *s, size_t i, size_t end, size_t limit,
+                      const Skeleton *sk, const unsigned char *text, Number *t, uint64_t h[2]) {
+    uint64_t h0 = 0, h1 = 0;
+    size_t j = i;
+    for (size_t r = 0;; r++) {
+        const Run *run = &sk->runs[r];
+        if (end - j < run->len ||
+            !same_bytes(s + j, text + run->off, run->len, j + run->len + 8 <= limit))
+            return 0;
+        j += run->len;
+        h0 = h0 * run->pow[0] + run->hash[0];
+        h1 = h1 * run->pow[1] + run->hash[1];
+        if (r == sk->n_tok) break;
+        if (j >= end || !is_digit(s[j])) return 0;
+        size_t after = read_number(s, j, end, limit, &t[r]);
+        if (after < end && s[after] == '=') return 0; /* a name: the build keeps it literal */
+        for (; j < after; j++) {
+            h0 = h0 * BASE[0] + s[j];
+            h1 = h1 * BASE[1] + s[j];
+        }
+    }
+    if (j != end) return 0;
+    h[0] = h0;
+    h[1] = h1;
+    return 1;
+}
+
+/* Growable scratch of the skeleton build: the line's skeleton, its numbers, and where each
+ * number's '#' is in the skeleton. */
+typedef struct {
+    unsigned char *skel;
+    size_t skel_cap;
+    Number *tok;
+    size_t *tok_at;
+    size_t tok_cap;
+} Scratch;
+
+static void scratch_free(Scratch *w) {
+    free(w->skel);
+    free(w->tok);
+    free(w->tok_at);
+}
+
+/* Build the skeleton of s[i, end) into w->skel (its length in *len) and read its numbers into
+ * w->tok (their count in *n_tok). 1 done, 0 the line holds a line break other than '\n', -1
+ * memory error. */
+static int build_skeleton(const unsigned char *s, size_t i, size_t end, size_t limit, Scratch *w,
+                          size_t *len, size_t *n_tok_out) {
+    if (end - i + 8 > w->skel_cap) { /* the line and 8 bytes: SWAR copies whole words */
+        size_t cap = 2 * (end - i + 8);
+        unsigned char *p = realloc(w->skel, cap);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        w->skel = p;
+        w->skel_cap = cap;
+    }
+    unsigned char *skel = w->skel;
+    size_t n_tok = 0, k = 0, j = i;
+    while (j < end) {
+        /* eight bytes at a time up to the next digit or unusual byte (SWAR): status lines
+         * are mostly plain ASCII between their numbers */
+        while (j + 8 <= end) {
+            uint64_t v;
+            memcpy(&v, s + j, 8);
+            uint64_t special =
+                has_less(v ^ (ONES * '0'), 10) | has_less(v, 0x20) | (v & (ONES * 0x80));
+            if (!special) {
+                memcpy(skel + k, s + j, 8);
+                k += 8;
+                j += 8;
+                continue;
+            }
+            size_t plain = (size_t)__builtin_ctzll(special) / 8; /* exact for the first */
+            memcpy(skel + k, s + j, 8);                            /* (room: see skel_cap) */
+            k += plain;
+            j += plain;
+            break;
+        }
+        if (j >= end) break;
+        unsigned char c = s[j];
+        if (!is_digit(c)) {
+            if ((c < 0x20 || c >= 0xc2) && other_break(s, j, end)) return 0;
+            skel[k++] = c;
+            j++;
+            continue;
+        }
+        if (n_tok == w->tok_cap) {
+            size_t cap = w->tok_cap ? 2 * w->tok_cap : 64;
+            Number *p = realloc(w->tok, cap * sizeof(Number));
+            if (p) w->tok = p;
+            size_t *q = p ? realloc(w->tok_at, cap * sizeof(size_t)) : NULL;
+            if (!q) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            w->tok_at = q;
+            w->tok_cap = cap;
+        }
+        size_t after = read_number(s, j, end, limit, &w->tok[n_tok]);
+        if (after < end && s[after] == '=') { /* a name, not a figure: no token */
+            memcpy(skel + k, s + j, after - j);
+            k += after - j;
+        } else {
+            w->tok_at[n_tok++] = k;
+            skel[k++] = '#';
+        }
+        j = after;
+    }
+    *len = k;
+    *n_tok_out = n_tok;
+    return 1;
+}
+
 /* scan(data, program_of) -> (kinds, line hashes, line lengths, line spans, heads tuple, rows
  * tuple, percentile columns, estimates), or None when the data holds a line break other than
  * '\n' — see fast_status._compiled_status_lines. */
@@ -512,115 +766,90 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     Table skeletons, ests;
     memset(&skeletons, 0, sizeof skeletons);
     memset(&ests, 0, sizeof ests);
-    Number *tok = NULL;
-    size_t tok_cap = 0;
-    unsigned char *skel = NULL;
-    size_t skel_cap = 0;
+    Buf skels = {0}; /* a Skeleton per id of the skeletons table */
+    Scratch w = {0};
     PyObject *result = NULL;
 
     int64_t line = 0;
     int breaks = 0;
     size_t i = 0;
-    /* room for a dense log's columns up front (a guess: no copy while growing, usually) */
-    if (vec_reserve(&o.kind, n / 128 + 64) < 0 || vec_reserve(&o.pos, n / 32 + 64) < 0 ||
-        vec_reserve(&o.time, n / 32 + 64) < 0 || vec_reserve(&o.row_pos, n / 8 + 64) < 0 ||
-        vec_reserve(&o.count, n / 8 + 64) < 0 || vec_reserve(&o.max, n / 8 + 64) < 0 ||
-        vec_reserve(&o.min, n / 8 + 64) < 0 || vec_reserve(&o.avg, n / 8 + 64) < 0)
-        goto fail;
+    Py_ssize_t prev = -1; /* the previous line's skeleton */
+    /* Room for a dense log's columns up front, every column (a guess: a line per 128 bytes, a
+     * head per 256, a row per 64): no copy while growing, usually. Room not written costs
+     * address space only, and the columns are cut to their length at the end. */
+    struct {
+        Vec *v;
+        size_t per_byte; /* a byte of room per this many bytes of data */
+    } room[] = {{&o.kind, 128},      {&o.hash, 8},     {&o.nbytes, 16},   {&o.span, 8},
+                {&o.pos, 32},        {&o.time, 32},    {&o.elapsed, 32},  {&o.operations, 32},
+                {&o.current, 32},    {&o.label, 64},   {&o.est, 64},      {&o.row_pos, 8},
+                {&o.metric, 16},     {&o.format, 64},  {&o.count, 8},     {&o.max, 8},
+                {&o.min, 8},         {&o.avg, 8}};
+    for (size_t k = 0; k < sizeof room / sizeof *room; k++)
+        if (vec_reserve(room[k].v, n / room[k].per_byte + 64) < 0) goto fail;
+    o.pct_room = n / 8 + 64;
     while (i < n) {
         const unsigned char *nl = memchr(s + i, '\n', n - i);
         size_t end = nl ? (size_t)(nl - s) : n;
-        if (end - i + 8 > skel_cap) { /* the line and 8 bytes: SWAR copies whole words */
-            skel_cap = 2 * (end - i + 8);
-            unsigned char *p = realloc(skel, skel_cap);
-            if (!p) {
-                PyErr_NoMemory();
-                goto fail;
-            }
-            skel = p;
-        }
-        /* the skeleton: each number replaced by '#', except a number right before '=' (a
-         * percentile's name, 99.9 of 99.9=2175), which stays as it is written */
-        size_t n_tok = 0, k = 0, j = i;
-        while (j < end) {
-            /* eight bytes at a time up to the next digit or unusual byte (SWAR): status lines
-             * are mostly plain ASCII between their numbers */
-            while (j + 8 <= end) {
-                uint64_t w;
-                memcpy(&w, s + j, 8);
-                uint64_t special = has_less(w ^ (ONES * '0'), 10) | has_less(w, 0x20) |
-                                   (w & (ONES * 0x80));
-                if (!special) {
-                    memcpy(skel + k, s + j, 8);
-                    k += 8;
-                    j += 8;
-                    continue;
-                }
-                size_t plain = (size_t)__builtin_ctzll(special) / 8; /* exact for the first */
-                memcpy(skel + k, s + j, 8);                            /* (room: see skel_cap) */
-                k += plain;
-                j += plain;
+        Skeleton *sk = (Skeleton *)skels.p;
+        Py_ssize_t id = -1;
+        const Number *tok = w.tok;
+        size_t n_tok = 0;
+        uint64_t h[2];
+        int hashed = 0;
+        for (int k = 0; prev >= 0 && k < SUCCESSORS && sk[prev].next[k] >= 0; k++) {
+            Py_ssize_t guess = sk[prev].next[k];
+            if (match_line(s, i, end, n, &sk[guess], (const unsigned char *)skeletons.text.p,
+                           w.tok, h)) {
+                id = guess;
+                n_tok = sk[id].n_tok;
+                hashed = 1;
                 break;
             }
-            if (j >= end) break;
-            unsigned char c = s[j];
-            if (!is_digit(c)) {
-                if ((c < 0x20 || c >= 0xc2) && other_break(s, j, end)) {
-                    breaks = 1;
-                    goto done;
-                }
-                skel[k++] = c;
-                j++;
-                continue;
+        }
+        if (id < 0) {
+            size_t k;
+            int built = build_skeleton(s, i, end, n, &w, &k, &n_tok);
+            if (built < 0) goto fail;
+            if (!built) { /* str.splitlines would cut the line: the caller reads it as text */
+                breaks = 1;
+                goto done;
             }
-            if (n_tok == tok_cap) {
-                tok_cap = tok_cap ? 2 * tok_cap : 64;
-                Number *p = realloc(tok, tok_cap * sizeof(Number));
-                if (!p) {
-                    PyErr_NoMemory();
+            tok = w.tok;
+            int added;
+            id = table_find(&skeletons, w.skel, k, &added);
+            if (id < 0) goto fail;
+            if (added) {
+                /* 8 bytes of room past the text: match_line compares whole words */
+                if (buf_reserve(&skeletons.text, 8) < 0 || buf_reserve(&skels, sizeof(Skeleton)) < 0)
+                    goto fail;
+                sk = (Skeleton *)skels.p;
+                if (skeleton_init(&sk[id], &skeletons, id, w.tok_at, n_tok) < 0) goto fail;
+                skels.n += sizeof(Skeleton);
+                PyObject *prog = PyObject_CallFunction(program_of, "y#", (const char *)w.skel,
+                                                       (Py_ssize_t)k);
+                if (!prog) goto fail;
+                sk[id].program = prog;
+                if (prog != Py_None && !program_ok(prog, n_tok)) {
+                    PyObject *text = PyBytes_FromStringAndSize((const char *)w.skel, (Py_ssize_t)k);
+                    if (text) {
+                        PyErr_Format(PyExc_ValueError, "malformed program for skeleton %R", text);
+                        Py_DECREF(text);
+                    }
                     goto fail;
                 }
-                tok = p;
             }
-            size_t after = read_number(s, j, end, &tok[n_tok]);
-            if (after < end && s[after] == '=') { /* a name, not a figure: no token */
-                memcpy(skel + k, s + j, after - j);
-                k += after - j;
-            } else {
-                skel[k++] = '#';
-                n_tok++;
-            }
-            j = after;
         }
-        int added;
-        Py_ssize_t slot = table_find(&skeletons, skel, k, &added);
-        if (slot < 0) goto fail;
-        Slot *e = &skeletons.slots[slot];
-        if (added) {
-            PyObject *prog = PyObject_CallFunction(program_of, "y#", (const char *)skel,
-                                                   (Py_ssize_t)k);
-            if (!prog) goto fail;
-            if (prog != Py_None && !program_ok(prog, n_tok)) {
-                Py_DECREF(prog);
-                PyObject *text = PyBytes_FromStringAndSize((const char *)skel, (Py_ssize_t)k);
-                if (text) {
-                    PyErr_Format(PyExc_ValueError, "malformed program for skeleton %R", text);
-                    Py_DECREF(text);
-                }
-                goto fail;
-            }
-            e = &skeletons.slots[slot];
-            e->value = prog;
-        }
+        if (prev >= 0) remember_successor(&sk[prev], id);
+        prev = id;
         uint8_t kind = 0;
-        if (e->value != Py_None) {
-            const int64_t *prog = (const int64_t *)PyBytes_AS_STRING(e->value);
+        if (sk[id].program != Py_None) {
+            const int64_t *prog = (const int64_t *)PyBytes_AS_STRING(sk[id].program);
             int64_t micros = 0;
             if (line_fits(prog, tok, n_tok, &micros)) {
                 if (emit_line(&o, &ests, s, prog, tok, line, micros) < 0) goto fail;
                 kind = (uint8_t)prog[P_KIND];
-                uint64_t h[2];
-                poly_hash(s + i, end - i, h);
+                if (!hashed) poly_hash(s + i, end - i, h);
                 VEC_PUSH(&o.hash, uint64_t, h[0]);
                 VEC_PUSH(&o.hash, uint64_t, h[1]);
                 VEC_PUSH(&o.nbytes, int64_t, (int64_t)(end - i));
@@ -634,7 +863,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     }
 
 done:
-    if (breaks) { /* str.splitlines would cut lines there too: the caller reads it as text */
+    if (breaks) {
         result = Py_None;
         Py_INCREF(result);
         goto fail;
@@ -650,15 +879,14 @@ done:
             }
             PyList_SET_ITEM(pct, c, b);
         }
-        /* the estimates by slot: a dict slot → text */
+        /* the estimates by id: a dict id → text */
         PyObject *est = PyDict_New();
         if (!est) {
             Py_DECREF(pct);
             goto fail;
         }
-        for (size_t k = 0; k < ests.cap; k++) {
-            Slot *e = &ests.slots[k];
-            if (!e->hash) continue;
+        for (size_t k = 0; k < table_size(&ests); k++) {
+            const Key *e = table_key(&ests, (Py_ssize_t)k);
             PyObject *key = PyLong_FromSize_t(k);
             PyObject *val = PyUnicode_DecodeUTF8(ests.text.p + e->off, (Py_ssize_t)e->len,
                                                  "strict");
@@ -684,8 +912,8 @@ fail:
     out_free(&o);
     table_free(&skeletons);
     table_free(&ests);
-    free(tok);
-    free(skel);
+    skeletons_free(&skels);
+    scratch_free(&w);
     PyBuffer_Release(&buf);
     return result;
 }
