@@ -438,7 +438,7 @@ typedef struct {
     int n_pct;
     Vec kind; /* per line: 0 not read here, 1 head, 2 continuation (uint8) */
     Vec hash, nbytes; /* per line read here: its text's hashes (2 uint64) and length (int64) */
-    Vec span;         /* per line read here: its first byte and one past its last (int64) */
+    Vec span;         /* per line: its first byte and one past its last (int64) */
     size_t pct_room;  /* bytes reserved for a new percentile column (as for count) */
 } Out;
 
@@ -853,11 +853,11 @@ static PyObject *scan(PyObject *self, PyObject *args) {
                 VEC_PUSH(&o.hash, uint64_t, h[0]);
                 VEC_PUSH(&o.hash, uint64_t, h[1]);
                 VEC_PUSH(&o.nbytes, int64_t, (int64_t)(end - i));
-                VEC_PUSH(&o.span, int64_t, (int64_t)i);
-                VEC_PUSH(&o.span, int64_t, (int64_t)end);
             }
         }
         VEC_PUSH(&o.kind, uint8_t, kind);
+        VEC_PUSH(&o.span, int64_t, (int64_t)i);
+        VEC_PUSH(&o.span, int64_t, (int64_t)end);
         line++;
         i = end + 1;
     }

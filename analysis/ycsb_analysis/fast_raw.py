@@ -197,13 +197,12 @@ def piece_of(text: str | bytes) -> Piece:
     if fast_status.engine() == "compiled" and b" sec: " in data:
         # status lines first (the scanner is cheap): a block that is mostly status lines has
         # no raw datapoint reading to try (raw datapoints among them go the readable way)
-        status = fast_status.compiled_status_lines(data)
-        if status is None:   # a line break other than \n
+        scanned = fast_status.compiled_scan(data)
+        if scanned is None:   # a line break other than \n
             return Piece.of_lines(str(text).splitlines())
-        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-        starts = np.concatenate([[0], ends[:-1] + 1])
-        if 2 * len(status) > len(ends):
-            return _status_piece(text, data, starts, ends, status)
+        status, spans = scanned
+        if 2 * len(status) > len(spans):
+            return _status_piece(text, data, spans[:, 0], spans[:, 1], status)
     # The bytes no datapoint holds, all of them: few in a raw output's block, and they say at
     # once whether another line break is there.
     foreign = data.translate(None, _DATAPOINT_BYTES)

@@ -518,15 +518,24 @@ def compiled_status_lines(data: bytes) -> StatusLines | None:
     """:func:`read_status_lines` by the compiled scanner (one pass over the bytes in C, this
     module's grammar asked once per distinct skeleton: :class:`_Program`) of every line of
     ``data`` (whole lines); None when ``data`` holds a line break other than ``\\n``."""
+    scanned = compiled_scan(data)
+    return None if scanned is None else scanned[0]
+
+
+def compiled_scan(data: bytes) -> tuple[StatusLines, np.ndarray] | None:
+    """:func:`compiled_status_lines`, and every line's first byte and one past its last
+    (rows of an int64 array of 2 columns): the scanner finds them anyway, so the caller need
+    not look for line ends again."""
     program = _Program()
     scanned = _status_scan.scan(data, program)
     if scanned is None:
         return None
     kinds, line_hashes, line_nbytes, spans, heads, rows, pct, ests = scanned
     kind = np.frombuffer(kinds, dtype=np.uint8)
+    line_spans = np.frombuffer(spans, dtype=np.int64).reshape(-1, 2)
     pos = np.flatnonzero(kind)
     if not len(pos):
-        return StatusLines.empty()
+        return StatusLines.empty(), line_spans
     h_pos, h_time, h_elapsed, h_ops, h_current, h_label, h_est = heads
     label_code = np.frombuffer(h_label, dtype=np.int32)
     est_code = np.frombuffer(h_est, dtype=np.int32)
@@ -575,9 +584,10 @@ def compiled_status_lines(data: bytes) -> StatusLines | None:
         rows_columns = StatusLines.empty().rows
     hashes = np.frombuffer(line_hashes, dtype=np.uint64).reshape(-1, 2)
     where = np.zeros((len(pos), 3), dtype=np.int64)
-    where[:, 1:] = np.frombuffer(spans, dtype=np.int64).reshape(-1, 2)
-    return StatusLines(pos, kind[pos] == 1, heads_columns, rows_columns, hashes,
-                       np.frombuffer(line_nbytes, dtype=np.int64), where, (data,))
+    where[:, 1:] = line_spans[pos]
+    status = StatusLines(pos, kind[pos] == 1, heads_columns, rows_columns, hashes,
+                         np.frombuffer(line_nbytes, dtype=np.int64), where, (data,))
+    return status, line_spans
 
 
 def _numpy_status_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> StatusLines:
