@@ -58,6 +58,12 @@ def _client_frames(run: Run) -> list[tuple[int, pd.DataFrame, pd.DataFrame]]:
 
 
 def _run_start(run: Run) -> pd.Timestamp | None:
+    """The earliest client start (its first status entry's time less its elapsed time),
+    computed once per run."""
+    return _once(run, "run_start", _first_start)
+
+
+def _first_start(run: Run) -> pd.Timestamp | None:
     starts = []
     for _, entries, _ in _client_frames(run):
         t0 = entries["time"].min() - pd.to_timedelta(
@@ -528,25 +534,36 @@ def latency_lines(
             codes, names = pd.factorize(op_col, use_na_sentinel=True)
             names = np.asarray(names, dtype=object)
         count = meas["count"].to_numpy(dtype=float)
+        # whether each operation is drawn, read by code (one more place, False: code −1)
+        plotted = np.array([n not in NOT_PLOTTED_OPERATIONS for n in names] + [False])
         keep = (
             (meas["intended"].astype(bool).to_numpy() == intended)
             & ~meas["failed"].astype(bool).to_numpy()
             & (np.isnan(count) | (count > 0))
-            & (codes >= 0)
+            & plotted[codes]
         )
-        plotted = [i for i, n in enumerate(names) if n not in NOT_PLOTTED_OPERATIONS]
-        keep &= np.isin(codes, plotted)
         rows = np.flatnonzero(keep)
         if not len(rows):
             continue
-        t_s = (meas["time"].iloc[rows] - start).dt.total_seconds().to_numpy()
+        t_s = _seconds_since(meas["time"], rows, start)
         row_codes = codes[rows]
-        present, first = np.unique(row_codes, return_index=True)
-        for k in present[np.argsort(first, kind="stable")]:
-            at = np.flatnonzero(row_codes == k)
-            values = {c: meas[c].to_numpy()[rows[at]] for c in columns if c in meas}
+        # the operations (a handful) in order of their first row
+        at_of = {k: np.flatnonzero(row_codes == k)
+                 for k in np.flatnonzero(np.bincount(row_codes, minlength=len(names)))}
+        for k, at in sorted(at_of.items(), key=lambda item: item[1][0]):
+            picked = rows[at]
+            values = {c: meas[c].to_numpy()[picked] for c in columns if c in meas}
             out.setdefault(str(names[k]), []).append((idx, t_s[at], values))
     return out
+
+
+def _seconds_since(times: pd.Series, rows: np.ndarray, start: pd.Timestamp) -> np.ndarray:
+    """``(times.iloc[rows] - start).dt.total_seconds()`` as an array: the same subtraction (in
+    the finer of the two units) and division, without a Series of a long run's rows."""
+    if not (isinstance(times.dtype, np.dtype) and times.dtype.kind == "M"):   # (time zones)
+        return (times.iloc[rows] - start).dt.total_seconds().to_numpy()
+    since = times.to_numpy()[rows] - start.to_datetime64()
+    return pd.TimedeltaIndex(since).total_seconds().to_numpy()
 
 
 def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:
