@@ -101,3 +101,22 @@ def test_a_long_line_is_thinned_for_drawing_keeping_each_slice_extremes():
     assert 1e9 in ty and y.min() in ty
     short_x, short_y = _thinned_for_drawing(x[:100], y[:100], slices=500)
     assert len(short_x) == 100
+
+
+def test_the_thinned_line_is_each_slices_first_lowest_and_last_highest_point():
+    """Slice by slice, as the rule reads (missing values count as the highest: they break the
+    line where they are)."""
+    rng = np.random.default_rng(5)
+    for n, slices in ((10_001, 997), (5_000, 1_000), (30_000, 7)):
+        y = rng.integers(0, 20, n).astype(float)
+        y[rng.random(n) < 0.2] = np.nan
+        x = np.arange(n, dtype=float) * 0.5
+        tx, ty = _thinned_for_drawing(x, y, slices=slices)
+        key = np.where(np.isnan(y), np.inf, y)
+        expected = set()
+        for k in range(slices):
+            rows = np.flatnonzero(np.arange(n) * slices // n == k)
+            expected.add(rows[np.argmin(key[rows])])
+            expected.add(rows[len(rows) - 1 - np.argmax(key[rows][::-1])])
+        keep = np.array(sorted(expected))
+        assert np.array_equal(tx, x[keep]) and np.array_equal(ty, y[keep], equal_nan=True)

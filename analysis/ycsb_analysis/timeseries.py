@@ -58,6 +58,12 @@ def _client_frames(run: Run) -> list[tuple[int, pd.DataFrame, pd.DataFrame]]:
 
 
 def _run_start(run: Run) -> pd.Timestamp | None:
+    """The earliest client start (its first status entry's time less its elapsed time),
+    computed once per run."""
+    return _once(run, "run_start", _first_start)
+
+
+def _first_start(run: Run) -> pd.Timestamp | None:
     starts = []
     for _, entries, _ in _client_frames(run):
         t0 = entries["time"].min() - pd.to_timedelta(
@@ -101,7 +107,12 @@ def _interval_lengths(entries: pd.DataFrame) -> pd.Series:
 def _grid(first: float, end: float, step: float) -> np.ndarray:
     """Cell edges every ``step`` seconds from ``first``; the last cell ends at ``end``."""
     n = max(1, int(np.ceil((end - first) / step - 1e-9)))
-    return np.unique(np.minimum(first + step * np.arange(n + 1), end))
+    edges = np.minimum(first + step * np.arange(n + 1), end)
+    if not np.isfinite(edges).all():
+        return np.unique(edges)
+    # rising already (only the last cells can meet at ``end``): the distinct ones, as np.unique
+    # gives them without sorting a long run's grid
+    return edges[np.concatenate([[True], edges[1:] > edges[:-1]])]
 
 
 def _cumulative_on_grid(
@@ -216,7 +227,7 @@ def _throughput_blocks(run: Run) -> _Blocks | None:
         wanted = (
             meas["count"].notna().to_numpy()
             & ~meas["intended"].astype(bool).to_numpy()
-            & meas["structure"].isin(["", "hdrhistogram", "raw"]).to_numpy()
+            & _is_in(meas["structure"], ["", "hdrhistogram", "raw"])
         )
         for key, t_end, first_len, count in _metric_rows(meas, wanted, e["entry"], t_s, interval_s):
             first_len = first_len if np.isfinite(first_len) else 0.0
@@ -252,6 +263,15 @@ def _throughput_blocks(run: Run) -> _Blocks | None:
     return _Blocks(keys, rates, edges[1:][ok], shown)
 
 
+def _is_in(col: pd.Series, values: list) -> np.ndarray:
+    """``col.isin(values)`` as an array; of a coded column, read from its few categories."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        # one more place, False, for code −1 (a missing value is none of ``values``)
+        of_code = np.append(pd.Index(col.cat.categories).isin(values), False)
+        return of_code[col.cat.codes.to_numpy()]
+    return col.isin(values).to_numpy()
+
+
 def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     """``(metric, operation, failed), t_end, first interval_s, counts`` of each metric of one
     client, its rows in time order: the status entries' times and interval lengths joined to
@@ -265,65 +285,116 @@ def _metric_rows(meas, wanted, entry_ids, t_s, interval_s):
     ids = entry_ids.to_numpy()
     at = _positions(ids, entry)
     if at is not None:
-        found = np.flatnonzero(at >= 0)
-        at = at[found]
+        if not len(at) or at.min() < 0:   # (else every row's entry is there: nothing to drop)
+            found = np.flatnonzero(at >= 0)
+            at, sel = at[found], sel[found]
     else:   # (never from the parser: one id per entry) joined as a merge would
         joined = pd.DataFrame({"entry": entry, "row": np.arange(len(entry))}).merge(
             pd.DataFrame({"entry": ids, "at": np.arange(len(ids))}),
             on="entry",
         )
         at, found = joined["at"].to_numpy(), joined["row"].to_numpy()
+        sel = sel[found]   # the measurement row of each joined row
+        del found
     del entry
-    sel = sel[found]   # the measurement row of each joined row
     t_rows, len_rows = t_s[at], interval_s[at]
-    del at, found
+    del at
     count = meas["count"].to_numpy(dtype=float)[sel]
-    # sort_values' order: the times' quicksort, missing times last in their order
-    missing = np.isnan(t_rows)
-    order = np.flatnonzero(~missing)[t_rows[~missing].argsort(kind="quicksort")]
-    order = np.concatenate([order, np.flatnonzero(missing)]).astype(np.int32)
-    in_order = sel[order]   # one gather per column, not one per step
-    del sel, missing
-    codes = []
-    for c in ("metric", "operation", "failed"):
-        col = meas[c]
-        if isinstance(col.dtype, pd.CategoricalDtype):   # the parser's text columns: coded
-            codes.append((col.cat.codes.to_numpy()[in_order],
-                          np.asarray(col.cat.categories, dtype=object)))
-        else:
-            codes.append(value_codes(col.to_numpy()[in_order], holds_objects(col)))
-    known = np.ones(len(order), dtype=bool)
-    for c, _ in codes:
-        known &= c >= 0   # groupby leaves out rows with a missing key
-    combined = np.zeros(len(order), dtype=np.int64)
-    for c, uniques in codes:
-        combined = combined * (len(uniques) + 1) + c
-    group, _ = pd.factorize(np.where(known, combined, -1), use_na_sentinel=True)
-    del combined, in_order
-    group = np.where(known, group, -1)
-    del known
-    # each group's rows in their order: one stable sort by group, not a pass per group
-    narrow = group.astype(np.int16) if len(group) and group.max() < 2**15 else group
-    by_group = np.argsort(narrow, kind="stable").astype(np.int32)   # (radix sort: 16 bits)
-    del narrow
-    bounds = np.searchsorted(group[by_group], np.arange(int(group.max()) + 2 if len(group) else 0))
-    for g in range(len(bounds) - 1):
-        rows = by_group[bounds[g]:bounds[g + 1]]
+    order = _time_order(t_rows)
+    in_order = sel if order is None else sel[order]   # one gather per column, not per step
+    del sel
+    codes = [_codes(meas[c], in_order) for c in ("metric", "operation", "failed")]
+    del in_order
+    for rows in _groups(codes):
         first = rows[0]
         key = tuple(uniques[c[first]] for c, uniques in codes)
-        sorted_rows = order[rows]
+        sorted_rows = rows if order is None else order[rows]
         yield ((key[0], key[1], bool(key[2])), t_rows[sorted_rows], len_rows[sorted_rows[0]],
                count[sorted_rows])
 
 
+def _time_order(t: np.ndarray) -> np.ndarray | None:
+    """The rows' order by time as ``sort_values`` gives it (its quicksort, missing times last
+    in their order); None when they are in time order already, as a status log's rows come:
+    then they stay in their order (numpy's quicksort, tried on sorted columns with ties of
+    up to 2.5 M times, gave them back unchanged too)."""
+    missing = np.isnan(t)
+    if not missing.any() and (len(t) < 2 or bool((t[1:] >= t[:-1]).all())):
+        return None
+    order = np.flatnonzero(~missing)[t[~missing].argsort(kind="quicksort")]
+    return np.concatenate([order, np.flatnonzero(missing)]).astype(np.int32)
+
+
+def _codes(col: pd.Series, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``codes, uniques`` of ``col``'s ``rows`` (code −1: missing): the parser's text columns
+    are coded already, a flag is its own code."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return col.cat.codes.to_numpy()[rows], np.asarray(col.cat.categories, dtype=object)
+    if col.dtype == bool:
+        return col.to_numpy()[rows].view(np.int8), np.array([False, True])
+    return value_codes(col.to_numpy()[rows], holds_objects(col))
+
+
+def _groups(codes: list[tuple[np.ndarray, np.ndarray]]):
+    """The rows of each distinct combination of ``codes`` (rows with a missing code left
+    out, as groupby does), in their order; the groups in order of their first row."""
+    n = len(codes[0][0]) if codes else 0
+    if not n:
+        return
+    known = np.ones(n, dtype=bool)
+    for c, _ in codes:
+        known &= c >= 0
+    sizes = [len(uniques) + 1 for _, uniques in codes]
+    combinations = int(np.prod(sizes))
+    if combinations < 2**15 - 1:
+        # A handful of metrics: each row's combination as a 16-bit number, sorted once
+        # (a radix sort, stable: each group's rows stay in their order).
+        key = np.zeros(n, dtype=np.int32)
+        for (c, _), size in zip(codes, sizes):
+            key *= size
+            key += c
+        key = np.where(known, key, combinations).astype(np.int16)
+        del known
+        by_key = np.argsort(key, kind="stable")
+        counts = np.bincount(key, minlength=combinations + 1)[:combinations]
+        del key
+        bounds = np.concatenate([[0], np.cumsum(counts)])
+        present = np.flatnonzero(counts)
+        firsts = by_key[bounds[present]]
+        for k in present[np.argsort(firsts)]:
+            yield by_key[bounds[k]:bounds[k + 1]]
+        return
+    combined = np.zeros(n, dtype=np.int64)
+    for (c, _), size in zip(codes, sizes):
+        combined = combined * size + c
+    group, _ = pd.factorize(np.where(known, combined, -1), use_na_sentinel=True)
+    del combined
+    group = np.where(known, group, -1)
+    del known
+    by_group = np.argsort(group, kind="stable").astype(np.int32)
+    bounds = np.searchsorted(group[by_group], np.arange(int(group.max()) + 2))
+    for g in range(len(bounds) - 1):
+        yield by_group[bounds[g]:bounds[g + 1]]
+
+
 def _positions(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray | None:
     """Where each of ``wanted`` is in ``ids`` (−1: nowhere); None when ``ids`` repeat. The
-    parser numbers entries 0, 1, 2, …: a lookup table of the ids, no hashing."""
+    parser numbers entries 0, 1, 2, …: a lookup table of the ids, no hashing (none at all when
+    they are in that order: each id is its own place)."""
+    n = len(ids)
+    if ids.dtype.kind in "iu" and n and ids[0] == 0 and ids[-1] == n - 1 and bool(
+        (np.diff(ids) == 1).all()
+    ):
+        if len(wanted) and wanted.min() >= 0 and wanted.max() < n:
+            return wanted
+        return np.where((wanted >= 0) & (wanted < n), wanted, -1)
     if ids.dtype.kind in "iu" and len(ids) and ids.min() >= 0 and ids.max() < 4 * len(ids) + 1024:
         table = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
         table[ids] = np.arange(len(ids))
         if not np.array_equal(table[ids], np.arange(len(ids))):
             return None   # an id twice
+        if len(wanted) and wanted.min() >= 0 and wanted.max() < len(table):
+            return table[wanted]   # (every id wanted is in the table's range: one lookup)
         inside = (wanted >= 0) & (wanted < len(table))
         return np.where(inside, table[np.where(inside, wanted, 0)], -1)
     index = pd.Index(ids)
@@ -464,25 +535,36 @@ def latency_lines(
             codes, names = pd.factorize(op_col, use_na_sentinel=True)
             names = np.asarray(names, dtype=object)
         count = meas["count"].to_numpy(dtype=float)
+        # whether each operation is drawn, read by code (one more place, False: code −1)
+        plotted = np.array([n not in NOT_PLOTTED_OPERATIONS for n in names] + [False])
         keep = (
             (meas["intended"].astype(bool).to_numpy() == intended)
             & ~meas["failed"].astype(bool).to_numpy()
             & (np.isnan(count) | (count > 0))
-            & (codes >= 0)
+            & plotted[codes]
         )
-        plotted = [i for i, n in enumerate(names) if n not in NOT_PLOTTED_OPERATIONS]
-        keep &= np.isin(codes, plotted)
         rows = np.flatnonzero(keep)
         if not len(rows):
             continue
-        t_s = (meas["time"].iloc[rows] - start).dt.total_seconds().to_numpy()
+        t_s = _seconds_since(meas["time"], rows, start)
         row_codes = codes[rows]
-        present, first = np.unique(row_codes, return_index=True)
-        for k in present[np.argsort(first, kind="stable")]:
-            at = np.flatnonzero(row_codes == k)
-            values = {c: meas[c].to_numpy()[rows[at]] for c in columns if c in meas}
+        # the operations (a handful) in order of their first row
+        at_of = {k: np.flatnonzero(row_codes == k)
+                 for k in np.flatnonzero(np.bincount(row_codes, minlength=len(names)))}
+        for k, at in sorted(at_of.items(), key=lambda item: item[1][0]):
+            picked = rows[at]
+            values = {c: meas[c].to_numpy()[picked] for c in columns if c in meas}
             out.setdefault(str(names[k]), []).append((idx, t_s[at], values))
     return out
+
+
+def _seconds_since(times: pd.Series, rows: np.ndarray, start: pd.Timestamp) -> np.ndarray:
+    """``(times.iloc[rows] - start).dt.total_seconds()`` as an array: the same subtraction (in
+    the finer of the two units) and division, without a Series of a long run's rows."""
+    if not (isinstance(times.dtype, np.dtype) and times.dtype.kind == "M"):   # (time zones)
+        return (times.iloc[rows] - start).dt.total_seconds().to_numpy()
+    since = times.to_numpy()[rows] - start.to_datetime64()
+    return pd.TimedeltaIndex(since).total_seconds().to_numpy()
 
 
 def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:

@@ -11,6 +11,10 @@ import numpy as np
 
 matplotlib.use("Agg")  # no display: charts are files (and the tests run headless)
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator  # noqa: E402
+
+# The PNG's resolution (dots per inch): a 9-inch-wide chart is ~1,000 pixels wide.
+PNG_DPI = 110
 
 
 @dataclass(frozen=True)
@@ -91,9 +95,38 @@ def save(fig, out_dir: Path, name: str, title: str) -> Chart:
     out_dir.mkdir(parents=True, exist_ok=True)
     fig.suptitle(title, fontsize=12)   # constrained layout reserves its own row above the panels
     png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
-    fig.savefig(png, dpi=110)
-    # The layout is done: the SVG keeps it instead of laying the figure out again.
-    fig.set_layout_engine("none")
-    fig.savefig(svg)
+    # The layout once, at the PNG's resolution (as savefig would lay it out), then kept for
+    # both files, and no layout engine left: savefig of a figure with one (even "none", a
+    # placeholder) first draws the whole figure without rendering, for the layout, before
+    # each file. The layout's renderer is the one the PNG is drawn with: the text extents it
+    # measured are reused.
+    fig.set_dpi(PNG_DPI)
+    fig.get_layout_engine().execute(fig)
+    fig.set_layout_engine(None)   # (None: no engine, under matplotlib's default settings)
+    _freeze_ticks(fig)
+    fig.savefig(png, dpi=PNG_DPI)
+    # The SVG's own resolution (text and paths are vectors; pixels only for rasterized
+    # artists): the figure's as made, as savefig's default gave it.
+    fig.savefig(svg, dpi="figure")
     plt.close(fig)
     return Chart(name, title, png, svg)
+
+
+def _freeze_ticks(fig) -> None:
+    """Each axis' ticks and labels as they are now, laid out, kept for the drawings: every
+    drawing asks each axis' locator and formatter again, several times per axis (its tick
+    labels' extents place the axis label, the title and the spines), and they would give the
+    same ticks: the view limits and the axes' sizes are final once the layout is done."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for which, locs_of in ((axis.major, axis.get_majorticklocs),
+                                   (axis.minor, axis.get_minorticklocs)):
+                if isinstance(which.locator, NullLocator):
+                    continue
+                # (the minor ticks less those on a major one, as the drawing takes them)
+                locs = locs_of()
+                labels = which.formatter.format_ticks(locs)
+                fixed = FixedFormatter(labels)
+                fixed.set_offset_string(which.formatter.get_offset())
+                fixed.set_axis(axis)
+                which.locator, which.formatter = FixedLocator(locs), fixed

@@ -45,17 +45,25 @@ def _thinned_for_drawing(
     x: np.ndarray, y: np.ndarray, slices: int = DRAWN_SLICES
 ) -> tuple[np.ndarray, np.ndarray]:
     """At most ``2 × slices`` points of the line, in order: each slice's minimum and maximum."""
-    if len(y) <= 2 * slices:
+    n = len(y)
+    if n <= 2 * slices:
         return x, y
-    slice_of = np.arange(len(y)) * slices // len(y)
-    y_key = np.where(np.isnan(y), np.inf, y)
-    starts = np.flatnonzero(np.diff(slice_of, prepend=-1))
-    # each slice's first lowest and last highest point, in one pass (no sort)
-    lowest = np.flatnonzero(y_key == np.minimum.reduceat(y_key, starts)[slice_of])
-    lowest = lowest[np.flatnonzero(np.diff(slice_of[lowest], prepend=-1))]
-    highest = np.flatnonzero(y_key == np.maximum.reduceat(y_key, starts)[slice_of])[::-1]
-    highest = highest[np.flatnonzero(np.diff(slice_of[highest], prepend=slices))]
-    keep = np.unique(np.concatenate([lowest, highest]))
+    # Slice k is the points i with i × slices // n == k: it starts at ⌈k × n / slices⌉.
+    starts = -(-np.arange(slices) * n // slices)
+    lengths = np.diff(starts, append=n)
+    nan = np.isnan(y)
+    y_key = np.where(nan, np.inf, y) if nan.any() else y
+    del nan
+
+    def extreme(reduce, last: bool) -> np.ndarray:
+        # each slice's first (last) point at the slice's extreme value
+        at = np.flatnonzero(y_key == np.repeat(reduce.reduceat(y_key, starts), lengths))
+        of_slice = at * slices // n
+        if last:
+            return at[np.flatnonzero(np.diff(of_slice, append=slices))]
+        return at[np.flatnonzero(np.diff(of_slice, prepend=-1))]
+
+    keep = np.union1d(extreme(np.minimum, last=False), extreme(np.maximum, last=True))
     return x[keep], y[keep]
 
 
