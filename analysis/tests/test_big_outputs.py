@@ -104,19 +104,21 @@ def test_a_long_line_is_thinned_for_drawing_keeping_each_slice_extremes():
 
 
 def test_the_thinned_line_is_each_slices_first_lowest_and_last_highest_point():
-    """Slice by slice, as the rule reads (missing values count as the highest: they break the
-    line where they are)."""
+    """Slice by slice, as the rule reads (a missing value is a slice's lowest or highest point
+    only when the whole slice is missing)."""
     rng = np.random.default_rng(5)
     for n, slices in ((10_001, 997), (5_000, 1_000), (30_000, 7)):
         y = rng.integers(0, 20, n).astype(float)
         y[rng.random(n) < 0.2] = np.nan
         x = np.arange(n, dtype=float) * 0.5
+        if n == 30_000:   # whole slices missing too
+            y[: n // 7 + 1] = np.nan
         tx, ty = _thinned_for_drawing(x, y, slices=slices)
-        key = np.where(np.isnan(y), np.inf, y)
+        low, high = np.where(np.isnan(y), np.inf, y), np.where(np.isnan(y), -np.inf, y)
         expected = set()
         for k in range(slices):
             rows = np.flatnonzero(np.arange(n) * slices // n == k)
-            expected.add(rows[np.argmin(key[rows])])
-            expected.add(rows[len(rows) - 1 - np.argmax(key[rows][::-1])])
+            expected.add(rows[np.argmin(low[rows])])
+            expected.add(rows[len(rows) - 1 - np.argmax(high[rows][::-1])])
         keep = np.array(sorted(expected))
         assert np.array_equal(tx, x[keep]) and np.array_equal(ty, y[keep], equal_nan=True)

@@ -8,6 +8,7 @@ from ycsb_analysis.hdr_logs import interval_percentiles
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.timeseries import (
     _metric_rows,
+    latency_lines,
     merged_latency_over_time,
     operation_throughput,
     record_throughput,
@@ -81,3 +82,19 @@ def test_status_rows_read_in_place_match_the_rows_sorted_and_looked_up():
         g_t, g_first, g_count = general[key]
         assert (t == g_t).all() and first == g_first and (count == g_count).all()
         assert (np.diff(t) > 0).all()
+
+
+@pytest.mark.parametrize("name", ["hdrhistogram+histogram.err", "hdrhistogram+raw.err"])
+def test_an_operation_measured_in_two_structures_is_drawn_from_one(name):
+    """HdrREAD beside BucketREAD (or RawREAD) in every status entry: the latency line of READ
+    is the HdrREAD rows alone, each with its percentiles, one per entry."""
+    (run,) = load([str(OUTPUTS / name)])
+    meas = run.clients[0].output.status_measurements
+    lines = latency_lines(run, False, ["average_latency_us", "p99"])
+    assert {"READ", "UPDATE"} <= set(lines)
+    for op, per_client in lines.items():
+        ((_, t_s, values),) = per_client
+        hdr = meas[(meas["metric"] == f"Hdr{op}") & (meas["count"] > 0)]
+        assert len(t_s) == len(hdr) >= 3 and np.all(np.diff(t_s) > 0)
+        assert np.array_equal(values["p99"], hdr["p99"].to_numpy())
+        assert not np.isnan(values["p99"]).any()

@@ -28,6 +28,11 @@ from .report_parser import split_metric
 from .text_codes import holds_objects, value_codes
 
 NOT_PLOTTED_OPERATIONS = {"CLEANUP"}
+# An operation measured in several structures at once (measurementtype=hdrhistogram+histogram
+# prints HdrREAD and BucketREAD, hdrhistogram+raw HdrREAD and RawREAD) is drawn from one of
+# them, the first here that it has: the others print an average only, and rows of both in
+# one line would zigzag between them (and break it at every missing percentile).
+LATENCY_STRUCTURES = ["", "hdrhistogram", "raw", "histogram"]
 # `READ-NOT_FOUND`: an operation's name, a dash and an upper-case status name
 _STATUS_NAMED = re.compile(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
 
@@ -515,6 +520,18 @@ def _latency_rows(run: Run, intended: bool, columns: list[str] | None) -> pd.Dat
     return pd.concat(frames, ignore_index=True)
 
 
+def _structure_rank(column: pd.Series) -> np.ndarray:
+    """Each row's place of its metric's structure in LATENCY_STRUCTURES (others after)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, names = column.cat.codes.to_numpy(), list(column.cat.categories)
+    else:
+        codes, names = pd.factorize(column, use_na_sentinel=True)
+        names = list(names)
+    order = {name: i for i, name in enumerate(LATENCY_STRUCTURES)}
+    last = len(LATENCY_STRUCTURES)
+    return np.array([order.get(str(n), last) for n in names] + [last], dtype=np.int64)[codes]
+
+
 def latency_lines(
     run: Run, intended: bool, columns: list[str]
 ) -> dict[str, list[tuple[int, np.ndarray, dict[str, np.ndarray]]]]:
@@ -537,6 +554,7 @@ def latency_lines(
         count = meas["count"].to_numpy(dtype=float)
         # whether each operation is drawn, read by code (one more place, False: code −1)
         plotted = np.array([n not in NOT_PLOTTED_OPERATIONS for n in names] + [False])
+        structure = _structure_rank(meas["structure"])
         keep = (
             (meas["intended"].astype(bool).to_numpy() == intended)
             & ~meas["failed"].astype(bool).to_numpy()
@@ -552,6 +570,9 @@ def latency_lines(
         at_of = {k: np.flatnonzero(row_codes == k)
                  for k in np.flatnonzero(np.bincount(row_codes, minlength=len(names)))}
         for k, at in sorted(at_of.items(), key=lambda item: item[1][0]):
+            rank = structure[rows[at]]
+            if rank[0] != rank.max() or rank.min() != rank[0]:
+                at = at[rank == rank.min()]
             picked = rows[at]
             values = {c: meas[c].to_numpy()[picked] for c in columns if c in meas}
             out.setdefault(str(names[k]), []).append((idx, t_s[at], values))

@@ -44,7 +44,11 @@ VECTOR_SUMMARY_LINES = 40
 def _thinned_for_drawing(
     x: np.ndarray, y: np.ndarray, slices: int = DRAWN_SLICES
 ) -> tuple[np.ndarray, np.ndarray]:
-    """At most ``2 × slices`` points of the line, in order: each slice's minimum and maximum."""
+    """At most ``2 × slices`` points of the line, in order: each slice's minimum and maximum.
+
+    Missing values count only where a whole slice is missing (it keeps a missing point: a
+    gap in the line); a slice with values is drawn by them, as the eye would see a gap
+    narrower than a slice anyway."""
     n = len(y)
     if n <= 2 * slices:
         return x, y
@@ -52,18 +56,23 @@ def _thinned_for_drawing(
     starts = -(-np.arange(slices) * n // slices)
     lengths = np.diff(starts, append=n)
     nan = np.isnan(y)
-    y_key = np.where(nan, np.inf, y) if nan.any() else y
+    if nan.any():   # a missing value is never a slice's extreme unless all of it is missing
+        low_key, high_key = np.where(nan, np.inf, y), np.where(nan, -np.inf, y)
+    else:
+        low_key = high_key = y
     del nan
 
-    def extreme(reduce, last: bool) -> np.ndarray:
+    def extreme(key, reduce, last: bool) -> np.ndarray:
         # each slice's first (last) point at the slice's extreme value
-        at = np.flatnonzero(y_key == np.repeat(reduce.reduceat(y_key, starts), lengths))
+        at = np.flatnonzero(key == np.repeat(reduce.reduceat(key, starts), lengths))
         of_slice = at * slices // n
         if last:
             return at[np.flatnonzero(np.diff(of_slice, append=slices))]
         return at[np.flatnonzero(np.diff(of_slice, prepend=-1))]
 
-    keep = np.union1d(extreme(np.minimum, last=False), extreme(np.maximum, last=True))
+    keep = np.union1d(
+        extreme(low_key, np.minimum, last=False), extreme(high_key, np.maximum, last=True)
+    )
     return x[keep], y[keep]
 
 
