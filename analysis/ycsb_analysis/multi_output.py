@@ -676,29 +676,6 @@ def _last_head(piece: Piece, kinds: pd.Series) -> int | None:
     return None if last < 0 else int(last)
 
 
-# The lines of a block that wait for the next one (its last status entry, a few lines) go
-# with it as bytes and are read again, when they are at most this long: joining them as
-# a parsed piece to the next block's would copy every column the next block holds.
-WAITING_BYTES = 1 << 20
-
-
-def _waiting_bytes(piece: Piece, cut: int) -> bytes | None:
-    """The bytes of ``piece``'s lines from line ``cut`` on, when all the piece's lines are
-    one buffer's (a block read by the compiled status scanner), line ``cut`` is a status
-    line read there, and they are at most WAITING_BYTES; else None."""
-    status = piece.status
-    if len(status.buffers) != 1 or not isinstance(status.buffers[0], bytes):
-        return None
-    k = int(np.searchsorted(status.pos, cut))
-    if k >= len(status) or status.pos[k] != cut:
-        return None
-    data = status.buffers[0]
-    start = int(status.spans[k, 1])
-    if len(data) - start > WAITING_BYTES or (start and data[start - 1] != 10):
-        return None
-    return data[start:]
-
-
 def _parse_blocks(
     blocks: Iterator[str | bytes], source: str, raw_rows: bool = False,
     close_intervals: bool = True,
@@ -714,7 +691,7 @@ def _parse_blocks(
     block = next(blocks, None)
     while block is not None:
         following = next(blocks, None)
-        piece = pending + piece_of(block) if pending.n else piece_of(block)
+        piece = pending + piece_of(block)
         kinds = kinds_of(piece)
         cut = piece.n
         if following is not None:
@@ -722,12 +699,6 @@ def _parse_blocks(
             if last is not None:
                 cut = last
         head, pending = piece.split(cut)
-        waiting = (   # (a file read as bytes: text blocks are a test's or a UTF-16 file's)
-            _waiting_bytes(piece, cut) if isinstance(following, bytes) and pending.n else None
-        )
-        if waiting is not None:   # read again with the next block
-            pending = Piece.of_lines([])
-            following = waiting + following
         if cut:
             parse.feed(head, kinds.iloc[: len(head.lines)])
         block = following
