@@ -1,6 +1,7 @@
 """What keeps a long run's report proportionate: raw datapoints summed up per interval
 (exactly), rows over the limit written only on request and named, status figures gzipped,
-and chart lines thinned for drawing only (each slice's extremes kept)."""
+and chart lines thinned for drawing only (each slice's extremes kept, a long solid line
+drawn as the band they span)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,14 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import OUTPUTS, REPORT_CASES
+from matplotlib.collections import PolyCollection
 from ycsb_analysis import cli
-from ycsb_analysis.charts.over_time import _thinned_for_drawing
+from ycsb_analysis.charts.over_time import (
+    _draw,
+    _envelope_for_drawing,
+    _Line,
+    _thinned_for_drawing,
+)
 from ycsb_analysis.multi_output import parse_file
 from ycsb_analysis.raw_intervals import raw_intervals
 
@@ -122,3 +129,67 @@ def test_the_thinned_line_is_each_slices_first_lowest_and_last_highest_point():
             expected.add(rows[len(rows) - 1 - np.argmax(high[rows][::-1])])
         keep = np.array(sorted(expected))
         assert np.array_equal(tx, x[keep]) and np.array_equal(ty, y[keep], equal_nan=True)
+
+
+def _points(polygons) -> set[tuple[float, float]]:
+    return {tuple(p) for poly in polygons for p in poly}
+
+
+def test_a_long_line_is_drawn_as_the_band_of_its_thinned_points_split_at_whole_missing_slices():
+    """The band's corners are exactly the thinned line's points; its upper edge runs along the
+    slices' highest points left to right, the lower edge back along their lowest, and a gap
+    of whole missing slices starts a new band."""
+    rng = np.random.default_rng(7)
+    n, slices = 50_000, 500
+    x = np.arange(n, dtype=float)
+    y = rng.normal(100, 10, n)
+    y[10_000:12_000] = np.nan   # whole slices missing: a gap
+    y[30_000] = 1e6             # a spike
+    bands = _envelope_for_drawing(x, y, slices=slices)
+    tx, ty = _thinned_for_drawing(x, y, slices=slices)
+    shown = ~np.isnan(ty)
+    assert len(bands) == 2
+    assert _points(bands) == set(zip(tx[shown], ty[shown]))
+    assert 1e6 in np.concatenate([b[:, 1] for b in bands])
+    for band in bands:
+        half = len(band) // 2
+        upper, lower = band[:half], band[half:]
+        assert np.all(np.diff(upper[:, 0]) > 0) and np.all(np.diff(lower[:, 0]) < 0)
+        assert np.all(upper[:, 1] >= lower[::-1, 1])   # slice by slice: highest over lowest
+    assert _envelope_for_drawing(x[:1000], y[:1000], slices=slices) is None   # drawn whole
+
+
+def test_a_line_whose_time_goes_back_is_one_band_per_part():
+    """One operation's lines of two metrics (``READ`` and ``HdrREAD``) come one after the
+    other: a band joining them would cut across the chart, so each part is its own band."""
+    rng = np.random.default_rng(8)
+    x = np.tile(np.arange(5_000, dtype=float), 2)
+    y = np.concatenate([rng.normal(50, 5, 5_000), rng.normal(500, 5, 5_000)])
+    bands = _envelope_for_drawing(x, y, slices=100)
+    assert len(bands) == 2
+    assert max(b[:, 1].max() for b in bands[:1]) < 100 < min(b[:, 1].min() for b in bands[1:])
+    assert _points(bands) == _points(
+        [_envelope_for_drawing(x[:5_000], y[:5_000], slices=100)[0],
+         _envelope_for_drawing(x[5_000:], y[5_000:], slices=100)[0]]
+    )
+    # a short part cannot be banded: the whole line is drawn as before
+    assert _envelope_for_drawing(x[:5_100], y[:5_100], slices=100) is None
+
+
+def test_a_chart_draws_a_long_solid_line_as_its_band_and_names_it_in_the_legend():
+    rng = np.random.default_rng(9)
+    x = np.arange(20_000, dtype=float)
+    long = _Line("READ", "run-a p99", x, rng.normal(1000, 50, len(x)), "-")
+    dashed = _Line("READ", "run-a p99.9", x, rng.normal(2000, 50, len(x)), "--")
+    short = _Line("READ", "run-b p99", x[:500], rng.normal(900, 50, 500), "-")
+    fig = _draw([long, dashed, short], {"READ": "latency (µs)"}, log=True)
+    (ax,) = fig.axes
+    (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(band.get_paths()) == 1
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "run-a p99", "run-a p99.9", "run-b p99"]
+    drawn = {line.get_label(): len(line.get_xdata()) for line in ax.get_lines()}
+    assert drawn == {"run-a p99": 0, "run-a p99.9": 2_000, "run-b p99": 500}
+    fig.canvas.draw()
+    low, high = ax.get_ylim()
+    assert low < long.y.min() and high > dashed.y.max()   # the band is in the axes' limits
