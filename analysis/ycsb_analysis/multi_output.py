@@ -243,6 +243,21 @@ def _all_used(col: pd.Categorical) -> bool:
                             minlength=len(col.categories)).all())
 
 
+def _joined(pieces: list[np.ndarray], keep: np.ndarray | None, sizes: list[int]) -> np.ndarray:
+    """The blocks' arrays of one column joined, of the rows ``keep`` (all when None); the kept
+    rows of each block copied straight into their place, when the column is numbers."""
+    if keep is None or pieces[0].dtype == object:
+        return np.concatenate(pieces)
+    out = np.empty(int(np.count_nonzero(keep)), dtype=pieces[0].dtype)
+    start = end = 0
+    for piece, n in zip(pieces, sizes):
+        mask = keep[start:start + n]
+        k = int(np.count_nonzero(mask))
+        np.compress(mask, piece, out=out[end:end + k])
+        start, end = start + n, end + k
+    return out
+
+
 def _concat_owned(
     parts: list[dict[str, np.ndarray]], keep: np.ndarray | None, order: list[str]
 ) -> pd.DataFrame:
@@ -254,6 +269,7 @@ def _concat_owned(
     for c in order:
         pieces = [p.pop(c, None) for p in parts]
         dtypes = {x.dtype for x in pieces if x is not None}
+        gather = keep   # the rows still to pick from the joined column
         if all(isinstance(x, pd.Categorical) for x in pieces):
             # the status text columns (status_parser.categorical): codes joined, the few
             # names unified and kept sorted (recoded only if a block kept a name it no
@@ -268,8 +284,10 @@ def _concat_owned(
             )
             whole = None
         elif all(x is not None for x in pieces) and len(dtypes) == 1:
-            col = np.concatenate(pieces)
+            col = _joined(pieces, keep, sizes)
             whole = None
+            if col.dtype != object:
+                gather = None   # (the kept rows only, already: no second copy of the column)
         else:  # a block without the column, or dtypes to reconcile: pandas' own rules
             whole = pd.concat(
                 [
@@ -284,11 +302,11 @@ def _concat_owned(
         if col is not None and col.dtype == object:
             whole = pd.DataFrame({c: col})[c]
             col = None
-        if keep is not None:
+        if gather is not None:
             if whole is not None:
-                whole = whole[keep].reset_index(drop=True)
+                whole = whole[gather].reset_index(drop=True)
             else:
-                col = col[keep]
+                col = col[gather]
         if isinstance(col, pd.Categorical) and keep is not None:   # (categorical(): all used)
             col = col.remove_unused_categories()
         out[c] = whole if whole is not None else col
