@@ -213,51 +213,33 @@ def _block_index(blocks: list[int], n: int) -> np.ndarray:
     return np.concatenate([np.arange(i * n, (i + 1) * n) for i in blocks])
 
 
+# Measurement rows are read in slices of this many: a long run's status frame is millions of
+# rows, and each whole-frame temporary would be another 1-8 bytes a row held at once.
+_SLICE = 1 << 20
+
+
 def _throughput_blocks(run: Run) -> _Blocks | None:
-    start = _run_start(run)
-    curves: dict[tuple, list] = {}
-    steps, ends = [], []
-    for _, entries, meas in _client_frames(run):
-        if meas.empty or "count" not in meas:
-            continue
-        # Only the columns used here are filtered, merged and sorted: a status log's frames
-        # have ~17 columns of millions of rows.
-        e = entries[["entry", "time", "elapsed_s", "operations", "current_ops_per_s"]]
-        e = e.sort_values("time")
-        interval_s = _interval_lengths(e).to_numpy(dtype=float)
-        t_s = (e["time"] - start).dt.total_seconds()
-        steps.append(interval_s[interval_s > 0])
-        ends.append(float(t_s.max()))
-        t_s = t_s.to_numpy(dtype=float)
-        wanted = (
-            meas["count"].notna().to_numpy()
-            & ~meas["intended"].astype(bool).to_numpy()
-            & _is_in(meas["structure"], ["", "hdrhistogram", "raw"])
-        )
-        for key, t_end, first_len, count in _metric_rows(meas, wanted, e["entry"], t_s, interval_s):
-            first_len = first_len if np.isfinite(first_len) else 0.0
-            # A 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends, so its
-            # operations fall inside the first grid cell instead of before it.
-            first_start = t_end[0] - max(first_len, 1e-3)
-            t = np.concatenate([[first_start], t_end])
-            cum = np.concatenate([[0.0], np.cumsum(count)])
-            curves.setdefault(key, []).append((t, cum))
-    if not curves:
+    """The per-metric blocks in two passes over each client, so that no array of all the
+    measurement rows is held beyond one 2-byte group number a row: the first finds each
+    metric's rows and where its curve starts (all the grid needs), the second reads one
+    metric of one client at a time onto the grid. The sums and their order are those of
+    :func:`_cumulative_on_grid` over every client's curve of a metric (0 + first client's +
+    second's …): the same figures as reading all curves first."""
+    parts, steps, ends = _client_curves(run)
+    free_memory.release()   # the entries' and the grouping's temporaries back to the system
+    keys = list(dict.fromkeys(key for part in parts for key, _, _ in part))
+    if not keys:
         return None
     steps = np.concatenate(steps) if steps else np.zeros(0)
     step = float(np.median(steps)) if len(steps) else 1.0
     end = max(ends)
-    first = min(float(t[0]) for cs in curves.values() for t, _ in cs)
+    first = min(first_start for part in parts for _, first_start, _ in part)
     edges = _grid(first, end, step)
     widths = np.diff(edges)
     ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
-    rates = []
-    for cs in curves.values():
-        cum = _cumulative_on_grid(cs, edges)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rates.append((np.diff(cum) / widths)[ok])
-    keys = list(curves)
-    free_memory.release()   # the joins' temporaries (millions of rows) back to the system
+    rates = _rates_on_grid(keys, parts, edges, widths, ok)
+    del parts
+    free_memory.release()   # the curves' temporaries back to the system
     # Sorted by metric, then time: each metric's rows are one block (its times rise), so the
     # blocks are put in the order of their metric names (index: the row's place before).
     shown = [i for i, k in enumerate(keys) if k[1] not in NOT_PLOTTED_OPERATIONS]
@@ -266,6 +248,167 @@ def _throughput_blocks(run: Run) -> _Blocks | None:
     else:
         shown.sort(key=lambda i: keys[i][0])
     return _Blocks(keys, rates, edges[1:][ok], shown)
+
+
+def _client_curves(run: Run):
+    """``parts, steps, ends``: per client, ``(key, first start, curve)`` of each metric (see
+    :func:`_metric_groups`), its entries' interval lengths (> 0) and last time."""
+    start = _run_start(run)
+    parts: list[list[tuple[tuple, float, Callable[[], tuple[np.ndarray, np.ndarray]]]]] = []
+    steps, ends = [], []
+    for _, entries, meas in _client_frames(run):
+        if meas.empty or "count" not in meas:
+            continue
+        ids, t_s, interval_s = _entry_times(entries, start)
+        steps.append(interval_s[interval_s > 0])
+        ends.append(float(np.nanmax(t_s)) if len(t_s) and not np.isnan(t_s).all() else np.nan)
+        wanted = (
+            meas["count"].notna().to_numpy()
+            & ~meas["intended"].astype(bool).to_numpy()
+            & _is_in(meas["structure"], ["", "hdrhistogram", "raw"])
+        )
+        part = _metric_groups(meas, wanted, ids, t_s, interval_s)
+        if part is None:   # rows out of time order, an entry twice, thousands of metrics
+            part = [(key, float(t[0]), lambda curve=(t, cum): curve)
+                    for key, t, cum in _sorted_curves(meas, wanted, ids, t_s, interval_s)]
+        del wanted
+        parts.append(part)
+    return parts, steps, ends
+
+
+def _sorted_curves(meas, wanted, ids, t_s, interval_s):
+    """``key, t, cumulative count`` of each metric of one client, read all at once by
+    :func:`_metric_rows` (its general way: rows sorted by time, entries joined as a merge)."""
+    for key, t_end, first_len, count in _metric_rows(meas, wanted, pd.Series(ids), t_s,
+                                                      interval_s):
+        first_len = first_len if np.isfinite(first_len) else 0.0
+        # A 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends, so its
+        # operations fall inside the first grid cell instead of before it.
+        first_start = t_end[0] - max(first_len, 1e-3)
+        yield (key, np.concatenate([[first_start], t_end]),
+               np.concatenate([[0.0], np.cumsum(count)]))
+
+
+def _rates_on_grid(keys, parts, edges, widths, ok) -> list[np.ndarray]:
+    """Each key's operations per second in the cells of ``edges`` (those ``ok``): one metric at
+    a time, its clients' curves read and added in client order, one curve held at once."""
+    rates = []
+    # the cells left out are the last ones (a sliver at the end): the kept ones a view
+    kept = int(ok.sum())
+    leading = bool(ok[:kept].all())
+    for key in keys:
+        cum = None
+        for part in parts:
+            for k, _, curve in part:
+                if k == key:
+                    t, c = curve()
+                    on_grid = np.interp(edges, t, c, left=0.0, right=c[-1])
+                    del t, c
+                    if cum is None:   # 0 + the first client's, as a sum from zeros gives it
+                        on_grid += 0.0   # (−0.0 becomes 0.0, as 0.0 + −0.0 does)
+                        cum = on_grid
+                    else:
+                        cum += on_grid
+                    del on_grid
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = np.diff(cum)
+            del cum
+            rate /= widths
+        rates.append(rate[:kept] if leading else rate[ok])
+    return rates
+
+
+def _entry_times(entries: pd.DataFrame, start) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``entry, t_s, interval_s`` of a client's status entries in time order (``t_s``: seconds
+    since ``start``). A status log's entries come in rising time: then they are read as they
+    are, not copied by a sort (with ties or missing times, sorted as ``sort_values`` does)."""
+    times = entries["time"]
+    raw = times.to_numpy()
+    rising = raw.dtype.kind == "M" and (
+        len(raw) < 2 or bool((raw[1:] > raw[:-1]).all())   # (NaT compares False)
+    ) and not (len(raw) and np.isnat(raw[0]))
+    e = entries if rising else entries[
+        ["entry", "time", "elapsed_s", "operations", "current_ops_per_s"]
+    ].sort_values("time")
+    interval_s = _interval_lengths(e).to_numpy(dtype=float)
+    t_s = (e["time"] - start).dt.total_seconds().to_numpy(dtype=float)
+    return e["entry"].to_numpy(), t_s, interval_s
+
+
+def _metric_groups(meas, wanted, ids, t_s, interval_s):
+    """The rows of :func:`_metric_rows` without holding them: per metric of one client,
+    ``(key, first start, curve)`` in the order of :func:`_metric_rows`, where ``curve()`` reads
+    that metric's ``(t, cumulative count)`` when called. None when the rows are not in time
+    order (the general way sorts them), an entry number repeats or the metrics are too many
+    for a 2-byte group number: then :func:`_metric_rows` reads them."""
+    lookup = _entry_lookup(ids)
+    columns = [_codes(meas[c], slice(None)) for c in ("metric", "operation", "failed")]
+    sizes = [len(uniques) + 1 for _, uniques in columns]
+    combinations = int(np.prod(sizes))
+    if lookup is None or combinations >= 2**15 - 1:
+        return None
+    entry = meas["entry"].to_numpy()
+    n = len(entry)
+    group = np.empty(n, dtype=np.int16)   # each row's metric (−1: not read)
+    size = np.zeros(combinations, dtype=np.int64)
+    first_row = np.full(combinations, -1, dtype=np.int64)
+    last_t = -np.inf
+    for lo in range(0, n, _SLICE):
+        hi = min(n, lo + _SLICE)
+        at = lookup(entry[lo:hi])
+        found = wanted[lo:hi] & (at >= 0)
+        t = t_s[at[found]]
+        # in time order, as a sort would leave them (else the general way sorts them)
+        if len(t) and (np.isnan(t).any() or t[0] < last_t or not bool((t[1:] >= t[:-1]).all())):
+            return None
+        if len(t):
+            last_t = t[-1]
+        del t, at
+        key = np.zeros(hi - lo, dtype=np.int32)
+        for (c, _), s in zip(columns, sizes):
+            part = c[lo:hi]
+            found &= part >= 0   # (a missing name or flag is no group, as groupby has it)
+            key *= s
+            key += part
+        g = np.where(found, key, -1).astype(np.int16)
+        del key, found
+        group[lo:hi] = g
+        counts = np.bincount(g[g >= 0], minlength=combinations)
+        for k in np.flatnonzero((counts > 0) & (first_row < 0)):
+            first_row[k] = lo + int(np.argmax(g == k))
+        size += counts
+    present = np.flatnonzero(size)
+    count = meas["count"].to_numpy(dtype=float)
+    out = []
+    for k in present[np.argsort(first_row[present])]:
+        first = int(first_row[k])
+        key = tuple(uniques[c[first]] for c, uniques in columns)
+        at = int(lookup(entry[first:first + 1])[0])
+        first_len = interval_s[at]
+        first_len = first_len if np.isfinite(first_len) else 0.0
+        first_start = t_s[at] - max(first_len, 1e-3)
+
+        def curve(k=k, first_start=first_start, rows=int(size[k]), since=first):
+            # the metric's times and counts gathered slice by slice, summed in place
+            t = np.empty(rows + 1)
+            cum = np.empty(rows + 1)
+            t[0], cum[0] = first_start, 0.0
+            done = 1
+            for lo in range(since - since % _SLICE, n, _SLICE):
+                mine = np.flatnonzero(group[lo:lo + _SLICE] == k)
+                if not len(mine):
+                    continue
+                mine += lo
+                t[done:done + len(mine)] = t_s[lookup(entry[mine])]
+                cum[done:done + len(mine)] = count[mine]
+                done += len(mine)
+                if done > rows:
+                    break
+            np.cumsum(cum[1:], out=cum[1:])
+            return t, cum
+
+        out.append(((key[0], key[1], bool(key[2])), float(first_start), curve))
+    return out
 
 
 def _is_in(col: pd.Series, values: list) -> np.ndarray:
@@ -383,27 +526,41 @@ def _groups(codes: list[tuple[np.ndarray, np.ndarray]]):
 
 
 def _positions(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray | None:
-    """Where each of ``wanted`` is in ``ids`` (−1: nowhere); None when ``ids`` repeat. The
-    parser numbers entries 0, 1, 2, …: a lookup table of the ids, no hashing (none at all when
-    they are in that order: each id is its own place)."""
+    """Where each of ``wanted`` is in ``ids`` (−1: nowhere); None when ``ids`` repeat."""
+    lookup = _entry_lookup(ids)
+    return None if lookup is None else lookup(wanted)
+
+
+def _entry_lookup(ids: np.ndarray) -> Callable[[np.ndarray], np.ndarray] | None:
+    """What gives, for entry numbers, their places in ``ids`` (−1: nowhere), made once to be
+    asked slice by slice; None when ``ids`` repeat. The parser numbers entries 0, 1, 2, …: a
+    lookup table of the ids, no hashing (none at all when they are in that order: each id is
+    its own place)."""
     n = len(ids)
     if ids.dtype.kind in "iu" and n and ids[0] == 0 and ids[-1] == n - 1 and bool(
         (np.diff(ids) == 1).all()
     ):
-        if len(wanted) and wanted.min() >= 0 and wanted.max() < n:
-            return wanted
-        return np.where((wanted >= 0) & (wanted < n), wanted, -1)
+        def in_order(wanted: np.ndarray) -> np.ndarray:
+            if len(wanted) and wanted.min() >= 0 and wanted.max() < n:
+                return wanted
+            return np.where((wanted >= 0) & (wanted < n), wanted, -1)
+        return in_order
     if ids.dtype.kind in "iu" and len(ids) and ids.min() >= 0 and ids.max() < 4 * len(ids) + 1024:
-        table = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
-        table[ids] = np.arange(len(ids))
+        # (places as int32 when they fit: the table is as long as the entries)
+        place = np.int32 if len(ids) < 2**31 else np.int64
+        table = np.full(int(ids.max()) + 1, -1, dtype=place)
+        table[ids] = np.arange(len(ids), dtype=place)
         if not np.array_equal(table[ids], np.arange(len(ids))):
             return None   # an id twice
-        if len(wanted) and wanted.min() >= 0 and wanted.max() < len(table):
-            return table[wanted]   # (every id wanted is in the table's range: one lookup)
-        inside = (wanted >= 0) & (wanted < len(table))
-        return np.where(inside, table[np.where(inside, wanted, 0)], -1)
+
+        def by_table(wanted: np.ndarray) -> np.ndarray:
+            if len(wanted) and wanted.min() >= 0 and wanted.max() < len(table):
+                return table[wanted]   # (every id wanted is in the table's range: one lookup)
+            inside = (wanted >= 0) & (wanted < len(table))
+            return np.where(inside, table[np.where(inside, wanted, 0)], -1)
+        return by_table
     index = pd.Index(ids)
-    return index.get_indexer(wanted) if index.is_unique else None
+    return index.get_indexer if index.is_unique else None
 
 
 def record_throughput(run: Run) -> pd.DataFrame:
@@ -520,8 +677,10 @@ def _latency_rows(run: Run, intended: bool, columns: list[str] | None) -> pd.Dat
     return pd.concat(frames, ignore_index=True)
 
 
-def _structure_rank(column: pd.Series) -> np.ndarray:
-    """Each row's place of its metric's structure in LATENCY_STRUCTURES (others after)."""
+def _structure_rank(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """``codes, rank``: each row's code of its metric's structure and, per code, the place of
+    that structure in LATENCY_STRUCTURES (others after; the last place is code −1's): a row's
+    rank is ``rank[codes[row]]``, read only for the rows that need it."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes, names = column.cat.codes.to_numpy(), list(column.cat.categories)
     else:
@@ -529,7 +688,7 @@ def _structure_rank(column: pd.Series) -> np.ndarray:
         names = list(names)
     order = {name: i for i, name in enumerate(LATENCY_STRUCTURES)}
     last = len(LATENCY_STRUCTURES)
-    return np.array([order.get(str(n), last) for n in names] + [last], dtype=np.int64)[codes]
+    return codes, np.array([order.get(str(n), last) for n in names] + [last], dtype=np.int16)
 
 
 def latency_lines(
@@ -539,7 +698,8 @@ def latency_lines(
     :func:`intended_latency_over_time`) that are not failures, as arrays: per operation, in the
     order the operations first appear, ``(client, t_s, {column: values})`` of each client
     (rows in their order; of ``columns`` those the frame has). Only the rows and columns
-    drawn are copied: a long run's status frame is millions of rows of ~17 columns."""
+    drawn are copied, one operation at a time: a long run's status frame is millions of rows
+    of ~17 columns, and an index or a time of every kept row would be 8 bytes each."""
     start = _run_start(run)
     out: dict[str, list] = {}
     for idx, _, meas in _client_frames(run):
@@ -554,28 +714,30 @@ def latency_lines(
         count = meas["count"].to_numpy(dtype=float)
         # whether each operation is drawn, read by code (one more place, False: code −1)
         plotted = np.array([n not in NOT_PLOTTED_OPERATIONS for n in names] + [False])
-        structure = _structure_rank(meas["structure"])
+        structure, rank_of = _structure_rank(meas["structure"])
         keep = (
             (meas["intended"].astype(bool).to_numpy() == intended)
             & ~meas["failed"].astype(bool).to_numpy()
             & (np.isnan(count) | (count > 0))
             & plotted[codes]
         )
-        rows = np.flatnonzero(keep)
-        if not len(rows):
+        row_codes = codes[keep]   # (never −1: not plotted)
+        if not len(row_codes):
             continue
-        t_s = _seconds_since(meas["time"], rows, start)
-        row_codes = codes[rows]
         # the operations (a handful) in order of their first row
-        at_of = {k: np.flatnonzero(row_codes == k)
-                 for k in np.flatnonzero(np.bincount(row_codes, minlength=len(names)))}
-        for k, at in sorted(at_of.items(), key=lambda item: item[1][0]):
-            rank = structure[rows[at]]
-            if rank[0] != rank.max() or rank.min() != rank[0]:
-                at = at[rank == rank.min()]
-            picked = rows[at]
+        present = np.flatnonzero(np.bincount(row_codes, minlength=len(names)))
+        firsts = [int(np.argmax(row_codes == k)) for k in present]
+        del row_codes
+        for _, k in sorted(zip(firsts, present.tolist())):
+            picked = np.flatnonzero(keep & (codes == k))
+            rank = rank_of[structure[picked]]
+            lowest = rank.min()
+            if (rank != lowest).any():
+                picked = picked[rank == lowest]
+            del rank
+            t_s = _seconds_since(meas["time"], picked, start)
             values = {c: meas[c].to_numpy()[picked] for c in columns if c in meas}
-            out.setdefault(str(names[k]), []).append((idx, t_s[at], values))
+            out.setdefault(str(names[k]), []).append((idx, t_s, values))
     return out
 
 
