@@ -232,6 +232,7 @@ def _throughput_blocks(run: Run) -> _Blocks | None:
         return None
     steps = np.concatenate(steps) if steps else np.zeros(0)
     step = float(np.median(steps)) if len(steps) else 1.0
+    del steps
     end = max(ends)
     first = min(first_start for part in parts for _, first_start, _ in part)
     edges = _grid(first, end, step)
@@ -715,30 +716,51 @@ def latency_lines(
         # whether each operation is drawn, read by code (one more place, False: code −1)
         plotted = np.array([n not in NOT_PLOTTED_OPERATIONS for n in names] + [False])
         structure, rank_of = _structure_rank(meas["structure"])
-        keep = (
-            (meas["intended"].astype(bool).to_numpy() == intended)
-            & ~meas["failed"].astype(bool).to_numpy()
-            & (np.isnan(count) | (count > 0))
-            & plotted[codes]
-        )
+        is_intended = meas["intended"].astype(bool).to_numpy()
+        failed = meas["failed"].astype(bool).to_numpy()
+        n = len(meas)
+        keep = np.empty(n, dtype=bool)   # (made slice by slice: no whole-frame temporaries)
+        for lo in range(0, n, _SLICE):
+            part = slice(lo, lo + _SLICE)
+            c = count[part]
+            keep[part] = ((is_intended[part] == intended) & ~failed[part]
+                          & (np.isnan(c) | (c > 0)) & plotted[codes[part]])
         row_codes = codes[keep]   # (never −1: not plotted)
         if not len(row_codes):
             continue
         # the operations (a handful) in order of their first row
-        present = np.flatnonzero(np.bincount(row_codes, minlength=len(names)))
+        sizes = np.bincount(row_codes, minlength=len(names))
+        present = np.flatnonzero(sizes)
         firsts = [int(np.argmax(row_codes == k)) for k in present]
         del row_codes
         for _, k in sorted(zip(firsts, present.tolist())):
-            picked = np.flatnonzero(keep & (codes == k))
+            picked = _rows_where(n, int(sizes[k]),
+                                 lambda part, k=k: keep[part] & (codes[part] == k))
+            # the operation's rows of its first structure (of all, when it has one)
             rank = rank_of[structure[picked]]
             lowest = rank.min()
             if (rank != lowest).any():
                 picked = picked[rank == lowest]
             del rank
-            t_s = _seconds_since(meas["time"], picked, start)
+            t_s = np.empty(len(picked))
+            for lo in range(0, len(picked), _SLICE):   # (its temporaries a slice long)
+                t_s[lo:lo + _SLICE] = _seconds_since(meas["time"], picked[lo:lo + _SLICE], start)
             values = {c: meas[c].to_numpy()[picked] for c in columns if c in meas}
             out.setdefault(str(names[k]), []).append((idx, t_s, values))
+    free_memory.release()   # the rows' masks and indexes back to the system
     return out
+
+
+def _rows_where(n: int, size: int, mask: Callable[[slice], np.ndarray]) -> np.ndarray:
+    """The ``size`` rows of ``n`` where ``mask`` (of a slice of them) holds, in order, found slice
+    by slice: no whole-frame mask or index is made for them."""
+    rows = np.empty(size, dtype=np.intp)
+    done = 0
+    for lo in range(0, n, _SLICE):
+        mine = np.flatnonzero(mask(slice(lo, lo + _SLICE)))
+        rows[done:done + len(mine)] = mine + lo
+        done += len(mine)
+    return rows
 
 
 def _seconds_since(times: pd.Series, rows: np.ndarray, start: pd.Timestamp) -> np.ndarray:
