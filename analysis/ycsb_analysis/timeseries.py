@@ -261,6 +261,7 @@ def _client_curves(run: Run):
         if meas.empty or "count" not in meas:
             continue
         ids, t_s, interval_s = _entry_times(entries, start)
+        free_memory.release()   # (the interval lengths' temporaries: millions of entries)
         steps.append(interval_s[interval_s > 0])
         ends.append(float(np.nanmax(t_s)) if len(t_s) and not np.isnan(t_s).all() else np.nan)
         wanted = (
@@ -703,6 +704,9 @@ def latency_lines(
     of ~17 columns, and an index or a time of every kept row would be 8 bytes each."""
     start = _run_start(run)
     out: dict[str, list] = {}
+    # what the steps before freed (a chart's drawing) back to the system first: the rows'
+    # masks and copies below are made anew, not fitted into the allocator's holes
+    free_memory.release()
     for idx, _, meas in _client_frames(run):
         if meas.empty:
             continue
