@@ -20,7 +20,6 @@ from conftest import OUTPUTS, REPORT_CASES, RESULTS
 from ycsb_analysis import timeseries
 from ycsb_analysis.loader import Client, Run, load
 
-
 # --- the plain way ---------------------------------------------------------------------------
 
 def _plain_curves(run):
