@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.Reachability;
@@ -29,6 +30,8 @@ import site.ycsb.DBException;
 final class CassandraConnection implements AutoCloseable {
   final CqlSession session;
   final CqlStatements statements;
+  /** List tables (S1) found present with every live node agreeing on the schema. */
+  final Set<String> listTablesReady = ConcurrentHashMap.newKeySet();
 
   private CassandraConnection(CqlSession session, CqlStatements statements) {
     this.session = session;
@@ -124,7 +127,7 @@ final class CassandraConnection implements AutoCloseable {
     }
     // Schema DDL from several client processes at once needs time to reach agreement.
     b.withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT,
-        Duration.ofSeconds(30));
+        SchemaCreator.AGREEMENT_TIMEOUT);
     return b;
   }
 

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.batch.BatchResult;
 import org.ycsbpack.common.listappend.ListOperations;
+import site.ycsb.DBException;
 import site.ycsb.Status;
 
 /**
@@ -64,25 +65,32 @@ final class CassandraLists implements ListOperations {
   @Override
   public String prepareListTable(String table) {
     synchronized (SCHEMA_LOCK) {
-      boolean exists = connection.session.getMetadata().getKeyspace(settings.keyspace)
-          .flatMap(k -> k.getTable(table)).isPresent();
-      if (exists) {
+      if (connection.listTablesReady.contains(table)) {
         return null;
       }
-      if (!settings.createSchema) {
+      boolean exists = connection.session.getMetadata().getKeyspace(settings.keyspace)
+          .flatMap(k -> k.getTable(table)).isPresent();
+      if (!exists && !settings.createSchema) {
         return "table '" + qualified(table) + "' does not exist: create it (custom_id text, "
             + "type text, datas list<text>, PRIMARY KEY (custom_id, type)), or run with "
             + "-p cassandra.createschema=true";
       }
       try {
-        connection.session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS "
-            + qualified(table) + " (custom_id text, type text, datas list<text>, "
-            + "PRIMARY KEY (custom_id, type)) WITH " + settings.tableOptions.cql())
-            .setTimeout(Duration.ofSeconds(60)));
-        return null;
+        if (!exists) {
+          connection.session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS "
+              + qualified(table) + " (custom_id text, type text, datas list<text>, "
+              + "PRIMARY KEY (custom_id, type)) WITH " + settings.tableOptions.cql())
+              .setTimeout(Duration.ofSeconds(60)));
+        }
+        // another client process may have created it a moment ago: every node must have it
+        SchemaCreator.awaitAgreement(connection.session);
+      } catch (DBException e) {
+        return e.getMessage();
       } catch (RuntimeException e) {
         return "creating table '" + qualified(table) + "' failed: " + ErrorLog.describe(e);
       }
+      connection.listTablesReady.add(table);
+      return null;
     }
   }
 
