@@ -114,12 +114,14 @@ def test_the_thinned_line_is_each_slices_first_lowest_and_last_highest_point():
     """Slice by slice, as the rule reads (a missing value is a slice's lowest or highest point
     only when the whole slice is missing)."""
     rng = np.random.default_rng(5)
-    for n, slices in ((10_001, 997), (5_000, 1_000), (30_000, 7)):
+    for n, slices in ((10_001, 997), (5_000, 1_000), (30_000, 7), (20_000, 300)):
         y = rng.integers(0, 20, n).astype(float)
         y[rng.random(n) < 0.2] = np.nan
         x = np.arange(n, dtype=float) * 0.5
         if n == 30_000:   # whole slices missing too
             y[: n // 7 + 1] = np.nan
+        if n == 20_000:   # a run of whole missing slices in the middle
+            y[4_000:4_600] = np.nan
         tx, ty = _thinned_for_drawing(x, y, slices=slices)
         low, high = np.where(np.isnan(y), np.inf, y), np.where(np.isnan(y), -np.inf, y)
         expected = set()

@@ -99,12 +99,13 @@ def _envelope_for_drawing(
     long run's chart time (~50–120 ms a line at 110 dpi, ~3× the band's). Where ``x`` goes
     back (one operation's lines of two metrics, e.g. ``READ`` and ``HdrREAD``, one after the
     other) each part is its own band; when a part is short, None (the line is drawn)."""
-    parts = np.split(np.arange(len(x)), np.flatnonzero(np.diff(x) < 0) + 1)
-    if any(len(part) <= 2 * slices for part in parts):
+    bounds = [0, *(np.flatnonzero(np.diff(x) < 0) + 1).tolist(), len(x)]
+    parts = list(zip(bounds[:-1], bounds[1:]))   # (views below, not copies of a long line)
+    if any(b - a <= 2 * slices for a, b in parts):
         return None
     polygons = []
-    for part in parts:
-        px, py = x[part], y[part]
+    for a, b in parts:
+        px, py = x[a:b], y[a:b]
         low, high = _slice_extremes(px, py, slices)
         present = ~np.isnan(py[low])
         # runs of consecutive slices with values: [first, end) of each
