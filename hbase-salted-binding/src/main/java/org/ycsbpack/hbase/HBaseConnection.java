@@ -3,6 +3,7 @@ package org.ycsbpack.hbase;
 import static org.ycsbpack.hbase.HBaseClientSettings.isClientSetting;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,6 +38,9 @@ import site.ycsb.DBException;
  * family, so every problem surfaces in init() as one sentence rather than as failed operations.
  */
 final class HBaseConnection implements AutoCloseable {
+  /** How long a table being created (ENABLING) by another client is waited for. */
+  static final Duration ENABLING_WAIT = Duration.ofSeconds(60);
+
   static final String RPC_REGISTRY = "org.apache.hadoop.hbase.client.RpcConnectionRegistry";
 
   final Connection connection;
@@ -278,10 +282,34 @@ final class HBaseConnection implements AutoCloseable {
       throw new DBException("table " + table + " has no column family '" + s.familyName
           + "' (property columnfamily); its families are " + families);
     }
-    if (!admin.isTableEnabled(table)) {
+    if (!admin.isTableEnabled(table) && !becomesEnabled(admin, table)) {
       throw new DBException("table " + table + " is disabled: enable it (HBase shell: "
           + "enable '" + table + "')");
     }
+  }
+
+  /**
+   * Whether {@code table}, not enabled now, becomes enabled within {@link #ENABLING_WAIT}.
+   * Several clients start at once: a table another client is creating exists (ENABLING) from
+   * the moment its regions are written to meta until they are all assigned, which takes
+   * seconds for a presplit table; this client waits for it instead of calling it disabled.
+   * A DISABLED (or DISABLING) table is not waited for.
+   */
+  private static boolean becomesEnabled(Admin admin, TableName table)
+      throws IOException, DBException {
+    long deadline = System.nanoTime() + ENABLING_WAIT.toNanos();
+    while (!admin.isTableDisabled(table) && System.nanoTime() < deadline) {
+      if (admin.isTableEnabled(table)) {
+        return true;
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new DBException("interrupted while waiting for table " + table + " to be enabled");
+      }
+    }
+    return false;
   }
 
   /** Where the client looks for the cluster, with the properties that set it. */
