@@ -127,7 +127,7 @@ final class CassandraConnection implements AutoCloseable {
     }
     // Schema DDL from several client processes at once needs time to reach agreement.
     b.withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT,
-        SchemaCreator.AGREEMENT_TIMEOUT);
+        SchemaWait.TIMEOUT);
     return b;
   }
 

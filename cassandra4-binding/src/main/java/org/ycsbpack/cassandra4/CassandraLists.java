@@ -77,17 +77,15 @@ final class CassandraLists implements ListOperations {
       }
       try {
         if (!exists) {
-          connection.session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS "
+          SchemaCreator.execute(connection.session, "CREATE TABLE IF NOT EXISTS "
               + qualified(table) + " (custom_id text, type text, datas list<text>, "
-              + "PRIMARY KEY (custom_id, type)) WITH " + settings.tableOptions.cql())
-              .setTimeout(Duration.ofSeconds(60)));
+              + "PRIMARY KEY (custom_id, type)) WITH " + settings.tableOptions.cql());
         }
         // another client process may have created it a moment ago: every node must have it
-        SchemaCreator.awaitAgreement(connection.session);
+        SchemaWait.agreement(connection.session);
+        SchemaWait.tableOnEveryNode(connection.session, settings.keyspace, table);
       } catch (DBException e) {
         return e.getMessage();
-      } catch (RuntimeException e) {
-        return "creating table '" + qualified(table) + "' failed: " + ErrorLog.describe(e);
       }
       connection.listTablesReady.add(table);
       return null;
