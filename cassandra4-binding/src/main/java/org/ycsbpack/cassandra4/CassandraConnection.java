@@ -30,7 +30,7 @@ import site.ycsb.DBException;
 final class CassandraConnection implements AutoCloseable {
   final CqlSession session;
   final CqlStatements statements;
-  /** List tables (S1) found present with every live node agreeing on the schema. */
+  /** List tables (S1) checked present and readable on every live node (SchemaWait). */
   final Set<String> listTablesReady = ConcurrentHashMap.newKeySet();
 
   private CassandraConnection(CqlSession session, CqlStatements statements) {

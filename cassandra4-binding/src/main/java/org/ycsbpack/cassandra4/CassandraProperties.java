@@ -71,8 +71,7 @@ public final class CassandraProperties {
       .perClient();
   public static final BindingProperty CREATE_SCHEMA = BindingProperty.of(
       "cassandra.createschema", "false", "Create the keyspace and table if missing (once per "
-          + "client JVM, before any operation), then wait until the live nodes agree on the "
-          + "schema.");
+          + "client JVM, before any operation), then wait until every live node has the table.");
   public static final BindingProperty REPLICATION = BindingProperty.of("cassandra.replication",
       "SimpleStrategy:1", "Replication of a created keyspace: `SimpleStrategy:N` or "
           + "`NetworkTopologyStrategy:dc=N[,dc=N]`.");
