@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import java.time.Duration;
+import org.ycsbpack.common.Deadline;
 import org.ycsbpack.common.ErrorLog;
 import site.ycsb.DBException;
 
@@ -51,13 +52,13 @@ final class SchemaCreator {
    * one is tried again for up to {@link SchemaWait#TIMEOUT}.
    */
   static void execute(CqlSession session, String cql) throws DBException {
-    long deadline = System.nanoTime() + SchemaWait.TIMEOUT.toNanos();
+    Deadline deadline = Deadline.after(SchemaWait.TIMEOUT);
     while (true) {
       try {
         session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
         return;
       } catch (InvalidQueryException e) {
-        if (!keyspaceMissing(e) || System.nanoTime() > deadline) {
+        if (!keyspaceMissing(e) || deadline.passed()) {
           throw failed(cql, e);
         }
         SchemaWait.pause();

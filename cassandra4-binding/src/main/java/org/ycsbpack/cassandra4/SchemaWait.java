@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.ycsbpack.common.Deadline;
 import org.ycsbpack.common.ErrorLog;
 import site.ycsb.DBException;
 
@@ -28,7 +29,7 @@ import site.ycsb.DBException;
  */
 final class SchemaWait {
   static final Duration TIMEOUT = Duration.ofSeconds(30);
-  private static final long POLL_MS = 200;
+  private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
 
   private SchemaWait() {
@@ -39,9 +40,9 @@ final class SchemaWait {
    * (the next statement or {@link #tableOnEveryNode} then says what is missing).
    */
   static void agreement(CqlSession session) throws DBException {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    Deadline deadline = Deadline.after(TIMEOUT);
     try {
-      while (!session.checkSchemaAgreement() && System.nanoTime() < deadline) {
+      while (!session.checkSchemaAgreement() && !deadline.passed()) {
         pause();
       }
     } catch (RuntimeException e) {
@@ -63,7 +64,7 @@ final class SchemaWait {
   static boolean tableOnEveryNode(CqlSession session, String keyspace, String table,
                                   Duration timeout) throws DBException {
     String cql = "SELECT * FROM " + keyspace + "." + table + " LIMIT 1";
-    long deadline = System.nanoTime() + timeout.toNanos();
+    Deadline deadline = Deadline.after(timeout);
     Set<Node> ready = new HashSet<>();
     while (true) {
       List<String> waiting = new ArrayList<>();
@@ -85,7 +86,7 @@ final class SchemaWait {
       if (waiting.isEmpty()) {
         return true;
       }
-      if (System.nanoTime() > deadline) {
+      if (deadline.passed()) {
         System.err.println("WARN cassandra4: table " + keyspace + "." + table + " is still "
             + "unknown to " + waiting + " " + timeout.getSeconds() + " s after it was created; "
             + "requests they coordinate fail with INVALID_QUERY until they have it "
@@ -97,11 +98,6 @@ final class SchemaWait {
   }
 
   static void pause() throws DBException {
-    try {
-      Thread.sleep(POLL_MS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new DBException("interrupted while waiting for the schema to reach every node");
-    }
+    Deadline.pause(POLL, "the schema to reach every node");
   }
 }

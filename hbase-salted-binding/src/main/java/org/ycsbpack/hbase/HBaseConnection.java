@@ -26,6 +26,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.ycsbpack.common.Deadline;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.Reachability;
 import org.ycsbpack.common.UnknownProperties;
@@ -40,6 +41,7 @@ import site.ycsb.DBException;
 final class HBaseConnection implements AutoCloseable {
   /** How long a table being created (ENABLING) by another client is waited for. */
   static final Duration ENABLING_WAIT = Duration.ofSeconds(60);
+  private static final Duration ENABLING_POLL = Duration.ofMillis(200);
 
   static final String RPC_REGISTRY = "org.apache.hadoop.hbase.client.RpcConnectionRegistry";
 
@@ -297,17 +299,12 @@ final class HBaseConnection implements AutoCloseable {
    */
   private static boolean becomesEnabled(Admin admin, TableName table)
       throws IOException, DBException {
-    long deadline = System.nanoTime() + ENABLING_WAIT.toNanos();
-    while (!admin.isTableDisabled(table) && System.nanoTime() < deadline) {
+    Deadline deadline = Deadline.after(ENABLING_WAIT);
+    while (!admin.isTableDisabled(table) && !deadline.passed()) {
       if (admin.isTableEnabled(table)) {
         return true;
       }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new DBException("interrupted while waiting for table " + table + " to be enabled");
-      }
+      Deadline.pause(ENABLING_POLL, "table " + table + " to be enabled");
     }
     return false;
   }
