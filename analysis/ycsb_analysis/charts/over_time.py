@@ -16,7 +16,7 @@ from .. import timeseries
 from ..loader import Run, run_label
 from ..report_parser import split_metric
 from ..text_codes import holds_objects, value_codes
-from .common import Chart, legend_beside, new_figure, run_colors, save
+from .common import Chart, legend_beside, new_figure, plain_log_labels, run_colors, save
 
 # Beyond this many runs, latency over time draws one percentile per run (else three each):
 # 40 runs × 3 lines is no chart a reader can follow.
@@ -226,6 +226,7 @@ def _draw(
                 )
         if log:
             ax.set_yscale("log")
+            plain_log_labels(ax.yaxis)
         else:
             ax.set_ylim(bottom=0)
         ax.set_title((panel_titles or {}).get(panel, panel))

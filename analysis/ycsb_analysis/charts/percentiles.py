@@ -10,7 +10,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..hdr_logs import merge_histograms, percentile_curve, percentiles
 from ..loader import Run, run_label
-from .common import Chart, legend_beside, new_figure, run_colors, save
+from .common import Chart, legend_beside, new_figure, plain_log_labels, run_colors, save
 
 
 def percentile_label(fraction: float) -> str:
@@ -85,6 +85,7 @@ def percentile_curves(runs: list[Run], out_dir: Path) -> list[Chart]:
             lowest = min(lowest, float(df["percentile"].iloc[0]) / 100.0)
         set_percentile_axis(ax, highest, lowest)
         ax.set_yscale("log")
+        plain_log_labels(ax.yaxis)
         ax.set_title(metric)
         ax.set_xlabel("percentile (logit scale); the dot is the maximum")
         ax.set_ylabel("latency (µs, log)")
