@@ -82,7 +82,6 @@ final class CassandraLists implements ListOperations {
               + "PRIMARY KEY (custom_id, type)) WITH " + settings.tableOptions.cql());
         }
         // another client process may have created it a moment ago: every node must have it
-        SchemaWait.agreement(connection.session);
         SchemaWait.tableOnEveryNode(connection.session, settings.keyspace, table);
       } catch (DBException e) {
         return e.getMessage();

@@ -23,11 +23,9 @@ final class SchemaCreator {
   static void create(CqlSession session, CassandraSettings s) throws DBException {
     execute(session, "CREATE KEYSPACE IF NOT EXISTS " + s.keyspace
         + " WITH replication = " + s.replication.cql());
-    SchemaWait.agreement(session);
     boolean existed = session.getMetadata().getKeyspace(s.keyspace)
         .flatMap(k -> k.getTable(s.table)).isPresent();
     execute(session, tableCql(s));
-    SchemaWait.agreement(session);
     SchemaWait.tableOnEveryNode(session, s.keyspace, s.table);
     if (existed) {
       System.err.println("INFO cassandra4: table " + s.keyspace + "." + s.table + " already "
