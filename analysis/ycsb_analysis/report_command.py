@@ -15,12 +15,14 @@ from collections.abc import Callable
 
 
 def _import_cli() -> Callable[[list[str] | None], int]:
-    """``ycsb_analysis.cli.main``, imported with the collector paused (on again after)."""
+    """``ycsb_analysis.cli.main``, imported with the collector paused (then as it was)."""
+    was_on = gc.isenabled()
     gc.disable()
     try:
         from .cli import main
     finally:
-        gc.enable()
+        if was_on:
+            gc.enable()
     return main
 
 
