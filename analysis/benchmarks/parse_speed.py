@@ -137,7 +137,16 @@ print(time.process_time() - c)
 """
 
 
-REPORT_CODE = "import sys; from ycsb_analysis.cli import main; sys.argv[0] = 'ycsb-report'; main()"
+# The console script of the package on PYTHONPATH (its report_command, where it has one: how
+# its ycsb-report imported the CLI), not the installed one.
+REPORT_CODE = """import sys
+try:
+    from ycsb_analysis.report_command import main
+except ImportError:
+    from ycsb_analysis.cli import main
+sys.argv[0] = 'ycsb-report'
+sys.exit(main())
+"""
 
 
 def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:

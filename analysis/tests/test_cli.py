@@ -1,6 +1,7 @@
 """`ycsb-report`: files written, comparison mode, exit status for unreadable input."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -173,3 +174,24 @@ def test_the_command_imports_without_collecting_and_leaves_the_collector_on():
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0", "True", "ycsb_analysis.cli"]
+
+
+@pytest.mark.parametrize("users_choice, advice", [(None, False), ("1", True)])
+def test_the_command_turns_numpys_huge_page_advice_off_unless_the_user_chose(users_choice, advice):
+    """report_command imports numpy with NUMPY_MADVISE_HUGEPAGE=0 (huge pages cost a long
+    run's report its page faults' compaction) unless the variable was set, and leaves the
+    environment as it was."""
+    code = (
+        "import os\n"
+        "from ycsb_analysis import report_command\n"
+        "report_command._import_cli()\n"
+        "from numpy._core import multiarray\n"
+        "print(multiarray._get_madvise_hugepage(), os.environ.get('NUMPY_MADVISE_HUGEPAGE'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if users_choice is not None:
+        env["NUMPY_MADVISE_HUGEPAGE"] = users_choice
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(advice), str(users_choice)]
