@@ -28,10 +28,12 @@ With ``--before main`` the two tool rows also run with the package as it is on `
 interleaved: before and after from one run on the same files.
 
 It prints MB per CPU-second (user + system time of the process; the machine is shared, wall
-time says more about the neighbours than about the code), the median over the rounds, and
-the peak resident memory, each row's speed as a multiple of the one-regex row of the same
-input and run (the machine is shared: compare ratios, not absolute figures, across runs), and
-the largest files each ``ycsb-report`` wrote. A script, not a test: nothing is asserted.
+time says more about the neighbours than about the code), the median over the rounds, how
+much of it was system time (mostly the kernel's page faults: what huge pages cost, see
+analysis/README), the peak resident memory, each row's speed as a multiple of the one-regex
+row of the same input and run (the machine is shared: compare ratios, not absolute figures,
+across runs), and the largest files each ``ycsb-report`` wrote. A script, not a test: nothing
+is asserted.
 """
 
 from __future__ import annotations
@@ -127,13 +129,14 @@ with open(sys.argv[1], "rb") as f:
 print(n)
 """
 
-# Prints the CPU seconds of parse_file alone (not the interpreter's start and imports, ~1 s).
+# Prints the CPU and system seconds of parse_file alone (not the interpreter's start and
+# imports, ~1 s).
 PARSE_CODE = """
-import sys, time
+import os, sys, time
 from ycsb_analysis.multi_output import parse_file
-c = time.process_time()
+c, s = time.process_time(), os.times().system
 outs = parse_file(sys.argv[1])
-print(time.process_time() - c)
+print(time.process_time() - c, os.times().system - s)
 """
 
 
@@ -149,8 +152,9 @@ sys.exit(main())
 """
 
 
-def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
-    """CPU seconds (user + system) and peak RSS in MiB of one child process."""
+def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """CPU seconds (user + system), of them system seconds, and peak RSS in MiB of one child
+    process."""
     with tempfile.TemporaryFile() as out:
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(p.pid, 0)
@@ -159,10 +163,10 @@ def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
             raise SystemExit(f"{' '.join(cmd)} failed with exit status {p.returncode}")
         out.seek(0)
         said = out.read().decode().strip()
-    cpu = usage.ru_utime + usage.ru_stime
+    cpu, system = usage.ru_utime + usage.ru_stime, usage.ru_stime
     if cmd[1:3] == ["-c", PARSE_CODE] and said:
-        cpu = float(said)
-    return cpu, usage.ru_maxrss / 1024
+        cpu, system = map(float, said.split())
+    return cpu, system, usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -232,7 +236,7 @@ def main() -> None:
                 ]
             tools = {**before, **tools}
             envs.update({name: env for name in before})
-        results: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        results: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
         for _ in range(args.repeat):
             for kind, path in files.items():
                 for name, cmd in tools.items():
@@ -249,16 +253,18 @@ def main() -> None:
                     f"{name} {size / 1e6:.2f} MB" for size, name in sizes[:5]
                 ))
         print(
-            f"{'input':8} {'what':24} {'MB/CPU-s':>9} {'CPU s':>7} {'peak MiB':>9} "
-            f"{'x one regex':>11}  (median of {args.repeat})"
+            f"{'input':8} {'what':24} {'MB/CPU-s':>9} {'CPU s':>7} {'of it sys':>9} "
+            f"{'peak MiB':>9} {'x one regex':>11}  (median of {args.repeat})"
         )
         for (kind, name), runs in results.items():
             size = files[kind].stat().st_size / 1e6
-            cpu = statistics.median(c for c, _ in runs)
-            peak = statistics.median(m for _, m in runs)
-            floor = statistics.median(c for c, _ in results[(kind, "one regex")])
+            cpu = statistics.median(c for c, _, _ in runs)
+            system = statistics.median(s for _, s, _ in runs)
+            peak = statistics.median(m for _, _, m in runs)
+            floor = statistics.median(c for c, _, _ in results[(kind, "one regex")])
             print(
-                f"{kind:8} {name:24} {size / cpu:9.1f} {cpu:7.2f} {peak:9.0f} {floor / cpu:11.2f}"
+                f"{kind:8} {name:24} {size / cpu:9.1f} {cpu:7.2f} {system:9.2f} {peak:9.0f} "
+                f"{floor / cpu:11.2f}"
             )
 
 
