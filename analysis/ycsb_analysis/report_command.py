@@ -7,10 +7,11 @@ collect: ~0.15 CPU-s of a report that takes ~7 (a 314 MB status log; 8 interleav
 each way, 0.99–1.38 against 1.13–1.84 CPU-s).
 
 numpy asks Linux for transparent huge pages (``madvise``) for every array of 4 MB or more.
-Where the kernel's huge pages are ``madvise`` (the default of Debian and Ubuntu), a page fault
-in such an array then compacts memory to find 2 MB of it, and a long run's report makes and
-frees arrays of tens of MB all the time: on a 1,047 MB status log that was ~2.5 of the report's
-13.5 CPU-s, all of it system time (user time the same either way; 314 MB log: ~0.5 of 5.2).
+Where the kernel honours that advice with ``defrag`` set to ``madvise`` (as on the machine
+measured), a page fault in such an array then compacts memory to find 2 MB of it, and a long
+run's report makes and frees arrays of tens of MB all the time: on a 1,047 MB status log that
+was ~2.5 of the report's 13.5 CPU-s, all of it system time (user time the same either way;
+314 MB log: ~0.5 of 5.2).
 ``NUMPY_MADVISE_HUGEPAGE=0``, numpy's own switch, read once when numpy is imported, turns the
 advice off; a value the user set is kept. ``python -m ycsb_analysis.cli`` and a notebook's
 ``import`` still import the ordinary way; the report is the same.
