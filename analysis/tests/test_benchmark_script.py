@@ -23,7 +23,7 @@ def test_parse_speed_prints_every_row_before_and_after(tmp_path):
              "one regex", "grep -c"]
     assert sorted(rows) == sorted((kind, t) for kind in ("status", "raw") for t in tools)
     for (kind, tool), (speed, cpu, system, peak, ratio) in rows.items():
-        assert float(speed) > 0 and int(peak) > 0, (kind, tool)
+        assert float(speed) > 0 and int(peak) > 0 and float(ratio) > 0, (kind, tool)
         assert 0 <= float(system) <= float(cpu), (kind, tool)
         if tool != "grep -c":   # (grep reads 1 MB in less than 0.005 CPU-s)
             assert float(cpu) > 0, (kind, tool)
