@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, free_memory
+from . import __version__, free_memory, status_spill
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .csv_text import write_csv
@@ -30,8 +30,8 @@ from .html_report import comparison_table_and_unmatched, write_report
 from .intervals_html import sections as interval_sections
 from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
-from .multi_output import MAX_KEPT_RAW_ROWS
-from .parquet_tables import write_parquet
+from .multi_output import MAX_KEPT_RAW_ROWS, ParsedOutput
+from .parquet_tables import InSlices, holds_missing, write_parquet
 from .per_client import client_figures
 from .plausibility import implausible_figures
 from .raw_intervals import INTERVAL_MS
@@ -122,6 +122,20 @@ def read_status_figures(report_dir: Path) -> pd.DataFrame:
     return pd.read_csv(report_dir / "status.csv")
 
 
+def _status_part(output: ParsedOutput) -> pd.DataFrame | InSlices:
+    """An output's status measurements for ``write_parquet``: the frame, or in slices when
+    some columns are in files (``status_spill``), so they are never all in memory."""
+    if output.status_files is None:
+        return output.status_measurements
+    lean = output.status_measurements
+    return InSlices(
+        rows=len(lean),
+        slice_of=lambda lo, hi: output.status_frame(slice(lo, hi)),
+        with_missing=output.status_files.with_missing
+        | {c for c in lean.columns if holds_missing(lean[c])},
+    )
+
+
 def export_figures(
     out: Path,
     runs: list[Run],
@@ -141,9 +155,8 @@ def export_figures(
         for c in r.clients:
             rep = c.output.report.assign(run=label, client=c.index, source=c.output.source)
             figures.append(rep[["run", "client", "source", "metric", "measurement", "value"]])
-            sm = c.output.status_measurements
-            if not sm.empty:   # labelled when written: no copy of millions of rows
-                status.append(({"run": label, "client": c.index}, sm))
+            if not c.output.status_measurements.empty:   # labelled when written: no copy
+                status.append(({"run": label, "client": c.index}, c.output))
             ts = c.output.timeseries
             if not ts.empty:
                 series.append(
@@ -206,9 +219,9 @@ def export_figures(
             f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
             "also writes every row (raw-datapoints.csv.gz)"
         )
-    n_status = sum(len(sm) for _, sm in status)
+    n_status = sum(len(o.status_measurements) for _, o in status)
     if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet, part by part
-        write_parquet(status, out / STATUS_PARQUET)
+        write_parquet([(labels, _status_part(o)) for labels, o in status], out / STATUS_PARQUET)
         written.append(out / STATUS_PARQUET)
         if notes is not None:
             notes.append(
@@ -217,7 +230,8 @@ def export_figures(
                 f"pandas.read_parquet('{STATUS_PARQUET}'), the columns of status.csv"
             )
     else:
-        dump([sm.assign(**labels) for labels, sm in status], "status", json_too=False)
+        dump([o.status_frame().assign(**labels) for labels, o in status], "status",
+             json_too=False)
     if not summary.empty:
         summary.to_csv(out / "summary.csv", index=False)
         summary.to_json(out / "summary.json", orient="records", indent=1)
@@ -265,12 +279,35 @@ def build_report_outcome(
 
     Raises :class:`UnreadableInput` only when no input can be used at all.
     """
+    made = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        # a big status log's seldom-read columns in files beside the report while it is made
+        with status_spill.spilling(out):
+            return _report_outcome(
+                inputs, out, baseline, batchsize, title, skip, raw_rows
+            )
+    except UnreadableInput:
+        if made and not any(out.iterdir()):
+            out.rmdir()   # (nothing could be used: no empty directory left behind)
+        raise
+
+
+def _report_outcome(
+    inputs: list[str],
+    out: Path,
+    baseline: list[str] | None,
+    batchsize: int | dict[str, int],
+    title: str,
+    skip: float | None,
+    raw_rows: bool,
+) -> ReportOutcome:
     skipped: list[SkippedInput] = []
     runs = load(inputs, batchsize=batchsize, skipped=skipped, raw_rows=raw_rows)
+    free_memory.release()   # the parse's temporaries back to the system before the charts'
     if not runs:
         reasons = "; ".join(str(s) for s in skipped) or "no run found"
         raise UnreadableInput(" ".join(inputs), f"nothing could be used ({reasons})")
-    out.mkdir(parents=True, exist_ok=True)
     for r in runs:
         r.warnings += [f"implausible: {f}" for f in implausible_figures(r)]
     merged = {run_label(r): merge_clients(r) for r in runs}

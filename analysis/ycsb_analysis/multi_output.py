@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from . import exporters, fast_status, free_memory, report_parser, status_parser
+from . import exporters, fast_status, free_memory, report_parser, status_parser, status_spill
 from .errors import UnreadableInput
 from .fast_raw import Piece, piece_of
 from .fast_status import block_entries
@@ -54,7 +54,7 @@ class ParsedOutput:
     source: str
     report: pd.DataFrame  # metric, measurement, value (every final-report figure)
     status_entries: pd.DataFrame  # one row per status entry
-    status_measurements: pd.DataFrame  # one row per status entry and metric
+    status_measurements: pd.DataFrame  # one row per status entry and metric (see status_spill)
     timeseries: pd.DataFrame  # metric, time_ms, average_latency_us (timeseries type)
     raw_datapoints: pd.DataFrame  # metric, timestamp_ms, latency_us (raw type; see below)
     line_counts: dict[str, int] = field(default_factory=dict)
@@ -74,6 +74,35 @@ class ParsedOutput:
     cut_line: str | None = None
     incomplete_blocks: list[str] = field(default_factory=list)
     encoding: str = "utf-8"
+    # ycsb-report's parse of a big file: the measurement columns not in status_spill.LEAN are
+    # in files, not in status_measurements; read them with status_values / status_frame.
+    status_files: status_spill.Spilled | None = None
+
+    @property
+    def status_columns(self) -> list[str]:
+        """Every column of the status measurements, in memory or in files."""
+        if self.status_files is None:
+            return list(self.status_measurements.columns)
+        return list(self.status_files.order)
+
+    def status_values(self, name: str, rows: np.ndarray | slice | None = None) -> np.ndarray:
+        """Column ``name`` of the status measurements (of ``rows``, positions or a slice, when
+        given), from memory or read from its file. Raises KeyError for a column not there."""
+        if name in self.status_measurements:
+            values = self.status_measurements[name].to_numpy()
+            return values if rows is None else values[rows]
+        if self.status_files is not None and name in self.status_files.files:
+            return self.status_files.read(name, rows)
+        raise KeyError(name)
+
+    def status_frame(
+        self, rows: np.ndarray | slice | None = None, columns: list[str] | None = None
+    ) -> pd.DataFrame:
+        """The status measurements with every column (of ``rows`` and ``columns`` when given),
+        as ``parse_file`` gives them, whether or not some columns are in files."""
+        if self.status_files is None and rows is None and columns is None:
+            return self.status_measurements
+        return status_spill.whole_frame(self.status_measurements, self.status_files, rows, columns)
 
     @property
     def skipped_lines(self) -> int:
@@ -110,14 +139,20 @@ class ParsedOutput:
                 return a
             return pd.concat([a, b], ignore_index=True)
 
-        entries_b = other.status_entries.copy()
-        meas_b = other.status_measurements.copy()
+        entries_b = other.status_entries
+        meas_a, meas_b = self.status_measurements, other.status_measurements
+        files = self.status_files if meas_b.empty else other.status_files if meas_a.empty \
+            else None
+        if files is None and not meas_a.empty and not meas_b.empty:
+            # (status lines in both files: rare) every column in memory
+            meas_a, meas_b = self.status_frame(), other.status_frame()
         if not self.status_entries.empty and not entries_b.empty:
-            # Keep entry ids unique across the two files.
+            # Keep entry ids unique across the two files (new entry columns, the others
+            # shared: a long run's frame is not copied).
             shift = int(self.status_entries["entry"].max()) + 1
-            entries_b["entry"] += shift
+            entries_b = entries_b.assign(entry=entries_b["entry"] + shift)
             if not meas_b.empty:
-                meas_b["entry"] += shift
+                meas_b = meas_b.assign(entry=meas_b["entry"] + shift)
         counts = dict(self.line_counts)
         for k, v in other.line_counts.items():
             counts[k] = counts.get(k, 0) + v
@@ -125,7 +160,8 @@ class ParsedOutput:
             source=f"{self.source} + {other.source}",
             report=cat(self.report, other.report),
             status_entries=cat(self.status_entries, entries_b),
-            status_measurements=cat(self.status_measurements, meas_b),
+            status_measurements=cat(meas_a, meas_b),
+            status_files=files,
             timeseries=cat(self.timeseries, other.timeseries),
             raw_datapoints=cat(self.raw_datapoints, other.raw_datapoints),
             line_counts=counts,
@@ -351,7 +387,10 @@ class _FileParse:
     caller keeps the lines from a block's last status head for the next block.
     """
 
-    def __init__(self, source: str, raw_rows: bool = False, close_intervals: bool = True):
+    def __init__(
+        self, source: str, raw_rows: bool = False, close_intervals: bool = True,
+        spill: status_spill.Writer | None = None,
+    ):
         self.source = source
         self.keep_raw = True
         self.all_raw_rows = raw_rows
@@ -373,6 +412,9 @@ class _FileParse:
         self.entries: list[pd.DataFrame] = []
         self.fingerprints: list[pd.DataFrame] = []
         self.measurements: list[dict[str, np.ndarray]] = []  # see _own_columns
+        self.column_names: dict[str, None] = {}   # of the measurements, in order
+        self.spill = spill   # where seldom-read columns go (None: kept in memory)
+        self.column_order: list[str] = []   # of the joined measurements, set by _status()
         self.counts: list[pd.DataFrame] = []
         self.line_segment: list[pd.Series] = []  # segment of report/timeseries/raw lines
 
@@ -468,10 +510,7 @@ class _FileParse:
                 lines_s, kinds, piece.status, self.n_lines
             )
             if len(entries):
-                if isinstance(measurements, dict):   # already columns of their own
-                    self.measurements.append(measurements)
-                elif len(measurements):
-                    self.measurements.append(_own_columns(measurements))
+                self._keep_measurements(measurements)
                 entries["segment"] = segments.reindex(entries["entry"]).to_numpy()
                 self.entries.append(entries)
                 self.fingerprints.append(fingerprints)
@@ -501,14 +540,23 @@ class _FileParse:
             status, offset, line_entry
         )
         if len(entries):
-            if isinstance(measurements, dict):
-                self.measurements.append(measurements)
-            elif len(measurements):
-                self.measurements.append(_own_columns(measurements))
+            self._keep_measurements(measurements)
             entries["segment"] = np.full(len(entries), self.n_starts, dtype=np.int64)
             self.entries.append(entries)
             self.fingerprints.append(fingerprints)
         self.n_lines += piece.n
+
+    def _keep_measurements(self, measurements: dict[str, np.ndarray] | pd.DataFrame) -> None:
+        """Keep a block's measurement rows: as columns of their own (see ``_own_columns``),
+        their seldom-read ones written to files when spilling (``status_spill``)."""
+        if not isinstance(measurements, dict):   # (a frame: the readable path's)
+            if not len(measurements):
+                return
+            measurements = _own_columns(measurements)
+        self.column_names.update(dict.fromkeys(measurements))
+        if self.spill is not None:
+            measurements = self.spill.split(measurements)
+        self.measurements.append(measurements)
 
     def _add_raw(
         self, piece: Piece, raw_lines: pd.Series, segments: pd.Series, raw_segment: np.ndarray
@@ -577,17 +625,23 @@ class _FileParse:
         parts, self.entries = self.entries, []
         measurements = pd.DataFrame(columns=["entry", "metric", "count"])
         if self.measurements:
-            names = list(dict.fromkeys(c for p in self.measurements for c in p))
+            names = list(self.column_names)
             pct = sorted(
                 [c for c in names if c.startswith("p") and c[1:2].isdigit()],
                 key=lambda c: float(c[1:]),
             )
+            self.column_order = [c for c in names if c not in pct] + pct
             keep = None
             if repeated.any():
                 kept = np.concatenate([p["entry"].to_numpy() for p in parts])[~repeated]
                 keep = np.isin(np.concatenate([p["entry"] for p in self.measurements]), kept)
+                if self.spill is not None:
+                    self.spill.keep(keep)
             rows, self.measurements = self.measurements, []
-            measurements = _concat_owned(rows, keep, [c for c in names if c not in pct] + pct)
+            in_memory = dict.fromkeys(c for p in rows for c in p)
+            measurements = _concat_owned(
+                rows, keep, [c for c in self.column_order if c in in_memory]
+            )
         entries = _concat(parts)
         del parts
         if repeated.any():
@@ -644,6 +698,7 @@ class _FileParse:
                     return df.reset_index(drop=True)
                 return df[line_segment.reindex(df.index).to_numpy() == seg].reset_index(drop=True)
 
+            rows = slice(0, len(measurements))
             if n_segments == 1:  # everything belongs to the one output: no filtered copies
                 ents = entries.reset_index(drop=True)
                 meas = (
@@ -651,11 +706,24 @@ class _FileParse:
                 )
             else:
                 ents = entries[entry_segment == seg].reset_index(drop=True)
+                mine = np.flatnonzero(measurements["entry"].isin(ents["entry"]).to_numpy()) \
+                    if not measurements.empty else np.empty(0, dtype=np.intp)
                 meas = (
-                    measurements[measurements["entry"].isin(ents["entry"])].reset_index(drop=True)
+                    measurements.iloc[mine].reset_index(drop=True)
                     if not measurements.empty
                     else measurements
                 )
+                # (an output's rows are consecutive: outputs follow each other in the text)
+                rows = slice(int(mine[0]), int(mine[-1]) + 1) if len(mine) else slice(0, 0)
+            spilled = (
+                self.spill.rows_of(rows.start, rows.stop, self.column_order)
+                if self.spill is not None and self.spill.files and len(meas)
+                else None
+            )
+            if spilled is not None and len(spilled) != len(meas):   # (never seen): in memory
+                every = self.spill.rows_of(0, self.spill.rows, self.column_order)
+                meas = status_spill.whole_frame(measurements, every, rows=mine)
+                spilled = None
             line_counts = {k: int(counts.get((seg, k), 0)) for k in LINE_KINDS}
             outputs.append(
                 ParsedOutput(
@@ -663,6 +731,7 @@ class _FileParse:
                     report=pick(report).drop(columns=["value_text"], errors="ignore"),
                     status_entries=ents,
                     status_measurements=meas,
+                    status_files=spilled,
                     timeseries=pick(timeseries),
                     raw_datapoints=raw.reset_index(drop=True)
                     if raw.empty or n_segments == 1
@@ -696,7 +765,7 @@ def _last_head(piece: Piece, kinds: pd.Series) -> int | None:
 
 def _parse_blocks(
     blocks: Iterator[str | bytes], source: str, raw_rows: bool = False,
-    close_intervals: bool = True,
+    close_intervals: bool = True, spill: status_spill.Writer | None = None,
 ) -> list[ParsedOutput]:
     """Parse text given as consecutive blocks of whole lines.
 
@@ -704,7 +773,7 @@ def _parse_blocks(
     continuation lines always meet their head (a block whose only head is its first line
     waits whole: text without another status head grows the block).
     """
-    parse = _FileParse(source, raw_rows, close_intervals)
+    parse = _FileParse(source, raw_rows, close_intervals, spill)
     pending = Piece.of_lines([])
     block = next(blocks, None)
     while block is not None:
@@ -838,6 +907,35 @@ def _say_if_slow(path: Path) -> None:
         )
 
 
+def _parse_text_file(
+    path: Path, block_bytes: int, encoding: str, raw_rows: bool, cut: list[str]
+) -> list[ParsedOutput]:
+    """``_parse_blocks`` of a text file, read again when the first way cannot be exact: raw
+    datapoints out of time order (counts kept open), or measurement columns that do not
+    join as plain numbers in files (every column in memory then)."""
+    spill_beside = status_spill.directory_for(path)
+    close_intervals = True
+    while True:
+        spill = status_spill.Writer(spill_beside) if spill_beside is not None else None
+        cut.clear()
+        try:
+            return _parse_blocks(
+                _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
+                source=str(path),
+                raw_rows=raw_rows,
+                close_intervals=close_intervals,
+                spill=spill,
+            )
+        except NotExact:   # raw datapoints out of time order: read again, keeping counts
+            if not close_intervals:
+                raise
+            close_intervals = False
+        except status_spill.NotSpillable:
+            spill_beside = None
+        if spill is not None:
+            spill.discard()
+
+
 def parse_file(
     path: Path | str, block_bytes: int = BLOCK_BYTES, raw_rows: bool = False
 ) -> list[ParsedOutput]:
@@ -858,20 +956,7 @@ def parse_file(
         if _JSON_START.match(head):
             text = path.read_bytes().decode(encoding, errors="replace")
         else:
-            try:
-                outputs = _parse_blocks(
-                    _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
-                    source=str(path),
-                    raw_rows=raw_rows,
-                )
-            except NotExact:   # raw datapoints out of time order: read again, keeping counts
-                cut.clear()
-                outputs = _parse_blocks(
-                    _withhold_unterminated_line(text_blocks(path, block_bytes, encoding), cut),
-                    source=str(path),
-                    raw_rows=raw_rows,
-                    close_intervals=False,
-                )
+            outputs = _parse_text_file(path, block_bytes, encoding, raw_rows, cut)
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
     if _JSON_START.match(head):

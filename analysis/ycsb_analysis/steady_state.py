@@ -125,13 +125,16 @@ def _latency_series(run: Run, metric: str) -> pd.DataFrame:
             e["time"].min()
             - pd.to_timedelta(float(e.loc[e["time"].idxmin(), "elapsed_s"]), unit="s")
         )
-        m = m[(m["metric"] == metric) & (m["count"] > 0)].drop_duplicates("elapsed_s")
-        avg = next((col for col in ("average_latency_us", "avg") if col in m), None)
-        if avg is None:
+        if "average_latency_us" not in m:
             continue
-        frames.append(
-            pd.DataFrame({"abs": m["time"], "count": m["count"], "sum": m["count"] * m[avg]})
-        )
+        # (the rows of one metric, with their times: in files for a big log, see status_spill)
+        m = c.output.status_frame(
+            np.flatnonzero(((m["metric"] == metric) & (m["count"] > 0)).to_numpy()),
+            ["time", "elapsed_s", "count", "average_latency_us"],
+        ).drop_duplicates("elapsed_s")
+        frames.append(pd.DataFrame(
+            {"abs": m["time"], "count": m["count"], "sum": m["count"] * m["average_latency_us"]}
+        ))
     if not frames:
         return pd.DataFrame(columns=["t_s", "count", "avg"])
     f = pd.concat(frames, ignore_index=True)

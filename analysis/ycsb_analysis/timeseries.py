@@ -655,18 +655,18 @@ def intended_latency_over_time(run: Run, columns: list[str] | None = None) -> pd
 def _latency_rows(run: Run, intended: bool, columns: list[str] | None) -> pd.DataFrame:
     start = _run_start(run)
     frames = []
-    for idx, entries, meas in _client_frames(run):
-        if meas.empty:
+    for c in run.clients:
+        idx, output, meas = c.index, c.output, c.output.status_measurements
+        if output.status_entries.empty or meas.empty:
             continue
         rows = ~meas["operation"].isin(NOT_PLOTTED_OPERATIONS) & (
             meas["intended"].astype(bool) == intended
+        ) & (meas["count"].isna() | (meas["count"] > 0))
+        m = output.status_frame(
+            np.flatnonzero(rows.to_numpy()),
+            None if columns is None
+            else list(set(columns) | {"time", "count", "operation", "failed", "metric"}),
         )
-        if columns is None:
-            m = meas[rows].copy()
-        else:
-            wanted = set(columns) | {"time", "count", "operation", "failed", "metric"}
-            m = meas.loc[rows, [c for c in meas.columns if c in wanted]]
-        m = m[(m["count"].isna()) | (m["count"] > 0)]
         if intended and m.empty:
             continue
         m["t_s"] = (m["time"] - start).dt.total_seconds()
@@ -707,8 +707,9 @@ def latency_lines(
     # what the steps before freed (a chart's drawing) back to the system first: the rows'
     # masks and copies below are made anew, not fitted into the allocator's holes
     free_memory.release()
-    for idx, _, meas in _client_frames(run):
-        if meas.empty:
+    for c in run.clients:
+        idx, output, meas = c.index, c.output, c.output.status_measurements
+        if output.status_entries.empty or meas.empty:
             continue
         op_col = meas["operation"]
         if isinstance(op_col.dtype, pd.CategoricalDtype):
@@ -748,8 +749,9 @@ def latency_lines(
             del rank
             t_s = np.empty(len(picked))
             for lo in range(0, len(picked), _SLICE):   # (its temporaries a slice long)
-                t_s[lo:lo + _SLICE] = _seconds_since(meas["time"], picked[lo:lo + _SLICE], start)
-            values = {c: meas[c].to_numpy()[picked] for c in columns if c in meas}
+                t_s[lo:lo + _SLICE] = _seconds_since(output, picked[lo:lo + _SLICE], start)
+            have = set(output.status_columns)
+            values = {c: output.status_values(c, picked) for c in columns if c in have}
             out.setdefault(str(names[k]), []).append((idx, t_s, values))
     free_memory.release()   # the rows' masks and indexes back to the system
     return out
@@ -767,12 +769,14 @@ def _rows_where(n: int, size: int, mask: Callable[[slice], np.ndarray]) -> np.nd
     return rows
 
 
-def _seconds_since(times: pd.Series, rows: np.ndarray, start: pd.Timestamp) -> np.ndarray:
-    """``(times.iloc[rows] - start).dt.total_seconds()`` as an array: the same subtraction (in
-    the finer of the two units) and division, without a Series of a long run's rows."""
-    if not (isinstance(times.dtype, np.dtype) and times.dtype.kind == "M"):   # (time zones)
-        return (times.iloc[rows] - start).dt.total_seconds().to_numpy()
-    since = times.to_numpy()[rows] - start.to_datetime64()
+def _seconds_since(output, rows: np.ndarray, start: pd.Timestamp) -> np.ndarray:
+    """``(time.iloc[rows] - start).dt.total_seconds()`` of the status measurements' ``time``
+    as an array: the same subtraction (in the finer of the two units) and division, without a
+    Series of a long run's rows."""
+    times = output.status_measurements.get("time")
+    if times is not None and not (isinstance(times.dtype, np.dtype) and times.dtype.kind == "M"):
+        return (times.iloc[rows] - start).dt.total_seconds().to_numpy()   # (time zones)
+    since = output.status_values("time", rows) - start.to_datetime64()
     return pd.TimedeltaIndex(since).total_seconds().to_numpy()
 
 
