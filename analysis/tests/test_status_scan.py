@@ -148,6 +148,21 @@ def status_text(draw):
     "operations; 7 current ops/sec; est completion in 0 second [READ: Count=8, Max=3731, "
     "Min=2, Avg=1159.25, 90=3731, 99=3731, 99.9=3731, 99.99=3731] \n"
 )
+# found by this test: continuation lines of no entry (the text's start) naming percentiles,
+# then entries the scanner did not read (impossible hours), then one without percentiles:
+# no percentile column, as the readable parser has none
+@example(
+    "[HdrUPDATE-FAILED: Count=1, Max=1220, Min=1220, Avg=1220, 90=1220, 99=1220]\n"
+    "2026-11-22 231:11:46:121 0 sec: 15 operations; 7 current ops/sec; est completion in 0 "
+    "second [READ: Count=8, Max=3731, Min=2, Avg=1159.25, 90=3731, 99=3731] \n"
+    "2026-11-22 23:11:50:998 0 sec: 5 operations; 7 current ops/sec; est completion in 0 "
+    "second [READ AverageLatency(us)=3360] \n"
+)
+# ... and when the entries after them have no measurement at all: no measurement row
+@example(
+    "[HdrUPDATE-FAILED: Count=1, Max=1220, Min=1220, Avg=1220, 90=1220, 99=1220]\n"
+    "2026-11-22 23:11:53:013 2 sec: 300 operations; 76.92 current ops/sec;      \n"
+)
 def test_mutated_status_lines_parse_as_the_readable_parser_parses_them(monkeypatch, text):
     assert_same(multi_output.parse_text(text), readable(text, monkeypatch))
     compiled, numpy_read = both_readers(text)

@@ -771,7 +771,8 @@ def block_entries(
         entry = head_of[np.searchsorted(labels, r["pos"] + offset)]
         fast = (entry >= 0) & ~np.isin(entry, slow_heads)
         if fast.any():
-            r = pd.DataFrame({c: v[fast] for c, v in r.items() if c != "pos"})
+            r = _named_only({c: v[fast] for c, v in r.items()}, status, fast.all())
+            r = pd.DataFrame({c: v for c, v in r.items() if c != "pos"})
             r.insert(0, "entry", entry[fast])
             rows.append(r)
     slow = texts.index.isin(slow_heads)
@@ -806,6 +807,21 @@ def block_entries(
     if not rows:
         return both, status_parser.with_entry_columns(pd.DataFrame(), both), fingerprints
     return both, status_parser.with_entry_columns(_by_entry(rows)[0], both), fingerprints
+
+
+def _named_only(rows: Columns, status: StatusLines, every_row: bool) -> Columns:
+    """``rows`` (some of the block's, whole lines) without the percentile columns that only
+    the other rows' lines named: as the readable parser makes a column of each percentile
+    its rows name. A column is checked only when all its values here are missing (a line
+    that names it may still read as missing: its text is searched then)."""
+    if every_row:
+        return rows
+    for c in [c for c in rows if c.startswith("p") and c[1:2].isdigit()]:
+        if np.isnan(rows[c]).all():
+            named = f", {c[1:]}="
+            if not any(named in t for t in status.texts(np.unique(rows["pos"]))):
+                del rows[c]
+    return rows
 
 
 def _with_texts(lines: pd.Series, status: StatusLines, offset: int) -> pd.Series:
@@ -867,7 +883,9 @@ def all_read_here(
     at = np.searchsorted(ids, row_line, side="right") - 1
     kept = at >= 0
     if not kept.all():
-        rows = {c: v[kept] for c, v in rows.items()}
+        if not kept.any():   # (only continuation lines of no entry had rows)
+            return entries, pd.DataFrame(columns=["entry", "metric", "count"]), fingerprints
+        rows = _named_only({c: v[kept] for c, v in rows.items()}, status, False)
         at = at[kept]
     metric = rows["metric"]
     codes = metric.codes.astype(np.int64)
