@@ -3,11 +3,11 @@ the report is made.
 
 A status log's measurement rows are about as big in memory as the log is on disk (94 bytes a
 row: a 1 GB log gives 11.5 M rows, 1 GiB). What the report reads of every row is few columns:
-the entry, the metric's names (one-byte codes), the count and the average latency — the
-throughput, the errors, the steady-state windows. The rest (each row's time and elapsed
-seconds, min, max and the percentiles: ~70 of the 94 bytes) is read by the latency chart (two
-percentiles and the time of the rows it draws), by the steady-state latency series (one metric's
-rows) and by ``status.parquet``. So when ``ycsb-report`` reads a big file (``SPILL_FROM_BYTES``
+the entry, the metric's names (one-byte codes) and the count — the throughput, the errors, the
+steady-state windows. The rest (each row's time and elapsed seconds, min, max, average and
+the percentiles: 72 of the 94 bytes) is read by the latency chart (two percentiles and the
+time of the rows it draws), by the steady-state latency series (one metric's rows) and by
+``status.parquet``. So when ``ycsb-report`` reads a big file (``SPILL_FROM_BYTES``
 or more), the parse writes those columns, block by block as it reads, to one file per column
 in a directory the report makes beside its output and deletes at the end; the frame in memory
 keeps the lean columns (:data:`LEAN`) and the readers take the others from the files
@@ -32,10 +32,9 @@ import numpy as np
 import pandas as pd
 
 # The columns of a measurement row kept in memory: what the throughput, error and steady-state
-# figures read of every row.
+# figures read of every row (the average latency is read per metric and per drawn line).
 LEAN = frozenset(
-    {"entry", "metric", "operation", "failed", "intended", "structure", "format", "count",
-     "average_latency_us"}
+    {"entry", "metric", "operation", "failed", "intended", "structure", "format", "count"}
 )
 # Files from this size on are parsed with their other columns on disk (in ycsb-report). A
 # status log of 64 MB keeps ~0.7 M rows, ~65 MiB of columns; below it memory is no concern.

@@ -125,7 +125,7 @@ def _latency_series(run: Run, metric: str) -> pd.DataFrame:
             e["time"].min()
             - pd.to_timedelta(float(e.loc[e["time"].idxmin(), "elapsed_s"]), unit="s")
         )
-        if "average_latency_us" not in m:
+        if "average_latency_us" not in c.output.status_columns:
             continue
         # (the rows of one metric, with their times: in files for a big log, see status_spill)
         m = c.output.status_frame(

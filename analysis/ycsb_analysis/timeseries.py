@@ -11,9 +11,10 @@ merged across clients (:func:`merged_latency_over_time`).
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -155,9 +156,29 @@ class _Blocks:
     (by metric name), or None when a metric has two keys and the rows must be sorted."""
 
     keys: list[tuple]
-    rates: list[np.ndarray]
+    rates: Sequence[np.ndarray]   # (a long run's: each computed when read, see _Rates)
     t_end: np.ndarray
     shown: list[int] | None
+
+
+class _Rates(Sequence):
+    """Each key's rates on the grid, computed from the clients' curves when read (a fresh
+    array each time; read each once). A long run's grid is millions of cells: all keys'
+    rates at once were ~170 MiB for a 1 GB status log, held for as long as the run; the
+    curves they are read from are a third of that."""
+
+    def __init__(self, keys, parts, edges, widths, ok):
+        self.keys, self.parts, self.edges, self.widths, self.ok = keys, parts, edges, widths, ok
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(len(self))[i]]
+        key = self.keys[i]
+        return _rate_on_grid([c for part in self.parts for k, _, c in part if k == key],
+                             self.edges, self.widths, self.ok)
 
 
 def _text(values: list, n: int):
@@ -238,9 +259,7 @@ def _throughput_blocks(run: Run) -> _Blocks | None:
     edges = _grid(first, end, step)
     widths = np.diff(edges)
     ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
-    rates = _rates_on_grid(keys, parts, edges, widths, ok)
-    del parts
-    free_memory.release()   # the curves' temporaries back to the system
+    rates = _Rates(keys, parts, edges, widths, ok)
     # Sorted by metric, then time: each metric's rows are one block (its times rise), so the
     # blocks are put in the order of their metric names (index: the row's place before).
     shown = [i for i, k in enumerate(keys) if k[1] not in NOT_PLOTTED_OPERATIONS]
@@ -291,33 +310,28 @@ def _sorted_curves(meas, wanted, ids, t_s, interval_s):
                np.concatenate([[0.0], np.cumsum(count)]))
 
 
-def _rates_on_grid(keys, parts, edges, widths, ok) -> list[np.ndarray]:
-    """Each key's operations per second in the cells of ``edges`` (those ``ok``): one metric at
-    a time, its clients' curves read and added in client order, one curve held at once."""
-    rates = []
+def _rate_on_grid(curves, edges, widths, ok) -> np.ndarray:
+    """One key's operations per second in the cells of ``edges`` (those ``ok``): its clients'
+    ``curves`` read and added in client order, one curve held at once."""
     # the cells left out are the last ones (a sliver at the end): the kept ones a view
     kept = int(ok.sum())
     leading = bool(ok[:kept].all())
-    for key in keys:
-        cum = None
-        for part in parts:
-            for k, _, curve in part:
-                if k == key:
-                    t, c = curve()
-                    on_grid = np.interp(edges, t, c, left=0.0, right=c[-1])
-                    del t, c
-                    if cum is None:   # 0 + the first client's, as a sum from zeros gives it
-                        on_grid += 0.0   # (−0.0 becomes 0.0, as 0.0 + −0.0 does)
-                        cum = on_grid
-                    else:
-                        cum += on_grid
-                    del on_grid
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rate = np.diff(cum)
-            del cum
-            rate /= widths
-        rates.append(rate[:kept] if leading else rate[ok])
-    return rates
+    cum = None
+    for curve in curves:
+        t, c = curve()
+        on_grid = np.interp(edges, t, c, left=0.0, right=c[-1])
+        del t, c
+        if cum is None:   # 0 + the first client's, as a sum from zeros gives it
+            on_grid += 0.0   # (−0.0 becomes 0.0, as 0.0 + −0.0 does)
+            cum = on_grid
+        else:
+            cum += on_grid
+        del on_grid
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.diff(cum)
+        del cum
+        rate /= widths
+    return rate[:kept] if leading else rate[ok]
 
 
 def _entry_times(entries: pd.DataFrame, start) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -699,9 +713,19 @@ def latency_lines(
     """The rows of :func:`latency_over_time` (``intended``: of
     :func:`intended_latency_over_time`) that are not failures, as arrays: per operation, in the
     order the operations first appear, ``(client, t_s, {column: values})`` of each client
-    (rows in their order; of ``columns`` those the frame has). Only the rows and columns
-    drawn are copied, one operation at a time: a long run's status frame is millions of rows
-    of ~17 columns, and an index or a time of every kept row would be 8 bytes each."""
+    (rows in their order; of ``columns`` those the frame has). :func:`latency_line_readers`
+    reads the same one operation of one client at a time."""
+    return {op: [(idx, *read()) for idx, read in per_client]
+            for op, per_client in latency_line_readers(run, intended, columns).items()}
+
+
+def latency_line_readers(
+    run: Run, intended: bool, columns: list[str]
+) -> dict[str, list[tuple[int, Callable[[], tuple[np.ndarray, dict[str, np.ndarray]]]]]]:
+    """:func:`latency_lines` with each ``(t_s, {column: values})`` read when called: only the
+    rows and columns drawn are copied, one operation of one client at a time (a long run's
+    status frame is millions of rows of ~17 columns, and an index or a time of every kept row
+    would be 8 bytes each; the seldom-read columns may be in files, see status_spill)."""
     start = _run_start(run)
     out: dict[str, list] = {}
     # what the steps before freed (a chart's drawing) back to the system first: the rows'
@@ -727,9 +751,10 @@ def latency_lines(
         keep = np.empty(n, dtype=bool)   # (made slice by slice: no whole-frame temporaries)
         for lo in range(0, n, _SLICE):
             part = slice(lo, lo + _SLICE)
-            c = count[part]
+            cnt = count[part]
             keep[part] = ((is_intended[part] == intended) & ~failed[part]
-                          & (np.isnan(c) | (c > 0)) & plotted[codes[part]])
+                          & (np.isnan(cnt) | (cnt > 0)) & plotted[codes[part]])
+        del count, is_intended, failed
         row_codes = codes[keep]   # (never −1: not plotted)
         if not len(row_codes):
             continue
@@ -738,9 +763,12 @@ def latency_lines(
         present = np.flatnonzero(sizes)
         firsts = [int(np.argmax(row_codes == k)) for k in present]
         del row_codes
-        for _, k in sorted(zip(firsts, present.tolist())):
-            picked = _rows_where(n, int(sizes[k]),
-                                 lambda part, k=k: keep[part] & (codes[part] == k))
+        have = set(output.status_columns)
+        wanted = [col for col in columns if col in have]
+
+        def read(k, rows, output=output, keep=keep, codes=codes, structure=structure,
+                 rank_of=rank_of, n=n):
+            picked = _rows_where(n, rows, lambda part: keep[part] & (codes[part] == k))
             # the operation's rows of its first structure (of all, when it has one)
             rank = rank_of[structure[picked]]
             lowest = rank.min()
@@ -750,10 +778,13 @@ def latency_lines(
             t_s = np.empty(len(picked))
             for lo in range(0, len(picked), _SLICE):   # (its temporaries a slice long)
                 t_s[lo:lo + _SLICE] = _seconds_since(output, picked[lo:lo + _SLICE], start)
-            have = set(output.status_columns)
-            values = {c: output.status_values(c, picked) for c in columns if c in have}
-            out.setdefault(str(names[k]), []).append((idx, t_s, values))
-    free_memory.release()   # the rows' masks and indexes back to the system
+            return t_s, {col: output.status_values(col, picked) for col in wanted}
+
+        for _, k in sorted(zip(firsts, present.tolist())):
+            out.setdefault(str(names[k]), []).append(
+                (idx, functools.partial(read, k, int(sizes[k])))
+            )
+    free_memory.release()   # the masks' temporaries back to the system
     return out
 
 

@@ -3,6 +3,8 @@ per-interval / per-operation latency of the ``timeseries`` and ``raw`` measureme
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -12,7 +14,7 @@ from matplotlib import rcParams
 from matplotlib.collections import PolyCollection
 from matplotlib.ticker import LogLocator
 
-from .. import timeseries
+from .. import free_memory, timeseries
 from ..loader import Run, run_label
 from ..report_parser import split_metric
 from ..text_codes import holds_objects, value_codes
@@ -41,6 +43,9 @@ RASTER_ABOVE = 5_000
 # drawn from at most 2 × DRAWN_SLICES points, ~40 kB of SVG): cheaper to write than pixels
 # (a rasterized line costs the SVG a second Agg drawing, ~0.25 s a chart), and sharp.
 VECTOR_SUMMARY_LINES = 40
+# A line of more points than this gives its memory back to the system once prepared for
+# drawing (:func:`_prepared`; a few ms each time).
+RELEASE_AFTER_POINTS = 1_000_000
 
 
 def _slice_extremes(
@@ -118,16 +123,61 @@ def _envelope_for_drawing(
 
 
 @dataclass
+class _Drawing:
+    """What :func:`_draw` draws of a line: how many of its values a log axis hides (≤ 0), how
+    many points it has without them, and its band (:func:`_envelope_for_drawing`) or its
+    thinned points (:func:`_thinned_for_drawing`; a scatter's: all)."""
+
+    log: bool
+    whole: bool   # (a scatter's dots, all of them)
+    hidden: int
+    n: int
+    band: list[np.ndarray] | None
+    x: np.ndarray
+    y: np.ndarray
+
+
+@dataclass
 class _Line:
     panel: str
     label: str
-    x: np.ndarray
-    y: np.ndarray
+    x: np.ndarray | None   # (None once :func:`_prepared`)
+    y: np.ndarray | None
     style: str = "-"
     marker: str | None = "."
     key: str = ""  # lines of one run (and client) share a colour: service and intended alike
     # Drawn as pixels inside the SVG? None: when the line has over RASTER_ABOVE points.
     raster: bool | None = None
+    drawing: _Drawing | None = None   # set by _prepared
+
+
+def _drawing(line: _Line, log: bool, scatter: bool = False) -> _Drawing:
+    x, y, hidden = line.x, line.y, 0
+    if log:  # a log axis cannot show values <= 0: counted and said in the title
+        keep = ~(np.asarray(y, dtype=float) <= 0)
+        hidden = int((~keep).sum())
+        x, y = np.asarray(x)[keep], np.asarray(y)[keep]
+    n = len(y)
+    if line.marker == "," and scatter:
+        return _Drawing(log, True, hidden, n, None, x, y)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    band = _envelope_for_drawing(x, y) if line.style == "-" else None
+    if band is not None:   # (drawn from the band alone)
+        return _Drawing(log, False, hidden, n, band, np.zeros(0), np.zeros(0))
+    x, y = _thinned_for_drawing(x, y)
+    return _Drawing(log, False, hidden, n, None, x, y)
+
+
+def _prepared(line: _Line, log: bool = False) -> _Line:
+    """``line`` with its drawing made now (for a chart drawn with ``log``) and its points let
+    go: a long run's chart holds each line's few thousand drawn points, not its millions."""
+    line.drawing = _drawing(line, log)
+    line.x = line.y = None
+    if line.drawing.n > RELEASE_AFTER_POINTS:
+        # its points and temporaries back to the system now: else the allocator keeps them
+        # for the next line's and the peak holds both (1 GB status log: ~100 MiB)
+        free_memory.release()
+    return line
 
 
 def _one_two_five_grid(fig) -> None:
@@ -174,28 +224,19 @@ def _draw(
     for ax, panel in zip(axes, panels):
         for line in (line for line in lines if line.panel == panel):
             color = colors[line.key or line.label]
-            if log:  # a log axis cannot show values <= 0: counted and said in the title
-                keep = ~(np.asarray(line.y, dtype=float) <= 0)
-                hidden += int((~keep).sum())
-                line = _Line(
-                    line.panel,
-                    line.label,
-                    np.asarray(line.x)[keep],
-                    np.asarray(line.y)[keep],
-                    line.style,
-                    line.marker,
-                    line.key,
-                    line.raster,
-                )
-                if not len(line.y):
-                    continue
+            d = line.drawing if line.drawing is not None else _drawing(line, log, scatter)
+            if (d.log, d.whole) != (log, line.marker == "," and scatter):
+                raise ValueError(f"line {line.label!r} was prepared for another chart")
+            hidden += d.hidden
+            if log and not d.n:
+                continue
             # Many dots are drawn as pixels inside the SVG (an image), not one element each:
             # that keeps a long run's chart files small; the figures are in the data files.
-            many = len(line.y) > RASTER_ABOVE if line.raster is None else line.raster
+            many = d.n > RASTER_ABOVE if line.raster is None else line.raster
             if line.marker == "," and scatter:
                 ax.scatter(
-                    line.x,
-                    line.y,
+                    d.x,
+                    d.y,
                     s=3,
                     alpha=0.35,
                     label=line.label,
@@ -204,16 +245,14 @@ def _draw(
                     rasterized=many,
                 )
             else:
-                x, y = np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float)
-                band = _envelope_for_drawing(x, y) if line.style == "-" else None
-                if band is not None:   # a long solid line: its band, a line in the legend
+                if d.band is not None:   # a long solid line: its band, a line in the legend
                     ax.add_collection(PolyCollection(
-                        band, closed=True, facecolors=[color], edgecolors=[color],
+                        d.band, closed=True, facecolors=[color], edgecolors=[color],
                         linewidths=rcParams["lines.linewidth"], joinstyle="round", rasterized=many,
                     ))
                     ax.plot([], [], line.style, color=color, label=line.label)
                     continue
-                x, y = _thinned_for_drawing(x, y)
+                x, y = d.x, d.y
                 ax.plot(
                     x,
                     y,
@@ -247,25 +286,64 @@ def _hidden_note(fig) -> str:
     )
 
 
-def _operation_lines(run: Run) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Each data operation's throughput line of ``run`` (time, ops/s): the rows of its
-    metrics that are not failures, in the order of :func:`timeseries.operation_throughput`'s
-    frame — read from the per-metric blocks when there are (a long run's frame is millions
-    of rows), else from the frame."""
+# A line made when called with its panel and label (:func:`_prepared`).
+MakeLine = Callable[[str, str], _Line]
+
+
+def _blocks_line(b, blocks: list[int], panel: str, label: str, sums: dict | None = None
+                 ) -> _Line:
+    """The line of ``blocks`` of the per-metric blocks ``b``, one after the other,
+    :func:`_prepared` (``sums``: each block's ``nansum`` put there). Its time goes back at each
+    block's start, so when every block is long enough for a band the line's band is the
+    blocks' bands: then each block is read and drawn alone, never joined to the others."""
+    line = _Line(panel, label, None, None, key=label)
+    if len(blocks) > 1:
+        bands, n = [], 0
+        for i in blocks:
+            y = b.rates[i]
+            if sums is not None:
+                sums[i] = np.nansum(y)
+            band = _envelope_for_drawing(b.t_end, y)
+            if band is None:
+                break
+            bands += band
+            n += len(y)
+        else:
+            line.drawing = _Drawing(False, False, 0, n, bands, np.zeros(0), np.zeros(0))
+            return line
+    y = np.concatenate([b.rates[i] for i in blocks]) if len(blocks) > 1 else b.rates[blocks[0]]
+    if sums is not None:
+        n = len(b.t_end)
+        for k, i in enumerate(blocks):
+            sums[i] = np.nansum(y[k * n:(k + 1) * n])
+    line.x, line.y = np.tile(b.t_end, len(blocks)) if len(blocks) > 1 else b.t_end, y
+    return _prepared(line)
+
+
+def _operation_lines(run: Run) -> dict[str, MakeLine]:
+    """Each data operation's throughput line of ``run`` (time, ops/s), made when called: the
+    rows of its metrics that are not failures, in the order of
+    :func:`timeseries.operation_throughput`'s frame — read from the per-metric blocks when
+    there are (a long run's frame is millions of rows; one line read at a time), else from
+    the frame."""
     b = timeseries.throughput_blocks(run)
     if b is not None and b.shown is not None:
-        rates: dict[str, list[np.ndarray]] = {}
+        blocks: dict[str, list[int]] = {}
         for i in b.shown:
             _, op, failed = b.keys[i]
             if not failed and len(b.t_end):
-                rates.setdefault(op, []).append(b.rates[i])
-        return {op: (np.tile(b.t_end, len(r)), np.concatenate(r)) for op, r in rates.items()}
+                blocks.setdefault(op, []).append(i)
+        return {op: functools.partial(_blocks_line, b, mine) for op, mine in blocks.items()}
     df = timeseries.operation_throughput(run)
     lines = {}
     for op in _data_operations({"": df}):
         d = df[(df["operation"] == op) & ~df["failed"].astype(bool)]
-        lines[op] = (d["t_s"].to_numpy(), d["ops_per_s"].to_numpy())
+        lines[op] = functools.partial(_frame_line, d, "ops_per_s")
     return lines
+
+
+def _frame_line(d: pd.DataFrame, y: str, panel: str, label: str) -> _Line:
+    return _prepared(_Line(panel, label, d["t_s"].to_numpy(), d[y].to_numpy(), key=label))
 
 
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -284,7 +362,7 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
             rec = records[label]
             rec = rec[rec["operation"] == op]
             if not rec.empty:
-                lines.append(
+                lines.append(_prepared(
                     _Line(
                         op,
                         f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)",
@@ -292,11 +370,11 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
                         rec["records_per_s"].to_numpy(),
                         key=label,
                     )
-                )
+                ))
                 units.setdefault(op, set()).add("records/s")
                 continue
-            if op in by_op and len(by_op[op][0]):
-                lines.append(_Line(op, label, *by_op[op], key=label))
+            if op in by_op:
+                lines.append(by_op[op](op, label))
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
@@ -329,8 +407,8 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     than :data:`MANY_RUNS` runs only ``percentile`` is drawn, one line per run.
     """
     copied = ["average_latency_us", "p50", percentile, "p99.9"]   # the columns drawn
-    service = {run_label(r): timeseries.latency_lines(r, False, copied) for r in runs}
-    intended = {run_label(r): timeseries.latency_lines(r, True, copied) for r in runs}
+    service = {run_label(r): timeseries.latency_line_readers(r, False, copied) for r in runs}
+    intended = {run_label(r): timeseries.latency_line_readers(r, True, copied) for r in runs}
     merged = {
         run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None
         for r in runs
@@ -365,21 +443,22 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                     continue
             for by_client, suffix in ((service[label].get(op, []), ""),
                                       (intended[label].get(op, []), " intended")):
-                many = len({client for client, _, _ in by_client}) > 1
-                for client, t_s, values in sorted(by_client, key=lambda c: c[0]):
+                many = len({client for client, _ in by_client}) > 1
+                for client, read in sorted(by_client, key=lambda c: c[0]):
+                    t_s, values = read()   # (one operation of one client at a time)
                     who = f"{label}{f' client {client}' if many else ''}"
                     drew = False
                     for col in wanted:
                         if col in values and pd.notna(values[col]).any():
                             style = "-." if suffix else styles[col]
-                            lines.append(
+                            lines.append(_prepared(
                                 _Line(op, f"{who} {col}{suffix}", t_s, values[col], style,
-                                      key=who)
-                            )
+                                      key=who), log=True
+                            ))
                             shown.append(col + suffix)
                             drew = True
                     if not drew:
-                        lines.append(
+                        lines.append(_prepared(
                             _Line(
                                 op,
                                 f"{who} average{suffix}",
@@ -387,9 +466,10 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                                 values["average_latency_us"],
                                 "-." if suffix else "-",
                                 key=who,
-                            )
-                        )
+                            ), log=True
+                        ))
                         shown.append("average" + suffix)
+                    del t_s, values
     if not lines:
         return []
     fig = _draw(_vector_unless_many(lines), {op: "latency (µs, log)" for op in ops}, log=True)
@@ -513,9 +593,7 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Failed operations per second over time, by operation and status."""
     lines = []
     for r in runs:
-        label = run_label(r)
-        lines += [_Line(f"{op} {status}", label, x, y, key=label)
-                  for (op, status), (x, y) in _error_lines(r)]
+        lines += _error_lines(r, run_label(r))
     if not lines:
         return []
     panels = list(dict.fromkeys(line.panel for line in lines))
@@ -523,28 +601,26 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]
 
 
-def _error_lines(run: Run) -> list[tuple[tuple[str, str], tuple[np.ndarray, np.ndarray]]]:
-    """``((operation, status), (time, errors/s))`` of ``run``, sorted by operation and status,
-    rows in the order of :func:`timeseries.errors_over_time`'s frame; none when no error was
-    counted. From the per-metric blocks when there are, else from the frame."""
+def _error_lines(run: Run, label: str) -> list[_Line]:
+    """The lines (time, errors/s) of ``run`` per operation and status, sorted by them, rows in
+    the order of :func:`timeseries.errors_over_time`'s frame, :func:`_prepared`; none when no
+    error was counted. From the per-metric blocks when there are (each read once), else from
+    the frame."""
     b = timeseries.throughput_blocks(run)
     if b is not None and b.shown and len(b.t_end):
         blocks = timeseries.error_blocks(b)
-        if not sum(np.nansum(b.rates[i]) for i, _, _ in blocks) > 0:
-            return []
         groups: dict[tuple[str, str], list[int]] = {}
         for i, op, status in blocks:
             groups.setdefault((op, status), []).append(i)
-        return [
-            (key, (np.tile(b.t_end, len(groups[key])),
-                   np.concatenate([b.rates[i] for i in groups[key]])))
-            for key in sorted(groups)
-        ]
+        sums: dict[int, float] = {}
+        lines = [_blocks_line(b, mine, f"{op} {status}", label, sums)
+                 for (op, status), mine in sorted(groups.items())]
+        return lines if sum(sums[i] for i, _, _ in blocks) > 0 else []
     df = timeseries.errors_over_time(run)
     if df.empty or not df["errors_per_s"].sum() > 0:
         return []
-    return [(key, (d["t_s"].to_numpy(), d["errors_per_s"].to_numpy()))
-            for key, d in _by_operation_and_status(df)]
+    return [_frame_line(d, "errors_per_s", f"{op} {status}", label)
+            for (op, status), d in _by_operation_and_status(df)]
 
 
 def _by_operation_and_status(df):
