@@ -195,3 +195,64 @@ def test_a_chart_draws_a_long_solid_line_as_its_band_and_names_it_in_the_legend(
     fig.canvas.draw()
     low, high = ax.get_ylim()
     assert low < long.y.min() and high > dashed.y.max()   # the band is in the axes' limits
+
+
+def _svg(fig) -> bytes:
+    import io
+
+    import matplotlib
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "same ids"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    return buf.getvalue()
+
+
+def _lines(rng):
+    x = np.arange(20_000, dtype=float)
+    y = rng.normal(1000, 300, len(x))   # (some ≤ 0: hidden on a log axis)
+    return [_Line("READ", "a p99", x, y, "-"), _Line("READ", "a p99.9", x, y * 2, "--"),
+            _Line("READ", "b p99", x[:500], y[:500], "-"), _Line("SCAN", "a p99", x, -y, "-")]
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_a_line_prepared_when_made_is_drawn_as_the_whole_line_is(log):
+    """The long-run charts prepare each line as soon as it is made (its points let go): the
+    chart is the same, hidden points included."""
+    from ycsb_analysis.charts.over_time import _prepared
+
+    whole = _draw(_lines(np.random.default_rng(10)), {}, log=log)
+    prepared = [_prepared(line, log) for line in _lines(np.random.default_rng(10))]
+    assert all(line.x is None and line.drawing is not None for line in prepared)
+    again = _draw(prepared, {}, log=log)
+    assert again.hidden_points == whole.hidden_points and (whole.hidden_points > 0) == log
+    assert _svg(again) == _svg(whole)
+    with pytest.raises(ValueError, match="prepared for another chart"):
+        _draw(prepared, {}, log=not log)
+
+
+# blocks long enough for a band each (one with a gap); blocks too short: the joined line
+@pytest.mark.parametrize("cells", [10_000, 1_500])
+def test_a_line_of_several_metric_blocks_drawn_block_by_block_is_the_joined_line(cells):
+    from types import SimpleNamespace
+
+    from ycsb_analysis.charts.over_time import _blocks_line, _drawing
+
+    rng = np.random.default_rng(11)
+    t_end = np.arange(1, cells + 1, dtype=float)
+    rates = [rng.normal(50, 5, cells), rng.normal(500, 5, cells)]
+    rates[1][cells // 3:cells // 2] = np.nan
+    b = SimpleNamespace(t_end=t_end, rates=rates)
+    sums = {}
+    got = _blocks_line(b, [0, 1], "READ", "run", sums)
+    joined = _Line("READ", "run", np.tile(t_end, 2), np.concatenate(rates), key="run")
+    want = _drawing(joined, False)
+    assert (want.band is None) == (cells < 2_000)
+    assert got.drawing.n == want.n == 2 * cells and sums == {
+        0: np.nansum(rates[0]), 1: np.nansum(rates[1])}
+    assert (got.drawing.band is None) == (want.band is None)
+    if want.band is None:
+        assert np.array_equal(got.drawing.y, want.y, equal_nan=True)
+    else:
+        assert len(got.drawing.band) == len(want.band)
+        for g, w in zip(got.drawing.band, want.band):
+            assert np.array_equal(g, w)
