@@ -816,10 +816,12 @@ def _named_only(rows: Columns, status: StatusLines, every_row: bool) -> Columns:
     that names it may still read as missing: its text is searched then)."""
     if every_row:
         return rows
+    texts = None   # (the kept lines' text, made once if a column needs it)
     for c in [c for c in rows if c.startswith("p") and c[1:2].isdigit()]:
         if np.isnan(rows[c]).all():
-            named = f", {c[1:]}="
-            if not any(named in t for t in status.texts(np.unique(rows["pos"]))):
+            if texts is None:
+                texts = status.texts(np.unique(rows["pos"]))
+            if not any(f", {c[1:]}=" in t for t in texts):
                 del rows[c]
     return rows
 

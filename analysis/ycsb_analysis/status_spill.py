@@ -15,7 +15,8 @@ keeps the lean columns (:data:`LEAN`) and the readers take the others from the f
 as they were (the columns' bytes as numpy holds them), so every figure, chart and file is the
 same as without the files (``tests/test_status_spill.py`` compares whole reports).
 
-``parse_file`` outside ``ycsb-report`` (a notebook) keeps every column in memory.
+``parse_file`` outside ``ycsb-report`` (a notebook) keeps every column in memory, unless it
+runs inside :func:`spilling` (the files then go when the ``with`` block ends).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ import contextlib
 import contextvars
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 import pandas as pd

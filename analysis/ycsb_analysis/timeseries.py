@@ -173,9 +173,7 @@ class _Rates(Sequence):
     def __len__(self) -> int:
         return len(self.keys)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(len(self))[i]]
+    def __getitem__(self, i: int) -> np.ndarray:
         key = self.keys[i]
         return _rate_on_grid([c for part in self.parts for k, _, c in part if k == key],
                              self.edges, self.widths, self.ok)
