@@ -31,6 +31,17 @@ def test_parse_speed_prints_every_row_before_and_after(tmp_path):
         for suffix in ("-before", ""):
             assert re.search(rf"^report-{kind}{suffix}, largest files: \S+ \d", proc.stdout,
                              re.M), proc.stdout
+    # each of today's tool rows against the targets, absolute and relative (1 MB
+    # files: no memory target, and the verdicts are whatever this machine gives)
+    verdicts = re.findall(
+        r"^(status|raw) +(tool parse|ycsb-report) +(\d+\.\d) MB/CPU-s >= (100|50): (met|NOT met); "
+        r"(\d+\.\d\d)x >= (0\.91|0\.45)x: (met|NOT met)$", proc.stdout, re.M)
+    assert sorted((v[0], v[1]) for v in verdicts) == sorted(
+        (kind, t) for kind in ("status", "raw") for t in ("tool parse", "ycsb-report")), proc.stdout
+    for kind, tool, speed, target, met, ratio, want, met_relative in verdicts:
+        assert rows[(kind, tool)][0] == speed and rows[(kind, tool)][4] == ratio
+        assert (met == "met") == (float(speed) >= float(target))
+        assert (met_relative == "met") == (float(ratio) >= float(want))
     # the files were grown in --keep and are there for the next run
     assert (tmp_path / "1mb" / "client-0.err").stat().st_size > 500_000
     assert (tmp_path / "1mb" / "client-0.out").stat().st_size > 500_000
