@@ -379,23 +379,38 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
     fig = _draw(_vector_unless_many(lines), ylabel, panel_titles=titles)
-    # the runner's warm-up (same clients, before the measured part): shown, never summarised
-    ends = [
-        r.metadata["warmup"]["end_s"]
+    shaded = _shade_warmups(fig, lines, runs)
+    # (the figure's title on two lines when shaded: one is wider than the figure; the
+    # report's on one)
+    chart = save(
+        fig,
+        out_dir,
+        "throughput-over-time",
+        "Throughput over time per operation (clients summed; batch operations in records/s)"
+        + ("\nshaded in a run's colour: its warm-up, not in any summary figure" if shaded else ""),
+    )
+    return [replace(chart, title=chart.title.replace("\n", "; "))]
+
+
+def _shade_warmups(fig, lines: list[_Line], runs: list[Run]) -> bool:
+    """Shade each run's warm-up (the runner's, in the same clients before the measured part:
+    shown, never summarised) in its own colour, in the panels where the run has a line; runs
+    warm up for different times, and a phase the runner did not warm up (a load, a short
+    phase) has none. Whether anything was shaded."""
+    ends = {
+        run_label(r): float(r.metadata["warmup"]["end_s"])
         for r in runs
         if isinstance(r.metadata.get("warmup"), dict) and r.metadata["warmup"].get("end_s")
-    ]
-    for ax in fig.axes[: len(titles)] if ends else []:
-        ax.axvspan(0, max(ends), color="grey", alpha=0.12)
-    return [
-        save(
-            fig,
-            out_dir,
-            "throughput-over-time",
-            "Throughput over time per operation (clients summed; batch operations in records/s)"
-            + ("; grey: the warm-up, not in any summary figure" if ends else ""),
-        )
-    ]
+    }
+    colors = run_colors([line.key or line.label for line in lines])   # (as _draw's)
+    panels = list(dict.fromkeys(line.panel for line in lines))
+    shaded = False
+    for ax, panel in zip(fig.axes, panels):
+        for key in dict.fromkeys(line.key for line in lines if line.panel == panel):
+            if key in ends:
+                ax.axvspan(0, ends[key], color=colors[key], alpha=0.12, linewidth=0)
+                shaded = True
+    return shaded
 
 
 def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -> list[Chart]:
