@@ -269,37 +269,42 @@ def main() -> None:
             f"{'input':8} {'what':24} {'MB/CPU-s':>9} {'CPU s':>7} {'of it sys':>9} "
             f"{'peak MiB':>9} {'x one regex':>11}  (median of {args.repeat})"
         )
-        for (kind, name), runs in results.items():
-            size = files[kind].stat().st_size / 1e6
-            cpu = statistics.median(c for c, _, _ in runs)
-            system = statistics.median(s for _, s, _ in runs)
-            peak = statistics.median(m for _, _, m in runs)
-            floor = statistics.median(c for c, _, _ in results[(kind, "one regex")])
+        rows = {row: _medians(results, files, *row) for row in results}
+        for (kind, name), (size, cpu, system, peak, floor) in rows.items():
             print(
                 f"{kind:8} {name:24} {size / cpu:9.1f} {cpu:7.2f} {system:9.2f} {peak:9.0f} "
                 f"{floor / cpu:11.2f}"
             )
-        print_targets(results, files)
+        print_targets(rows)
 
 
-def print_targets(results: dict, files: dict[str, Path]) -> None:
-    """Each of today's tool rows against issue 16's targets: absolute, and as the multiple of
-    the one-regex row that the target was on the issue's machine (see TARGETS)."""
+def _medians(results: dict, files: dict[str, Path], kind: str, name: str
+             ) -> tuple[float, float, float, float, float]:
+    """``size`` (MB), the medians of a row's CPU seconds, system seconds and peak MiB, and
+    the median CPU seconds of the one-regex row of its input."""
+    runs = results[(kind, name)]
+    return (files[kind].stat().st_size / 1e6,
+            statistics.median(c for c, _, _ in runs),
+            statistics.median(s for _, s, _ in runs),
+            statistics.median(m for _, _, m in runs),
+            statistics.median(c for c, _, _ in results[(kind, "one regex")]))
+
+
+def print_targets(rows: dict) -> None:
+    """Each of today's tool rows (``_medians`` by input and tool) against issue 16's targets:
+    absolute, and as the multiple of the one-regex row that the target was on the issue's
+    machine (see TARGETS)."""
     print(f"issue 16's targets (set for ~300 MB files, the peak for 1 GB; relative: x one "
           f"regex, which did {ISSUE_ONE_REGEX:.0f} MB/CPU-s on the issue's machine):")
-    for (kind, name), runs in results.items():
+    for (kind, name), (size, cpu, _, peak, floor) in rows.items():
         if name not in TARGETS:
             continue
-        size = files[kind].stat().st_size / 1e6
-        cpu = statistics.median(c for c, _, _ in runs)
-        floor = statistics.median(c for c, _, _ in results[(kind, "one regex")])
         speed, ratio, want = size / cpu, floor / cpu, TARGETS[name] / ISSUE_ONE_REGEX
         said = [
             f"{speed:.1f} MB/CPU-s >= {TARGETS[name]:.0f}: {_met(speed >= TARGETS[name])}",
             f"{ratio:.2f}x >= {want:.2f}x: {_met(ratio >= want)}",
         ]
         if size >= CHECK_PEAK_FROM_MB:
-            peak = statistics.median(m for _, _, m in runs)
             limit = PEAK_MIB_PER_GB * size / 1000
             said.append(f"peak {peak:.0f} <= {limit:.0f} MiB: {_met(peak <= limit)}")
         print(f"{kind:8} {name:24} " + "; ".join(said))

@@ -208,6 +208,11 @@ def _data_operations(frames: dict[str, "object"]) -> list[str]:
     return ops
 
 
+def _colors(lines: list[_Line]) -> dict[str, tuple]:
+    """Each line's colour by its key (its run, or run and client): lines of one key share one."""
+    return run_colors([line.key or line.label for line in lines])
+
+
 def _draw(
     lines: list[_Line],
     ylabel: dict[str, str],
@@ -218,7 +223,7 @@ def _draw(
     """One panel per distinct ``panel`` of ``lines`` (in order), legends beside the plots."""
     panels = list(dict.fromkeys(line.panel for line in lines))
     most = max(sum(1 for line in lines if line.panel == p) for p in panels)
-    colors = run_colors([line.key or line.label for line in lines])
+    colors = _colors(lines)
     fig, axes = new_figure(len(panels), legend_entries=most)
     hidden = 0
     for ax, panel in zip(axes, panels):
@@ -402,7 +407,7 @@ def _shade_warmups(fig, lines: list[_Line], runs: list[Run]) -> bool:
         for r in runs
         if isinstance(r.metadata.get("warmup"), dict) and r.metadata["warmup"].get("end_s")
     }
-    colors = run_colors([line.key or line.label for line in lines])   # (as _draw's)
+    colors = _colors(lines)
     panels = list(dict.fromkeys(line.panel for line in lines))
     shaded = False
     for ax, panel in zip(fig.axes, panels):
