@@ -40,8 +40,12 @@ def test_parse_speed_prints_every_row_before_and_after(tmp_path):
         (kind, t) for kind in ("status", "raw") for t in ("tool parse", "ycsb-report")), proc.stdout
     for kind, tool, speed, target, met, ratio, want, met_relative in verdicts:
         assert rows[(kind, tool)][0] == speed and rows[(kind, tool)][4] == ratio
-        assert (met == "met") == (float(speed) >= float(target))
-        assert (met_relative == "met") == (float(ratio) >= float(want))
+        # (judged on the unrounded figure: a printed figure within rounding of its target
+        # may show either verdict)
+        if abs(float(speed) - float(target)) > 0.05:
+            assert (met == "met") == (float(speed) >= float(target))
+        if abs(float(ratio) - float(want)) > 0.005:
+            assert (met_relative == "met") == (float(ratio) >= float(want))
     # the files were grown in --keep and are there for the next run
     assert (tmp_path / "1mb" / "client-0.err").stat().st_size > 500_000
     assert (tmp_path / "1mb" / "client-0.out").stat().st_size > 500_000
