@@ -110,7 +110,8 @@ class InRunWarmUp:
     """The warm-up of one phase run (module docstring): the clients' extra properties, the
     judge of their status lines, and the stop once warm and measured."""
 
-    def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int):
+    def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int,
+                 touch: bool = True):
         self.warmup, self.measured_s, self.stop_file = warmup, measured_s, stop_file
         self.judge = Judge(clients, warmup)
         self.end_s = None       # status-line seconds where the warm-up ended
@@ -122,7 +123,8 @@ class InRunWarmUp:
             # the clients' own bound: warm-up, measured part, and some slack; the stop file
             # normally ends them earlier
             self.overrides["maxexecutiontime"] = str(int(warmup.max_s + measured_s + 30))
-        stop_file.unlink(missing_ok=True)
+        if touch:  # (not for --dry-run, which only shows the plan)
+            stop_file.unlink(missing_ok=True)
 
     def control(self, stderr_threads, t0: float) -> None:
         """While the clients run: wait for a steady window (or max_s), then measured_s more
@@ -130,6 +132,11 @@ class InRunWarmUp:
         ended = threading.Event()
         threading.Thread(target=lambda: ([t.join() for t in stderr_threads], ended.set()),
                          daemon=True).start()
+        self.control_until(ended, t0)
+
+    def control_until(self, ended: threading.Event, t0: float, stop=None) -> None:
+        """control() for clients whose end is signalled by `ended`; `stop()` delivers the stop
+        (default: create the stop file on this machine; the fleet creates it on every loader)."""
         deadline = t0 + self.warmup.max_s
         while not ended.is_set() and not self.judge.stable.is_set() and time.monotonic() < deadline:
             self.judge.stable.wait(0.2)
@@ -148,7 +155,7 @@ class InRunWarmUp:
               + (f"at most {self.measured_s:g} s more" if self.measured_s > 0
                  else "until the count is done"), flush=True)
         if self.measured_s > 0 and not ended.wait(self.measured_s):
-            self.stop_file.touch()
+            (stop or self.stop_file.touch)()
         ended.wait()
 
     def record(self) -> dict:
