@@ -13,7 +13,8 @@ The rule (method: a linear fit of the per-interval throughput, as in the Measuri
 A window is stable when |trend| <= TREND and spread <= SPREAD. A live warm-up judges the last
 `window` seconds; a recorded run's steady window starts at the first interval after which the
 rest of the run has |trend| <= TREND (spread is not required there: a run may be steady and
-noisy, and its interval then says so).
+noisy, and its interval then says so). The measured window after a warm-up is checked again:
+it still trends when its fitted change exceeds TREND and twice its standard error.
 """
 from __future__ import annotations
 
@@ -53,6 +54,28 @@ def spread(values) -> float:
         return math.nan
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     return math.sqrt(var) / mean
+
+
+def trend_se(values) -> float:
+    """Standard error of :func:`trend` from the residuals of the fit (nan if undefined)."""
+    n = len(values)
+    mean = _positive_mean(values)
+    if mean is None or n < 3:
+        return math.nan
+    xm = (n - 1) / 2.0
+    sxx = sum((i - xm) ** 2 for i in range(n))
+    slope = sum((i - xm) * (v - mean) for i, v in enumerate(values)) / sxx
+    ssr = sum((v - mean - slope * (i - xm)) ** 2 for i, v in enumerate(values))
+    return math.sqrt(ssr / (n - 2) / sxx) * (n - 1) / mean
+
+
+def still_trends(values, max_trend: float = TREND) -> bool:
+    """Whether a measured window trends: its fitted change exceeds max_trend AND is more than
+    twice its standard error (a noisy flat window is not a trend; a clear climb is)."""
+    if len(values) < MIN_SAMPLES:
+        return False
+    t, se = trend(values), trend_se(values)
+    return not math.isnan(t) and abs(t) > max_trend and not abs(t) <= 2 * se
 
 
 def is_stable(values, max_trend: float = TREND, max_spread: float = SPREAD) -> bool:

@@ -24,6 +24,7 @@ Layout (read by analysis/ycsb_analysis/loader.py):
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -334,6 +335,7 @@ def _run_clients(
                     t0,
                     f"client {i}: " if prefix else "",
                     (lambda line, i=i: judge.feed(i, line)) if judge else None,
+                    plan.part if plan else None,
                 ),
             )
             t.start()
@@ -358,14 +360,21 @@ def _run_clients(
             f.close()
 
 
-def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None) -> None:
+_ESTIMATE = re.compile(r"est completion in [^\[]*")
+
+
+def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None, part=None) -> None:
+    """Copies a client's stderr to its .err file, feeding the warm-up judge and echoing status
+    lines; with `part` (the warm-up's), YCSB's completion estimate of an operation count that a
+    time-bound phase never reaches is replaced by the part that runs and the time it has left."""
     for line in proc.stderr:
         err.write(line)
         err.flush()  # the status stream is read while the phase runs (S2's fault phase)
         if feed:
             feed(line)
         if echo and (" sec: " in line or line.startswith(("ERROR", "WARN", "ycsbpack:"))):
-            sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{line}")
+            shown = _ESTIMATE.sub(f"[{part()}] ", line, count=1) if part else line
+            sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{shown}")
     err.flush()
 
 
