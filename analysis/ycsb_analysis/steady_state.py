@@ -43,8 +43,8 @@ FIGURES = [
 def interval_throughput(run: Run) -> pd.DataFrame:
     """``t_s, ops_per_s``: operations per status interval (all clients summed), from the
     operation counts of consecutive entries; ``t_s`` is the interval's end since the run's
-    start. Intervals much shorter than the status interval (the final, partial one) are left
-    out: their rate is mostly noise."""
+    start. Intervals much shorter than the status interval, and the final one when it is cut
+    short (the client's shutdown), are left out: their rate is mostly noise."""
     frames = []
     starts = []
     for c in run.clients:
@@ -62,6 +62,9 @@ def interval_throughput(run: Run) -> pd.DataFrame:
         dt = np.diff(t)
         typical = float(np.median(dt))
         keep = dt > 0.5 * typical
+        # the last entry is YCSB's final status line, printed when the client ends: its interval
+        # is cut short and holds the shutdown (0 operations after a stop): never a sample
+        keep[-1] = keep[-1] and dt[-1] >= 0.9 * typical
         frames.append(
             pd.DataFrame(
                 {

@@ -68,6 +68,7 @@ class Settings:
     warmup: bool = True        # warm up before measured run phases (--no-warmup: not)
     ray: Optional[str] = None     # --ray: every phase's clients on this Ray cluster's loaders
     clients_per_node: int = 1
+    only: List[str] = field(default_factory=list)  # --only: run phases whose names start so
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
@@ -121,6 +122,15 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
                       repeat=trial if numbered else 0,
                       repeats=settings.trials.planned if numbered else 1)
         steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
+    if settings.only:
+        # loads and actions stay: a trial needs its data
+        runs = [st.name for _, st in steps if isinstance(st, Phase) and st.command != "load"]
+        steps = [(c, st) for c, st in steps if not isinstance(st, Phase) or st.command == "load"
+                 or any(st.name.startswith(o) for o in settings.only)]
+        if not any(isinstance(st, Phase) and st.command != "load" for _, st in steps):
+            raise ScriptError(f"--only {','.join(settings.only)}: no run phase of "
+                              f"{', '.join(scenarios).upper()} starts so; its run phases on "
+                              f"{db}: {', '.join(runs)}")
     index = 0  # phase_index of metadata.json: the order of the result phases within a trial
     for _, step in steps:
         if isinstance(step, (Phase, Composite)):
@@ -337,6 +347,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-warmup", action="store_true",
                    help="measure run phases cold, without the warm-up before each (for comparing "
                         "with older results; the analysis then judges the steady window itself)")
+    p.add_argument("--only", metavar="NAMES",
+                   help="run only the run phases whose names start with one of these "
+                        "(comma-separated, e.g. update-heavy); loads and the steps between "
+                        "phases stay")
     p.add_argument("--keep-going", action="store_true",
                    help="run the remaining phases after a failed one")
     p.add_argument("--dry-run", action="store_true",
@@ -395,7 +409,8 @@ def settings_from(args) -> Settings:
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
                     args.dry_run, args.node_failure, args.mysql_port, trial_rule(args),
-                    not args.no_warmup, args.ray, args.clients_per_node)
+                    not args.no_warmup, args.ray, args.clients_per_node,
+                    [o.strip() for o in (args.only or "").split(",") if o.strip()])
 
 
 def timestamp() -> str:
