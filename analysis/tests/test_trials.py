@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from conftest import FIXTURES
 from ycsb_analysis import stability
+from ycsb_analysis.cli import main
 from ycsb_analysis.loader import load
 from ycsb_analysis.summary import runs_summary
 from ycsb_analysis.trials import paired_ratio, pairs_needed, unpaired_ratio
@@ -95,3 +96,16 @@ def test_a_load_is_judged_as_a_whole_job_with_ycsbs_own_figures():
     for _, row in s.iterrows():
         assert row["window"].startswith("whole job") and row["steady"]
         assert row["throughput_ops_per_s"] == row["throughput_ops_per_s_whole_run"]
+
+
+def test_one_trial_of_each_database_on_real_outputs_shows_figures_and_no_verdict(tmp_path):
+    # the quickstart's results of one trial each (real, fixtures/warm-s4-s1)
+    out = tmp_path / "report"
+    assert main([str(FIXTURES / "warm-s4-s1"), "-o", str(out)]) == 0
+    v = pd.read_csv(out / "verdicts.csv")
+    assert len(v) and not v["significant"].any()
+    for text in v["verdict"]:
+        assert text.startswith(("one trial: no verdict", "not judged")), text
+    summary = pd.read_csv(out / "summary.csv")
+    run = summary[summary["phase"] == "update-heavy-threads-8"]
+    assert (run["throughput_ops_per_s_ci_low"] < run["throughput_ops_per_s"]).all()

@@ -7,8 +7,9 @@ does not help: the measured client JVM would start cold again (measured here: 10
 operation and a 20-s climb on a warm local Cassandra). So a warmed-up phase is ONE run of its
 clients, in two parts:
   1. warm-up: the runner reads the status lines (every `interval` s) as they come and judges the
-     last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.py: no trend,
-     low spread); it ends when they are stable, or after `max_s` seconds;
+     last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.is_warm: no
+     trend, low spread, and the same level as the window before); it ends when they are
+     stable, or after `max_s` seconds (so it lasts at least two windows);
   2. measured: the phase's own maxexecutiontime more seconds; then the runner creates the stop
      file the clients watch (ycsbpack.stopfile, binding-common StopFileWatcher) and they end as
      at their time limit, with their final report.
@@ -89,7 +90,7 @@ class Judge:
             if self.decided:
                 return
             self.series[client].append((int(m.group(1)), float(m.group(2).replace(",", ""))))
-            if stability.is_stable(self.window()):
+            if stability.is_warm(self.totals(), self.warmup.samples):
                 self.stable.set()
 
     def totals(self) -> List[float]:
