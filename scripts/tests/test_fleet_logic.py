@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from ycsbpack.errors import ScriptError
 from ycsbpack.fleet import agent
-from ycsbpack.fleet.cli import phase_from_args
+from ycsbpack.fleet.cli import phase_from_args, phase_warmup
 from ycsbpack.fleet.launcher import refusals, remote_command
 from ycsbpack.phase_runner import YCSB, client_split, read_property_files, ycsb_command
+from ycsbpack.warmup import SCALE_BOUNDS
 
 
 def test_remote_command_ships_property_files_and_moves_results_to_the_work_dir(tmp_path):
@@ -96,6 +97,18 @@ def test_a_plain_command_becomes_a_phase_split_like_local_clients(tmp_path):
 def test_bad_commands_are_refused_with_one_sentence(args, says):
     with pytest.raises(ScriptError, match=says.replace("|", r"\|")):
         phase_from_args(args, 2, "x")
+
+
+def test_fleet_run_warms_up_a_run_phase_with_its_scales_bounds_and_refuses_a_load():
+    run = phase_from_args(["run", "basic", "-p", "warmup.maxtime=30"], 3, "x")
+    w = phase_warmup(run, "ci")
+    assert (w.max_s, w.window_s, w.interval_s) == (30, SCALE_BOUNDS["ci"][1], 1)
+    assert (
+        phase_warmup(phase_from_args(["run", "basic", "-p", "warmup.maxtime=0"], 3, "x"), "ci")
+        is None
+    )
+    with pytest.raises(ScriptError, match="a load cannot repeat itself"):
+        phase_warmup(phase_from_args(["load", "basic"], 3, "x"), "cluster")
 
 
 def _jar(path: Path, entries: dict, when) -> None:

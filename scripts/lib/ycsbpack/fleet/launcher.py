@@ -36,7 +36,7 @@ from typing import Dict, List, Sequence
 
 from ..errors import ScriptError
 from ..paths import REPO_ROOT
-from ..phase_runner import YCSB
+from ..phase_runner import _ESTIMATE, YCSB
 from ..secrets import mask_command
 from . import agent
 from .ray_env import LOADER_RESOURCE, connect
@@ -249,7 +249,6 @@ class RayClients:
         """Polls every agent until each client ended or was lost (steps 5, 6 and 8); returns
         their exit statuses, end times (loader clock) and CPU seconds."""
         t0 = time.monotonic()
-        judge = warmup.judge if warmup else None
         ended, control = threading.Event(), None
         if warmup:  # judges while the polls feed it, then delivers the stop (warmup.py)
             control = threading.Thread(
@@ -259,13 +258,13 @@ class RayClients:
             )
             control.start()
         try:
-            return self._poll_until_ended(actors, infos, phase_dir, echo, judge, t0)
+            return self._poll_until_ended(actors, infos, phase_dir, echo, warmup, t0)
         finally:
             ended.set()
             if control:
                 control.join(ANSWER_S + 5)
 
-    def _poll_until_ended(self, actors, infos, phase_dir: Path, echo: bool, judge, t0: float):
+    def _poll_until_ended(self, actors, infos, phase_dir: Path, echo: bool, warmup, t0: float):
         ray = self.ray
         n = len(actors)
         statuses, ends, cpu_s = [None] * n, [None] * n, [None] * n
@@ -291,8 +290,10 @@ class RayClients:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     with open(path, "ab") as f:
                         f.write(data)
-                    if rel == f"client-{i}.err" and (echo or judge):
-                        partial[i] = self._lines(partial[i] + data, i, n, infos[i], t0, echo, judge)
+                    if rel == f"client-{i}.err" and (echo or warmup):
+                        partial[i] = self._lines(
+                            partial[i] + data, i, n, infos[i], t0, echo, warmup
+                        )
                 if answer["exit"] is not None:
                     statuses[i], ends[i] = answer["exit"], answer["end"]
                     cpu_s[i] = answer.get("cpu_s")
@@ -322,9 +323,10 @@ class RayClients:
         print(f"ERROR {self._failures[i]}", file=sys.stderr, flush=True)
 
     @staticmethod
-    def _lines(buf: bytes, i: int, n: int, info: dict, t0: float, echo: bool, judge) -> bytes:
+    def _lines(buf: bytes, i: int, n: int, info: dict, t0: float, echo: bool, warmup) -> bytes:
         """Feeds the complete lines in buf to the warm-up's judge (if any) and prints the
-        status/ERROR/WARN ones (if `echo`); returns the incomplete rest."""
+        status/ERROR/WARN ones (if `echo`; with a warm-up, the part that runs in place of
+        YCSB's completion estimate, as phase_runner does); returns the incomplete rest."""
         *lines, rest = buf.split(b"\n")
         who = (
             f"client {i}@{info.get('host', '?')}/{info.get('ray_node_id', '?')[:6]}: "
@@ -333,9 +335,11 @@ class RayClients:
         )
         for raw in lines:
             line = raw.decode("utf-8", "replace")
-            if judge:
-                judge.feed(i, line)
+            if warmup:
+                warmup.judge.feed(i, line)
             if echo and (" sec: " in line or line.startswith(("ERROR", "WARN"))):
+                if warmup:
+                    line = _ESTIMATE.sub(f"[{warmup.part()}] ", line, count=1)
                 sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {who}{line}\n")
         sys.stderr.flush()
         return rest
