@@ -33,6 +33,12 @@ from .paths import REPO_ROOT
 from .run_scenario import timestamp
 
 FIGURES = ["throughput_ops_per_s", "average_latency_us", "p99_latency_us"]
+PHASE = "update-heavy-threads-8"
+
+
+def _done(root: Path, kind: str) -> list:
+    """The finished trials of one kind (u: unthrottled, t: throttled), in time order."""
+    return sorted(d for d in root.glob(f"{kind}-*") if (d / "scenario-run.json").exists())
 
 
 def _trial(db: str, out: Path, run_dir: Path, seconds: int, target=None) -> Path:
@@ -98,12 +104,16 @@ def report(db: str, unthrottled: list, throttled: list, phase: str) -> None:
         steady = sum(1 for t in u if t.get("steady"))
         print(f"  {f}: trials {', '.join(f'{v:,.0f}' for v in vals)}; between-trial CV "
               f"{cv:.1%} ({steady} of {len(u)} trials steady)")
-        after = bad = 0
+        after = bad = judged = bad_judged = 0
+        steady_at = [bool(t.get("steady")) for t in u if t.get(f)]
         for a, b in splits(len(vals)):
             r = trials.paired_ratio({k: vals[i] for k, i in enumerate(a)},
                                     {k: vals[i] for k, i in enumerate(b)})
             after += 1
             bad += r.significant
+            if all(steady_at[i] for i in a + b):
+                judged += 1
+                bad_judged += r.significant
         before = bad_before = 0
         for x, y in itertools.combinations(u, 2):
             if f"{f}_se" not in x or f"{f}_se" not in y:
@@ -113,7 +123,9 @@ def report(db: str, unthrottled: list, throttled: list, phase: str) -> None:
             before += 1
             bad_before += r.significant
         print(f"    A/A after (paired trials, {len(vals) // 2} a side): {bad} of {after} splits "
-              f"called different = {bad / after:.0%}" if after else "    A/A after: -")
+              f"called different = {bad / after:.0%} (the interval alone; the pack judges only "
+              f"the {judged} split(s) whose trials were all steady: {bad_judged} called "
+              "different)" if after else "    A/A after: -")
         if before:
             print(f"    A/A before (one trial a side, within-run intervals): {bad_before} of "
                   f"{before} pairs called different = {bad_before / before:.0%}")
@@ -133,7 +145,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=int, default=20, help="measured seconds (default 20)")
     ap.add_argument("--out", type=Path, help="default results/bench-aa/<UTC time>")
     ap.add_argument("--read", action="store_true",
-                    help="only analyse the trials already in --out")
+                    help="only analyse the trials already in --out (without it, an interrupted "
+                         "run goes on where it stopped)")
     args = ap.parse_args(argv)
     if args.trials < 4 or args.power_trials < 0:
         raise ScriptError("--trials must be 4 or more (two a side), --power-trials 0 or more")
@@ -145,18 +158,17 @@ def main(argv=None) -> int:
             rate = None
             for i, kind in enumerate(order(args.trials, args.power_trials)):
                 if kind == "t" and rate is None:
-                    done = sorted(root.glob("u-*"))
-                    figs = _figures(done)
-                    rates = sorted(f["update-heavy-threads-8"]["throughput_ops_per_s"]
-                                   for f in figs)
+                    rates = sorted(f[PHASE]["throughput_ops_per_s"]
+                                   for f in _figures(_done(root, "u")))
                     rate = int(0.6 * rates[len(rates) // 2])
+                trial = root / f"{kind}-{i + 1:02d}"
+                if (trial / "scenario-run.json").exists():
+                    continue  # done by an earlier, interrupted run of this script
                 print(f"{db} trial {i + 1}: {'unthrottled' if kind == 'u' else f'target {rate}'}",
                       flush=True)
-                _trial(db, root / f"{kind}-{i + 1:02d}", out / "run", args.seconds,
-                       rate if kind == "t" else None)
-        u = _figures(sorted(root.glob("u-*[0-9]")))
-        t = _figures(sorted(root.glob("t-*[0-9]")))
-        for phase in ("update-heavy-threads-8", "load"):
+                _trial(db, trial, out / "run", args.seconds, rate if kind == "t" else None)
+        u, t = _figures(_done(root, "u")), _figures(_done(root, "t"))
+        for phase in (PHASE, "load"):
             report(db, u, t if phase != "load" else [], phase)
     return 0
 
