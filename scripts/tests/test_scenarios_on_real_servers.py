@@ -375,6 +375,15 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
             assert float(v["ratio_low"]) == pytest.approx(math.exp(mean - half), rel=1e-9)
             assert float(v["ratio_high"]) == pytest.approx(math.exp(mean + half), rel=1e-9)
             assert "2 paired trials" in v["verdict"] or v["verdict"].startswith("not judged")
+        # what --precision reads after each block: the same interval, as a half width
+        found = json.loads(subprocess.run(
+            [str(REPO_ROOT / ".venv" / "bin" / "python"), "-m", "ycsb_analysis.precision",
+             str(out), "0.05"], check=True, capture_output=True, text=True).stdout)
+        (head,) = [h for h in found["headlines"] if h["phase"] == "update-heavy-threads-4"]
+        v = verdicts[("update-heavy-threads-4", "throughput")]
+        assert head["precision"] == pytest.approx(float(v["precision"]))
+        assert head["what"] == "cassandra/hbase throughput" and "more_trials" in head
+        assert all(h["phase"] != "load" for h in found["headlines"])
     finally:
         subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
                               "--first-address", "127.0.0.61", "--jmx-port", "7261"),
