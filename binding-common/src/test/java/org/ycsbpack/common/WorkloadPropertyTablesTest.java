@@ -22,4 +22,11 @@ class WorkloadPropertyTablesTest {
     assertNull(ReadmePropertyTables.mismatch(PAGE, "listappend-workload",
         ListAppendProperties.ALL));
   }
+
+  @Test
+  void theWorkloadsAllListsHoldEveryDeclaredProperty() {
+    assertNull(DeclaredProperties.mismatch(BatchedWorkloadProperties.ALL,
+        BatchedWorkloadProperties.class));
+    assertNull(DeclaredProperties.mismatch(ListAppendProperties.ALL, ListAppendProperties.class));
+  }
 }
