@@ -80,7 +80,7 @@ def test_dry_run_shows_the_commands_as_run_with_the_split_the_warm_up_and_the_st
     assert "until every headline ratio's 95% interval is within +-10%" in out
     assert "warm-up: the phase's own workload until the last 20 s are steady" in out
     stop = tmp_path / "cassandra-update-heavy-threads-8-repeat-1" / "stop-after-measuring"
-    assert f"-p ycsbpack.stopfile={stop}" in out and "-p maxexecutiontime=150" in out
+    assert f"-p ycsbpack.stopfile={stop}" in out and "-p maxexecutiontime=180" in out
     # the two loading clients' key split, as run_phase gives it
     assert "-p insertstart=0 -p insertcount=10000" in out
     assert "-p insertstart=10000 -p insertcount=10000" in out

@@ -24,10 +24,11 @@ from typing import Dict, List, Optional
 
 from .arg_checks import validate_run_scenario
 from .build import ensure_built
+from .dry_run import phase_warmup, print_plan, step_line
 from .errors import ArgParser, ScriptError, run_main
 from .local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
 from .paths import REPO_ROOT, run_dir
-from .phase_runner import Phase, client_commands, describe, run_phase, summary, warmup_plan
+from .phase_runner import Phase, run_phase, summary
 from .progress import Progress, _clock
 from .scenario_plan import Composite, Context, estimate_seconds
 from .scenarios import SCENARIOS, scenario_id
@@ -40,7 +41,6 @@ from .trials import (
     stop_reason,
     trial_rule,
 )
-from .warmup import bounds as warmup_bounds
 
 DATABASES = ["cassandra", "hbase"]  # --db both (and the quickstart's databases)
 ALL_DATABASES = DATABASES + ["mysql"]  # --db all: S1 only, the report that measured MySQL
@@ -152,7 +152,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     if settings.dry_run:
         plans = [(db, servers_of[db], _plan(db, 1, scenarios, settings, servers_of[db], out, quick))
                  for db in databases]
-        return _print_plan(plans, out, settings, rule)
+        return print_plan(plans, out, settings, rule, block_order)
     # the client fleet (scripts/lib/ycsbpack/fleet): connected once; S2's fault phase stays local
     launcher = None
     if settings.ray:
@@ -216,8 +216,8 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
         progress.end(n)
         n += 1
     for ctx, step in steps:
-        progress.begin(n, _what(ctx, step))
-        ok, error = _run_step(step, out, _warmup(ctx, step, settings),
+        progress.begin(n, step_line(ctx, step))
+        ok, error = _run_step(step, out, phase_warmup(ctx, step, settings),
                               server.pids if server else None, launcher)
         took = progress.end(n)
         outcomes.append({"database": db, "scenario": ctx.scenario, "trial": trial,
@@ -235,29 +235,11 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
     return outcomes
 
 
-def _warmup(ctx: Context, step, settings: Settings):
-    """The warm-up of a measured phase (warmup.py); None for a load, a phase that consumes its
-    data, steps that are not one phase, or --no-warmup."""
-    if not isinstance(step, Phase) or not settings.warmup or not step.repeatable:
-        return None
-    return warmup_bounds(ctx.scale, ctx.merged(step.files_of(0), step.properties))
-
-
 def _estimate(ctx: Context, step, settings: Settings) -> float:
     if isinstance(step, Phase):
-        w = _warmup(ctx, step, settings)
+        w = phase_warmup(ctx, step, settings)
         return estimate_seconds(ctx, step) + (min(w.max_s, 3 * w.window_s) + 6 if w else 0)
     return step.estimate_s
-
-
-def _what(ctx: Context, step) -> str:
-    if isinstance(step, Phase):
-        files = ", ".join(Path(f).stem for f in step.files_of(0)
-                          if Path(f).parent.name == ctx.scenario)
-        clients = f" x {step.clients} clients" if step.clients > 1 else ""
-        return (f"{ctx.database} {step.name} ({step.command} {files}; {step.threads} "
-                f"thread{'s' if step.threads > 1 else ''}{clients})")
-    return f"{ctx.database} {step.name}: {step.describe}"
 
 
 def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
@@ -274,41 +256,6 @@ def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
         return True, ""
     except ScriptError as e:
         return False, f"{step.name}: {e}"
-
-
-def _print_plan(plans, out: Path, settings: Settings, rule: TrialRule) -> int:
-    """Every phase's commands exactly as the runner will start them (the clients' key split,
-    the warm-up's status interval, stop file and time bound included) and the trial plan."""
-    dbs = [db for db, _, _ in plans]
-    if rule.precision:
-        print(f"# trials: blocks {', '.join(block_order(dbs, 1))} then "
-              f"{', '.join(block_order(dbs, 2))}, ... on fresh servers, until every headline "
-              f"ratio's 95% interval is within +-{rule.precision:.0%} (at least {MIN_TRIALS}, "
-              f"at most {rule.max_trials} trials"
-              + (f", no new trial after {rule.budget_s / 60:.0f} min" if rule.budget_s else "")
-              + "); trial 1 shown")
-    elif rule.numbered:
-        print(f"# trials: {rule.repeat}, in blocks {', '.join(block_order(dbs, 1))} then "
-              f"{', '.join(block_order(dbs, 2))}, ... on fresh servers; trial 1 shown")
-    for db, server, steps in plans:
-        where = f"local servers in {server.run_dir}" if server else "your servers"
-        print(f"# {db} on {where}")
-        for ctx, step in steps:
-            print(f"- {_what(ctx, step)}")
-            if not isinstance(step, Phase):
-                continue
-            phase_dir = out / step.directory
-            w = _warmup(ctx, step, settings)
-            plan = warmup_plan(step, phase_dir, w, touch=False) if w else None
-            if plan:
-                print(f"    warm-up: the phase's own workload until the last {w.window_s:g} s "
-                      f"are steady ({w.interval_s}-s status intervals), at most {w.max_s:g} s; "
-                      + (f"then {plan.measured_s:g} s measured; " if plan.measured_s else
-                         "then until its count is done; ")
-                      + f"then the runner creates {plan.stop_file}")
-            for cmd in client_commands(step, phase_dir, plan.overrides if plan else None):
-                print(f"    {describe(cmd)}")
-    return 0
 
 
 def parser() -> argparse.ArgumentParser:
