@@ -96,8 +96,9 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
             agg.loc[agg["client_bound"].fillna(False).astype(bool), "run"].astype(str)
         )
         notes.append(
-            f"The client kept more than {CLIENT_BOUND:.0%} of the machine's cores busy in: "
-            f"{html.escape(bound)}. These phases measure the client, not the database."
+            f"The client kept more than {CLIENT_BOUND:.0%} of its machine's cores (on a fleet: "
+            f"of its busiest loader's) busy in: {html.escape(bound)}. These phases measure the "
+            "client, not the database."
         )
     unsteady = agg[~agg["steady"].fillna(True).astype(bool)] if "steady" in agg else agg[:0]
     if not unsteady.empty:

@@ -102,7 +102,7 @@ def test_quickstart_runs_s4_trials_to_a_10_percent_interval_and_prints_the_repor
     s = recorded["settings"]
     assert (s.scale, s.keep_going, s.user_properties) == (
         "local", True, {"maxexecutiontime": "12"})
-    assert (s.trials.precision, s.trials.budget_s) == (0.10, 480.0)
+    assert (s.trials.precision, s.trials.budget_s) == (0.10, 540.0)
     assert recorded["out"] == (tmp_path / "r").resolve()
     assert capsys.readouterr().out.splitlines()[-1] == str((tmp_path / "r" / "report").resolve()
                                                           / "report.html")

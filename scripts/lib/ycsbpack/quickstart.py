@@ -32,7 +32,7 @@ def main(argv=None) -> int:
                     help="add S1's list-append phases to every trial (about 2 minutes more each)")
     ap.add_argument("--out", type=Path, help="results directory (default "
                                              "results/quickstart/<UTC time>)")
-    add_trial_options(ap, precision="10%", budget=8.0)
+    add_trial_options(ap, precision="10%", budget=9.0)
     args = ap.parse_args(argv)
     out = (args.out or REPO_ROOT / "results" / "quickstart" / timestamp()).resolve()
     t0 = time.monotonic()
