@@ -263,6 +263,27 @@ def test_unavailability_runs_from_the_first_to_the_last_failure_after_the_node_w
     ]
 
 
+def test_hbase_s_node_down_phase_ends_once_the_client_has_recovered_for_some_seconds(tmp_path):
+    f = tmp_path / "client-0.err"
+    down = fault_timeline._stamp("2026-11-24 00:40:14:500").isoformat()
+    before = [status_line(s, 5, 0, 5, 0) for s in range(10, 15)]
+    unassigned = [status_line(s, 1, 3, 1, 2) for s in range(15, 25)]   # last failure +9.5 s
+
+    def recovered(lines, failures_needed=True):
+        f.write_text("\n".join(lines) + "\n")
+        return fault_timeline.recovered_for(fault_timeline.timeline(f), down, 5, failures_needed)
+
+    assert not recovered(before + [status_line(15, 5, 0, 5, 0)] * 1)  # a crash not yet noticed
+    assert not recovered(before + unassigned)
+    assert not recovered(before + unassigned + [status_line(s, 5, 0, 5, 0) for s in (25, 26)])
+    assert recovered(before + unassigned + [status_line(s, 5, 0, 5, 0) for s in range(25, 30)])
+    # reads back, writes not yet: not recovered however long it has been
+    assert not recovered(before + unassigned + [status_line(s, 0, 0, 5, 0) for s in range(25, 35)])
+    # a drained server need not fail anything: 5 quiet seconds after it went down will do
+    quiet = before + [status_line(s, 5, 0, 5, 0) for s in range(15, 21)]
+    assert recovered(quiet, failures_needed=False) and not recovered(quiet)
+
+
 HBASE_DOWN = {"BATCH_INSERT": {"OK": 200, "RETRIES_EXHAUSTED": 40, "TIMEOUT": 10},
               "BATCH_INSERT-RECORDS": {"OK": 2300, "RETRIES_EXHAUSTED": 150, "TIMEOUT": 50},
               "BATCH_READ": {"OK": 230, "TIMEOUT": 20}}
