@@ -70,6 +70,16 @@ def test_s1_recreates_the_table_per_variant_and_reads_again_after_a_major_compac
     assert writer["batchsize"] == reader["batchsize"] == "10"
 
 
+def test_ci_scale_runs_each_code_path_of_s1_and_s2_once():
+    for database in ("cassandra", "hbase", "mysql"):
+        _, steps = plan("s1", database, scale="ci")
+        concurrent = sorted("-".join(p.name.split("-")[-2:]) for p in phases(steps)
+                            if p.clients > 1)
+        assert concurrent == ["batched-2+2", "mixed-2+1"], concurrent
+    _, steps = plan("s2", scale="ci")
+    assert [p.name for p in phases(steps)][2:] == ["read-batch1", "read-batch100"]
+
+
 def test_s1_runs_the_reports_mysql_trio_on_every_database():
     for database in ("cassandra", "hbase", "mysql"):
         _, steps = plan("s1", database)
