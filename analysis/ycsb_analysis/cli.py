@@ -23,6 +23,9 @@ import pandas as pd
 
 from . import __version__, free_memory, status_spill
 from .batched import records_table
+from .capacity import capacities, capacity_verdicts
+from .capacity import html_section as capacity_section
+from .capacity import steps_table as capacity_steps
 from .charts import ALL_CHARTS, Chart
 from .csv_text import write_csv
 from .errors import UnreadableInput
@@ -314,6 +317,12 @@ def _report_outcome(
     summary = runs_summary(runs, merged, skip)
     agg = aggregate(summary)
     db_verdicts = between_databases(agg)
+    cap_steps = capacity_steps(runs)
+    cap_found = capacities(cap_steps)
+    cap_verdicts = capacity_verdicts(cap_found)
+    if not cap_verdicts.empty:
+        db_verdicts = pd.concat([db_verdicts, cap_verdicts.reindex(columns=db_verdicts.columns)],
+                                ignore_index=True)
     charts: list[Chart] = []
     for chart in ALL_CHARTS:
         charts.extend(chart(runs, out))
@@ -325,6 +334,10 @@ def _report_outcome(
     if not db_verdicts.empty:
         db_verdicts.to_csv(out / "verdicts.csv", index=False)
         written.append(out / "verdicts.csv")
+    if not cap_steps.empty:
+        cap_steps.to_csv(out / "capacity-steps.csv", index=False)
+        cap_found.to_csv(out / "capacity.csv", index=False)
+        written += [out / "capacity-steps.csv", out / "capacity.csv"]
     comparison = None
     if baseline:
         base_skipped: list[SkippedInput] = []
@@ -356,7 +369,8 @@ def _report_outcome(
         unused=unused,
         notes=notes,
         files=written,
-        extra_sections=interval_sections(agg, db_verdicts),
+        extra_sections=interval_sections(agg, db_verdicts)
+        + capacity_section(cap_steps, cap_found, cap_verdicts),
     )
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)

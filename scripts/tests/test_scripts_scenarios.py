@@ -126,6 +126,12 @@ def test_s2_runs_rf3_all_one_and_the_fault_phase_on_local_servers_of_both_databa
     assert int(fault["hbase.client.operation.timeout"]) <= 10000
 
 
+def test_s3_runs_like_for_like_three_cassandra_nodes_and_three_region_servers(capsys, tmp_path):
+    for db in ("cassandra", "hbase"):
+        assert run_scenario.main(["S3", "--dry-run", "--db", db, "--out", str(tmp_path)]) == 0
+        assert f"# {db} on local servers (3 nodes) in" in capsys.readouterr().out
+
+
 def test_s3_sweep_points_use_disjoint_key_ranges():
     _, steps = plan("s3", scale="cluster")
     ranges = {}
