@@ -131,7 +131,8 @@ def steps_table(runs: list[Run]) -> pd.DataFrame:
                 "keep_up": run.metadata["capacity"]["keep_up"],
                 "achieved_ops_per_s": j["achieved_ops_per_s"],
                 "achieved_low": j["achieved_low"], "achieved_high": j["achieved_high"],
-                "steady": j["steady"], "held": j["held"], "why": "; ".join(j["why"])}
+                "steady": j["steady"], "held": j["held"], "why": "; ".join(j["why"]),
+                "check": run.metadata["capacity"].get("check", math.nan)}
         for op, o in (j["operations"] or {"": {}}).items():
             row = dict(base, operation=op, fell_behind=op in j["fell_behind"])
             for kind in ("service", "intended"):
@@ -153,7 +154,9 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
     per_step = steps.drop_duplicates(["scenario", "timestamp", "database", "search", "repeat",
                                       "step"])
     keys = ["scenario", "timestamp", "database", "search", "repeat"]
-    for key, g in per_step.groupby(keys, sort=False, dropna=False):
+    for key, everything in per_step.groupby(keys, sort=False, dropna=False):
+        checks = everything[everything["check"].notna()]
+        g = everything[everything["check"].isna()]
         probe = g[g["step"] == 0]
         held = g[(g["step"] > 0) & g["held"]]
         if len(probe) and bool(probe["held"].iloc[0]):
@@ -162,10 +165,14 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
             found, bounded = float(held["target"].max()), "objective"
         else:
             found, bounded = 0.0, "nothing held"
-        rows.append(dict(zip(keys, key), objective=g["objective"].iloc[0],
-                         capacity_ops_per_s=found, bounded_by=bounded, steps=len(g),
-                         ceiling_ops_per_s=float(probe["achieved_ops_per_s"].iloc[0])
-                         if len(probe) else math.nan))
+        row = dict(zip(keys, key), objective=g["objective"].iloc[0],
+                   capacity_ops_per_s=found, bounded_by=bounded, steps=len(g),
+                   ceiling_ops_per_s=float(probe["achieved_ops_per_s"].iloc[0])
+                   if len(probe) else math.nan)
+        for _, c in checks.iterrows():  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
+            row[f"check_{c['check']:g}x_held"] = bool(c["held"])
+            row[f"check_{c['check']:g}x_achieved_ops_per_s"] = c["achieved_ops_per_s"]
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -29,7 +29,7 @@ import pandas as pd
 from . import stability
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
-from .timeseries import record_throughput
+from .timeseries import hdr_origin, record_throughput
 from .uncertainty import Estimate, within_run
 
 FIGURES = [
@@ -179,7 +179,7 @@ def window_percentiles(run: Run, metric: str, start: float, end: float,
     logs = [c.hdr_logs.get(metric) for c in run.clients]
     if not logs or any(log is None or log.intervals.empty for log in logs):
         return {}
-    t0 = min(float(log.intervals["start_s"].min()) for log in logs)
+    t0 = hdr_origin(run, logs)
     names = [f"p{float(p):g}" for p in levels]
     chosen, per_interval = [], {n: [] for n in names}
     for k in range(max(len(log.histograms) for log in logs)):

@@ -88,3 +88,18 @@ def test_slo_replaces_every_measured_run_phase_by_its_search_loads_stay(capsys, 
     assert "-p measurement.interval=both" in out   # the probe's command is shown
     with pytest.raises(ScriptError, match="--slo 'p99 10ms'"):
         run_scenario.main(["S4", "--dry-run", "--slo", "p99 10ms"])
+
+
+def test_slo_check_runs_the_phase_at_0_9_and_1_25_times_the_capacity_found():
+    _, steps = plan("s4", scale="ci")
+    phase = [p for p in phases(steps) if p.command == "run"][0]
+    search = CapacitySearch(phase, parse_objective("p99<=10ms"), 2, capacity.CHECKS)
+    ran = []
+    r = search.run(lambda p: ran.append(p) or p, judge=step_judge(450), say=lambda _: None)
+    assert [p.target for p in ran] == [None, 800, 400, 360, 500] and r["capacity"] == 400
+    assert [p.capacity.get("check") for p in ran] == [None, None, None, 0.9, 1.25]
+    assert ran[-1].name == f"{phase.name}-check-1.25" and search.phases == 5
+    assert r["checks"] == {0.9: True, 1.25: False}
+    with pytest.raises(ScriptError, match="--slo-check checks the capacity a search found"):
+        from ycsbpack import run_scenario
+        run_scenario.main(["S4", "--dry-run", "--slo-check"])

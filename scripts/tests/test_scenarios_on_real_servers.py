@@ -289,6 +289,36 @@ def test_s2_on_three_hbase_nodes_regions_spread_and_a_crashed_region_server(run_
     assert verdict["regions"]["regions"], "the dead server's regions and when they reopened"
 
 
+def test_a_capacity_search_on_three_hbase_nodes_its_steps_table_and_chart_in_the_report(
+        run_dir, tmp_path):
+    """S2's batch-100 reads on the shared 3-node HBase under --slo: an unthrottled probe, then
+    -target steps with intended latency; ycsb-report's capacity table, steps and chart."""
+    out = tmp_path / "out"
+    p = run_scenario("S2", "hbase", out, run_dir, "--only", "read-batch100", "--slo",
+                     "p99<=200ms")
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-3000:]
+    assert "probe:" in p.stdout and "capacity at p99<=200ms (intended)" in p.stdout
+    steps = sorted(d.name for d in out.glob("hbase-read-batch100-step-*"))
+    assert steps[0] == "hbase-read-batch100-step-0" and len(steps) >= 2, steps
+    assert not list(out.glob("hbase-fault*")), "--only leaves the fault phase out"
+    first = json.loads((out / steps[1] / "metadata.json").read_text())
+    assert first["target"] > 0 and first["properties"]["measurement.interval"] == "both"
+    assert first["capacity"]["objective"]["bound_us"] == 200_000
+    assert list((out / steps[1] / "hdr").glob("client-0-Intended-BATCH_READ.hdr"))
+    report = tmp_path / "report"
+    subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(out), "-o",
+                    str(report)], check=True, capture_output=True)
+    (found,) = list(csv.DictReader(open(report / "capacity.csv")))
+    assert found["database"] == "hbase" and found["search"] == "read-batch100"
+    assert float(found["ceiling_ops_per_s"]) > 0 and found["bounded_by"] in (
+        "ceiling", "objective", "nothing held")
+    rows = list(csv.DictReader(open(report / "capacity-steps.csv")))
+    assert {int(r["step"]) for r in rows} == set(range(len(steps)))
+    assert all(float(r["intended_p99_us"]) > 0 for r in rows), "intended latency in every step"
+    assert (report / "capacity-s2-read-batch100.png").exists()
+    assert "Capacity under a latency objective" in (report / "report.html").read_text()
+
+
 def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
     p = run_scenario("S3", "cassandra", tmp_path, run_dir)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]

@@ -37,6 +37,7 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
     if steps.empty:
         return []
     found = capacities(steps)
+    steps = steps[steps["check"].isna()]  # the --slo-check runs are in capacity.csv
     charts = []
     for (scenario, ts, search), g in steps.groupby(["scenario", "timestamp", "search"],
                                                    sort=False):

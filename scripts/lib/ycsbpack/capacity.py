@@ -34,6 +34,7 @@ KEEP_UP = 0.95       # achieved / target at least this: the client kept its sche
 FIRST_STEP = 0.8     # the first target, as a share of the probe's ceiling
 RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
 STEPS = {"cluster": 6, "local": 5, "ci": 2}  # steps after the probe
+CHECKS = (0.9, 1.25)  # --slo-check: independent steps at these shares of the capacity found
 UNITS_US = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 _OBJECTIVE = re.compile(r"^(?:(?P<op>[A-Za-z_]+):)?p(?P<pct>\d+(?:\.\d+)?)\s*<=\s*"
                         r"(?P<bound>\d+(?:\.\d+)?)\s*(?P<unit>us|ms|s)$")
@@ -85,13 +86,15 @@ def capacity_of(ceiling_held: bool, ceiling: float, tried: List[Tuple[float, boo
     return max((r for r, ok in tried if ok), default=0.0)
 
 
-def searches(steps: list, objective: Optional[Objective], scale: str) -> list:
+def searches(steps: list, objective: Optional[Objective], scale: str,
+             check: bool = False) -> list:
     """The plan's (context, step) list with every measured run phase replaced by its capacity
-    search (loads, a phase that consumes its data, actions and the fault phase stay)."""
+    search (loads, a phase that consumes its data, actions and the fault phase stay); with
+    `check`, each search ends with a run at each share of CHECKS of the capacity it found."""
     if objective is None:
         return steps
     from .phase_runner import Phase
-    return [(ctx, CapacitySearch(st, objective, STEPS[scale])
+    return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else ())
              if isinstance(st, Phase) and st.command == "run" and st.repeatable else st)
             for ctx, st in steps]
 
@@ -101,6 +104,10 @@ def add_capacity_option(p) -> None:
                    help="capacity mode: search each run phase for the highest rate that keeps "
                         "this objective on intended latency, e.g. 'p99<=10ms' or "
                         "'READ:p99.9<=2500us' (docs/capacity.md)")
+    p.add_argument("--slo-check", action="store_true",
+                   help="with --slo: after each search, run the phase at "
+                        + " and ".join(f"{c:g}" for c in CHECKS)
+                        + " x the capacity found (the first should hold, the second not)")
 
 
 def judge_step(phase_dir: Path) -> dict:
@@ -121,6 +128,7 @@ class CapacitySearch:
     phase: object          # phase_runner.Phase: the phase searched
     objective: Objective
     steps: int
+    checks: tuple = ()     # --slo-check: CHECKS
     name: str = ""
     index: int = 0
 
@@ -129,7 +137,7 @@ class CapacitySearch:
 
     @property
     def phases(self) -> int:
-        return self.steps + 1
+        return self.steps + 1 + len(self.checks)
 
     @property
     def describe(self) -> str:
@@ -137,9 +145,11 @@ class CapacitySearch:
                 f"probe, then at most {self.steps} steps of -target (first {FIRST_STEP:.0%} of "
                 f"the probe's rate, then bisection to {RESOLUTION:.0%})")
 
-    def step_phase(self, k: int, target: Optional[float]):
+    def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None):
+        """Step k of the search (0: the probe, no target), or with `check` the check run at that
+        share of the capacity found."""
         p = copy.deepcopy(self.phase)
-        p.name = f"{self.phase.name}-step-{k}"
+        p.name = f"{self.phase.name}-" + (f"check-{check:g}" if check else f"step-{k}")
         suffix = f"-repeat-{p.repeat}" if p.repeat else ""
         p.dir_name = f"{p.database}-{p.name}{suffix}"
         p.index = self.index + k
@@ -148,6 +158,8 @@ class CapacitySearch:
         p.phase_group = f"capacity:{self.phase.name}"
         p.capacity = {"search": self.phase.name, "step": k, "objective":
                       self.objective.metadata(), "keep_up": KEEP_UP}
+        if check:
+            p.capacity["check"] = check
         return p
 
     def run(self, run: Callable[[object], Path], judge: Callable[[Path], dict] = judge_step,
@@ -170,4 +182,11 @@ class CapacitySearch:
                    else "the objective" if found else "nothing held")
         say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s "
             f"(bounded by {bounded}; the interval comes from trials: --repeat)")
-        return {"ceiling": ceiling, "steps": tried, "capacity": found, "bounded_by": bounded}
+        checked = {}
+        for i, share in enumerate(self.checks if found else ()):
+            step = judge(run(self.step_phase(self.steps + 1 + i, share * found, check=share)))
+            checked[share] = bool(step["held"])
+            say(f"   check at {share:g} x capacity = {share * found:,.0f} ops/s: "
+                f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
+        return {"ceiling": ceiling, "steps": tried, "capacity": found, "bounded_by": bounded,
+                "checks": checked}

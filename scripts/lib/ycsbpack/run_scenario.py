@@ -106,7 +106,7 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
             raise ScriptError(f"--only {','.join(settings.only)}: no run phase of "
                               f"{', '.join(scenarios).upper()} starts so; its run phases on "
                               f"{db}: {', '.join(runs)}")
-    steps = searches(steps, settings.slo, settings.scale)
+    steps = searches(steps, settings.slo, settings.scale, settings.slo_check)
     index = 0  # phase_index of metadata.json: the order of the result phases within a trial
     for _, step in steps:
         if isinstance(step, (Phase, Composite, CapacitySearch)):

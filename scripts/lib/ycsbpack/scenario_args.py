@@ -34,6 +34,7 @@ class Settings:
     clients_per_node: int = 1
     only: List[str] = field(default_factory=list)  # --only: run phases whose names start so
     slo: Optional[Objective] = None  # --slo: a capacity search of each run phase (capacity.py)
+    slo_check: bool = False  # --slo-check: runs at 0.9 and 1.25 x each capacity found
 
 
 def parser(doc: str) -> argparse.ArgumentParser:
@@ -114,6 +115,8 @@ def settings_from(args) -> Settings:
     if args.db == "both" and len(hosts) == 1:
         raise ScriptError("--db both with your own servers needs --hosts (Cassandra) and "
                           "--hbase-hosts (HBase ZooKeeper quorum)")
+    if args.slo_check and not args.slo:
+        raise ScriptError("--slo-check checks the capacity a search found: give --slo too")
     if args.clients < 1:
         raise ScriptError(f"--clients {args.clients}: give 1 or more")
     props = {}
@@ -138,4 +141,4 @@ def settings_from(args) -> Settings:
                     args.dry_run, args.node_failure, args.mysql_port, trial_rule(args),
                     not args.no_warmup, args.ray, args.clients_per_node,
                     [o.strip() for o in (args.only or "").split(",") if o.strip()],
-                    parse_objective(args.slo) if args.slo else None)
+                    parse_objective(args.slo) if args.slo else None, args.slo_check)
