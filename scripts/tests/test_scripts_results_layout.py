@@ -74,3 +74,12 @@ def test_a_capacity_step_adds_exactly_the_declared_capacity_key(tmp_path):
     assert set(meta) == (set(layout.METADATA_KEYS) | set(layout.GROUP_METADATA_KEYS)
                          | set(layout.CAPACITY_METADATA_KEYS))
     assert meta["target"] == 500 and meta["capacity"]["step"] == 1
+
+
+def test_every_version_a_phase_records_is_resolved_and_the_local_servers_are_the_built_ones(
+        tmp_path):
+    phase, meta = written_metadata("s4", 1, tmp_path)
+    found = meta["versions"]
+    assert all(v and "${" not in v for v in found.values()), found
+    # the local HBase server is the one the root POM pins (a property, resolved)
+    assert found["local_hbase_server"] == found["hbase_client"]

@@ -131,6 +131,7 @@ class CapacitySearch:
     checks: tuple = ()     # --slo-check: CHECKS
     name: str = ""
     index: int = 0
+    result: Optional[dict] = None  # what run() found (scenario-run.json keeps it)
 
     def __post_init__(self):
         self.name = self.name or f"capacity of {self.phase.name}"
@@ -188,5 +189,6 @@ class CapacitySearch:
             checked[share] = bool(step["held"])
             say(f"   check at {share:g} x capacity = {share * found:,.0f} ops/s: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
-        return {"ceiling": ceiling, "steps": tried, "capacity": found, "bounded_by": bounded,
-                "checks": checked}
+        self.result = {"ceiling": ceiling, "steps": tried, "capacity": found,
+                       "bounded_by": bounded, "checks": checked}
+        return self.result

@@ -199,6 +199,8 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
         outcomes.append({"database": db, "scenario": ctx.scenario, "trial": trial,
                          "step": step.name, "ok": ok, "seconds": round(took, 1),
                          "error": error})
+        if getattr(step, "result", None):
+            outcomes[-1]["capacity"] = step.result  # the search's own account (capacity.py)
         n += 1
         if not ok and not settings.keep_going:
             raise ScriptError(error)
