@@ -66,14 +66,17 @@ def run_dir(tmp_path_factory):
     ]
     mysql = ["--run-dir", root / "mysql", "--port", MYSQL_PORT]
     try:
-        subprocess.run(script("cassandra-local", "start", "--nodes", "3", *cassandra), check=True)
-        subprocess.run(
-            script("hbase-local", "start", "--nodes", "3", "--owner-pid", os.getpid(), *hbase),
-            check=True,
-        )
-        subprocess.run(
-            script("mysql-local", "start", "--owner-pid", os.getpid(), *mysql), check=True
-        )
+        # the three start side by side (each waits on its own servers: ~1 minute less than in
+        # turn); each must succeed
+        starting = [
+            subprocess.Popen(script("cassandra-local", "start", "--nodes", "3", *cassandra)),
+            subprocess.Popen(
+                script("hbase-local", "start", "--nodes", "3", "--owner-pid", os.getpid(), *hbase)
+            ),
+            subprocess.Popen(script("mysql-local", "start", "--owner-pid", os.getpid(), *mysql)),
+        ]
+        codes = [p.wait(timeout=900) for p in starting]
+        assert codes == [0, 0, 0], f"cassandra, hbase, mysql start exit codes: {codes}"
         yield root
     finally:
         subprocess.run(script("cassandra-local", "stop", *cassandra))
