@@ -12,9 +12,10 @@ is at least keep-up x target. Where intended latency exceeds service time by mor
 FELL_BEHIND_MARGIN the client fell behind its schedule: its service times hide the queueing
 (coordinated omission) and the intended figure is the one to believe.
 
-The capacity of a trial's search is the highest target that held (the probe's rate when the
-probe itself kept the objective). Trials give it an interval and two databases a ratio, drawn
-as every comparison of the pack (verdicts._compare: trials paired A,B then B,A).
+The capacity of a trial's search is the highest target that held; the unthrottled probe only
+gives the ceiling (without a schedule its intended latency is its service time). Trials give
+the capacity an interval and two databases a ratio, drawn as every comparison of the pack
+(verdicts._compare: trials paired A,B then B,A).
 
 ``python -m ycsb_analysis.capacity STEP_DIR`` prints one step's judgement as JSON (what the
 runner reads to choose its next rate).
@@ -41,6 +42,7 @@ from .verdicts import _compare
 # and this many microseconds (a paced client's scheduling jitter alone adds about a millisecond
 # on a busy 2-core machine)
 FELL_BEHIND_MARGIN, FELL_BEHIND_MIN_US = 0.25, 1000.0
+RESOLUTION = 0.10  # a capacity within this share of the ceiling is bounded by the ceiling
 INTENDED = "Intended-"
 SKIPPED_METRICS = ("CLEANUP",)
 
@@ -85,7 +87,10 @@ def judge(run: Run) -> dict:
                                               served.value + FELL_BEHIND_MIN_US):
             fell_behind.append(op)
     rate = achieved.value if achieved else math.nan
-    if target and not rate >= cap["keep_up"] * target:
+    if not target:
+        # a closed loop has no schedule: its intended latency is its service time
+        why.append("the unthrottled probe gives the ceiling and decides nothing")
+    elif not rate >= cap["keep_up"] * target:
         why.append(f"achieved {rate:,.0f} ops/s < {cap['keep_up']:.0%} of the target {target:,}")
     if not ops and not why:
         why.append("no operation measured in the window")
@@ -159,16 +164,14 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
         g = everything[everything["check"].isna()]
         probe = g[g["step"] == 0]
         held = g[(g["step"] > 0) & g["held"]]
-        if len(probe) and bool(probe["held"].iloc[0]):
-            found, bounded = float(probe["achieved_ops_per_s"].iloc[0]), "ceiling"
-        elif len(held):
-            found, bounded = float(held["target"].max()), "objective"
-        else:
-            found, bounded = 0.0, "nothing held"
+        ceiling = float(probe["achieved_ops_per_s"].iloc[0]) if len(probe) else math.nan
+        found = float(held["target"].max()) if len(held) else 0.0
+        # the search climbed to within RESOLUTION of the ceiling: throughput bounds it there
+        bounded = ("nothing held" if not found else "ceiling"
+                   if found >= (1 - RESOLUTION) * ceiling else "objective")
         row = dict(zip(keys, key), objective=g["objective"].iloc[0],
                    capacity_ops_per_s=found, bounded_by=bounded, steps=len(g),
-                   ceiling_ops_per_s=float(probe["achieved_ops_per_s"].iloc[0])
-                   if len(probe) else math.nan)
+                   ceiling_ops_per_s=ceiling)
         for _, c in checks.iterrows():  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
             row[f"check_{c['check']:g}x_held"] = bool(c["held"])
             row[f"check_{c['check']:g}x_achieved_ops_per_s"] = c["achieved_ops_per_s"]
@@ -193,9 +196,18 @@ def capacity_verdicts(found: pd.DataFrame, a: str = "cassandra",
                                    "capacity_ops_per_s": mean, "steady": True})
         if a in sides and b in sides:
             words = f"max sustainable throughput at {g['objective'].iloc[0]} (intended)"
-            rows += _compare(sides[a], sides[b], a, b,
-                             {"scenario": scenario, "timestamp": ts, "phase": search},
-                             paired=True, compared=[("capacity_ops_per_s", words, "higher")])
+            compared = _compare(sides[a], sides[b], a, b,
+                                {"scenario": scenario, "timestamp": ts, "phase": search},
+                                paired=True, compared=[("capacity_ops_per_s", words, "higher")])
+            none = [f"{db} trial {t}" for db in (a, b)
+                    for t, v in sides[db]["capacity_ops_per_s_trials"].items() if not v > 0]
+            for row in compared:
+                if none:  # a ratio of nothing is no ratio
+                    row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (the "
+                                      "objective failed at every rate tried; a looser "
+                                      "objective or more steps)")
+                    row["significant"] = False
+            rows += compared
     return pd.DataFrame(rows)
 
 

@@ -55,7 +55,7 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
                 xerr, yerr = _errorbars(t, "achieved_ops_per_s", col)
                 ax.errorbar(t["achieved_ops_per_s"], t[col] / 1000.0, xerr=xerr, yerr=yerr,
                             fmt=style, color=c, lw=width, ms=4, capsize=2, alpha=0.9,
-                            label=f"{label}: {kind} {level}")
+                            label=label if (kind, level) == ("intended", "p99") else None)
             rated = t[t["target"].notna()]
             axb.errorbar(rated["target"], rated["achieved_ops_per_s"],
                          yerr=np.nan_to_num(np.abs(np.vstack([
@@ -73,8 +73,10 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
         ax.set_yscale("log")
         ax.set_xlabel("achieved throughput (ops/s, measured window; bars: within-run 95%)")
         ax.set_ylabel("latency (ms)")
-        ax.set_title(f"Latency against throughput; the capacity of each trial marked "
-                     f"(objective on intended {key})")
+        ax.set_title(f"Latency against throughput (objective on intended {key}; each trial's "
+                     "capacity marked)\nsolid: intended p99, dashed: service p99, dotted: p50 "
+                     "(circles intended, squares service); the rightmost point: the probe",
+                     fontsize=9)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6, ncol=2)
         top = float(np.nanmax(g["target"])) if g["target"].notna().any() else 1.0

@@ -16,8 +16,9 @@ at FIRST_STEP x C (where databases usually still keep a p99 objective), then bis
 the highest rate that held and the lowest above it that did not (C at first), until the two are
 within RESOLUTION of each other or the scale's number of steps is spent. The capacity of a trial
 is the highest target that held; with --repeat the trials give its interval, and with two
-databases their ratio (ycsb-report: capacity.csv, verdicts.csv). When the probe itself keeps
-the objective, the ceiling is the capacity: throughput, not latency, bounds it.
+databases their ratio (ycsb-report: capacity.csv, verdicts.csv). The probe never holds: with
+no schedule its intended latency is its service time (a closed loop waits for the database, the
+coordinated omission this mode exists to avoid); only paced steps decide.
 """
 import copy
 import json
@@ -78,11 +79,8 @@ def next_rate(ceiling: float, tried: List[Tuple[float, bool]], steps: int) -> Op
     return (lo + hi) / 2
 
 
-def capacity_of(ceiling_held: bool, ceiling: float, tried: List[Tuple[float, bool]]) -> float:
-    """The highest target that held (the ceiling when the probe kept the objective; 0 when
-    nothing held)."""
-    if ceiling_held:
-        return ceiling
+def capacity_of(tried: List[Tuple[float, bool]]) -> float:
+    """The highest target that held (0 when nothing held)."""
     return max((r for r, ok in tried if ok), default=0.0)
 
 
@@ -166,23 +164,23 @@ class CapacitySearch:
     def run(self, run: Callable[[object], Path], judge: Callable[[Path], dict] = judge_step,
             say: Callable[[str], None] = print) -> dict:
         """Runs the probe and the steps (`run(phase)` runs one phase, warmed up, and returns its
-        directory); returns {"ceiling", "steps", "capacity", "bounded_by"}."""
+        directory); returns {"ceiling", "steps", "capacity", "checks"}."""
         probe = judge(run(self.step_phase(0, None)))
         ceiling = float(probe["achieved_ops_per_s"] or 0.0)
-        say(f"   probe: {ceiling:,.0f} ops/s unthrottled; {probe['summary']}")
+        say(f"   probe: {ceiling:,.0f} ops/s unthrottled (the ceiling; without a schedule its "
+            f"intended latency is its service time, so it decides nothing); {probe['summary']}")
         tried: List[Tuple[float, bool]] = []
-        rate = None if probe["held"] else next_rate(ceiling, tried, self.steps)
+        rate = next_rate(ceiling, tried, self.steps)
         while rate is not None:
             step = judge(run(self.step_phase(len(tried) + 1, rate)))
             tried.append((round(rate), bool(step["held"])))
             say(f"   step {len(tried)}: target {rate:,.0f} ops/s: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
             rate = next_rate(ceiling, tried, self.steps)
-        found = capacity_of(bool(probe["held"]), ceiling, tried)
-        bounded = ("the ceiling (the probe kept the objective)" if probe["held"]
-                   else "the objective" if found else "nothing held")
-        say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s "
-            f"(bounded by {bounded}; the interval comes from trials: --repeat)")
+        found = capacity_of(tried)
+        say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s, the highest "
+            f"target that held ({found / ceiling if ceiling else 0:.0%} of the ceiling; "
+            "the interval comes from trials: --repeat)")
         checked = {}
         for i, share in enumerate(self.checks if found else ()):
             step = judge(run(self.step_phase(self.steps + 1 + i, share * found, check=share)))
@@ -190,5 +188,5 @@ class CapacitySearch:
             say(f"   check at {share:g} x capacity = {share * found:,.0f} ops/s: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
         self.result = {"ceiling": ceiling, "steps": tried, "capacity": found,
-                       "bounded_by": bounded, "checks": checked}
+                       "checks": checked}
         return self.result
