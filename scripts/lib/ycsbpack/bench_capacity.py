@@ -22,10 +22,12 @@ from .paths import REPO_ROOT
 from .run_scenario import timestamp
 
 
-def _run(out: Path, objective: str, databases: str, scale: str) -> None:
+def _run(out: Path, objective: str, databases: str, scale: str, warmup_max) -> None:
     cmd = [sys.executable, str(REPO_ROOT / "scripts" / "run-scenario"), "S4", "--db", databases,
            "--scale", scale, "--only", "update-heavy", "--slo", objective, "--slo-check",
            "--out", str(out)]
+    if warmup_max:
+        cmd += ["-p", f"warmup.maxtime={warmup_max:g}"]
     print("$ " + " ".join(cmd[1:]), flush=True)
     if subprocess.run(cmd).returncode != 0:
         raise ScriptError(f"the capacity search failed (its output is above; results in {out})")
@@ -78,12 +80,14 @@ def main(argv=None) -> int:
     p.add_argument("--scale", default="local", choices=["local", "ci"])
     p.add_argument("--out", type=Path, help="results directory (default "
                                             "results/bench-capacity/<UTC timestamp>)")
+    p.add_argument("--warmup-max", type=float, metavar="SECONDS",
+                   help="each step's longest warm-up (default: the scale's; S4 local: 120 s)")
     p.add_argument("--read", type=Path, metavar="DIR", help="print the figures of DIR again")
     args = p.parse_args(argv)
     if args.read:
         return print_figures(args.read)
     out = args.out or REPO_ROOT / "results" / "bench-capacity" / timestamp()
-    _run(out, args.slo, args.db, args.scale)
+    _run(out, args.slo, args.db, args.scale, args.warmup_max)
     return print_figures(out)
 
 
