@@ -21,21 +21,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, free_memory, status_spill
+from . import __version__
+from .baseline import comparison_table_and_unmatched
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
-from .csv_text import write_csv
 from .errors import UnreadableInput
-from .html_report import comparison_table_and_unmatched, write_report
+from .html_report import write_report
 from .intervals_html import sections as interval_sections
 from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
-from .multi_output import MAX_KEPT_RAW_ROWS, ParsedOutput
-from .parquet_tables import InSlices, holds_missing, write_parquet
 from .per_client import client_figures
 from .plausibility import implausible_figures
-from .raw_intervals import INTERVAL_MS
+from .readers.output import MAX_KEPT_RAW_ROWS
+from .readers.raw import INTERVAL_MS
 from .summary import runs_summary
+from .tables import write_csv, write_parquet
 from .verdicts import against_baseline, aggregate, between_databases
 
 EXIT_COMPLETE = 0
@@ -104,36 +104,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # Beyond this many rows (~10 MB of CSV) raw datapoints and status figures are not written as
-# plain CSV: raw rows are summed up per interval (rows gzipped on request, --raw-rows; the
-# parse keeps as many rows, multi_output.MAX_KEPT_RAW_ROWS), status figures (as CSV ~1.3 times
-# the log they come from, seconds to write) go to a Parquet file, ~1/50 of the log, written
-# in a fraction of the time (parquet_tables). A data file stays proportionate to the run, not
-# to its operations.
+# plain CSV: raw rows are summed up per second (rows gzipped on request, --raw-rows; the parse
+# keeps as many rows, readers.output.MAX_KEPT_RAW_ROWS), status figures (as CSV ~1.3 times the
+# log they come from) go to a Parquet file, ~1/50 of the log. A data file stays proportionate
+# to the run, not to its operations.
 MAX_PLAIN_ROWS = MAX_KEPT_RAW_ROWS
 STATUS_PARQUET = "status.parquet"
 
 
 def read_status_figures(report_dir: Path) -> pd.DataFrame:
     """The per-interval status figures a report wrote into ``report_dir``: ``status.csv``, or
-    ``status.parquet`` for a long run (text columns come back as Categoricals)."""
+    ``status.parquet`` for a long run."""
     report_dir = Path(report_dir)
     if (report_dir / STATUS_PARQUET).exists():
         return pd.read_parquet(report_dir / STATUS_PARQUET)
     return pd.read_csv(report_dir / "status.csv")
-
-
-def _status_part(output: ParsedOutput) -> pd.DataFrame | InSlices:
-    """An output's status measurements for ``write_parquet``: the frame, or in slices when
-    some columns are in files (``status_spill``), so they are never all in memory."""
-    if output.status_files is None:
-        return output.status_measurements
-    lean = output.status_measurements
-    return InSlices(
-        rows=len(lean),
-        slice_of=lambda lo, hi: output.status_frame(slice(lo, hi)),
-        with_missing=output.status_files.with_missing
-        | {c for c in lean.columns if holds_missing(lean[c])},
-    )
 
 
 def export_figures(
@@ -155,8 +140,8 @@ def export_figures(
         for c in r.clients:
             rep = c.output.report.assign(run=label, client=c.index, source=c.output.source)
             figures.append(rep[["run", "client", "source", "metric", "measurement", "value"]])
-            if not c.output.status_measurements.empty:   # labelled when written: no copy
-                status.append(({"run": label, "client": c.index}, c.output))
+            if not c.output.status_measurements.empty:
+                status.append(c.output.status_measurements.assign(run=label, client=c.index))
             ts = c.output.timeseries
             if not ts.empty:
                 series.append(
@@ -188,9 +173,7 @@ def export_figures(
         first = ["run"] + [c for c in df.columns if c != "run"]
         df = df[first]
         name = f"{stem}.csv.gz" if gzip else f"{stem}.csv"
-        # the text of to_csv, assembled by numpy (csv_text); gzip's fastest level: ~10x
-        # smaller CSV at a fraction of level 9's time
-        write_csv(df, out / name, gzip_level=1 if gzip else None)
+        write_csv(df, out / name, compressed=gzip)
         written.append(out / name)
         if json_too:
             df.to_json(out / f"{stem}.json", orient="records", indent=1, date_format="iso")
@@ -219,9 +202,11 @@ def export_figures(
             f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
             "also writes every row (raw-datapoints.csv.gz)"
         )
-    n_status = sum(len(o.status_measurements) for _, o in status)
-    if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet, part by part
-        write_parquet([(labels, _status_part(o)) for labels, o in status], out / STATUS_PARQUET)
+    n_status = sum(len(f) for f in status)
+    if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet
+        first = ["run", "client"]
+        write_parquet([f[first + [c for c in f.columns if c not in first]] for f in status],
+                      out / STATUS_PARQUET)
         written.append(out / STATUS_PARQUET)
         if notes is not None:
             notes.append(
@@ -230,10 +215,9 @@ def export_figures(
                 f"pandas.read_parquet('{STATUS_PARQUET}'), the columns of status.csv"
             )
     else:
-        dump([o.status_frame().assign(**labels) for labels, o in status], "status",
-             json_too=False)
+        dump(status, "status", json_too=False)
     if not summary.empty:
-        summary.to_csv(out / "summary.csv", index=False)
+        write_csv(summary, out / "summary.csv")
         summary.to_json(out / "summary.json", orient="records", indent=1)
         written += [out / "summary.csv", out / "summary.json"]
     return written
@@ -282,11 +266,7 @@ def build_report_outcome(
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     try:
-        # a big status log's seldom-read columns in files beside the report while it is made
-        with status_spill.spilling(out):
-            return _report_outcome(
-                inputs, out, baseline, batchsize, title, skip, raw_rows
-            )
+        return _report_outcome(inputs, out, baseline, batchsize, title, skip, raw_rows)
     except UnreadableInput:
         if made and not any(out.iterdir()):
             out.rmdir()   # (nothing could be used: no empty directory left behind)
@@ -304,7 +284,6 @@ def _report_outcome(
 ) -> ReportOutcome:
     skipped: list[SkippedInput] = []
     runs = load(inputs, batchsize=batchsize, skipped=skipped, raw_rows=raw_rows)
-    free_memory.release()   # the parse's temporaries back to the system before the charts'
     if not runs:
         reasons = "; ".join(str(s) for s in skipped) or "no run found"
         raise UnreadableInput(" ".join(inputs), f"nothing could be used ({reasons})")
@@ -317,13 +296,10 @@ def _report_outcome(
     charts: list[Chart] = []
     for chart in ALL_CHARTS:
         charts.extend(chart(runs, out))
-        # a chart's temporaries (millions of points on a long run) back to the system before
-        # the next one: on a 1 GB status log the report's peak went from 2,071 to 1,857 MiB
-        free_memory.release()
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
     if not db_verdicts.empty:
-        db_verdicts.to_csv(out / "verdicts.csv", index=False)
+        write_csv(db_verdicts, out / "verdicts.csv")
         written.append(out / "verdicts.csv")
     comparison = None
     if baseline:
@@ -333,7 +309,7 @@ def _report_outcome(
         base_summary = runs_summary(base_runs, skip=skip)
         _, unmatched = comparison_table_and_unmatched(summary, base_summary)
         comparison = against_baseline(agg, aggregate(base_summary))
-        comparison.to_csv(out / "comparison.csv", index=False)
+        write_csv(comparison, out / "comparison.csv")
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
         written += [out / "comparison.csv", out / "comparison.json"]
         notes += unmatched

@@ -1,0 +1,178 @@
+"""``measurementtype=raw`` datapoints, one line per operation (``READ,1795385384846,2701``:
+operation, epoch ms, latency µs), summed up per second while the file is read.
+
+A 10-minute raw run at 20k ops/s is 12 million lines; as rows that is more than the output
+they came from. Per output, metric and second (epoch-aligned, so clients line up) the
+summary keeps the count, min, mean, max and nearest-rank percentiles — exact, from every
+datapoint, as HdrHistogram's ``getValueAtPercentile`` ranks them (the value at rank
+``ceil(p/100 · count)``). A second is summed up once its metric has datapoints
+:data:`CLOSE_AFTER` seconds later (YCSB writes each metric's datapoints in the order the
+operations ended), so memory holds about two minutes of datapoints, not the run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from .final_report import LONG_MAX
+
+RAW_DATAPOINT = r"^(?P<metric>[\w-]+),(?P<timestamp_ms>\d{10,}),(?P<latency_us>-?\d+)$"
+INTERVAL_MS = 1000
+PERCENTILES = (50.0, 90.0, 99.0, 99.9)
+COLUMNS = ["metric", "interval_start_ms", "count", "min_latency_us", "average_latency_us"] + \
+    [f"p{p:g}" for p in PERCENTILES] + ["max_latency_us"]
+CLOSE_AFTER = 120
+
+
+class NotExact(Exception):
+    """A datapoint came after its second was summed up: the file must be read again with
+    ``RawSummary(close=False)``."""
+
+
+def datapoints(lines: pl.DataFrame) -> pl.DataFrame:
+    """Lines (``line, text``) → ``line, metric, timestamp_ms, latency_us`` of each, the metric
+    missing where a line is no raw datapoint; Long.MAX_VALUE (an empty histogram's) is a
+    missing latency."""
+    parts = lines["text"].str.extract_groups(RAW_DATAPOINT).struct.unnest()
+    lat = pl.col("latency_us").cast(pl.Float64)
+    return pl.concat([lines.select("line"), parts], how="horizontal").select(
+        "line", "metric", pl.col("timestamp_ms").cast(pl.Float64),
+        pl.when(lat < float(LONG_MAX)).then(lat).alias("latency_us"),
+    )
+
+
+def interval_rows(series: np.ndarray, second: np.ndarray, lat: np.ndarray) -> pl.DataFrame:
+    """Datapoints (each one's series, second and latency) → :data:`COLUMNS` of each series and
+    second (but ``series`` for ``metric``), from one sort by series, second and latency."""
+    series, second, lat = _sorted(series, second, lat)
+    new = np.concatenate([[True], (series[1:] != series[:-1]) | (second[1:] != second[:-1])])
+    first = np.flatnonzero(new)
+    count = np.diff(np.append(first, len(lat)))
+    out = {
+        "series": series[first],
+        "interval_start_ms": second[first].astype(float) * INTERVAL_MS,
+        "count": count,
+        "min_latency_us": lat[first],
+        "average_latency_us": np.add.reduceat(lat, first) / count,
+    }
+    for p in PERCENTILES:
+        out[f"p{p:g}"] = lat[first + np.maximum(np.ceil(p / 100.0 * count).astype(np.int64), 1) - 1]
+    out["max_latency_us"] = lat[first + count - 1]
+    return pl.DataFrame(out)
+
+
+def _sorted(s: np.ndarray, sec: np.ndarray, lat: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``s, sec, lat`` sorted by the three: as one integer key when they fit one (a sort of
+    one column, the three read back from it, is several times faster than a sort of three)."""
+    lows = [int(x.min()) for x in (s, sec, lat)]
+    spans = [int(x.max()) - low + 1 for x, low in zip((s, sec, lat), lows)]
+    if np.array_equal(lat, np.floor(lat)) and spans[0] * spans[1] * spans[2] < 2**62:
+        key = np.sort(((s - lows[0]) * spans[1] + (sec - lows[1])) * spans[2]
+                      + (lat.astype(np.int64) - lows[2]))
+        rest, lat_key = np.divmod(key, spans[2])
+        s_key, sec_key = np.divmod(rest, spans[1])
+        return s_key + lows[0], sec_key + lows[1], (lat_key + lows[2]).astype(float)
+    order = np.lexsort((lat, sec, s))
+    return s[order], sec[order], lat[order]
+
+
+class RawSummary:
+    """Raw datapoints summed up per output, metric and second as they are read."""
+
+    def __init__(self, close: bool = True):
+        self.close = close
+        self.names: dict[str, int] = {}                 # metric → code, as first seen
+        self.series: dict[tuple[int, int], int] = {}    # (output, code) → id, as first seen
+        self.pending = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
+        self.newest = np.empty(0, np.int64)             # per series: its latest second
+        self.closed_below = np.empty(0, np.int64)       # per series: seconds before are done
+        self.closed: list[pl.DataFrame] = []
+        self.negative: dict[int, int] = {}              # output → datapoints of latency < 0
+
+    def add(self, points: pl.DataFrame) -> None:
+        """One block's datapoints (``output, metric, timestamp_ms, latency_us``), in file order."""
+        for output, n in points.filter(pl.col("latency_us") < 0).group_by("output").len().rows():
+            self.negative[output] = self.negative.get(output, 0) + n
+        points = points.drop_nulls(["timestamp_ms", "latency_us"])
+        if not points.height:
+            return
+        ids, present = self._series_ids(points)
+        second = (points["timestamp_ms"].to_numpy() // INTERVAL_MS).astype(np.int64)
+        lat = points["latency_us"].to_numpy()
+        grown = len(self.series) - len(self.newest)
+        self.newest = np.append(self.newest, np.full(grown, np.iinfo(np.int64).min))
+        self.closed_below = np.append(self.closed_below, np.full(grown, np.iinfo(np.int64).min))
+        late = second < self.closed_below[ids]
+        if late.any():
+            raise NotExact(f"a datapoint of second {second[late][0]} came after it was summed up")
+        for i in present:   # (a handful of metrics)
+            self.newest[i] = max(self.newest[i], second[ids == i].max())
+        self.pending = tuple(np.concatenate([a, b]) for a, b in zip(self.pending,
+                                                                     (ids, second, lat)))
+        if self.close:
+            self._close_old_seconds()
+
+    def _series_ids(self, points: pl.DataFrame) -> tuple[np.ndarray, list[int]]:
+        """Each datapoint's series (its output and metric), numbered as first seen, and the
+        series of the block."""
+        present = []
+        for key in points.select("output", "metric").unique(maintain_order=True).rows():
+            code = self.names.setdefault(key[1], len(self.names))
+            present.append(self.series.setdefault((key[0], code), len(self.series)))
+        code = points["metric"].replace_strict(self.names, return_dtype=pl.Int64).to_numpy()
+        output = points["output"].to_numpy()
+        table = np.full((int(output.max()) + 1, len(self.names)), -1, dtype=np.int64)
+        for (o, c), i in self.series.items():
+            if o < len(table):
+                table[o, c] = i
+        return table[output, code], present
+
+    def _close_old_seconds(self) -> None:
+        series, second, lat = self.pending
+        done = second < self.newest[series] - CLOSE_AFTER
+        if not done.any():
+            return
+        self.closed.append(interval_rows(series[done], second[done], lat[done]))
+        self.pending = (series[~done], second[~done], lat[~done])
+        seen = self.newest > np.iinfo(np.int64).min
+        self.closed_below[seen] = np.maximum(self.closed_below[seen],
+                                             self.newest[seen] - CLOSE_AFTER)
+
+    def intervals(self, outputs: int) -> list[pd.DataFrame]:
+        """The summary of each of ``outputs`` outputs (:data:`COLUMNS`; datapoints after the
+        last output's report belong to it), metrics in order of their first datapoint."""
+        last = outputs - 1
+        if self.closed and any(o > last for o, _ in self.series):
+            raise NotExact("datapoints after the last report were summed up apart")
+        merged: dict[tuple[int, int], int] = {}
+        for (o, c), i in self.series.items():
+            merged.setdefault((min(o, last), c), i)
+        remap = np.array([merged[(min(o, last), c)] for (o, c) in self.series], dtype=np.int64)
+        series, second, lat = self.pending
+        parts = [*self.closed]
+        if len(series):
+            parts.append(interval_rows(remap[series], second, lat))
+        rows = pl.concat(parts) if parts else None
+        names = list(self.names)
+        out = []
+        for output in range(outputs):
+            mine = {i: names[c] for (o, c), i in merged.items() if o == output}
+            if rows is None or not mine:
+                out.append(pd.DataFrame(columns=COLUMNS))
+                continue
+            table = (
+                rows.filter(pl.col("series").is_in(list(mine)))
+                .sort("series", "interval_start_ms")
+                .with_columns(pl.col("series").replace_strict(mine, return_dtype=pl.String)
+                              .alias("metric"))
+                .select(COLUMNS)
+            )
+            out.append(table.to_pandas().astype({"metric": object}))
+        return out
+
+    def negative_in(self, output: int, last: bool) -> int:
+        """Datapoints with a negative latency in ``output`` (``last``: and any after it)."""
+        return sum(n for o, n in self.negative.items() if o == output or (last and o > output))
