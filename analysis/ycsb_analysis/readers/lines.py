@@ -129,6 +129,8 @@ def lines_of(block: bytes, first_line: int) -> pl.DataFrame:
     except pl.exceptions.ComputeError:   # not valid UTF-8
         frame = pl.scan_lines(block.decode("utf-8", errors="replace").encode(), name="text")
         frame = frame.collect()
-    return frame.with_row_index("line", offset=first_line).with_columns(
-        pl.col("line").cast(pl.Int64), pl.col("text").str.strip_suffix("\r")
-    )
+    frame = frame.with_row_index("line", offset=first_line)
+    frame = frame.with_columns(pl.col("line").cast(pl.Int64))
+    if b"\r" in block:   # (Windows line ends: the \r of each)
+        frame = frame.with_columns(pl.col("text").str.strip_suffix("\r"))
+    return frame

@@ -119,10 +119,16 @@ class RawSummary:
         """Each datapoint's series (its output and metric), numbered as first seen, and the
         series of the block."""
         present = []
-        for key in points.select("output", "metric").unique(maintain_order=True).rows():
-            code = self.names.setdefault(key[1], len(self.names))
-            present.append(self.series.setdefault((key[0], code), len(self.series)))
-        code = points["metric"].replace_strict(self.names, return_dtype=pl.Int64).to_numpy()
+        # (the metric's text coded once per datapoint by polars; a handful of distinct names)
+        text_id = points["metric"].cast(pl.Categorical).to_physical()
+        pair = points["output"].cast(pl.Int64) * 2**32 + text_id.cast(pl.Int64)
+        firsts = points.select("output", "metric").with_columns(text_id=text_id)[
+            pair.arg_unique()]   # (each pair's first datapoint, in file order)
+        code_of = np.full(int(text_id.max()) + 1, -1, dtype=np.int64)
+        for output, metric, tid in firsts.rows():
+            code_of[tid] = self.names.setdefault(metric, len(self.names))
+            present.append(self.series.setdefault((output, int(code_of[tid])), len(self.series)))
+        code = code_of[text_id.to_numpy()]
         output = points["output"].to_numpy()
         table = np.full((int(output.max()) + 1, len(self.names)), -1, dtype=np.int64)
         for (o, c), i in self.series.items():
