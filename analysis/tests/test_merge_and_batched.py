@@ -225,13 +225,14 @@ def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_cl
     )
 
 
-def test_the_readme_merge_rules_table_is_the_one_the_code_declares():
+def test_the_docs_merge_rules_table_is_the_one_the_code_declares():
     from pathlib import Path
 
     from ycsb_analysis.merge import MERGE_RULES
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Merge rules (several clients of one phase)", 1)[1]
+    page = Path(__file__).resolve().parents[2] / "docs" / "analysis.md"
+    heading = "## Merge rules (several clients of one phase)"
+    section = page.read_text(encoding="utf-8").split(heading, 1)[1]
     rows = [
         line
         for line in section.split("\n\n", 2)[1].splitlines()

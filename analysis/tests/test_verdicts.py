@@ -24,47 +24,60 @@ VERDICTS = FIXTURES / "verdicts"
 COLD = FIXTURES / "cold-s4"
 
 
-def compare(tmp_path, current: str, baseline: str) -> pd.DataFrame:
+def compare(tmp_path, current: list[str], baseline: list[str]) -> pd.DataFrame:
+    """ycsb-report of plain outputs: the files under one label are trials of it."""
     out = tmp_path / "out"
-    assert (
-        main(
-            [
-                f"run={VERDICTS / current}",
-                "-o",
-                str(out),
-                "--baseline",
-                f"run={VERDICTS / baseline}",
-            ]
-        )
-        == 0
-    )
+    args = [f"run={VERDICTS / f}" for f in current] + ["-o", str(out), "--baseline"]
+    assert main(args + [f"run={VERDICTS / f}" for f in baseline]) == 0
     return pd.read_csv(out / "comparison.csv").set_index("figure")
 
 
-def test_the_same_configuration_twice_is_no_significant_difference(tmp_path):
-    cmp = compare(tmp_path, "same-b.txt", "same-a.txt")
+def test_one_trial_per_side_shows_the_figures_but_draws_no_verdict(tmp_path):
+    cmp = compare(tmp_path, ["threads-32.txt"], ["same-a.txt"])
+    for figure in ("throughput", "mean latency"):
+        row = cmp.loc[figure]
+        assert row["verdict"].startswith("one trial: no verdict"), row["verdict"]
+        assert not row["significant"] and math.isnan(row["ratio_low"])
+    # the figures are there: 32 threads do about 4x the operations of 8 (BasicDB sleeps)
+    assert cmp.loc["throughput", "ratio"] > 3
+
+
+def test_the_same_configuration_in_two_trials_a_side_is_no_significant_difference(tmp_path):
+    cmp = compare(tmp_path, ["same-c.txt", "same-d.txt"], ["same-a.txt", "same-b.txt"])
     for figure in ("throughput", "mean latency"):
         assert cmp.loc[figure, "verdict"].startswith("no significant difference"), cmp.loc[
             figure, "verdict"
         ]
         assert cmp.loc[figure, "ratio_low"] < 1 < cmp.loc[figure, "ratio_high"]
+        assert cmp.loc[figure, "trials"] == "2/2"
 
 
 def test_four_times_the_threads_is_called_faster_and_the_reverse_slower(tmp_path):
-    up = compare(tmp_path, "threads-32.txt", "same-a.txt").loc["throughput"]
-    assert (
-        up["significant"]
-        and up["ratio_low"] > 3
-        and "higher than baseline (better)" in up["verdict"]
-    )
-    down = compare(tmp_path / "rev", "same-a.txt", "threads-32.txt").loc["throughput"]
-    assert down["significant"] and down["ratio_high"] < 0.34
+    more, fewer = ["threads-32.txt", "threads-32-b.txt"], ["same-a.txt", "same-c.txt"]
+    up = compare(tmp_path, more, fewer).loc["throughput"]
+    assert up["significant"] and up["ratio_low"] > 2  # (two trials a side: a wide interval)
+    assert "higher than baseline (better)" in up["verdict"] and "unpaired" in up["verdict"]
+    down = compare(tmp_path / "rev", fewer, more).loc["throughput"]
+    assert down["significant"] and down["ratio_high"] < 0.5
     assert "lower than baseline (worse)" in down["verdict"]
 
 
-def test_percentiles_without_hdr_logs_are_whole_run_and_not_judged(tmp_path):
-    cmp = compare(tmp_path, "same-b.txt", "same-a.txt")
-    assert cmp.loc["p99 latency", "verdict"].startswith("not judged")
+def test_the_interval_of_a_baseline_comparison_is_welchs_on_the_trials_logs(tmp_path):
+    more, fewer = ["threads-32.txt", "threads-32-b.txt"], ["same-a.txt", "same-c.txt"]
+    row = compare(tmp_path, more, fewer).loc["throughput"]
+    s = runs_summary(load([f"run={VERDICTS / f}" for f in more + fewer]))
+    la = np.log(s["throughput_ops_per_s"].to_numpy()[:2])
+    lb = np.log(s["throughput_ops_per_s"].to_numpy()[2:])
+    va, vb = la.var(ddof=1) / 2, lb.var(ddof=1) / 2
+    df = (va + vb) ** 2 / (va**2 + vb**2)
+    half = t95(df) * math.sqrt(va + vb)
+    assert row["ratio"] == pytest.approx(math.exp(la.mean() - lb.mean()))
+    assert row["ratio_low"] == pytest.approx(row["ratio"] * math.exp(-half))
+    assert row["ratio_high"] == pytest.approx(row["ratio"] * math.exp(half))
+
+
+def test_percentiles_without_hdr_logs_are_whole_run_figures(tmp_path):
+    compare(tmp_path, ["same-b.txt"], ["same-a.txt"])
     summary = pd.read_csv(tmp_path / "out" / "summary.csv")
     assert "p95/p99 over the whole run (no .hdr logs)" in summary.loc[0, "window"]
 
@@ -93,15 +106,15 @@ def test_a_cold_phase_that_climbs_throughout_is_flagged_not_steady():
     assert s.loc["cassandra", "window"].startswith("whole run: NO steady window")
 
 
-def test_cassandra_vs_hbase_of_one_run_gets_a_ratio_with_interval_and_verdict(tmp_path):
+def test_cassandra_vs_hbase_phases_that_never_became_steady_get_no_verdict(tmp_path):
     out = tmp_path / "out"
     assert main([str(COLD), "-o", str(out)]) == 0
     v = pd.read_csv(out / "verdicts.csv").set_index("figure")
     thr = v.loc["throughput"]
     assert thr["ratio"] == pytest.approx(thr["cassandra"] / thr["hbase"])
-    assert thr["ratio_low"] <= thr["ratio"] <= thr["ratio_high"]
     # both cold phases climb throughout: no verdict is drawn from them
     assert thr["verdict"].startswith("not judged: cassandra") and not thr["significant"]
+    assert "NO steady window" in thr["verdict"]
     html = (out / "report.html").read_text()
     assert "Cassandra vs HBase" in html and "Figures with 95% confidence intervals" in html
     assert "shared one machine" in html
@@ -155,7 +168,7 @@ def test_an_autocorrelated_series_gets_a_wider_interval_than_the_naive_one():
     assert e.se > 1.5 * naive
 
 
-def test_repeats_become_one_row_with_a_t_interval():
+def test_trials_become_one_row_with_a_t_interval_and_keep_each_trials_figure():
     summary = pd.DataFrame(
         {
             "scenario": "s4",
@@ -169,9 +182,10 @@ def test_repeats_become_one_row_with_a_t_interval():
         }
     )
     (row,) = aggregate(summary).to_dict("records")
-    assert row["repeats"] == 3 and row["throughput_ops_per_s"] == 110.0
+    assert row["trials"] == 3 and row["throughput_ops_per_s"] == 110.0
     assert row["throughput_ops_per_s_ci_high"] - 110.0 == pytest.approx(t95(2) * 10 / math.sqrt(3))
-    assert row["run"] == "cassandra:p (x3)"
+    assert row["run"] == "cassandra:p (3 trials)"
+    assert row["throughput_ops_per_s_trials"] == {1: 100.0, 2: 110.0, 3: 120.0}
 
 
 def test_a_ratio_is_significant_only_when_its_interval_excludes_one():

@@ -13,15 +13,18 @@ from .bottleneck import CLIENT_BOUND
 METHOD = (
     "Each figure describes the phase's steady window (column <i>window</i>): the intervals after "
     "the runner's warm-up (the phase's own workload, in the same clients, until the per-interval "
-    "throughput of the last seconds has no trend and a low spread, bounded by a maximum time); "
-    "for a load or an output without a warm-up, the leading intervals are dropped until the rest "
-    "has no trend (<code>--skip SECONDS</code> overrides). YCSB's final report, and so the "
-    "per-run tables and Return= counts below, cover the whole run, warm-up included. "
-    "The interval is a 95% "
-    "confidence interval: across repeats (t-interval of the repeats' figures) when the phase was "
-    "repeated, else within the run from its per-interval values, with the standard error widened "
-    "for their autocorrelation (effective sample size n(1-r1)/(1+r1)). A comparison calls a "
-    "difference only when the interval of the ratio excludes 1."
+    "throughput of the last seconds has no trend and a low spread, bounded by a maximum time), "
+    "checked again for a trend; for an output without a warm-up, the leading intervals are "
+    "dropped until the rest has no trend (<code>--skip SECONDS</code> overrides). A load is a "
+    "finite job: its figure is the whole job. YCSB's final report, and so the per-run tables and "
+    "Return= counts below, cover the whole run, warm-up included. "
+    "The 95% interval of a phase run in several trials (fresh servers each) is the t-interval "
+    "of the trials' figures; of a single trial, the interval within its run (per-interval "
+    "values, the standard error widened for their autocorrelation): it describes one server "
+    "lifetime and never decides a comparison. Comparisons rest on the spread between trials, "
+    "paired by trial number where the runner ran them in blocks A,B then B,A; a difference is "
+    "called only when the interval of the ratio excludes 1, and a comparison with one trial on "
+    "a side gets no verdict."
 )
 
 
@@ -58,6 +61,7 @@ def figures_table(agg: pd.DataFrame) -> pd.DataFrame:
         rows.append(
             {
                 "run": r["run"],
+                "trials": r.get("trials", 1),
                 "window": r.get("window", ""),
                 "throughput ops/s (95% CI)": _pm(r, "throughput_ops_per_s"),
                 "records/s": _pm(r, "records_per_s"),
@@ -92,21 +96,16 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
             agg.loc[agg["client_bound"].fillna(False).astype(bool), "run"].astype(str)
         )
         notes.append(
-            f"The client kept more than {CLIENT_BOUND:.0%} of the machine's cores busy in: "
-            f"{html.escape(bound)}. These phases measure the client, not the database."
+            f"The client kept more than {CLIENT_BOUND:.0%} of its machine's cores (on a fleet: "
+            f"of its busiest loader's) busy in: {html.escape(bound)}. These phases measure the "
+            "client, not the database."
         )
-    unsteady = (
-        agg[
-            agg.get("window", pd.Series(dtype=str)).astype(str).str.contains("NOT steady|NO steady")
-        ]
-        if "window" in agg
-        else agg.iloc[0:0]
-    )
+    unsteady = agg[~agg["steady"].fillna(True).astype(bool)] if "steady" in agg else agg[:0]
     if not unsteady.empty:
         notes.append(
             "No steady state in: "
             + html.escape(", ".join(unsteady["run"].astype(str)))
-            + " (see the window column): their figures average a trend."
+            + " (see the window column): their figures average a trend and get no verdict."
         )
     out = [
         '<h2 id="intervals">Figures with 95% confidence intervals</h2>'
@@ -122,8 +121,9 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
         ]
         out += [
             '<h2 id="verdicts">Cassandra vs HBase</h2><p class="note">Ratio Cassandra ÷ HBase '
-            "per phase and figure; a difference is called only when its 95% interval "
-            "excludes 1.</p>",
+            "per phase and figure, its 95% interval from the spread between trials (paired by "
+            "trial number); a difference is called only when that interval excludes 1, and "
+            "only with two or more trials of each database, every one steady.</p>",
             _table(
                 v[
                     [
@@ -132,6 +132,7 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
                         "figure",
                         "cassandra",
                         "hbase",
+                        "trials",
                         "ratio (95% CI)",
                         "verdict",
                     ]

@@ -20,8 +20,8 @@ HDR_FILE = re.compile(r"^client-(?P<i>\d+)-(?P<metric>.+)\.hdr$")
 # Written for every phase.
 METADATA_KEYS = (
     "scenario", "phase", "phase_index", "database", "binding", "workload", "properties",
-    "threads", "clients", "batchsize", "target", "versions", "host", "start_time", "end_time",
-    "command", "label", "exit_status",
+    "threads", "clients", "batchsize", "target", "finite_job", "versions", "host", "start_time",
+    "end_time", "command", "label", "exit_status",
 )
 # Written when the phase belongs to a sweep group (what a sweep varies within).
 GROUP_METADATA_KEYS = ("phase_group",)

@@ -6,7 +6,12 @@ The window:
   * otherwise (a load, a plain ``bin/ycsb`` output, results made with ``--no-warmup``): the
     steady window found by the shared rule (:func:`stability.steady_start`: leading intervals
     dropped until the rest has no trend);
+  * a finite job (a load, S3's deletes: :func:`finite_job`): the whole job, YCSB's own figures
+    (a load's records per second from start to end), without a within-run interval;
   * ``--skip SECONDS``: everything after the first SECONDS, whatever the above says.
+``steady`` is false when the warm-up reached its maximum time without a steady window, when
+the measured window after it still trends (stability.still_trends), or when no steady window
+exists: such a phase keeps its figures but gets no verdict (verdicts.py).
 The figures over the window: throughput (mean per-interval ops/s), mean latency of the main
 operation (count-weighted per-interval means), p95/p99 (merged .hdr histograms of the window's
 intervals), records/s of batched phases; each with a within-run interval (uncertainty.py).
@@ -38,8 +43,8 @@ FIGURES = [
 def interval_throughput(run: Run) -> pd.DataFrame:
     """``t_s, ops_per_s``: operations per status interval (all clients summed), from the
     operation counts of consecutive entries; ``t_s`` is the interval's end since the run's
-    start. Intervals much shorter than the status interval (the final, partial one) are left
-    out: their rate is mostly noise."""
+    start. Intervals much shorter than the status interval, and the final one when it is cut
+    short (the client's shutdown), are left out: their rate is mostly noise."""
     frames = []
     starts = []
     for c in run.clients:
@@ -57,6 +62,9 @@ def interval_throughput(run: Run) -> pd.DataFrame:
         dt = np.diff(t)
         typical = float(np.median(dt))
         keep = dt > 0.5 * typical
+        # the last entry is YCSB's final status line, printed when the client ends: its interval
+        # is cut short and holds the shutdown (0 operations after a stop): never a sample
+        keep[-1] = keep[-1] and dt[-1] >= 0.9 * typical
         frames.append(
             pd.DataFrame(
                 {
@@ -75,29 +83,41 @@ def interval_throughput(run: Run) -> pd.DataFrame:
     return allf.groupby("t_s", as_index=False)["ops_per_s"].sum()
 
 
-def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> tuple[float, float, str]:
-    """(start_s, end_s, how it was chosen) of the figures' window over ``series``."""
+def finite_job(run: Run) -> bool:
+    """A load, or a phase that consumes its data (S3's deletes): a job of a fixed size, judged
+    over the whole job (its figure: operations or records per second, start to end)."""
+    meta = run.metadata
+    if meta.get("finite_job"):
+        return True
+    cmd = meta.get("command")  # bin/ycsb load ..., or java ... site.ycsb.Client -load ...
+    return isinstance(cmd, list) and len(cmd) > 1 and (cmd[1] == "load" or "-load" in cmd)
+
+
+def window(run: Run, series: pd.DataFrame,
+           skip: float | None = None) -> tuple[float, float, str, bool]:
+    """(start_s, end_s, how it was chosen, steady) of the figures' window over ``series``."""
     if series.empty:
-        return 0.0, math.inf, "whole run (no status lines to find a steady window in)"
+        return 0.0, math.inf, "whole run (no status lines to find a steady window in)", False
     t = series["t_s"].to_numpy()
     end = float(t[-1])
     step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
     if skip is not None:
-        return float(skip), end, f"after the first {skip:g} s (--skip)"
+        return float(skip), end, f"after the first {skip:g} s (--skip)", True
     warm = run.metadata.get("warmup")
     if isinstance(warm, dict) and warm.get("end_s") is not None:
-        return (
-            float(warm["end_s"]),
-            end,
-            (
-                f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run "
-                + ("(steady)" if warm.get("stable")
-                   else "(NOT steady: its maximum time was reached)")
-            ),
-        )
+        start = float(warm["end_s"])
+        measured = list(series.loc[series["t_s"] > start + 1e-9, "ops_per_s"])
+        trends = stability.still_trends(measured)
+        how = f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run " + (
+            "(steady)" if warm.get("stable") else "(NOT steady: its maximum time was reached)")
+        if trends:
+            how += (f"; the measured window STILL TRENDS "
+                    f"({stability.trend(measured):+.0%} across it)")
+        return start, end, how, bool(warm.get("stable")) and not trends
     k = stability.steady_start(list(series["ops_per_s"]))
     if k is None:
-        return float(t[0]) - step, end, "whole run: NO steady window (throughput trends throughout)"
+        return (float(t[0]) - step, end,
+                "whole run: NO steady window (throughput trends throughout)", False)
     return (
         float(t[k]) - step,
         end,
@@ -107,6 +127,7 @@ def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> tuple[f
             if k
             else f"whole run {t[0] - step:.0f}-{end:.0f} s (steady throughout)"
         ),
+        True,
     )
 
 
@@ -176,10 +197,17 @@ def steady_figures(
     """The summary columns of one run over its window: each figure of FIGURES (where known)
     with ``<figure>_ci_low``/``_ci_high``/``_se``/``_df``, and ``window``, ``window_start_s``,
     ``window_end_s``, ``window_intervals``."""
+    if finite_job(run) and skip is None:
+        # YCSB's own whole-run figures stay (summary.py): records or operations per second from
+        # start to end; across trials they are judged like any other figure
+        return {"window": "whole job (a load or a phase that consumes its data: its figure is "
+                          "the job from start to end)", "steady": True,
+                "window_start_s": 0.0, "window_end_s": math.nan, "window_intervals": 0}
     series = interval_throughput(run)
-    start, end, how = window(run, series, skip)
+    start, end, how, steady = window(run, series, skip)
     row: dict = {
         "window": how,
+        "steady": steady,
         "window_start_s": start,
         "window_end_s": end if end != math.inf else math.nan,
     }

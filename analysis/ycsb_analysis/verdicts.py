@@ -1,17 +1,19 @@
 """Comparisons a reviewer can accept: a ratio with its 95% interval and a verdict in words.
 
-Repeats first: the runs of one phase made by ``run-scenario --repeat N`` (same scenario,
-timestamp, phase and database, metadata "repeat") become one row: the mean of the repeats with
-its t-interval (and their median, for the table); a phase run once keeps its within-run
-interval (steady_state.py). Then two such rows are compared figure by figure: A/B with the
-interval of uncertainty.ratio, and
+The unit of a comparison is the trial (trials.py): the runs of one phase numbered by the runner
+(metadata "repeat") become one row, the mean of the trials with their t-interval (and their
+median, for the table), and keep each trial's figure. Two such rows are compared figure by
+figure, the interval drawn from the spread between trials (paired by trial number within one
+results directory, where the runner ran them A,B then B,A; unpaired against a baseline):
 
-    "cassandra: throughput 12% higher (95% CI +4% to +20%)"   the interval excludes 1
-    "no significant difference (95% CI -6% to +3%)"           it does not
-    "no interval: ..."                                          a side has no interval
+    "cassandra: throughput 12% higher than hbase (better) (95% CI +4% to +20%; 4 paired trials)"
+    "no significant difference (95% CI -6% to +3%; 4 paired trials)"
+    "one trial: no verdict (cassandra 9% higher in it; ...)"   a side has a single trial
+    "not judged: hbase trial 2 NOT steady"                      a trial never became steady
 
-Two comparisons: Cassandra vs HBase within the same results (:func:`between_databases`), and
-current vs ``--baseline`` (:func:`against_baseline`).
+Within-run intervals (steady_state.py) stay on the figures of a single trial: they describe one
+server lifetime, never a difference. Two comparisons: Cassandra vs HBase within the same results
+(:func:`between_databases`), and current vs ``--baseline`` (:func:`against_baseline`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .steady_state import FIGURES
-from .uncertainty import Estimate, across_repeats, ratio
+from .trials import TrialRatio, mean_interval, paired_ratio, unpaired_ratio
 
 GROUP = ["scenario", "timestamp", "phase", "database"]
 # figure, words, better when
@@ -35,52 +37,55 @@ COMPARED = [
 ]
 
 
-def _estimate(row: pd.Series, figure: str) -> Estimate:
-    v = row.get(figure, math.nan)
-    return Estimate(
-        float(v) if v is not None and v == v else math.nan,
-        float(row.get(f"{figure}_se", math.nan)),
-        float(row.get(f"{figure}_df", math.nan)),
-    )
+def _trials(g: pd.DataFrame) -> list[int]:
+    """The trial numbers of a phase's runs: the runner's (metadata "repeat"), else 1, 2, ... in
+    the order given (plain files under one LABEL are trials of it)."""
+    numbers = [r.get("repeat") for _, r in g.iterrows()]
+    if all(t is not None and t == t for t in numbers) and len(set(numbers)) == len(numbers):
+        return [int(t) for t in numbers]
+    return list(range(1, len(g) + 1))
 
 
 def aggregate(summary: pd.DataFrame) -> pd.DataFrame:
-    """One row per phase: repeats merged (mean, t-interval of the repeats, median, count)."""
-    if summary.empty or "repeat" not in summary or summary["repeat"].isna().all():
-        out = summary.copy()
-        if not out.empty:
-            out["repeats"] = 1
-        return out
+    """One row per phase: its trials merged (mean, t-interval of the trials, median, count),
+    each trial's figure kept in ``<figure>_trials`` ({trial: value}), ``trials``, and ``steady``
+    (every trial steady; ``unsteady`` names the ones that were not)."""
+    if summary.empty:
+        return summary.copy()
     rows = []
     for _, g in summary.groupby(GROUP, sort=False, dropna=False):
-        if len(g) == 1:
-            rows.append(g.iloc[0].to_dict() | {"repeats": 1})
-            continue
         row = g.iloc[0].to_dict()
-        row["run"] = str(row["run"]).split(" #")[0] + f" (x{len(g)})"
-        row["repeats"] = len(g)
+        trials = _trials(g)
+        row["trials"] = len(g)
+        steady = g["steady"] if "steady" in g else pd.Series(True, index=g.index)
+        row["steady"] = bool(steady.fillna(True).astype(bool).all())
+        row["unsteady"] = "; ".join(
+            (f"trial {t}: " if len(g) > 1 else "") + str(r.get("window", ""))
+            for t, (_, r), ok in zip(trials, g.iterrows(), steady.fillna(True)) if not ok
+        )
         for f in FIGURES:
             if f not in g:
                 continue
-            e = across_repeats(g[f].to_list())
-            row[f], row[f"{f}_se"], row[f"{f}_df"] = e.value, e.se, e.df
-            row[f"{f}_ci_low"], row[f"{f}_ci_high"] = e.low, e.high
+            row[f"{f}_trials"] = {t: float(v) for t, v in zip(trials, g[f]) if v == v}
+            if len(g) == 1:
+                continue
+            row[f], row[f"{f}_ci_low"], row[f"{f}_ci_high"] = mean_interval(row[f"{f}_trials"])
             row[f"{f}_median"] = float(np.nanmedian(g[f])) if g[f].notna().any() else math.nan
-        row["window"] = f"{len(g)} repeats; each: {g.iloc[0]['window']}"
+        if len(g) > 1:
+            row["run"] = str(row["run"]).split(" #")[0] + f" ({len(g)} trials)"
+            row["window"] = f"{len(g)} trials; each: {g.iloc[0]['window']}"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def verdict(name_a: str, name_b: str, words: str, better: str, r) -> str:
+def verdict(name_a: str, name_b: str, words: str, better: str, r: TrialRatio,
+            how: str) -> str:
     if r.ratio != r.ratio:
         return "no figure to compare"
     change = (r.ratio - 1) * 100
-    if r.low != r.low:
-        return (
-            f"not judged: {words} {change:+.0f}% but no 95% interval (percentiles without .hdr "
-            "logs, or too few intervals)"
-        )
-    ci = f"95% CI {(r.low - 1) * 100:+.0f}% to {(r.high - 1) * 100:+.0f}%"
+    if not r.known:
+        return f"not judged: {words} {change:+.0f}% but no interval ({how})"
+    ci = f"95% CI {(r.low - 1) * 100:+.0f}% to {(r.high - 1) * 100:+.0f}%; {how}"
     if not r.significant:
         return f"no significant difference ({ci})"
     higher = r.ratio > 1
@@ -91,32 +96,59 @@ def verdict(name_a: str, name_b: str, words: str, better: str, r) -> str:
     )
 
 
-def _unsteady(row: pd.Series) -> bool:
-    return "NO steady window" in str(row.get("window", ""))
+def _trial_ratio(a: dict, b: dict, paired: bool) -> tuple[TrialRatio, str]:
+    if paired:
+        r = paired_ratio(a, b)
+        if r.pairs >= 2:
+            return r, f"{r.pairs} paired trials"
+    r = unpaired_ratio(a, b)
+    return r, f"{r.trials_a} vs {r.trials_b} trials, unpaired"
 
 
-def _compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict) -> list[dict]:
+def _listed(values: dict) -> str:
+    """Each trial's figure, for a reviewer to recompute the interval: "1: 9,870; 2: 10,120"."""
+    return "; ".join(f"{k}: {v:,.6g}" for k, v in sorted(values.items()))
+
+
+def _compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
+             paired: bool) -> list[dict]:
     rows = []
-    unsteady = [n for n, r in ((name_a, a), (name_b, b)) if _unsteady(r)]
+    unsteady = [f"{n} {r['unsteady']}" for n, r in ((name_a, a), (name_b, b))
+                if not r.get("steady", True)]
     for figure, words, better in COMPARED:
-        ea, eb = _estimate(a, figure), _estimate(b, figure)
-        if ea.value != ea.value or eb.value != eb.value:
+        va, vb = a.get(f"{figure}_trials"), b.get(f"{figure}_trials")
+        if not isinstance(va, dict) or not isinstance(vb, dict) or not va or not vb:
             continue
-        r = ratio(ea, eb)
-        text = verdict(name_a, name_b, words, better, r)
+        r, how = _trial_ratio(va, vb, paired)
+        single = [n for n, v in ((name_a, va), (name_b, vb)) if len(v) < 2]
         if unsteady:
             # a figure that averages a climb says nothing about either database
-            text = f"not judged: {' and '.join(unsteady)} never reached a steady state"
+            text = f"not judged: {' and '.join(unsteady)}"
+        elif single:
+            change = (r.ratio - 1) * 100
+            text = (f"one trial: no verdict ({name_a} {abs(change):.0f}% "
+                    f"{'higher' if change >= 0 else 'lower'} in it; one trial of "
+                    f"{' and '.join(single)}: an interval within one run describes one server "
+                    "lifetime, not a difference; run more trials: --repeat or --precision)")
+            r = TrialRatio(r.ratio, trials_a=r.trials_a, trials_b=r.trials_b)
+        else:
+            text = verdict(name_a, name_b, words, better, r, how)
         rows.append(
             key
             | {
                 "figure": words,
-                name_b: eb.value,
-                name_a: ea.value,
+                name_b: b.get(figure, math.nan),
+                name_a: a.get(figure, math.nan),
                 "ratio": r.ratio,
                 "ratio_low": r.low,
                 "ratio_high": r.high,
-                "significant": bool(r.significant) and not unsteady,
+                "precision": r.precision,
+                "trials": f"{len(va)}/{len(vb)}",
+                f"{name_a}_trials": _listed(va),
+                f"{name_b}_trials": _listed(vb),
+                "pairs": r.pairs,
+                "sd_log": r.sd_log,
+                "significant": bool(r.significant) and not unsteady and not single,
                 "better_when": better,
                 "verdict": text,
             }
@@ -125,7 +157,8 @@ def _compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict) ->
 
 
 def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase") -> pd.DataFrame:
-    """Cassandra vs HBase for every phase both ran in the same results (scenario, timestamp)."""
+    """Cassandra vs HBase for every phase both ran in the same results (scenario, timestamp),
+    trials paired by number (the runner ran them in blocks A,B then B,A)."""
     cols = [
         "scenario",
         "timestamp",
@@ -136,6 +169,12 @@ def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase")
         "ratio",
         "ratio_low",
         "ratio_high",
+        "precision",
+        "trials",
+        f"{a}_trials",
+        f"{b}_trials",
+        "pairs",
+        "sd_log",
         "significant",
         "verdict",
     ]
@@ -146,14 +185,16 @@ def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase")
         by_db = {r["database"]: r for _, r in g.iterrows()}
         if a in by_db and b in by_db:
             rows += _compare(
-                by_db[a], by_db[b], a, b, {"scenario": scenario, "timestamp": ts, "phase": phase}
+                by_db[a], by_db[b], a, b,
+                {"scenario": scenario, "timestamp": ts, "phase": phase}, paired=True
             )
     return pd.DataFrame(rows, columns=cols)
 
 
 def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
     """Current vs baseline per phase (matched on scenario, phase and database; the latest
-    timestamp of each side): the ratio current/baseline with its interval and verdict."""
+    timestamp of each side): the ratio current/baseline with its interval (unpaired trials:
+    they were not run in alternating blocks) and verdict."""
     key = ["scenario", "phase", "database"]
     cols = key + [
         "figure",
@@ -163,6 +204,12 @@ def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
         "ratio",
         "ratio_low",
         "ratio_high",
+        "precision",
+        "trials",
+        "current_trials",
+        "baseline_trials",
+        "pairs",
+        "sd_log",
         "significant",
         "better_when",
         "verdict",
@@ -189,7 +236,8 @@ def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFr
         )
         if m.empty:
             continue
-        for r in _compare(c, m.iloc[0], "current", "baseline", {k: c[k] for k in key}):
+        for r in _compare(c, m.iloc[0], "current", "baseline", {k: c[k] for k in key},
+                          paired=False):
             r["change_percent"] = (r["ratio"] - 1) * 100
             rows.append(r)
     return pd.DataFrame(rows, columns=cols)

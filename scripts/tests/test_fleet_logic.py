@@ -1,15 +1,22 @@
 """Pure logic of the client fleet (no Ray, no server): what goes to a loader, how a plain
 bin/ycsb command is split, what identifies a pack build, which loaders are refused."""
 
+import math
+import os
+import signal
+import sys
+import time
 import zipfile
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from ycsbpack.errors import ScriptError
 from ycsbpack.fleet import agent
-from ycsbpack.fleet.cli import phase_from_args
+from ycsbpack.fleet.cli import phase_from_args, phase_warmup
 from ycsbpack.fleet.launcher import refusals, remote_command
 from ycsbpack.phase_runner import YCSB, client_split, read_property_files, ycsb_command
+from ycsbpack.warmup import SCALE_BOUNDS
 
 
 def test_remote_command_ships_property_files_and_moves_results_to_the_work_dir(tmp_path):
@@ -92,6 +99,18 @@ def test_bad_commands_are_refused_with_one_sentence(args, says):
         phase_from_args(args, 2, "x")
 
 
+def test_fleet_run_warms_up_a_run_phase_with_its_scales_bounds_and_refuses_a_load():
+    run = phase_from_args(["run", "basic", "-p", "warmup.maxtime=30"], 3, "x")
+    w = phase_warmup(run, "ci")
+    assert (w.max_s, w.window_s, w.interval_s) == (30, SCALE_BOUNDS["ci"][1], 1)
+    assert (
+        phase_warmup(phase_from_args(["run", "basic", "-p", "warmup.maxtime=0"], 3, "x"), "ci")
+        is None
+    )
+    with pytest.raises(ScriptError, match="a load cannot repeat itself"):
+        phase_warmup(phase_from_args(["load", "basic"], 3, "x"), "cluster")
+
+
 def _jar(path: Path, entries: dict, when) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as z:
@@ -169,3 +188,126 @@ def test_ray_keeps_a_loopback_node_address_and_resolves_others_as_it_does():
         assert services.canonicalize_bootstrap_address("127.0.0.1:6390") == "127.0.0.1:6390"
     finally:
         services.resolve_ip_for_localhost = resolve
+
+
+def _busy_client_until_stopped() -> list:
+    """A stand-in for bin/ycsb: burns CPU until the stop file its -p ycsbpack.stopfile names
+    exists, as StopFileWatcher ends a client."""
+    loop = (
+        "import os, sys\n"
+        "stop = sys.argv[2].split('=', 1)[1]\n"
+        "while not os.path.exists(stop):\n"
+        "    sum(range(10000))\n"
+        "print('stopped')\n"
+    )
+    return [sys.executable, "-c", loop, "-p", f"ycsbpack.stopfile={agent.WORK_TOKEN}/stop-here"]
+
+
+def _agent(monkeypatch, tmp_path):
+    monkeypatch.setenv("YCSBPACK_HOME", str(tmp_path))
+    monkeypatch.setattr(agent.tempfile, "gettempdir", lambda: str(tmp_path))
+    return agent.ClientAgent("run-1", 0)
+
+
+def _poll_to_the_end(a, timeout=30.0) -> dict:
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        answer = a.poll()
+        if answer["exit"] is not None:
+            return answer
+        time.sleep(0.1)
+    raise AssertionError("the client did not end")
+
+
+def test_an_agent_stops_its_client_through_the_stop_file_and_measures_its_cpu(
+    monkeypatch, tmp_path
+):
+    a = _agent(monkeypatch, tmp_path)
+    started = a.start(_busy_client_until_stopped(), {})
+    time.sleep(0.8)
+    assert a.poll()["exit"] is None, "still running: nothing stopped it yet"
+    assert a.stop_measuring() is True
+    answer = _poll_to_the_end(a)
+    assert answer["exit"] == 0 and answer["cpu_s"] >= 0.4, answer
+    assert 0.8 <= answer["end"] - started["start"] < 10
+    assert a.stop_file == os.path.join(a.work, "stop-here"), "resolved on the loader"
+    a.cleanup()
+
+
+def test_an_agent_without_a_stop_file_says_so_and_stop_ends_its_client(monkeypatch, tmp_path):
+    a = _agent(monkeypatch, tmp_path)
+    a.start([sys.executable, "-c", "import time; time.sleep(60)"], {})
+    assert a.stop_measuring() is False
+    t0 = time.monotonic()
+    assert a.stop(grace=5) == -signal.SIGTERM and time.monotonic() - t0 < 5
+    answer = a.poll()
+    assert answer["exit"] == -signal.SIGTERM and answer["cpu_s"] is not None
+    a.cleanup()
+
+
+def _phase(cpu: dict, wall_s: float = 10.0) -> "object":
+    loader = pytest.importorskip("ycsb_analysis.loader")
+    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    meta = {
+        "start_time": start.isoformat(),
+        "end_time": (start + timedelta(seconds=wall_s)).isoformat(),
+        "cpu": cpu,
+    }
+    return loader.Run("phase", meta, [])
+
+
+def _fleet_cpu(client_cpu_s, loaders, cores=2, wall_s=10.0) -> dict:
+    return {
+        "cores": 2,
+        "client_cpu_s": client_cpu_s,
+        "client_wall_s": [wall_s if s is not None else None for s in client_cpu_s],
+        "client_cores": [cores] * len(client_cpu_s),
+        "client_loader": loaders,
+        "server_cpu_s": {},
+        "shared_machine": False,
+    }
+
+
+@pytest.mark.parametrize(
+    "cpu, share, bound",
+    [
+        # one machine: the clients' CPU over the phase's run time x its cores
+        ({"cores": 2, "client_cpu_s": [17.0], "server_cpu_s": {}}, 0.85, True),
+        ({"cores": 2, "client_cpu_s": [4.0, 2.0], "server_cpu_s": {}}, 0.3, False),
+        # a fleet: per loader, over that client's run time x that loader's cores; the busiest
+        # loader decides, however idle the others
+        (_fleet_cpu([18.0, 3.0, 3.0], ["n1", "n2", "n3"]), 0.9, True),
+        (_fleet_cpu([6.0, 6.0, 6.0], ["n1", "n2", "n3"]), 0.3, False),
+        # two clients packed on one loader share its cores; spread over two they do not
+        (_fleet_cpu([9.0, 9.0], ["n1", "n1"]), 0.9, True),
+        (_fleet_cpu([9.0, 9.0], ["n1", "n2"]), 0.45, False),
+        # a loader with more cores is not saturated by the same CPU time
+        (_fleet_cpu([18.0], ["n1"], cores=8), 0.225, False),
+        # a lost client has no figure; the others still count
+        (_fleet_cpu([None, 17.0], ["n1", "n2"]), 0.85, True),
+    ],
+)
+def test_a_phase_whose_clients_kept_most_of_their_cores_busy_is_flagged_client_bound(
+    cpu, share, bound
+):
+    bottleneck = pytest.importorskip("ycsb_analysis.bottleneck")
+    row = bottleneck.cpu_figures(_phase(cpu), 100_000)
+    assert row["client_core_share"] == pytest.approx(share)
+    assert row["client_bound"] is bound
+
+
+def test_a_fleet_share_uses_each_clients_run_time_not_the_phases_with_its_ray_start_up():
+    bottleneck = pytest.importorskip("ycsb_analysis.bottleneck")
+    # the phase took 30 s (placement group, actors, checks); the client ran 10 of them
+    row = bottleneck.cpu_figures(_phase(_fleet_cpu([18.0], ["n1"]), wall_s=30.0), 100_000)
+    assert row["client_core_share"] == pytest.approx(0.9) and row["client_bound"]
+    assert row["client_cpu_us_per_op"] == pytest.approx(180.0)
+
+
+def test_fleet_results_from_before_the_loaders_measured_cpu_get_no_client_figure():
+    bottleneck = pytest.importorskip("ycsb_analysis.bottleneck")
+    row = bottleneck.cpu_figures(
+        _phase({"cores": 2, "client_cpu_s": None, "server_cpu_s": {"s": 5.0}}), 100_000
+    )
+    assert row["client_bound"] is None and math.isnan(row["client_cpu_us_per_op"])
+    assert row["server_cpu_us_per_op"] == pytest.approx(50.0)

@@ -25,15 +25,16 @@ pytestmark = pytest.mark.skipif(
 pytest.importorskip("ray")
 loader = pytest.importorskip("ycsb_analysis.loader")
 merge = pytest.importorskip("ycsb_analysis.merge")
+summary = pytest.importorskip("ycsb_analysis.summary")
 
 PORT = 6492
 CASSANDRA = ["--first-address", "127.0.0.63", "--jmx-port", "7263"]
 CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
 
 
-def basic(seconds: int = 60) -> list:
-    """BasicDB: a client without a database, for the fault tests; a run paced at 300 ops/s
-    that ends after `seconds`."""
+def basic(seconds: int = 60, threads: int = 1, target=300) -> list:
+    """BasicDB: a client without a database, for the fault tests; a run paced at `target`
+    ops/s (None: as fast as it goes, all CPU) that ends after `seconds`."""
     return [
         "run",
         "basic",
@@ -51,10 +52,9 @@ def basic(seconds: int = 60) -> list:
         f"maxexecutiontime={seconds}",
         "-p",
         "status.interval=1",
-        "-target",
-        "300",
+        *(["-target", str(target)] if target else []),
         "-threads",
-        "1",
+        str(threads),
     ]
 
 
@@ -79,7 +79,8 @@ def fleet(tmp_path_factory):
     try:
         t0 = time.monotonic()
         p = subprocess.run(
-            script("fleet-local", "start", "--nodes", 3, *opts),
+            # one-core loaders: the client-bound phase saturates its own core, whatever else runs
+            script("fleet-local", "start", "--nodes", 3, "--pin-cores", *opts),
             capture_output=True,
             text=True,
             timeout=300,
@@ -110,11 +111,12 @@ def cassandra(tmp_path_factory):
         subprocess.run(script("cassandra-local", "stop", *opts))
 
 
-def fleet_command(fleet, out, clients, *ycsb) -> list:
+def fleet_command(fleet, out, clients, *ycsb, options=()) -> list:
     """scripts/fleet run of one phase labelled `phase` (results in <out>/phase)."""
     return script(
         "fleet",
         "run",
+        *options,
         "--ray",
         fleet["address"],
         "--clients",
@@ -178,6 +180,12 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
             assert c["jars_sha256"] == meta["fleet"]["coordinator_jars_sha256"]
             assert c["host"] and c["ip"] and abs(c["clock_offset_s"]) < 1  # ip: as Ray records it
         assert meta["fleet"]["start_spread_s"] < 2.0, "clients start within about a second"
+        # run phases warm up in their clients as local ones do; every loader measured its
+        # client's CPU time (one core each: --pin-cores)
+        assert meta["warmup"].get("in_run", False) is (meta["command"][1] == "run"), meta["warmup"]
+        cpu = meta["cpu"]
+        assert all(s > 0 for s in cpu["client_cpu_s"]) and len(cpu["client_cpu_s"]) == 3, cpu
+        assert cpu["client_cores"] == [1, 1, 1] and len(set(cpu["client_loader"])) == 3
         run = loader.load_phase_dir(d)
         assert sorted(c.index for c in run.clients) == [0, 1, 2] and not run.partial
         for i in range(3):  # every client's output came back, .hdr logs included
@@ -236,6 +244,64 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
     assert check.returncode == 0, check.stderr[-2000:]
     assert f"[READ], Return=OK, {records}" in check.stdout
     assert "NOT_FOUND" not in check.stdout
+
+
+def warmed_up_fleet_phase(fleet, out, clients, *ycsb) -> tuple:
+    """`scripts/fleet run --warmup ci` of a BasicDB run; its directory, metadata and the
+    analysis's summary row."""
+    p = subprocess.run(
+        fleet_command(fleet, out, clients, *ycsb, options=["--warmup", "ci"]),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+    assert "warm-up steady at" in p.stdout or "warm-up NOT steady" in p.stdout, p.stdout
+    d = out / "phase"
+    meta = json.loads((d / "metadata.json").read_text())
+    return d, meta, summary.run_summary(loader.load_phase_dir(d))
+
+
+def test_a_fleet_phase_is_warmed_up_and_a_client_bound_one_is_flagged(fleet, tmp_path):
+    """The same warm-up as local clients (the stop reaches every loader through Ray), client
+    CPU measured on each loader, and the analysis's client-bound flag from it: 8 threads of
+    BasicDB (no I/O, nothing to wait for) on one loader keep its cores busy; three clients
+    paced at 100 ops/s each do not."""
+    measured_s = 5
+    phases = {
+        "paced": (3, basic(measured_s, threads=1, target=300)),
+        "client-bound": (1, basic(measured_s, threads=8, target=None)),
+    }
+    rows = {}
+    for name, (clients, ycsb) in phases.items():
+        d, meta, row = warmed_up_fleet_phase(
+            fleet, tmp_path / name, clients, *ycsb, "-p", "warmup.maxtime=30"
+        )
+        w, cpu = meta["warmup"], meta["cpu"]
+        assert w["in_run"] and w["end_s"] and w["measured_s"] == measured_s, w
+        # the stop file ended every client: after the warm-up and the measured part, long
+        # before its own limit (warm-up maximum + measured + 30 s)
+        for i in range(clients):
+            seconds = [
+                int(ln.split(" sec: ")[0].split()[-1])
+                for ln in (d / f"client-{i}.err").read_text().splitlines()
+                if " sec: " in ln
+            ]
+            assert seconds[-1] >= w["end_s"] + measured_s - 1, (name, i, seconds[-1], w)
+            assert "[OVERALL], RunTime(ms)" in (d / f"client-{i}.out").read_text()
+        assert max(cpu["client_wall_s"]) < w["max_s"] + measured_s + 20, cpu
+        assert len(cpu["client_cpu_s"]) == clients and all(s > 0 for s in cpu["client_cpu_s"])
+        assert cpu["client_cores"] == [1] * clients, "--pin-cores: one-core loaders"
+        assert len(set(cpu["client_loader"])) == clients, "one loader node per client"
+        assert cpu["shared_machine"] is False, "no local servers"
+        rows[name] = row
+        print(
+            f"{name}: warm-up end {w['end_s']} s ({'steady' if w['stable'] else 'NOT steady'}), "
+            f"client CPU per loader {cpu['client_cpu_s']} s over {cpu['client_wall_s']} s on "
+            f"{cpu['client_cores']} core(s), client core share {row['client_core_share']:.2f}"
+        )
+    assert rows["client-bound"]["client_bound"] is True, rows["client-bound"]["client_core_share"]
+    assert rows["paced"]["client_bound"] is False, rows["paced"]["client_core_share"]
 
 
 def test_a_loader_with_another_pack_build_and_too_few_loaders_are_refused(fleet, tmp_path):

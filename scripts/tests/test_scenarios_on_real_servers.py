@@ -15,7 +15,9 @@ node on 127.0.0.61 to check that the runner stops what it started. Nothing here 
 addresses or ports, nor the ones of the Java integration tests (127.0.0.41, 22181, 24306).
 """
 
+import csv
 import json
+import math
 import os
 import re
 import subprocess
@@ -24,6 +26,7 @@ from pathlib import Path
 import pytest
 from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
 from ycsbpack import procs
+from ycsbpack.paths import REPO_ROOT
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
@@ -35,6 +38,7 @@ merge = pytest.importorskip("ycsb_analysis.merge")
 CASSANDRA = ["--cassandra-address", "127.0.0.51", "--cassandra-jmx-port", "7251"]
 HBASE_PORTS = "23181,23000,23020"
 MYSQL_PORT = "25306"
+T95_ONE_DF = 12.706  # two-sided 95% t quantile, 1 degree of freedom (two pairs)
 
 
 @pytest.fixture(scope="module")
@@ -317,48 +321,72 @@ def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
     assert len(set(starts)) == 2, "the two loading clients have disjoint key ranges"
 
 
-def test_s4_starts_its_own_server_and_stops_it_afterwards(tmp_path):
-    own = tmp_path / "own-servers"
+OWN_HBASE_PORTS = "27181,27000,27020"
+
+
+def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_their_spread(
+        tmp_path):
+    """Two trials of S4 on Cassandra and on HBase, each trial on fresh servers this run starts
+    and stops (back to back in one run directory), in blocks A,B then B,A; the report's
+    Cassandra/HBase interval is the paired-trial interval of the trials' own figures."""
+    own, out = tmp_path / "own-servers", tmp_path / "out"
     proc = subprocess.run(
-        s4_at_ci_scale(tmp_path / "out", own, "127.0.0.61", 7261),
+        s4_at_ci_scale(out, own, "127.0.0.61", 7261, "--db", "both", "--repeat", "2",
+                       "--hbase-ports", OWN_HBASE_PORTS),
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        assert_phases(
-            tmp_path / "out",
-            {
-                "cassandra-load": ["INSERT"],
-                "cassandra-update-heavy-threads-4": ["READ", "UPDATE"],
-                "cassandra-short-range-threads-4": ["SCAN"],
-            },
-        )
-        meta = json.loads(
-            (tmp_path / "out" / "cassandra-update-heavy-threads-4" / "metadata.json").read_text()
-        )
-        assert meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 5  # s4/ci.properties
-        assert (
-            "none"
-            in json.loads((tmp_path / "out" / "cassandra-load" / "metadata.json").read_text())[
-                "warmup"
-            ]
-        )
+        steps = json.loads((out / "scenario-run.json").read_text())["steps"]
+        starts = [(s["database"], s["trial"]) for s in steps if s["step"] == "load"]
+        assert starts == [("cassandra", 1), ("hbase", 1), ("hbase", 2), ("cassandra", 2)]
+        kinds = (("load", ["INSERT"]), ("update-heavy-threads-4", ["READ", "UPDATE"]),
+                 ("short-range-threads-4", ["SCAN"]))
+        phases = {f"{db}-{p}-repeat-{t}": ops for db in ("cassandra", "hbase") for t in (1, 2)
+                  for p, ops in kinds}
+        assert_phases(out, phases)
+        meta = json.loads((out / "cassandra-update-heavy-threads-4-repeat-2" / "metadata.json")
+                          .read_text())
+        assert meta["repeat"] == 2 and meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 20
         assert meta["cpu"]["server_cpu_s"]["cassandra-node1"] > 0 and meta["cpu"]["shared_machine"]
-        pid = procs.read_pid(own / "cassandra" / "node1.pid")
-        assert not procs.alive(pid), "the node the runner started is stopped"
+        load = json.loads((out / "hbase-load-repeat-1" / "metadata.json").read_text())
+        assert load["finite_job"] and "none" in load["warmup"]
+        for pid_file in [own / "cassandra" / "node1.pid", own / "hbase" / "hbase.pid"]:
+            assert not procs.alive(procs.read_pid(pid_file)), f"{pid_file}: still running"
+
+        report = tmp_path / "report"
+        subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(out), "-o",
+                        str(report)], check=True, capture_output=True)
+        verdicts = {(r["phase"], r["figure"]): r
+                    for r in csv.DictReader(open(report / "verdicts.csv"))}
+        summary = list(csv.DictReader(open(report / "summary.csv")))
+        for phase in ("update-heavy-threads-4", "short-range-threads-4", "load"):
+            own_figures = {(r["database"], int(float(r["repeat"]))):
+                           float(r["throughput_ops_per_s"]) for r in summary
+                           if r["phase"] == phase}
+            d = [math.log(own_figures[("cassandra", t)] / own_figures[("hbase", t)])
+                 for t in (1, 2)]
+            mean, half = sum(d) / 2, T95_ONE_DF * abs(d[0] - d[1]) / math.sqrt(2) / math.sqrt(2)
+            v = verdicts[(phase, "throughput")]
+            assert v["trials"] == "2/2" and int(v["pairs"]) == 2
+            assert float(v["ratio"]) == pytest.approx(math.exp(mean), rel=1e-9)
+            assert float(v["ratio_low"]) == pytest.approx(math.exp(mean - half), rel=1e-9)
+            assert float(v["ratio_high"]) == pytest.approx(math.exp(mean + half), rel=1e-9)
+            assert "2 paired trials" in v["verdict"] or v["verdict"].startswith("not judged")
+        # what --precision reads after each block: the same interval, as a half width
+        found = json.loads(subprocess.run(
+            [str(REPO_ROOT / ".venv" / "bin" / "python"), "-m", "ycsb_analysis.precision",
+             str(out), "0.05"], check=True, capture_output=True, text=True).stdout)
+        (head,) = [h for h in found["headlines"] if h["phase"] == "update-heavy-threads-4"]
+        v = verdicts[("update-heavy-threads-4", "throughput")]
+        assert head["precision"] == pytest.approx(float(v["precision"]))
+        assert head["what"] == "cassandra/hbase throughput" and "more_trials" in head
+        assert all(h["phase"] != "load" for h in found["headlines"])
     finally:
-        subprocess.run(
-            script(
-                "cassandra-local",
-                "stop",
-                "--run-dir",
-                own / "cassandra",
-                "--first-address",
-                "127.0.0.61",
-                "--jmx-port",
-                "7261",
-            ),
-            capture_output=True,
-        )
+        subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
+                              "--first-address", "127.0.0.61", "--jmx-port", "7261"),
+                       capture_output=True)
+        subprocess.run(script("hbase-local", "stop", "--run-dir", own / "hbase"),
+                       capture_output=True)

@@ -93,18 +93,26 @@ def recorded(monkeypatch, tmp_path):
     return calls
 
 
-def test_quickstart_runs_s4_then_s1_quick_on_both_databases_and_prints_the_report_last(
+def test_quickstart_runs_s4_trials_to_a_10_percent_interval_and_prints_the_report_last(
         recorded, tmp_path, capsys):
     assert quickstart.main(["--out", str(tmp_path / "r"), "--seconds", "12"]) == 0
     assert recorded["built"] and recorded["quick"] is True
-    assert recorded["scenarios"] == ["s4", "s1"]
+    assert recorded["scenarios"] == ["s4"]
     assert recorded["databases"] == ["cassandra", "hbase"]
     s = recorded["settings"]
     assert (s.scale, s.keep_going, s.user_properties) == (
         "local", True, {"maxexecutiontime": "12"})
+    assert (s.trials.precision, s.trials.budget_s) == (0.10, 540.0)
     assert recorded["out"] == (tmp_path / "r").resolve()
     assert capsys.readouterr().out.splitlines()[-1] == str((tmp_path / "r" / "report").resolve()
                                                           / "report.html")
+
+
+def test_quickstart_with_s1_and_a_fixed_number_of_trials(recorded, tmp_path):
+    assert quickstart.main(["--out", str(tmp_path), "--with-s1", "--repeat", "3"]) == 0
+    assert recorded["scenarios"] == ["s4", "s1"]
+    s = recorded["settings"]
+    assert (s.trials.repeat, s.trials.precision, s.trials.numbered) == (3, None, True)
 
 
 def test_quickstart_one_database_and_exit_status_1_after_a_failed_step(recorded, tmp_path,

@@ -22,6 +22,7 @@ HBASE = LOCAL_SERVERS / "hbase"
 HOST = "127.0.0.1"
 MAIN = "org.apache.hadoop.hbase.master.HMaster"
 PROBE = HBASE / "HBaseProbe.java"
+COMPACT = HBASE / "HBaseCompact.java"
 WHAT = "HBase 2.6.4-hadoop3 (hbase-server, hbase-zookeeper)"
 
 
@@ -227,7 +228,8 @@ def _start_watcher(server: Server, owner_pid: int) -> None:
 
 
 def watch(server: Server, owner_pid: int) -> None:
-    procs.watch_owner(owner_pid, server.pids, lambda: stop(server), "HBase")
+    procs.watch_owner(owner_pid, server.pids, lambda pids: procs.stop_watched(
+        pids, server.pids(), lambda: stop(server), 60), "HBase")
 
 
 def _fail(server: Server, what: str, pid=None) -> None:
@@ -256,6 +258,19 @@ def status(server: Server) -> int:
         return 0
     print(f"HBase pid={pid} running but not answering clients ({result.stdout.strip()})")
     return 3
+
+
+def compact(server: Server, table: str, seconds: float = 300) -> None:
+    """Flushes `table` and major-compacts it, waiting until done (HBaseCompact.java)."""
+    tmp = server.root / "tmp"
+    cmd = [java.java17(), "-Xmx256m", f"-Dhbase.tmp.dir={tmp}"] + _jvm_flags(server, "probe.log")
+    cmd += ["-cp", ":".join(maven.classpath(HBASE / "pom.xml", WHAT)), str(COMPACT),
+            str(server.zk_port), table, str(int(seconds)), str(tmp)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
+    if p.returncode != 0:
+        raise ScriptError(f"hbase-local compact {table} in {server.root} failed (exit "
+                          f"{p.returncode}): {(p.stdout + p.stderr).strip()[-800:]}")
+    print(p.stdout.strip())
 
 
 _SERVER_REGIONS = re.compile(r"(\d+\.\d+\.\d+\.\d+:\d+)(?:\(([^)]*)\))?")
@@ -290,8 +305,10 @@ def parser() -> argparse.ArgumentParser:
         prog="hbase-local",
         description="Start, stop and inspect a real local HBase 2.6 on 127.0.0.1: standalone "
                     "(--nodes 1) or a cluster of N nodes on HDFS (--nodes N).")
-    p.add_argument("command", choices=["start", "stop", "status", "watch"],
-                   help="watch (internal): stop HBase when --owner-pid exits")
+    p.add_argument("command", choices=["start", "stop", "status", "compact", "watch"],
+                   help="compact: flush and major-compact --table, waiting until done; "
+                        "watch (internal): stop HBase when --owner-pid exits")
+    p.add_argument("--table", default="usertable", help="the table to compact (compact)")
     p.add_argument("--run-dir", type=Path, default=run_dir("hbase"),
                    help="data, logs, configuration and PID file (default: run/hbase)")
     p.add_argument("--zk-port", type=int, default=2181, help="ZooKeeper client port (default 2181)")
@@ -345,6 +362,8 @@ def main(argv=None) -> int:
         stop(server, args.node, args.kill)
     elif args.command == "status":
         return status(server)
+    elif args.command == "compact":
+        compact(server, args.table)
     return 0
 
 

@@ -208,6 +208,10 @@ class LocalHBase:
     def wait_all_up(self, timeout: float = 120) -> None:
         """start_node already waits until every region server is live again."""
 
+    def compact(self, table: str) -> None:
+        """Flush and major-compact `table`, waiting until done (scripts/hbase-local compact)."""
+        _cli("hbase-local", ["compact", "--table", table] + self._opts())
+
     def region_layout(self) -> Dict[str, Dict[str, int]]:
         """{region server address: {table: regions}} of the live region servers."""
         proc = _cli("hbase-local", ["status"] + self._opts(), capture=True)

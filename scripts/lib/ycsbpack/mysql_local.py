@@ -179,7 +179,10 @@ def _start_watcher(server: Server, owner_pid: int) -> None:
 
 
 def watch(server: Server, owner_pid: int) -> None:
-    procs.watch_owner(owner_pid, server.pid, lambda: stop(server), "MariaDB")
+    def pids() -> dict:
+        return {"mariadb": server.pid()} if server.pid() else {}
+    procs.watch_owner(owner_pid, pids, lambda watched: procs.stop_watched(
+        watched, pids(), lambda: stop(server), 30), "MariaDB")
 
 
 def _fail(server: Server, what: str, pid=None) -> None:

@@ -24,6 +24,7 @@ Layout (read by analysis/ycsb_analysis/loader.py):
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -175,21 +176,21 @@ def run_phase(
     writing metadata.json, so the failure is on file).
 
     `launcher` runs the clients elsewhere (fleet.launcher.RayClients): its `run(commands,
-    phase_dir, echo_status)` returns their exit statuses like _run_clients, `metadata()` what it
-    adds to metadata.json and `failure(i)` why client i failed when it was not bin/ycsb's exit.
-    Remote clients cannot see this machine's stop file, so they get no in-run warm-up: the
-    analysis judges their steady window instead."""
+    phase_dir, echo_status, plan)` returns their exit statuses like _run_clients (warming up by
+    the same plan, its stop file created on each loader), `metadata()` what it adds to
+    metadata.json, `client_cpu(local_servers)` the clients' CPU measured on their loaders, and
+    `failure(i)` why client i failed when it was not bin/ycsb's exit."""
     phase_dir = out_dir / phase.directory
     (phase_dir / "hdr").mkdir(parents=True, exist_ok=True)
-    plan = warmup_plan(phase, phase_dir, warmup) if warmup and launcher is None else None
+    plan = warmup_plan(phase, phase_dir, warmup) if warmup else None
     commands = client_commands(phase, phase_dir, plan.overrides if plan else None)
     pids = server_pids() if server_pids else {}
     before = cpu.snapshot(pids)
     start = datetime.now(timezone.utc)
     if launcher is None:
         statuses, client_cpu = _run_clients(commands, phase_dir, echo_status, plan)
-    else:  # remote clients: their CPU time is not on this machine's /proc
-        statuses, client_cpu = launcher.run(commands, phase_dir, echo_status), None
+    else:  # remote clients (fleet): their CPU time is measured on their loaders, below
+        statuses, client_cpu = launcher.run(commands, phase_dir, echo_status, plan), None
     end = datetime.now(timezone.utc)
     metadata = phase_metadata(phase, commands, statuses, start, end, launcher)
     metadata["warmup"] = (
@@ -198,8 +199,6 @@ def run_phase(
         else {
             "none": "a load or a phase that consumes its data cannot repeat itself"
             if not phase.repeatable
-            else "clients on a Ray fleet: the analysis judges the steady window"
-            if launcher is not None and warmup
             else "no warm-up was asked for"
         }
     )
@@ -210,6 +209,8 @@ def run_phase(
         # every local run: client and servers share this machine's cores
         "shared_machine": bool(pids),
     }
+    if launcher is not None:  # fleet: per client its CPU, run time, loader and loader's cores
+        metadata["cpu"].update(launcher.client_cpu(bool(pids)))
     if phase.repeats > 1:
         metadata["repeat"], metadata["repeats"] = phase.repeat, phase.repeats
     (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
@@ -229,7 +230,7 @@ def run_phase(
     return phase_dir
 
 
-def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp) -> InRunWarmUp:
+def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp, touch: bool = True) -> InRunWarmUp:
     props = read_property_files(phase.files_of(0))
     props.update(phase.properties)
     try:
@@ -239,7 +240,8 @@ def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp) -> InRunWarmUp:
             f"phase {phase.name}: maxexecutiontime={props['maxexecutiontime']} is "
             "not a number of seconds"
         )
-    return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients)
+    return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients,
+                       touch)
 
 
 def phase_metadata(
@@ -267,6 +269,8 @@ def phase_metadata(
         "clients": phase.clients,
         "batchsize": int(all_props.get("batchsize", "1")),
         "target": phase.target,
+        # a load or a phase that consumes its data: judged as a whole job (start to end)
+        "finite_job": not phase.repeatable,
         "versions": versions(),
         "host": platform.node(),
         "start_time": start.isoformat(),
@@ -331,6 +335,7 @@ def _run_clients(
                     t0,
                     f"client {i}: " if prefix else "",
                     (lambda line, i=i: judge.feed(i, line)) if judge else None,
+                    plan.part if plan else None,
                 ),
             )
             t.start()
@@ -355,14 +360,21 @@ def _run_clients(
             f.close()
 
 
-def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None) -> None:
+_ESTIMATE = re.compile(r"est completion in [^\[]*")
+
+
+def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None, part=None) -> None:
+    """Copies a client's stderr to its .err file, feeding the warm-up judge and echoing status
+    lines; with `part` (the warm-up's), YCSB's completion estimate of an operation count that a
+    time-bound phase never reaches is replaced by the part that runs and the time it has left."""
     for line in proc.stderr:
         err.write(line)
         err.flush()  # the status stream is read while the phase runs (S2's fault phase)
         if feed:
             feed(line)
         if echo and (" sec: " in line or line.startswith(("ERROR", "WARN", "ycsbpack:"))):
-            sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{line}")
+            shown = _ESTIMATE.sub(f"[{part()}] ", line, count=1) if part else line
+            sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{shown}")
     err.flush()
 
 

@@ -147,15 +147,42 @@ def start_owner_watch(script: str, root: Path, owner_pid: int, log: Path) -> Non
                          start_new_session=True)
 
 
-def watch_owner(owner_pid: int, running, stop_server, name: str) -> None:
-    """What `watch` does: while running() (the server's PIDs), calls stop_server() as soon as
-    owner_pid is gone."""
-    while running():
+def start_time(pid) -> str:
+    """The process's start time in clock ticks since boot (/proc/<pid>/stat field 22): with the
+    PID it names one process, also after the PID is reused."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(") ", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+def watch_owner(owner_pid: int, server_pids, stop_server, name: str) -> None:
+    """What `watch` does: watches the server processes running when it starts (`server_pids()`
+    then: {name: pid}) and calls stop_server(those still running) as soon as owner_pid is gone.
+    It ends, stopping nothing, once they have all ended: a server started later in the same run
+    directory (the next trial's) is not its business, even when the PID file names it."""
+    watched = {pid: start_time(pid) for pid in server_pids().values()}
+    print(f"watching {name} {sorted(watched)} for owner process {owner_pid}", flush=True)
+
+    def ours() -> list:
+        return [p for p, t in watched.items() if alive(p) and start_time(p) == t]
+    while ours():
         if not alive(owner_pid):
-            print(f"owner process {owner_pid} is gone: stopping {name}", flush=True)
-            stop_server()
+            print(f"owner process {owner_pid} is gone: stopping {name} {ours()}", flush=True)
+            stop_server(ours())
             return
-        time.sleep(2)
+        time.sleep(1)
+    print(f"{name} {sorted(watched)} ended: nothing left to watch", flush=True)
+
+
+def stop_watched(pids: list, current: dict, stop_server, grace_seconds: float) -> None:
+    """The watcher's stop: the server's own stop when the run directory still names exactly
+    the watched processes (it also removes the PID files), else SIGTERM to those processes only."""
+    if current and set(current.values()) <= set(pids):
+        stop_server()
+    else:
+        stop_all({str(p): p for p in pids}, grace_seconds)
 
 
 def process_tree(roots) -> set:

@@ -14,8 +14,9 @@ def _clock(seconds: float) -> str:
 
 
 class Progress:
-    def __init__(self, estimates: list):
+    def __init__(self, estimates: list, label: str = ""):
         self.estimates = list(estimates)
+        self.label = f"{label}: " if label else ""
         self.t0 = time.monotonic()
         self.done_estimated = 0.0
         self.done_actual = 0.0
@@ -28,8 +29,8 @@ class Progress:
         if self.done_estimated > 0:
             ratio = min(3.0, max(0.5, self.done_actual / self.done_estimated))
         left = sum(self.estimates[i:]) * ratio
-        print(f"== phase {i + 1} of {len(self.estimates)} [{_clock(elapsed)} elapsed, about "
-              f"{_clock(left)} left]: {what}", flush=True)
+        print(f"== {self.label}step {i + 1} of {len(self.estimates)} [{_clock(elapsed)} "
+              f"elapsed, about {_clock(left)} left]: {what}", flush=True)
         self.step_start = time.monotonic()
 
     def end(self, i: int) -> float:

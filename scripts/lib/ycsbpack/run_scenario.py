@@ -16,6 +16,7 @@ import argparse
 import json
 import signal
 import sys
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,14 +24,23 @@ from typing import Dict, List, Optional
 
 from .arg_checks import validate_run_scenario
 from .build import ensure_built
+from .dry_run import phase_warmup, print_plan, step_line
 from .errors import ArgParser, ScriptError, run_main
 from .local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
 from .paths import REPO_ROOT, run_dir
-from .phase_runner import Phase, describe, run_phase, summary, ycsb_command
-from .progress import Progress
+from .phase_runner import Phase, run_phase, summary
+from .progress import Progress, _clock
 from .scenario_plan import Composite, Context, estimate_seconds
 from .scenarios import SCENARIOS, scenario_id
-from .warmup import bounds as warmup_bounds
+from .trials import (
+    MIN_TRIALS,
+    TrialRule,
+    add_trial_options,
+    measure,
+    progress_lines,
+    stop_reason,
+    trial_rule,
+)
 
 DATABASES = ["cassandra", "hbase"]  # --db both (and the quickstart's databases)
 ALL_DATABASES = DATABASES + ["mysql"]  # --db all: S1 only, the report that measured MySQL
@@ -54,10 +64,11 @@ class Settings:
     dry_run: bool = False
     node_failure: str = "crash"   # S2's fault phase: crash (SIGKILL) or drain (SIGTERM)
     mysql_port: int = 13306
-    repeat: int = 1            # runs of every phase (--repeat)
+    trials: TrialRule = field(default_factory=TrialRule)  # --repeat, --precision, budgets
     warmup: bool = True        # warm up before measured run phases (--no-warmup: not)
     ray: Optional[str] = None     # --ray: every phase's clients on this Ray cluster's loaders
     clients_per_node: int = 1
+    only: List[str] = field(default_factory=list)  # --only: run phases whose names start so
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
@@ -84,123 +95,151 @@ def local_server(database: str, nodes: int, settings: Settings):
 
 
 def alternating(databases: List[str], repeat: int) -> List[tuple]:
-    """(database, repeat number) in the order A,B,B,A,A,B,...: a linear drift of the machine
+    """(database, trial number) in the order A,B,B,A,A,B,...: a linear drift of the machine
     over the session hits both databases alike."""
     order = []
     for r in range(repeat):
-        order += [(db, r + 1) for db in (databases if r % 2 == 0 else databases[::-1])]
+        order += [(db, r + 1) for db in block_order(databases, r + 1)]
     return order
+
+
+def block_order(databases: List[str], trial: int) -> List[str]:
+    """The databases of trial `trial` (1, 2, ...): A,B then B,A, ..."""
+    return list(databases) if trial % 2 == 1 else list(databases)[::-1]
+
+
+def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server, out: Path,
+          quick: bool) -> list:
+    """(context, step) of every step of `scenarios` on `db` in trial `trial`."""
+    steps = []
+    numbered = settings.trials.numbered
+    for s in scenarios:
+        ctx = Context(s, db, settings.scale, settings.clients, connection(db, settings, server),
+                      settings.user_files, settings.user_properties,
+                      cassandra=server if db == "cassandra" and server else None,
+                      hbase=server if db == "hbase" and server else None,
+                      node_failure=settings.node_failure, quick=quick, out_dir=out,
+                      repeat=trial if numbered else 0,
+                      repeats=settings.trials.planned if numbered else 1)
+        steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
+    if settings.only:
+        # loads and actions stay: a trial needs its data
+        runs = [st.name for _, st in steps if isinstance(st, Phase) and st.command != "load"]
+        steps = [(c, st) for c, st in steps if not isinstance(st, Phase) or st.command == "load"
+                 or any(st.name.startswith(o) for o in settings.only)]
+        if not any(isinstance(st, Phase) and st.command != "load" for _, st in steps):
+            raise ScriptError(f"--only {','.join(settings.only)}: no run phase of "
+                              f"{', '.join(scenarios).upper()} starts so; its run phases on "
+                              f"{db}: {', '.join(runs)}")
+    index = 0  # phase_index of metadata.json: the order of the result phases within a trial
+    for _, step in steps:
+        if isinstance(step, (Phase, Composite)):
+            step.index = index
+            index += step.phases if isinstance(step, Composite) else 1
+    return steps
 
 
 def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings, out: Path,
                   quick: bool = False) -> int:
     """Runs the phases of `scenarios` on each database in turn (servers of one database at a
-    time), `settings.repeat` times in alternating order; returns the number of failed steps."""
-    plans = []  # (database, server or None, steps)
+    time), trial after trial in blocks A,B then B,A (trials.py: a fixed number, or until the
+    headline ratios are precise enough); returns the number of failed steps."""
     servers_of = {}
     for db in databases:
         nodes = max(getattr(SCENARIOS[s], f"{db.upper()}_NODES", 1) for s in scenarios)
         servers_of[db] = None if db in settings.hosts else local_server(db, nodes, settings)
-    for db, repeat in alternating(databases, settings.repeat):
-        server = servers_of[db]
-        steps = []
-        for s in scenarios:
-            ctx = Context(s, db, settings.scale, settings.clients, connection(db, settings, server),
-                          settings.user_files, settings.user_properties,
-                          cassandra=server if db == "cassandra" and server else None,
-                          hbase=server if db == "hbase" and server else None,
-                          node_failure=settings.node_failure,
-                          quick=quick, out_dir=out,
-                          repeat=repeat if settings.repeat > 1 else 0, repeats=settings.repeat)
-            steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
-        plans.append((db, server, steps))
-    index = 0  # phase_index of metadata.json: the order of the result phases
-    for _, step in (st for _, _, steps in plans for st in steps):
-        if isinstance(step, (Phase, Composite)):
-            step.index = index
-            index += step.phases if isinstance(step, Composite) else 1
+    rule = settings.trials
     if settings.dry_run:
-        return _print_plan(plans, out)
-
-    estimates = []
-    for db, server, steps in plans:
-        if server:
-            estimates.append(START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75))
-        estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
-        if server:
-            estimates.append(10)
+        plans = [(db, servers_of[db], _plan(db, 1, scenarios, settings, servers_of[db], out, quick))
+                 for db in databases]
+        return print_plan(plans, out, settings, rule, block_order)
     # the client fleet (scripts/lib/ycsbpack/fleet): connected once; S2's fault phase stays local
     launcher = None
     if settings.ray:
         from .fleet.launcher import RayClients
         launcher = RayClients(settings.ray, settings.clients_per_node)
         # refuse now, before any server starts, when the cluster has too few loaders
-        launcher.require(max((st.clients for _, _, steps in plans for _, st in steps
+        launcher.require(max((st.clients for db in databases for _, st in
+                              _plan(db, 1, scenarios, settings, servers_of[db], out, quick)
                               if isinstance(st, Phase)), default=1))
-    progress = Progress(estimates)
-    outcomes, n = [], 0
+    outcomes = []
     out.mkdir(parents=True, exist_ok=True)
     servers = ServerSet()
+    t0 = time.monotonic()
+    why = None
     try:
-        for db, server, steps in plans:
-            if server:
-                progress.begin(n, f"start local {db} servers")
-                servers.start(server)
-                progress.end(n)
-                n += 1
-            for ctx, step in steps:
-                progress.begin(n, _what(ctx, step))
-                ok, error = _run_step(step, out, _warmup(ctx, step, settings),
-                                      server.pids if server else None, launcher)
-                took = progress.end(n)
-                outcomes.append({"database": db, "scenario": ctx.scenario, "step": step.name,
-                                 "ok": ok, "seconds": round(took, 1), "error": error})
-                n += 1
-                if not ok and not settings.keep_going:
-                    raise ScriptError(error)
-                if not ok:
-                    print(f"ERROR {error}\n(continuing: --keep-going)", file=sys.stderr, flush=True)
-            if server:
-                progress.begin(n, f"stop the local {db} servers this run started")
-                servers.stop_started()
-                progress.end(n)
-                n += 1
+        trial = 0
+        while why is None:
+            trial += 1
+            block_t0 = time.monotonic()
+            for db in block_order(databases, trial):
+                steps = _plan(db, trial, scenarios, settings, servers_of[db], out, quick)
+                outcomes += _run_trial(db, servers_of[db], steps, settings, out, launcher,
+                                       servers, trial)
+            found = None
+            if rule.precision and trial >= MIN_TRIALS:
+                found = measure(out, rule.precision)
+                print(progress_lines(found, trial), flush=True)
+            why = stop_reason(rule, trial, time.monotonic() - t0,
+                              time.monotonic() - block_t0, found)
+            if why is None and any(not o["ok"] for o in outcomes) and not settings.keep_going:
+                why = "a step failed"
     finally:
         servers.stop_started()
         (out / "scenario-run.json").write_text(json.dumps(
             {"scenarios": scenarios, "databases": databases, "scale": settings.scale,
+             "trials": trial, "stopped": why, "precision_target": rule.precision,
              "steps": outcomes}, indent=2) + "\n")
     failed = [o for o in outcomes if not o["ok"]]
-    print(f"== done in {progress.elapsed()}: {len(outcomes) - len(failed)} of {len(outcomes)} "
-          f"steps succeeded; results in {out}", flush=True)
+    print(f"== done in {_clock(time.monotonic() - t0)}: {trial} trial(s) "
+          f"({why}); {len(outcomes) - len(failed)} of {len(outcomes)} steps succeeded; "
+          f"results in {out}", flush=True)
     for o in failed:
         print(f"   FAILED {o['database']} {o['step']}: {o['error'].splitlines()[0]}", flush=True)
     return len(failed)
 
 
-def _warmup(ctx: Context, step, settings: Settings):
-    """The warm-up of a measured phase (warmup.py); None for a load, a phase that consumes its
-    data, steps that are not one phase, or --no-warmup."""
-    if not isinstance(step, Phase) or not settings.warmup or not step.repeatable:
-        return None
-    return warmup_bounds(ctx.scale, ctx.merged(step.files_of(0), step.properties))
+def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, launcher,
+               servers: ServerSet, trial: int) -> List[dict]:
+    """One trial of one database: start its servers, every step, stop them."""
+    rule = settings.trials
+    estimates = ([START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75)] if server else [])
+    estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
+    estimates += [10] if server else []
+    of = (f"trial {trial} of {rule.planned}" if not rule.precision
+          else f"trial {trial} (at most {rule.max_trials}; until +-{rule.precision:.0%})")
+    progress = Progress(estimates, f"{db} {of}" if rule.numbered else db)
+    outcomes, n = [], 0
+    if server:
+        progress.begin(n, f"start local {db} servers")
+        servers.start(server)
+        progress.end(n)
+        n += 1
+    for ctx, step in steps:
+        progress.begin(n, step_line(ctx, step))
+        ok, error = _run_step(step, out, phase_warmup(ctx, step, settings),
+                              server.pids if server else None, launcher)
+        took = progress.end(n)
+        outcomes.append({"database": db, "scenario": ctx.scenario, "trial": trial,
+                         "step": step.name, "ok": ok, "seconds": round(took, 1),
+                         "error": error})
+        n += 1
+        if not ok and not settings.keep_going:
+            raise ScriptError(error)
+        if not ok:
+            print(f"ERROR {error}\n(continuing: --keep-going)", file=sys.stderr, flush=True)
+    if server:
+        progress.begin(n, f"stop the local {db} servers this trial started")
+        servers.stop_started()
+        progress.end(n)
+    return outcomes
 
 
 def _estimate(ctx: Context, step, settings: Settings) -> float:
     if isinstance(step, Phase):
-        w = _warmup(ctx, step, settings)
+        w = phase_warmup(ctx, step, settings)
         return estimate_seconds(ctx, step) + (min(w.max_s, 3 * w.window_s) + 6 if w else 0)
     return step.estimate_s
-
-
-def _what(ctx: Context, step) -> str:
-    if isinstance(step, Phase):
-        files = ", ".join(Path(f).stem for f in step.files_of(0)
-                          if Path(f).parent.name == ctx.scenario)
-        clients = f" x {step.clients} clients" if step.clients > 1 else ""
-        return (f"{ctx.database} {step.name} ({step.command} {files}; {step.threads} "
-                f"thread{'s' if step.threads > 1 else ''}{clients})")
-    return f"{ctx.database} {step.name}: {step.describe}"
 
 
 def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
@@ -217,18 +256,6 @@ def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
         return True, ""
     except ScriptError as e:
         return False, f"{step.name}: {e}"
-
-
-def _print_plan(plans, out: Path) -> int:
-    for db, server, steps in plans:
-        where = f"local servers in {server.run_dir}" if server else "your servers"
-        print(f"# {db} on {where}")
-        for ctx, step in steps:
-            print(f"- {_what(ctx, step)}")
-            if isinstance(step, Phase):
-                for i in range(step.clients):
-                    print(f"    {describe(ycsb_command(step, out / step.directory, i))}")
-    return 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -263,12 +290,14 @@ def parser() -> argparse.ArgumentParser:
                    help="a property for every phase (beats the workload files)")
     p.add_argument("-P", dest="files", action="append", default=[], metavar="FILE",
                    help="a property file for every phase, read last (e.g. your credentials)")
-    p.add_argument("--repeat", type=int, default=1, metavar="N",
-                   help="run every phase N times (fresh servers each time; with --db both in "
-                        "the order A,B,B,A,...); the report gives medians and 95%% intervals")
+    add_trial_options(p)
     p.add_argument("--no-warmup", action="store_true",
                    help="measure run phases cold, without the warm-up before each (for comparing "
                         "with older results; the analysis then judges the steady window itself)")
+    p.add_argument("--only", metavar="NAMES",
+                   help="run only the run phases whose names start with one of these "
+                        "(comma-separated, e.g. update-heavy); loads and the steps between "
+                        "phases stay")
     p.add_argument("--keep-going", action="store_true",
                    help="run the remaining phases after a failed one")
     p.add_argument("--dry-run", action="store_true",
@@ -307,8 +336,6 @@ def settings_from(args) -> Settings:
                           "--hbase-hosts (HBase ZooKeeper quorum)")
     if args.clients < 1:
         raise ScriptError(f"--clients {args.clients}: give 1 or more")
-    if args.repeat < 1:
-        raise ScriptError(f"--repeat {args.repeat}: give 1 or more")
     props = {}
     for kv in args.properties:
         if "=" not in kv:
@@ -328,8 +355,9 @@ def settings_from(args) -> Settings:
     return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
-                    args.dry_run, args.node_failure, args.mysql_port, args.repeat,
-                    not args.no_warmup, args.ray, args.clients_per_node)
+                    args.dry_run, args.node_failure, args.mysql_port, trial_rule(args),
+                    not args.no_warmup, args.ray, args.clients_per_node,
+                    [o.strip() for o in (args.only or "").split(",") if o.strip()])
 
 
 def timestamp() -> str:

@@ -2,8 +2,9 @@
 growing thread counts from one client, then several clients at once; RF 3, CL LOCAL_ONE.
 
 Each sweep point works on its own key range: point k inserts rows [k*N, (k+1)*N) (a YCSB load
-with insertstart/insertcount), then selects and updates N times within them, then deletes them
-(BatchedWorkload's DELETE over sequential keys: each row once, in order).
+with insertstart/insertcount), then selects and updates within them (time-bound: warmed up,
+then measured), then deletes them (BatchedWorkload's DELETE over sequential keys: each row
+once, in order).
 """
 from .scenario_plan import Context
 
@@ -29,9 +30,12 @@ def plan(ctx: Context) -> list:
         keys = {"insertstart": str(first), "insertcount": str(count),
                 "recordcount": str(first + count)}
         for op in OPERATIONS:
-            # load: the clients split the point's range; run: each does `rows` operations on it
-            # (deletes go last: they empty the range)
-            props = dict(keys, **({"operationcount": str(rows)} if op != "insert" else {}))
+            # load: the clients split the point's range; selects and updates are time-bound
+            # (warmed up, then measured); deletes go last, each client `rows` of them (they
+            # empty the range: a finite job, judged over the whole job)
+            props = dict(keys, operationcount=str(rows) if op == "delete" else "2000000000")
+            if op == "insert":
+                del props["operationcount"]
             steps.append(ctx.phase(f"{op}-{suffix}", "load" if op == "insert" else "run",
                                    ctx.files([op]), threads, props, clients=clients, group=op,
                                    repeatable=op != "delete"))

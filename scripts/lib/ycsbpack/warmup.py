@@ -7,8 +7,9 @@ does not help: the measured client JVM would start cold again (measured here: 10
 operation and a 20-s climb on a warm local Cassandra). So a warmed-up phase is ONE run of its
 clients, in two parts:
   1. warm-up: the runner reads the status lines (every `interval` s) as they come and judges the
-     last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.py: no trend,
-     low spread); it ends when they are stable, or after `max_s` seconds;
+     last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.is_warm: no
+     trend, low spread, and the same level as the window before); it ends when they are
+     stable, or after `max_s` seconds (so it lasts at least two windows);
   2. measured: the phase's own maxexecutiontime more seconds; then the runner creates the stop
      file the clients watch (ycsbpack.stopfile, binding-common StopFileWatcher) and they end as
      at their time limit, with their final report.
@@ -43,7 +44,8 @@ _spec.loader.exec_module(stability)
 MAXTIME, WINDOW = "warmup.maxtime", "warmup.window"
 # seconds: (longest warm-up, window judged stable, status interval while warming up)
 # (local: 2-s intervals, 10 samples per window; a 2-core machine's 1-s samples swing +-50%)
-SCALE_BOUNDS = {"cluster": (300, 30, 5), "local": (60, 20, 2), "ci": (5, 4, 1)}
+# (ci: 1-s intervals, a 4-s window (two of them at least); CI-size phases steady in 8-20 s)
+SCALE_BOUNDS = {"cluster": (300, 30, 5), "local": (60, 20, 2), "ci": (20, 4, 1)}
 _STATUS = re.compile(r" (\d+) sec: \d+ operations; ([0-9.,]+) current ops/sec")
 
 
@@ -88,7 +90,7 @@ class Judge:
             if self.decided:
                 return
             self.series[client].append((int(m.group(1)), float(m.group(2).replace(",", ""))))
-            if stability.is_stable(self.window()):
+            if stability.is_warm(self.totals(), self.warmup.samples):
                 self.stable.set()
 
     def totals(self) -> List[float]:
@@ -110,19 +112,36 @@ class InRunWarmUp:
     """The warm-up of one phase run (module docstring): the clients' extra properties, the
     judge of their status lines, and the stop once warm and measured."""
 
-    def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int):
+    def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int,
+                 touch: bool = True):
         self.warmup, self.measured_s, self.stop_file = warmup, measured_s, stop_file
         self.judge = Judge(clients, warmup)
         self.end_s = None       # status-line seconds where the warm-up ended
         self.steady = False
         self.took_s = None
+        self.t0 = None
         self.overrides = {"status.interval": str(warmup.interval_s),
                           "ycsbpack.stopfile": str(stop_file)}
         if measured_s > 0:
             # the clients' own bound: warm-up, measured part, and some slack; the stop file
             # normally ends them earlier
             self.overrides["maxexecutiontime"] = str(int(warmup.max_s + measured_s + 30))
-        stop_file.unlink(missing_ok=True)
+        if touch:  # (not for --dry-run, which only shows the plan)
+            stop_file.unlink(missing_ok=True)
+
+    def part(self) -> str:
+        """Which part of the phase runs and how long it can last, for the progress lines (in
+        place of YCSB's completion estimate for an operation count nobody will reach)."""
+        now = time.monotonic()
+        if self.t0 is None:
+            return "starting"
+        if self.took_s is None:
+            return (f"warm-up {now - self.t0:.0f} s of at most {self.warmup.max_s:g} s, "
+                    f"until the last {self.warmup.window_s:g} s are steady")
+        if self.measured_s > 0:
+            left = self.measured_s - (now - self.t0 - self.took_s)
+            return f"measuring, {max(0.0, left):.0f} s left"
+        return "measuring until the count is done"
 
     def control(self, stderr_threads, t0: float) -> None:
         """While the clients run: wait for a steady window (or max_s), then measured_s more
@@ -130,6 +149,12 @@ class InRunWarmUp:
         ended = threading.Event()
         threading.Thread(target=lambda: ([t.join() for t in stderr_threads], ended.set()),
                          daemon=True).start()
+        self.control_until(ended, t0)
+
+    def control_until(self, ended: threading.Event, t0: float, stop=None) -> None:
+        """control() for clients whose end is signalled by `ended`; `stop()` delivers the stop
+        (default: create the stop file on this machine; the fleet creates it on every loader)."""
+        self.t0 = t0
         deadline = t0 + self.warmup.max_s
         while not ended.is_set() and not self.judge.stable.is_set() and time.monotonic() < deadline:
             self.judge.stable.wait(0.2)
@@ -148,7 +173,7 @@ class InRunWarmUp:
               + (f"at most {self.measured_s:g} s more" if self.measured_s > 0
                  else "until the count is done"), flush=True)
         if self.measured_s > 0 and not ended.wait(self.measured_s):
-            self.stop_file.touch()
+            (stop or self.stop_file.touch)()
         ended.wait()
 
     def record(self) -> dict:

@@ -10,6 +10,12 @@ client runs (a loader that dies later has still delivered what it wrote).
 No orphan JVM: the client runs in its own process group, stop() ends that group, and the kernel
 kills it when this actor's process dies (PR_SET_PDEATHSIG through setpriv), e.g. when its
 Ray node is stopped.
+
+What the coordinator cannot see from its machine is measured here: the client's CPU seconds
+(a thread reaps it with wait4, as phase_runner does for local clients: bin/ycsb execs the JVM,
+so its rusage is the client JVM's), when it ended, and this loader's cores. A warmed-up phase
+ends when the coordinator calls stop_measuring(): it creates the stop file the client watches
+(its `ycsbpack.stopfile`, a path in the work directory).
 """
 
 import hashlib
@@ -22,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 
@@ -34,6 +41,7 @@ JAR_GLOBS = (
     "hbase-salted-binding/target/hbase-salted-binding/lib",
 )
 MAX_CHUNK = 8 * 1024 * 1024
+STOP_FILE_PROPERTY = "ycsbpack.stopfile="  # binding-common StopFileWatcher
 
 
 def pack_commit(home: str) -> str:
@@ -84,6 +92,9 @@ class ClientAgent:
         self.proc = None
         self.offsets = {}
         self.end = None
+        self.cpu_s = None
+        self.stop_file = None
+        self.exited = threading.Event()
 
     def now(self) -> float:
         return time.time()
@@ -101,6 +112,8 @@ class ClientAgent:
             "pid": os.getpid(),
             # YCSB's status lines carry the loader's local time without a zone
             "utc_offset_s": time.localtime().tm_gmtoff,
+            # the cores the client may use (it inherits this process's affinity)
+            "cores": len(os.sched_getaffinity(0)),
         }
         if not self.home:
             info["problem"] = (
@@ -152,6 +165,9 @@ class ClientAgent:
             with open(os.path.join(self.work, "props", name), "wb") as f:
                 f.write(data)
         cmd = [a.replace(PACK_TOKEN, self.home).replace(WORK_TOKEN, self.work) for a in args]
+        self.stop_file = next(
+            (a[len(STOP_FILE_PROPERTY) :] for a in cmd if a.startswith(STOP_FILE_PROPERTY)), None
+        )
         out = open(os.path.join(self.work, f"client-{self.index}.out"), "wb")
         err = open(os.path.join(self.work, f"client-{self.index}.err"), "wb")
         try:
@@ -167,14 +183,34 @@ class ClientAgent:
         finally:
             out.close()
             err.close()
+        threading.Thread(target=self._reap, daemon=True).start()
         return {"start": started, "pid": self.proc.pid, "command": cmd, "work_dir": self.work}
+
+    def _reap(self) -> None:
+        """Waits for the client: its exit status, when it ended and its CPU seconds. The only
+        wait on the child (Popen.poll/wait would race it and read a reaped child as exit 0)."""
+        try:
+            _, status, usage = os.wait4(self.proc.pid, 0)
+            self.proc.returncode = os.waitstatus_to_exitcode(status)
+            self.cpu_s = round(usage.ru_utime + usage.ru_stime, 3)
+        except ChildProcessError:  # reaped elsewhere: no status, no CPU time
+            self.proc.returncode = -1
+        self.end = time.time()
+        self.exited.set()
+
+    def stop_measuring(self) -> bool:
+        """Creates the client's stop file: it ends as at its time limit, with its final report.
+        False when its command names no stop file (a phase without a warm-up)."""
+        if not self.stop_file:
+            return False
+        with open(self.stop_file, "a"):
+            pass
+        return True
 
     def poll(self) -> dict:
         """What the client wrote since the last poll, by path relative to its work directory,
         and its exit status once it ended (files read after the exit: nothing is left behind)."""
-        code = self.proc.poll() if self.proc else None
-        if code is not None and self.end is None:
-            self.end = time.time()
+        code = self.proc.returncode if self.exited.is_set() else None
         chunks = {}
         for rel in self._files():
             path = os.path.join(self.work, rel)
@@ -188,7 +224,12 @@ class ClientAgent:
                 chunks[rel] = data
                 self.offsets[rel] = self.offsets.get(rel, 0) + len(data)
         more = any(len(c) == MAX_CHUNK for c in chunks.values())
-        return {"chunks": chunks, "exit": None if more else code, "end": self.end}
+        return {
+            "chunks": chunks,
+            "exit": None if more else code,
+            "end": self.end,
+            "cpu_s": self.cpu_s,
+        }
 
     def _files(self) -> list:
         rels = [n for n in os.listdir(self.work) if n.startswith("client-")]
@@ -200,18 +241,16 @@ class ClientAgent:
 
     def stop(self, grace: float = 5.0) -> int:
         """Ends the client's process group: SIGTERM, then SIGKILL after `grace` seconds."""
-        if not self.proc or self.proc.poll() is not None:
+        if not self.proc or self.exited.is_set():
             return self.proc.returncode if self.proc else 0
         for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10.0)):
             try:
                 os.killpg(self.proc.pid, sig)
             except OSError:
                 pass
-            try:
-                return self.proc.wait(wait)
-            except subprocess.TimeoutExpired:
-                continue
-        return self.proc.returncode if self.proc.returncode is not None else -9
+            if self.exited.wait(wait):
+                return self.proc.returncode
+        return -9
 
     def cleanup(self) -> None:
         shutil.rmtree(self.work, ignore_errors=True)

@@ -8,6 +8,12 @@ The N clients split the work as run-scenario's local clients do (phase_runner.cl
 loads get disjoint key ranges, runs share -target and get their own insert ranges); results
 go to <out>/<label>/ in the runner layout (client-<i>.out/.err, hdr/, metadata.json), which
 `.venv/bin/ycsb-report <out>` reads.
+
+    scripts/fleet run --warmup --clients 3 -- run cassandra4 -P my.properties \
+        -p maxexecutiontime=300
+
+--warmup warms a run phase up in the same clients until steady, then measures its
+maxexecutiontime (warmup.py, as run-scenario does; the stop reaches every loader through Ray).
 """
 
 import argparse
@@ -19,7 +25,9 @@ from pathlib import Path
 from ..bindings import BINDINGS
 from ..errors import ScriptError, run_main
 from ..paths import REPO_ROOT
-from ..phase_runner import Phase, run_phase, summary
+from ..phase_runner import Phase, read_property_files, run_phase, summary
+from ..warmup import SCALE_BOUNDS
+from ..warmup import bounds as warmup_bounds
 from .ray_env import ensure_ray
 
 DATABASES = {"cassandra4": "cassandra", "hbase-salted": "hbase", "basic": "basic"}
@@ -111,7 +119,27 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--out", type=Path, help="results directory (default results/fleet/<UTC time>)")
     p.add_argument("--label", help="phase directory name (default <database>-<load|run>)")
+    p.add_argument(
+        "--warmup",
+        nargs="?",
+        const="cluster",
+        choices=list(SCALE_BOUNDS),
+        help="warm a run phase up until steady before measuring its maxexecutiontime, with this "
+        "scale's bounds (default cluster; -p warmup.maxtime=S / warmup.window=S override them)",
+    )
     return p
+
+
+def phase_warmup(phase: Phase, scale: str):
+    """The warm-up of a plain command's phase with `scale`'s bounds (None: warmup.maxtime=0)."""
+    if phase.command != "run":
+        raise ScriptError(
+            "--warmup: a load cannot repeat itself (its keys would exist already); warm up "
+            "the run phase that follows it"
+        )
+    props = read_property_files(phase.files_of(0))
+    props.update(phase.properties)
+    return warmup_bounds(scale, props)
 
 
 def main(argv=None) -> int:
@@ -137,6 +165,7 @@ def main(argv=None) -> int:
         args.out
         or REPO_ROOT / "results" / "fleet" / datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     ).resolve()
+    warmup = phase_warmup(phase, args.warmup) if args.warmup else None
     ensure_ray()
     from .launcher import RayClients
 
@@ -146,7 +175,7 @@ def main(argv=None) -> int:
         f"{args.ray}; results in {out / phase.directory}",
         flush=True,
     )
-    phase_dir = run_phase(phase, out, launcher=launcher)
+    phase_dir = run_phase(phase, out, warmup=warmup, launcher=launcher)
     print(summary(phase_dir), flush=True)
     print(f"report: .venv/bin/ycsb-report {out} -o {out / 'report'}")
     return 0

@@ -1,9 +1,9 @@
 """The coordinator side of the fleet: runs a phase's client commands on Ray loader nodes.
 
-`RayClients` is a phase_runner client launcher (`run(commands, phase_dir, echo_status)` ->
-exit statuses, then `metadata()` and `failure(i)`): phase_runner builds the same bin/ycsb
-commands as for local clients (the same split of keys and -target), and this runs client i on
-a loader node instead of this machine:
+`RayClients` is a phase_runner client launcher (`run(commands, phase_dir, echo_status, warmup)`
+-> exit statuses, then `metadata()`, `client_cpu(...)` and `failure(i)`): phase_runner builds the
+same bin/ycsb commands as for local clients (the same split of keys and -target, the same
+warm-up properties), and this runs client i on a loader node instead of this machine:
 
   1. a placement group of one bundle {ycsb_loader: 1} per loader node, STRICT_SPREAD, so
      clients land on distinct nodes (`clients_per_node` > 1 packs that many per node);
@@ -14,12 +14,20 @@ a loader node instead of this machine:
   4. every client started at once (the agents are already up: about 0.1 s apart);
   5. once a second, every agent's new output is appended to <phase_dir>/client-<i>.out/.err and
      hdr/client-<i>-<OP>.hdr (the local clients' layout) and status lines are echoed;
-  6. a client whose node stops answering is lost: the phase fails naming client and node, the
+  6. with a warm-up (warmup.InRunWarmUp), the status lines feed its judge as they arrive, and
+     once warm and measured every agent creates its client's stop file on its loader (the
+     command's ycsbpack.stopfile, under the work-directory token): all clients end as at their
+     time limit, as local clients do;
+  7. each client's CPU seconds, measured on its loader (agent.py), with its run time and the
+     loader's cores: `client_cpu()` gives the record bottleneck.py reads per loader;
+  8. a client whose node stops answering is lost: the phase fails naming client and node, the
      others run to their end and keep their output. Ctrl-C stops every client's JVM first.
 """
 
 import math
+import socket
 import sys
+import threading
 import time
 import uuid
 from datetime import datetime, timezone
@@ -28,7 +36,7 @@ from typing import Dict, List, Sequence
 
 from ..errors import ScriptError
 from ..paths import REPO_ROOT
-from ..phase_runner import YCSB
+from ..phase_runner import _ESTIMATE, YCSB
 from ..secrets import mask_command
 from . import agent
 from .ray_env import LOADER_RESOURCE, connect
@@ -106,6 +114,7 @@ class RayClients:
         self.commit = agent.pack_commit(str(REPO_ROOT))
         self.jars = agent.jars_checksum(str(REPO_ROOT))
         self._meta: dict = {}
+        self._cpu: dict = {}
         self._failures: Dict[int, str] = {}
 
     # -- what phase_runner asks -------------------------------------------------------------
@@ -114,6 +123,18 @@ class RayClients:
 
     def failure(self, i: int) -> str:
         return self._failures.get(i, "")
+
+    def client_cpu(self, local_servers: bool) -> dict:
+        """The fleet's part of metadata.json "cpu", lists by client (None for a lost one):
+        CPU seconds and run time measured on its loader, the loader's cores and Ray node (the
+        clients packed on one node share its cores). `local_servers`: the runner measured
+        servers on this machine; they share cores with the clients only on a loader here."""
+        here = socket.gethostname()
+        return dict(
+            self._cpu,
+            shared_machine=local_servers
+            and any(c.get("host") == here for c in self._meta.get("fleet", {}).get("clients", [])),
+        )
 
     def loader_nodes(self) -> list:
         return [
@@ -134,13 +155,16 @@ class RayClients:
                 "several per node with --clients-per-node"
             )
 
-    def run(self, commands: Sequence[list], phase_dir: Path, echo_status: bool) -> List[int]:
+    def run(
+        self, commands: Sequence[list], phase_dir: Path, echo_status: bool, warmup=None
+    ) -> List[int]:
+        """Runs the clients (module docstring); `warmup`: the phase's InRunWarmUp, or None."""
         ray = self.ray
         from ray.util.placement_group import placement_group, remove_placement_group
         from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
 
         n = len(commands)
-        self._meta, self._failures = {}, {}
+        self._meta, self._cpu, self._failures = {}, {}, {}
         nodes_needed = math.ceil(n / self.per_node)
         self.require(n)
         run_id = f"{phase_dir.name}-{uuid.uuid4().hex[:8]}"
@@ -184,8 +208,16 @@ class RayClients:
                 [a.start.remote(args, files) for a, (args, files) in zip(actors, remote)],
                 timeout=120,
             )
-            statuses, ends = self._follow(actors, infos, phase_dir, echo_status)
+            statuses, ends, cpu_s = self._follow(actors, infos, phase_dir, echo_status, warmup)
             self._record(infos, offsets, started, ends, statuses)
+            self._cpu = {
+                "client_cpu_s": cpu_s,
+                "client_wall_s": [
+                    round(e - s["start"], 3) if e else None for s, e in zip(started, ends)
+                ],
+                "client_cores": [info.get("cores") for info in infos],
+                "client_loader": [info.get("ray_node_id") for info in infos],
+            }
             ray.get(
                 [a.cleanup.remote() for a, st in zip(actors, statuses) if st != LOST], timeout=60
             )
@@ -213,12 +245,30 @@ class RayClients:
                 best = (remote - (t0 + t1) / 2, t1 - t0)
         return {"offset_s": round(best[0], 4), "rtt_s": round(best[1], 4)}
 
-    def _follow(self, actors, infos, phase_dir: Path, echo: bool):
+    def _follow(self, actors, infos, phase_dir: Path, echo: bool, warmup=None):
+        """Polls every agent until each client ended or was lost (steps 5, 6 and 8); returns
+        their exit statuses, end times (loader clock) and CPU seconds."""
+        t0 = time.monotonic()
+        ended, control = threading.Event(), None
+        if warmup:  # judges while the polls feed it, then delivers the stop (warmup.py)
+            control = threading.Thread(
+                target=warmup.control_until,
+                args=(ended, t0, lambda: self._stop_measuring(actors)),
+                daemon=True,
+            )
+            control.start()
+        try:
+            return self._poll_until_ended(actors, infos, phase_dir, echo, warmup, t0)
+        finally:
+            ended.set()
+            if control:
+                control.join(ANSWER_S + 5)
+
+    def _poll_until_ended(self, actors, infos, phase_dir: Path, echo: bool, warmup, t0: float):
         ray = self.ray
         n = len(actors)
-        statuses, ends = [None] * n, [None] * n
+        statuses, ends, cpu_s = [None] * n, [None] * n, [None] * n
         partial = [b""] * n
-        t0 = time.monotonic()
         pending = set(range(n))
         while pending:
             tick = time.monotonic()
@@ -240,10 +290,13 @@ class RayClients:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     with open(path, "ab") as f:
                         f.write(data)
-                    if rel == f"client-{i}.err" and echo:
-                        partial[i] = self._echo(partial[i] + data, i, n, infos[i], t0)
+                    if rel == f"client-{i}.err" and (echo or warmup):
+                        partial[i] = self._lines(
+                            partial[i] + data, i, n, infos[i], t0, echo, warmup
+                        )
                 if answer["exit"] is not None:
                     statuses[i], ends[i] = answer["exit"], answer["end"]
+                    cpu_s[i] = answer.get("cpu_s")
                     pending.discard(i)
             for ref in late:
                 i = refs[ref]
@@ -252,15 +305,28 @@ class RayClients:
                 pending.discard(i)
             if pending:
                 time.sleep(max(0.0, POLL_S - (time.monotonic() - tick)))
-        return statuses, ends
+        return statuses, ends, cpu_s
+
+    def _stop_measuring(self, actors) -> None:
+        """The warm-up's stop, delivered to every loader (step 6). A client lost meanwhile is
+        reported by the polls, not here."""
+        refs = [a.stop_measuring.remote() for a in actors]
+        done, _ = self.ray.wait(refs, num_returns=len(refs), timeout=ANSWER_S)
+        for ref in done:
+            try:
+                self.ray.get(ref)
+            except self.ray.exceptions.RayError:
+                pass
 
     def _lost(self, i: int, info: dict, why: str) -> None:
         self._failures[i] = f"client {i} on {node_name(info)} was lost mid-phase ({why})"
         print(f"ERROR {self._failures[i]}", file=sys.stderr, flush=True)
 
     @staticmethod
-    def _echo(buf: bytes, i: int, n: int, info: dict, t0: float) -> bytes:
-        """Prints the complete status/ERROR/WARN lines in buf; returns the incomplete rest."""
+    def _lines(buf: bytes, i: int, n: int, info: dict, t0: float, echo: bool, warmup) -> bytes:
+        """Feeds the complete lines in buf to the warm-up's judge (if any) and prints the
+        status/ERROR/WARN ones (if `echo`; with a warm-up, the part that runs in place of
+        YCSB's completion estimate, as phase_runner does); returns the incomplete rest."""
         *lines, rest = buf.split(b"\n")
         who = (
             f"client {i}@{info.get('host', '?')}/{info.get('ray_node_id', '?')[:6]}: "
@@ -269,7 +335,11 @@ class RayClients:
         )
         for raw in lines:
             line = raw.decode("utf-8", "replace")
-            if " sec: " in line or line.startswith(("ERROR", "WARN")):
+            if warmup:
+                warmup.judge.feed(i, line)
+            if echo and (" sec: " in line or line.startswith(("ERROR", "WARN"))):
+                if warmup:
+                    line = _ESTIMATE.sub(f"[{warmup.part()}] ", line, count=1)
                 sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {who}{line}\n")
         sys.stderr.flush()
         return rest

@@ -1,6 +1,7 @@
 """scripts/fleet-local: a Ray cluster of N loader nodes on loopback, for trying the fleet and tests.
 
     scripts/fleet-local start --nodes 3      # head + 2 workers on 127.0.0.1; prints --ray's address
+    scripts/fleet-local start --pin-cores    # each node on one core of this machine
     scripts/fleet-local status
     scripts/fleet-local stop [--node K] [--kill]
     scripts/fleet-local add --pack-home DIR  # one more loader node running another pack checkout
@@ -11,6 +12,10 @@ SIGTERM (Ray stops its processes), then SIGKILL of its process group. Nodes shar
 127.0.0.1; each is its own raylet with its own Ray node id. Every node offers one `ycsb_loader`,
 one CPU and an 80 MB object store; no dashboard, no usage statistics. Nodes start one after
 the other: two raylets starting at once on one host pick the same socket names.
+
+With --pin-cores each node (and so each client it runs) is bound to one of this machine's
+cores, in turn: a one-core loader, as Ray is told, whose client can saturate it whatever else
+runs here (the fleet tests' client-bound phase). Without it every node has every core.
 """
 
 import argparse
@@ -58,7 +63,9 @@ class LocalFleet:
         state = state if state is not None else self.state()
         return [n for n in state.get("nodes", []) if procs.alive(n["pid"])]
 
-    def start(self, nodes: int, port: int, pack_home: Path, timeout: float) -> str:
+    def start(
+        self, nodes: int, port: int, pack_home: Path, timeout: float, pin_cores: bool = False
+    ) -> str:
         state = self.state()
         up = self.running(state)
         if up and len(up) == len(state["nodes"]) and len(up) >= nodes:
@@ -76,7 +83,13 @@ class LocalFleet:
         temp = Path(f"/tmp/ycsbpack-ray-{port}")
         shutil.rmtree(temp, ignore_errors=True)
         shutil.rmtree(self.root / "logs", ignore_errors=True)
-        state = {"address": f"127.0.0.1:{port}", "port": port, "temp_dir": str(temp), "nodes": []}
+        state = {
+            "address": f"127.0.0.1:{port}",
+            "port": port,
+            "temp_dir": str(temp),
+            "pin_cores": pin_cores,
+            "nodes": [],
+        }
         t0 = time.monotonic()
         try:
             for i in range(nodes):
@@ -133,6 +146,10 @@ class LocalFleet:
         else:
             cmd += ["--address", state["address"]]
         env = dict(os.environ, **QUIET_ENV, YCSBPACK_HOME=str(pack_home))
+        core = None
+        if state.get("pin_cores"):
+            cores = sorted(os.sched_getaffinity(0))
+            core = cores[len(state["nodes"]) % len(cores)]
         with open(log, "wb") as out:
             proc = subprocess.Popen(
                 cmd,
@@ -142,8 +159,12 @@ class LocalFleet:
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
                 cwd=pack_home,
+                # before exec, so that the raylet, its workers and their clients inherit it
+                preexec_fn=(lambda: os.sched_setaffinity(0, {core})) if core is not None else None,
             )
         node = {"name": name, "pid": proc.pid, "log": str(log), "pack_home": str(pack_home)}
+        if core is not None:
+            node["core"] = core
         state["nodes"].append(node)
         self.save(state)
         t0 = time.monotonic()
@@ -188,7 +209,8 @@ class LocalFleet:
         for i, n in enumerate(state["nodes"]):
             print(
                 f"node {i} {n['name']}: pid {n['pid']} "
-                f"{'running' if n in up else 'not running'} (pack {n['pack_home']})"
+                f"{'running' if n in up else 'not running'} (pack {n['pack_home']}"
+                + (f", core {n['core']})" if "core" in n else ")")
             )
         print(f"address {state['address']}")
         return 0 if len(up) == len(state["nodes"]) else 1
@@ -225,6 +247,11 @@ def parser() -> argparse.ArgumentParser:
         default=REPO_ROOT,
         help="pack checkout the new loader nodes run (default this one)",
     )
+    p.add_argument(
+        "--pin-cores",
+        action="store_true",
+        help="start: bind each node to one core of this machine, in turn (one-core loaders)",
+    )
     p.add_argument("--node", type=int, help="stop: only node K (0 = head)")
     p.add_argument("--kill", action="store_true", help="stop: SIGKILL at once")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds a node may take to start")
@@ -238,7 +265,9 @@ def main(argv=None) -> int:
     if args.command == "start":
         if args.nodes < 1:
             raise ScriptError(f"--nodes {args.nodes}: give 1 or more")
-        address = fleet.start(args.nodes, args.port, args.pack_home.resolve(), args.timeout)
+        address = fleet.start(
+            args.nodes, args.port, args.pack_home.resolve(), args.timeout, args.pin_cores
+        )
         print(address)
     elif args.command == "add":
         fleet.add(args.pack_home.resolve(), args.timeout)

@@ -17,15 +17,10 @@ public final class ReadmePropertyTables {
   private ReadmePropertyTables() {
   }
 
-  /** As {@link #mismatch(Path, String, List)} for the root README.md (the workloads' tables). */
-  public static String mismatch(String binding, List<BindingProperty> properties)
-      throws IOException {
-    return mismatch(repoRoot().resolve("README.md"), binding, properties);
-  }
-
   /**
-   * Returns null when the table {@code binding} of {@code readme} (a binding's own README.md)
-   * matches the code, otherwise a message saying what to do.
+   * Returns null when the table {@code binding} of {@code readme} (a binding's own README.md, or
+   * docs/workloads.md for the workloads' tables) matches the code, otherwise a message saying
+   * what to do.
    */
   public static String mismatch(Path readme, String binding, List<BindingProperty> properties)
       throws IOException {

@@ -17,8 +17,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * each bucket is scanned from {@code bucket ++ startkey} to the next bucket, and the N sorted
  * streams are merged by the unsalted key: the result is what one scan of an unsalted table
  * would return. Each bucket's scan is limited to {@code count} rows, so at most N x count rows
- * are read for count returned. With {@code none} it is one plain scan; {@code crc32} is refused
- * before this is reached (65,536 scans per operation).
+ * are read for count returned. With {@code none} it is one plain scan. A salt with more prefixes
+ * than that is worth ({@code crc32}: see {@link SaltedRowKey#scansInKeyOrder()}) is refused
+ * before this is reached.
  */
 final class BucketedScan {
   private BucketedScan() {

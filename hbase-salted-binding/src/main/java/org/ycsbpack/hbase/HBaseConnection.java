@@ -197,9 +197,9 @@ final class HBaseConnection implements AutoCloseable {
       }
     }
     String scans = s.properties.getProperty("scanproportion", "0").trim();
-    if (s.rowKeys.mode() == SaltedRowKey.Mode.CRC32 && !scans.matches("0*\\.?0*")) {
-      System.err.println("WARN hbase-salted: scanproportion=" + scans + " but hbase.salt=crc32 "
-          + "cannot scan in key order: every SCAN will return "
+    if (!s.rowKeys.scansInKeyOrder() && !scans.matches("0*\\.?0*")) {
+      System.err.println("WARN hbase-salted: scanproportion=" + scans + " but hbase.salt="
+          + s.rowKeys.salt() + " cannot scan in key order: every SCAN will return "
           + HBaseErrors.SCAN_UNSUPPORTED.getName() + "; use hbase.salt=buckets:N");
     }
   }

@@ -51,6 +51,7 @@ final class HBaseErrors {
       "No answer within the RPC or operation timeout.");
   static final Status RETRIES_EXHAUSTED = new Status("RETRIES_EXHAUSTED",
       "The client gave up after hbase.client.retries.number attempts.");
+  // a SCAN under a salt that cannot scan in key order: SaltedRowKey.scansInKeyOrder()
   static final Status SCAN_UNSUPPORTED = new Status("SCAN_UNSUPPORTED",
       "Scans in key order need hbase.salt=buckets:N or none.");
 

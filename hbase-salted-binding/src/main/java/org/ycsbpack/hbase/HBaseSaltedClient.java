@@ -39,12 +39,16 @@ public class HBaseSaltedClient extends DB {
   private BufferedWrites buffered;
   private HBaseLists lists;
   private HBaseBatches batches;
+  // every SCAN's deliberate answer when the salt cannot scan in key order, made once
+  private UnsupportedOperationException scanRefused;
 
   @Override
   public void init() throws DBException {
     try {
       settings = new HBaseSettings(getProperties());
       HBaseSettings s = settings;
+      scanRefused = s.rowKeys.scansInKeyOrder() ? null
+          : new UnsupportedOperationException(s.rowKeys.scanRefusal());
       lease = CONNECTIONS.acquire(s.connectionKey(), () -> HBaseConnection.open(s));
       connection = lease.connection();
       connection.prepareTable(s);
@@ -113,17 +117,11 @@ public class HBaseSaltedClient extends DB {
     }
   }
 
-  /** The refusal of every SCAN under crc32 salt: a deliberate answer, made once. */
-  private static final UnsupportedOperationException CRC32_SCAN_REFUSED =
-      new UnsupportedOperationException("hbase.salt=crc32 spreads keys over 65,536 prefixes, "
-          + "so a scan in key order would take 65,536 scans; use hbase.salt=buckets:N (N up to "
-          + "256) or none for workloads with scans");
-
   @Override
   public Status scan(String tableName, String startkey, int recordcount, Set<String> fields,
                      Vector<HashMap<String, ByteIterator>> result) {
-    if (settings.rowKeys.mode() == SaltedRowKey.Mode.CRC32) {
-      return ERRORS.failed(HBaseErrors.SCAN_UNSUPPORTED, "SCAN", startkey, CRC32_SCAN_REFUSED);
+    if (scanRefused != null) {
+      return ERRORS.failed(HBaseErrors.SCAN_UNSUPPORTED, "SCAN", startkey, scanRefused);
     }
     try {
       List<Result> rows = BucketedScan.scan(table, settings.rowKeys, settings.family, fields,

@@ -90,6 +90,29 @@ public final class SaltedRowKey {
     }
   }
 
+  /**
+   * Whether a YCSB SCAN (the first rows at or after a key, in key order) can be served: the rows
+   * of a key range lie under every prefix, so a scan opens one scanner per prefix
+   * ({@link BucketedScan}). Up to {@link #MAX_BUCKETS} of them is a cost a benchmark can pay;
+   * crc32's 65,536 is not, and its SCANs are refused (SCAN_UNSUPPORTED). This is the one
+   * definition of that rule: the client's refusal and init()'s warning use it; the salt table of
+   * docs/bindings/hbase-salted.md and docs/errors.md restate it (checked by SaltScanRuleTest).
+   */
+  public boolean scansInKeyOrder() {
+    return prefixCount() <= MAX_BUCKETS;
+  }
+
+  /** Why a SCAN is refused under this salt and what to use instead; null when it scans. */
+  public String scanRefusal() {
+    if (scansInKeyOrder()) {
+      return null;
+    }
+    String prefixes = String.format(Locale.ROOT, "%,d", prefixCount());
+    return "hbase.salt=" + salt() + " spreads keys over " + prefixes + " prefixes, so a scan in "
+        + "key order would take " + prefixes + " scans; use hbase.salt=buckets:N (N up to "
+        + MAX_BUCKETS + ") or none for workloads with scans";
+  }
+
   /** The row key of a YCSB key. */
   public byte[] rowKey(String ycsbKey) {
     byte[] k = encode(ycsbKey);
@@ -236,11 +259,14 @@ public final class SaltedRowKey {
     return crc.getValue();
   }
 
+  /** The salt as its hbase.salt value: {@code crc32}, {@code buckets:N} or {@code none}. */
+  public String salt() {
+    return mode == Mode.BUCKETS ? "buckets:" + buckets : mode.name().toLowerCase(Locale.ROOT);
+  }
+
   /** The mode as its property value ({@code crc32}, {@code buckets:N}, {@code none}) and keys. */
   @Override
   public String toString() {
-    String salt = mode == Mode.BUCKETS ? "buckets:" + buckets
-        : mode.name().toLowerCase(Locale.ROOT);
-    return salt + " (" + encoding.name().toLowerCase(Locale.ROOT) + " keys)";
+    return salt() + " (" + encoding.name().toLowerCase(Locale.ROOT) + " keys)";
   }
 }

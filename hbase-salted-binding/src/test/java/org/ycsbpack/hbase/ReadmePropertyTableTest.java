@@ -3,6 +3,7 @@ package org.ycsbpack.hbase;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.DeclaredProperties;
 import org.ycsbpack.common.ReadmePropertyTables;
 
 class ReadmePropertyTableTest {
@@ -11,5 +12,10 @@ class ReadmePropertyTableTest {
     assertNull(ReadmePropertyTables.mismatch(
         ReadmePropertyTables.repoRoot().resolve("hbase-salted-binding/README.md"), "hbase-salted",
         HBaseProperties.ALL));
+  }
+
+  @Test
+  void theAllListHoldsEveryDeclaredProperty() {
+    assertNull(DeclaredProperties.mismatch(HBaseProperties.ALL, HBaseProperties.class));
   }
 }

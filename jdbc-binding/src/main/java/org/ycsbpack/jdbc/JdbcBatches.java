@@ -35,14 +35,14 @@ final class JdbcBatches implements BatchOperations {
   public BatchResult batchRead(String table, List<String> keys, Set<String> fields,
                                Map<String, Map<String, ByteIterator>> result) {
     try (Connection c = client.borrow(); PreparedStatement st = c.prepareStatement(
-        client.sql(table).readIn(JdbcClient.sorted(fields), keys.size()))) {
+        client.sql(table).readIn(JdbcRows.fieldList(fields), keys.size()))) {
       for (int i = 0; i < keys.size(); i++) {
         st.setString(i + 1, keys.get(i));
       }
       try (ResultSet rs = st.executeQuery()) {
         while (rs.next()) {
           Map<String, ByteIterator> row = new HashMap<>();
-          result.put(JdbcClient.copyFields(rs, row), row);
+          result.put(JdbcRows.copyFields(rs, row), row);
         }
       }
       int found = Math.min(result.size(), keys.size());
@@ -103,7 +103,7 @@ final class JdbcBatches implements BatchOperations {
       int p = 1;
       if (insert) {
         for (int r : rows) {
-          p = JdbcClient.bindRow(st, p, keys.get(r), values.get(r));
+          p = JdbcRows.bindInsert(st, p, keys.get(r), values.get(r));
         }
       } else {
         for (String f : fields) {
@@ -138,13 +138,9 @@ final class JdbcBatches implements BatchOperations {
     try (Connection c = client.borrow(); PreparedStatement st = c.prepareStatement(text)) {
       for (int r : rows) {
         if (insert) {
-          JdbcClient.bindRow(st, 1, keys.get(r), values.get(r));
+          JdbcRows.bindInsert(st, 1, keys.get(r), values.get(r));
         } else {
-          int p = 1;
-          for (ByteIterator v : values.get(r).values()) {
-            st.setBytes(p++, v.toArray());
-          }
-          st.setString(p, keys.get(r));
+          JdbcRows.bindUpdate(st, keys.get(r), values.get(r));
         }
         st.addBatch();
       }

@@ -3,19 +3,15 @@ package org.ycsbpack.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.Vector;
 import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.SharedConnections;
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -27,8 +23,7 @@ import site.ycsb.Status;
  * <p>All client threads share one HikariCP pool (opened by the first init(), closed by the last
  * cleanup()); each operation borrows a connection for one prepared statement, so a connection
  * the server dropped costs one failed operation (CONNECTION_LOST), not the rest of the run.
- * Field values are bound and read as bytes (MEDIUMBLOB columns in a created table), so every
- * byte a workload writes is read back identical. Batches: {@link JdbcBatches}; lists:
+ * Rows are bound and read by {@link JdbcRows}; batches: {@link JdbcBatches}; lists:
  * {@link JdbcLists}.
  */
 public class JdbcClient extends DB {
@@ -81,21 +76,17 @@ public class JdbcClient extends DB {
     return connection;
   }
 
-  static List<String> sorted(Set<String> fields) {
-    return fields == null ? null : new ArrayList<>(new TreeSet<>(fields));
-  }
-
   @Override
   public Status read(String table, String key, Set<String> fields,
                      Map<String, ByteIterator> result) {
     try (Connection c = borrow();
-         PreparedStatement st = c.prepareStatement(sql(table).read(sorted(fields)))) {
+         PreparedStatement st = c.prepareStatement(sql(table).read(JdbcRows.fieldList(fields)))) {
       st.setString(1, key);
       try (ResultSet rs = st.executeQuery()) {
         if (!rs.next()) {
           return Status.NOT_FOUND;
         }
-        copyFields(rs, result);
+        JdbcRows.copyFields(rs, result);
         return Status.OK;
       }
     } catch (SQLException | RuntimeException e) {
@@ -107,14 +98,14 @@ public class JdbcClient extends DB {
   public Status scan(String table, String startkey, int recordcount, Set<String> fields,
                      Vector<HashMap<String, ByteIterator>> result) {
     try (Connection c = borrow();
-         PreparedStatement st = c.prepareStatement(sql(table).scan(sorted(fields)))) {
+         PreparedStatement st = c.prepareStatement(sql(table).scan(JdbcRows.fieldList(fields)))) {
       st.setString(1, startkey);
       st.setInt(2, recordcount);
       st.setFetchSize(settings.fetchSize);
       try (ResultSet rs = st.executeQuery()) {
         while (rs.next()) {
           HashMap<String, ByteIterator> row = new HashMap<>();
-          copyFields(rs, row);
+          JdbcRows.copyFields(rs, row);
           result.add(row);
         }
       }
@@ -129,7 +120,7 @@ public class JdbcClient extends DB {
     TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
     try (Connection c = borrow(); PreparedStatement st = c.prepareStatement(
         sql(table).insert(new ArrayList<>(sorted.keySet()), 1))) {
-      bindRow(st, 1, key, sorted);
+      JdbcRows.bindInsert(st, 1, key, sorted);
       st.executeUpdate();
       return Status.OK;
     } catch (SQLException | RuntimeException e) {
@@ -142,11 +133,7 @@ public class JdbcClient extends DB {
     TreeMap<String, ByteIterator> sorted = new TreeMap<>(values);
     try (Connection c = borrow(); PreparedStatement st = c.prepareStatement(
         sql(table).update(new ArrayList<>(sorted.keySet())))) {
-      int i = 1;
-      for (ByteIterator v : sorted.values()) {
-        st.setBytes(i++, v.toArray());
-      }
-      st.setString(i, key);
+      JdbcRows.bindUpdate(st, key, sorted);
       // both drivers report matched rows (CLIENT_FOUND_ROWS), so 0 means no such key
       return st.executeUpdate() == 0 ? Status.NOT_FOUND : Status.OK;
     } catch (SQLException | RuntimeException e) {
@@ -163,34 +150,5 @@ public class JdbcClient extends DB {
     } catch (SQLException | RuntimeException e) {
       return ERRORS.failed(SqlErrors.statusOf(e), "DELETE", key, e);
     }
-  }
-
-  /** Binds key, then the values in the map's order, from {@code first}; returns the next index. */
-  static int bindRow(PreparedStatement st, int first, String key,
-                     TreeMap<String, ByteIterator> values) throws SQLException {
-    int i = first;
-    st.setString(i++, key);
-    for (ByteIterator v : values.values()) {
-      st.setBytes(i++, v.toArray());
-    }
-    return i;
-  }
-
-  /** Every column but the key of the current row; SQL NULLs (fields never written) are left out. */
-  static String copyFields(ResultSet rs, Map<String, ByteIterator> into) throws SQLException {
-    ResultSetMetaData meta = rs.getMetaData();
-    String key = null;
-    for (int i = 1; i <= meta.getColumnCount(); i++) {
-      String name = meta.getColumnLabel(i);
-      if (SqlStatements.KEY.equalsIgnoreCase(name)) {
-        key = rs.getString(i);
-      } else {
-        byte[] value = rs.getBytes(i);
-        if (value != null) {
-          into.put(name, new ByteArrayByteIterator(value));
-        }
-      }
-    }
-    return key;
   }
 }

@@ -3,6 +3,7 @@ package org.ycsbpack.jdbc;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.DeclaredProperties;
 import org.ycsbpack.common.ReadmePropertyTables;
 
 class ReadmePropertyTableTest {
@@ -11,5 +12,10 @@ class ReadmePropertyTableTest {
     assertNull(ReadmePropertyTables.mismatch(
         ReadmePropertyTables.repoRoot().resolve("jdbc-binding/README.md"), "jdbc",
         JdbcProperties.ALL));
+  }
+
+  @Test
+  void theAllListHoldsEveryDeclaredProperty() {
+    assertNull(DeclaredProperties.mismatch(JdbcProperties.ALL, JdbcProperties.class));
   }
 }

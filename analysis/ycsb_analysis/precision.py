@@ -1,0 +1,87 @@
+"""How precise the headline ratios of a results directory are so far: what the runner's
+``--precision`` reads after each round of trials (``python -m ycsb_analysis.precision DIR``).
+
+The headlines are the throughput of every measured run phase (not a load: a finite job has a
+figure and a verdict too, but does not decide when to stop): with two databases, the ratio of
+the first to the second (Cassandra / HBase) with its interval from paired trials; with one, the
+t-interval of its trials' mean. Precision = half the interval's width relative to the figure
+(trials.py); with a target (0.05 for +-5%), each headline also says how many more trials of
+each database the spread so far would need to reach it. Prints one JSON object:
+{"headlines": [...], "unsteady": [...]}.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from .loader import load
+from .summary import runs_summary
+from .trials import mean_interval, pairs_needed
+from .verdicts import aggregate, between_databases
+
+ORDER = ["cassandra", "hbase", "mysql"]
+
+
+def headlines(results: str, target: float = math.nan) -> dict:
+    agg = aggregate(runs_summary(load([results], skipped=[])))
+    out: dict = {"headlines": [], "unsteady": []}
+    if agg.empty:
+        return out
+    runs = agg[~agg["window"].astype(str).str.startswith("whole job")]
+    out["unsteady"] = [f"{r['database']} {r['phase']}: {r['unsteady']}"
+                       for _, r in runs.iterrows() if not r.get("steady", True)]
+    dbs = sorted(set(runs["database"]), key=lambda d: ORDER.index(d) if d in ORDER else 9)
+    if len(dbs) >= 2:
+        v = between_databases(runs, dbs[0], dbs[1])
+        for _, r in v[v["figure"] == "throughput"].iterrows():
+            out["headlines"].append({
+                "phase": r["phase"], "what": f"{dbs[0]}/{dbs[1]} throughput",
+                "ratio": r["ratio"], "precision": _num(r["precision"]),
+                "trials": r["trials"], "verdict": r["verdict"],
+                "more_trials": _more(r["sd_log"], target, int(r["pairs"]))})
+        return out
+    for _, r in runs.iterrows():
+        values = r.get("throughput_ops_per_s_trials") or {}
+        mean, low, high = mean_interval(values)
+        sd = _log_sd(values)
+        out["headlines"].append({
+            "phase": r["phase"], "what": f"{r['database']} throughput", "ratio": mean,
+            "precision": _num((high - low) / (2 * mean)) if mean else None,
+            "trials": str(len(values)), "verdict": f"{mean:,.0f} ops/s",
+            "more_trials": _more(sd, target, len(values))})
+    return out
+
+
+def _log_sd(values: dict) -> float:
+    logs = [math.log(v) for v in values.values() if v and v > 0]
+    if len(logs) < 2:
+        return math.nan
+    m = sum(logs) / len(logs)
+    return math.sqrt(sum((x - m) ** 2 for x in logs) / (len(logs) - 1))
+
+
+def _more(sd_log: float, target: float, done: int) -> int | None:
+    if target != target or sd_log != sd_log:
+        return None
+    k = pairs_needed(sd_log, target)
+    return None if k is None else max(0, k - done)
+
+
+def _num(v):
+    return None if v is None or v != v else float(v)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argv if argv is not None else sys.argv[1:]
+    if len(args) not in (1, 2):
+        print("usage: python -m ycsb_analysis.precision RESULTS_DIR [TARGET, e.g. 0.05]",
+              file=sys.stderr)
+        return 2
+    print(json.dumps(headlines(args[0], float(args[1]) if len(args) > 1 else math.nan)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

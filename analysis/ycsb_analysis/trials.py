@@ -1,0 +1,118 @@
+"""Trials, the unit of a comparison, and the interval of a ratio drawn from their spread.
+
+A trial is one independent run of a phase: fresh servers (or, on the user's cluster, a fresh
+client process after the same preparation), load, warm-up, measured window. The runner numbers
+them (metadata.json "repeat": 1, 2, ...; ``run-scenario --repeat N`` or ``--precision``).
+Results vary most between trials, not within one (Kalibera & Jones 2013; Georges et al. 2007):
+an interval computed inside one trial describes one server lifetime and cannot decide whether
+two configurations differ. So:
+
+* one trial on a side: no interval of the comparison, no verdict;
+* trials of A and B run in the same results, in blocks A,B then B,A (the runner's order): the
+  k pairs (A_r, B_r) of the same trial number are compared pair by pair, on the log scale:
+  d_r = log(A_r / B_r); ratio = exp(mean d), 95% interval exp(mean d +- t(k-1) sd(d)/sqrt(k)).
+  A block's own drift (a machine slowing down over the session) hits both members of a pair and
+  cancels; an A,B,B,A order cancels a linear drift across blocks;
+* trials that were not run as pairs (a run against a --baseline made another day): Welch's
+  interval on the logs of the two sides' trial figures.
+
+The precision of a ratio is the half width of its interval relative to it,
+(high - low) / (2 ratio): "+-5%" is 0.05.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .uncertainty import t95
+
+
+@dataclass
+class TrialRatio:
+    """A / B from trials: the ratio, its 95% interval, how it was drawn."""
+
+    ratio: float
+    low: float = math.nan
+    high: float = math.nan
+    pairs: int = 0          # pairs used (paired) or 0
+    trials_a: int = 0
+    trials_b: int = 0
+    sd_log: float = math.nan  # sd of the pairs' log ratios (paired), se of the log ratio (Welch)
+    df: float = math.nan
+
+    @property
+    def known(self) -> bool:
+        return self.low == self.low
+
+    @property
+    def significant(self) -> bool:
+        return self.known and (self.low > 1 or self.high < 1)
+
+    @property
+    def precision(self) -> float:
+        return (self.high - self.low) / (2 * self.ratio) if self.known else math.nan
+
+
+def _logs(values: dict) -> dict:
+    return {k: math.log(v) for k, v in values.items() if v == v and v is not None and v > 0}
+
+
+def paired_ratio(a: dict, b: dict) -> TrialRatio:
+    """A / B from trials numbered alike ({trial: figure}); pairs are the common trial numbers."""
+    la, lb = _logs(a), _logs(b)
+    common = sorted(set(la) & set(lb))
+    d = np.array([la[k] - lb[k] for k in common])
+    out = TrialRatio(math.nan, pairs=len(common), trials_a=len(la), trials_b=len(lb))
+    if len(d) == 0:
+        return out
+    out.ratio = float(math.exp(d.mean()))
+    if len(d) < 2:
+        return out
+    out.sd_log, out.df = float(d.std(ddof=1)), len(d) - 1.0
+    h = t95(out.df) * out.sd_log / math.sqrt(len(d))
+    out.low, out.high = out.ratio * math.exp(-h), out.ratio * math.exp(h)
+    return out
+
+
+def unpaired_ratio(a: dict, b: dict) -> TrialRatio:
+    """A / B from independent trials: Welch's interval on the logs of the figures."""
+    la, lb = np.array(list(_logs(a).values())), np.array(list(_logs(b).values()))
+    out = TrialRatio(math.nan, trials_a=len(la), trials_b=len(lb))
+    if len(la) == 0 or len(lb) == 0:
+        return out
+    out.ratio = float(math.exp(la.mean() - lb.mean()))
+    if len(la) < 2 or len(lb) < 2:
+        return out
+    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
+    se = math.sqrt(va + vb)
+    out.df = (va + vb) ** 2 / ((va**2 / (len(la) - 1) + vb**2 / (len(lb) - 1)) or 1e-300)
+    out.sd_log = se
+    h = t95(out.df) * se
+    out.low, out.high = out.ratio * math.exp(-h), out.ratio * math.exp(h)
+    return out
+
+
+def mean_interval(values: dict) -> tuple[float, float, float]:
+    """(mean, low, high): the t-interval of the trials' figures (nan bounds with one trial)."""
+    x = np.array([v for v in values.values() if v == v and v is not None])
+    if len(x) == 0:
+        return math.nan, math.nan, math.nan
+    if len(x) < 2:
+        return float(x[0]), math.nan, math.nan
+    h = t95(len(x) - 1.0) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return float(x.mean()), max(0.0, float(x.mean()) - h), float(x.mean()) + h
+
+
+def pairs_needed(sd_log: float, precision: float, most: int = 200) -> int | None:
+    """The number of trial pairs whose interval would be within +-precision, if the pair log
+    ratios spread by sd_log (None when even `most` pairs would not do)."""
+    if not sd_log == sd_log:
+        return None
+    target = math.asinh(precision)  # (high - low) / (2 ratio) = sinh(half width of the logs)
+    for k in range(2, most + 1):
+        if t95(k - 1.0) * sd_log / math.sqrt(k) <= target:
+            return k
+    return None
