@@ -260,7 +260,7 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
 
 
 def _summary_lines(summary, who: str) -> list[Line]:
-    """Median and maximum per second of a raw run's summary (``raw_intervals``)."""
+    """Median and maximum per second of a raw run's summary (``readers.raw``)."""
     out = []
     t0 = float(summary["interval_start_ms"].min()) if len(summary) else 0.0
     for metric, g in summary.groupby("metric", sort=False):
