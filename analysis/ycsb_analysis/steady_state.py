@@ -2,7 +2,8 @@
 
 The window:
   * a phase the runner warmed up (metadata "warmup" with ``end_s``): the intervals after the
-    warm-up, which ran in the same clients (scripts/lib/ycsbpack/warmup.py);
+    warm-up, which ran in the same clients (scripts/lib/ycsbpack/warmup.py), up to the stop the
+    runner gave ``measured_s`` later (the clients' shutdown after it is no sample);
   * otherwise (a load, a plain ``bin/ycsb`` output, results made with ``--no-warmup``): the
     steady window found by the shared rule (:func:`stability.steady_start`: leading intervals
     dropped until the rest has no trend);
@@ -106,7 +107,12 @@ def window(run: Run, series: pd.DataFrame,
     warm = run.metadata.get("warmup")
     if isinstance(warm, dict) and warm.get("end_s") is not None:
         start = float(warm["end_s"])
-        measured = list(series.loc[series["t_s"] > start + 1e-9, "ops_per_s"])
+        if warm.get("measured_s"):
+            # the runner asked the clients to stop measured_s after the warm-up: the intervals
+            # after that hold their shutdown (a second or two of few or no operations)
+            end = min(end, start + float(warm["measured_s"]))
+        measured = list(series.loc[(series["t_s"] > start + 1e-9)
+                                   & (series["t_s"] <= end + 1e-9), "ops_per_s"])
         trends = stability.still_trends(measured)
         how = f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run " + (
             "(steady)" if warm.get("stable") else "(NOT steady: its maximum time was reached)")
