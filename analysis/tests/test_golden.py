@@ -1,7 +1,7 @@
 """The report's data files are what they were before the readers were rewritten (issue 32).
 
 ``golden/<case>/`` holds the CSV files ``ycsb-report`` wrote for each case with the readers of
-before the rewrite (two C scanners, a numpy CSV writer; main at 072fee6, whose figures and
+before the rewrite (two C scanners, a numpy CSV writer; main at 2c8c379, whose figures and
 verdicts are today's), source paths written relative to the fixtures as ``FIXTURES/``.
 Today's files must be the same, byte for byte: every reader, the merge, the steady-window
 figures and the writer together. After a change meant to change the figures, remake them:
