@@ -109,3 +109,10 @@ def test_one_trial_of_each_database_on_real_outputs_shows_figures_and_no_verdict
     summary = pd.read_csv(out / "summary.csv")
     run = summary[summary["phase"] == "update-heavy-threads-8"]
     assert (run["throughput_ops_per_s_ci_low"] < run["throughput_ops_per_s"]).all()
+
+
+def test_the_precision_headlines_are_the_run_phases_not_the_loads():
+    from ycsb_analysis.precision import headlines
+    found = headlines(str(FIXTURES / "trials-s4"), 0.05)
+    assert [h["phase"] for h in found["headlines"]] == ["update-heavy-threads-4"]
+    assert found["headlines"][0]["what"] == "cassandra/hbase throughput"

@@ -29,7 +29,7 @@ def headlines(results: str, target: float = math.nan) -> dict:
     out: dict = {"headlines": [], "unsteady": []}
     if agg.empty:
         return out
-    runs = agg[~agg["window"].astype(str).str.startswith("whole job")]
+    runs = agg[~agg["window"].astype(str).str.contains("whole job")]  # not loads: finite jobs
     out["unsteady"] = [f"{r['database']} {r['phase']}: {r['unsteady']}"
                        for _, r in runs.iterrows() if not r.get("steady", True)]
     dbs = sorted(set(runs["database"]), key=lambda d: ORDER.index(d) if d in ORDER else 9)

@@ -111,3 +111,21 @@ def test_a_real_client_warms_up_then_measures_and_ends_through_the_stop_file(tmp
     assert "stop requested" in (d / "client-0.err").read_text()
     assert not (d / "stop-after-measuring").exists()
     assert meta["cpu"]["client_cpu_s"][0] > 0 and meta["cpu"]["cores"] >= 1
+
+
+def test_the_warm_up_limit_counts_once_every_client_runs_operations():
+    # an HBase client creating its pre-split table prints "N sec: 0 operations;" for 20-30 s
+    judge = warmup.Judge(2, warmup.WarmUp(20, 4, 1))
+    judge.feed(0, "2026-11-28 16:44:50:830 1 sec: 0 operations; est completion in 0 second")
+    assert not judge.operating()
+    feed(judge, 0, [0, 120.5])
+    assert not judge.operating()  # client 1 has done nothing yet
+    feed(judge, 1, [80.0])
+    assert judge.operating()
+
+
+def test_a_finite_job_is_bounded_by_its_count_not_by_the_scales_time_limit():
+    steps = SCENARIOS["s3"].plan(Context("s3", "cassandra", "ci"))
+    by_kind = {s.name.split("-")[0]: s.properties.get("maxexecutiontime") for s in steps}
+    assert by_kind["delete"] == "0" and by_kind["insert"] == "0"
+    assert by_kind["select"] is None  # the scale's measured seconds (s3/ci.properties)

@@ -9,7 +9,8 @@ clients, in two parts:
   1. warm-up: the runner reads the status lines (every `interval` s) as they come and judges the
      last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.is_warm: no
      trend, low spread, and the same level as the window before); it ends when they are
-     stable, or after `max_s` seconds (so it lasts at least two windows);
+     stable, or after `max_s` seconds (so it lasts at least two windows; the maximum counts
+     once every client runs operations: a client creating its table has nothing to warm up);
   2. measured: the phase's own maxexecutiontime more seconds; then the runner creates the stop
      file the clients watch (ycsbpack.stopfile, binding-common StopFileWatcher) and they end as
      at their time limit, with their final report.
@@ -93,6 +94,11 @@ class Judge:
             if stability.is_warm(self.totals(), self.warmup.samples):
                 self.stable.set()
 
+    def operating(self) -> bool:
+        """Whether every client has reported operations in a status interval."""
+        with self.lock:
+            return all(any(r > 0 for _, r in s) for s in self.series)
+
     def totals(self) -> List[float]:
         n = min(len(s) for s in self.series)
         # sample 0 covers the client's start-up
@@ -156,7 +162,11 @@ class InRunWarmUp:
         (default: create the stop file on this machine; the fleet creates it on every loader)."""
         self.t0 = t0
         deadline = t0 + self.warmup.max_s
-        while not ended.is_set() and not self.judge.stable.is_set() and time.monotonic() < deadline:
+        # the maximum counts once the clients run operations: a client still creating its
+        # table (an HBase cluster pre-splitting 64 regions, 20-30 s on 2 busy cores) has
+        # nothing to warm up or measure yet (its own time bound still ends it)
+        while not ended.is_set() and not self.judge.stable.is_set() and (
+                time.monotonic() < deadline or not self.judge.operating()):
             self.judge.stable.wait(0.2)
         if ended.is_set():
             return
