@@ -147,3 +147,16 @@ def test_keys_too_wide_for_one_sort_key_give_the_same_summary(wide, tmp_path):
     (out,) = parse_file(tmp_path / "wide.out", block_bytes=20_000, raw_rows=True)
     assert len(out.raw_summary) > 1000
     assert_exact(out)
+
+
+def test_windows_line_ends_give_the_same_datapoints_and_summary(tmp_path):
+    """A copy with CRLF line ends: each line's \\r is no part of its latency, in blocks of
+    datapoints only and in mixed ones."""
+    (lf,) = parse_file(RAW_OUT, raw_rows=True)
+    crlf = tmp_path / "raw-crlf.out"
+    crlf.write_bytes(RAW_OUT.read_bytes().replace(b"\n", b"\r\n"))
+    for block_bytes in (output.BLOCK_BYTES, 997):
+        (out,) = parse_file(crlf, block_bytes, raw_rows=True)
+        assert out.raw_total == lf.raw_total > 100
+        pd.testing.assert_frame_equal(out.raw_datapoints, lf.raw_datapoints)
+        pd.testing.assert_frame_equal(out.raw_summary, lf.raw_summary)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import polars as pl
 
@@ -74,9 +75,7 @@ class _TextReader:
     def feed(self, block: bytes, last: bool) -> None:
         lines = lines_of(block, self.next_line)
         self.next_line += lines.height
-        points = raw.datapoints(lines)
-        others = lines.filter(points["metric"].is_null())
-        points = points.drop_nulls("metric")
+        points, others = raw.split_datapoints(lines, block)
         others = others.with_columns(kind=classify(pl.col("text")))
         self.kinds.append(others.select("line", pl.col("kind").cast(pl.Enum(LINE_KINDS))))
         self._find_starts(others)
@@ -122,8 +121,9 @@ class _TextReader:
 
     def _add_raw(self, points: pl.DataFrame) -> None:
         points = points.with_columns(output=self._outputs_upto(pl.col("line"), report=False))
-        for output, n in points.group_by("output").len().rows():
-            self.raw_counts[output] = self.raw_counts.get(output, 0) + n
+        for output, n in enumerate(np.bincount(points["output"].to_numpy())):
+            if n:
+                self.raw_counts[output] = self.raw_counts.get(output, 0) + int(n)
         self.summary.add(points.select("output", "metric", "timestamp_ms", "latency_us"))
         if self.all_raw_rows or self.kept_raw + points.height <= MAX_KEPT_RAW_ROWS:
             self.raw_rows.append(points.drop("line"))

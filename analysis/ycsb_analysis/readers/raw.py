@@ -31,28 +31,36 @@ class NotExact(Exception):
     ``RawSummary(close=False)``."""
 
 
-def datapoints(lines: pl.DataFrame) -> pl.DataFrame:
-    """Lines (``line, text``) → ``line, metric, timestamp_ms, latency_us`` of each, the metric
-    missing where a line is no raw datapoint; Long.MAX_VALUE (an empty histogram's) is a
-    missing latency."""
-    parts = lines["text"].str.extract_groups(RAW_DATAPOINT).struct.unnest()
-    lat = pl.col("latency_us").cast(pl.Float64)
-    return pl.concat([lines.select("line"), parts], how="horizontal").select(
-        "line", "metric", pl.col("timestamp_ms").cast(pl.Float64),
-        pl.when(lat < float(LONG_MAX)).then(lat).alias("latency_us"),
-    )
+# Lines that match RAW_DATAPOINT are read by polars' typed CSV reader: several times faster than
+# the pattern's capture groups, and the pattern has already said every line is three fields.
+SCHEMA = {"metric": pl.String, "timestamp_ms": pl.Float64, "latency_us": pl.Float64}
+
+
+def split_datapoints(lines: pl.DataFrame, block: bytes) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The lines (``line, text``) of a block → the raw datapoints among them (``line, metric,
+    timestamp_ms, latency_us``; Long.MAX_VALUE, an empty histogram's, is a missing latency) and
+    the other lines."""
+    is_point = lines["text"].str.contains(RAW_DATAPOINT)
+    points, others = lines.filter(is_point), lines.filter(~is_point)
+    if not points.height:
+        return pl.DataFrame(schema={"line": pl.Int64, **SCHEMA}), others
+    # (a block of datapoints only, most blocks of a raw run, is that CSV text already)
+    whole = not others.height
+    csv = block if whole else points["text"].str.join("\n").item().encode()
+    table = pl.read_csv(csv, has_header=False, schema=SCHEMA, quote_char=None)
+    lat = pl.col("latency_us")
+    return pl.concat([points.select("line"), table], how="horizontal").with_columns(
+        pl.when(lat < float(LONG_MAX)).then(lat).alias("latency_us")), others
 
 
 def interval_rows(series: np.ndarray, second: np.ndarray, lat: np.ndarray) -> pl.DataFrame:
     """Datapoints (each one's series, second and latency) → :data:`COLUMNS` of each series and
     second (but ``series`` for ``metric``), from one sort by series, second and latency."""
-    series, second, lat = _sorted(series, second, lat)
-    new = np.concatenate([[True], (series[1:] != series[:-1]) | (second[1:] != second[:-1])])
-    first = np.flatnonzero(new)
+    first, series, second, lat = _sorted(series, second, lat)
     count = np.diff(np.append(first, len(lat)))
     out = {
-        "series": series[first],
-        "interval_start_ms": second[first].astype(float) * INTERVAL_MS,
+        "series": series,
+        "interval_start_ms": second.astype(float) * INTERVAL_MS,
         "count": count,
         "min_latency_us": lat[first],
         "average_latency_us": np.add.reduceat(lat, first) / count,
@@ -64,19 +72,24 @@ def interval_rows(series: np.ndarray, second: np.ndarray, lat: np.ndarray) -> pl
 
 
 def _sorted(s: np.ndarray, sec: np.ndarray, lat: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``s, sec, lat`` sorted by the three: as one integer key when they fit one (a sort of
-    one column, the three read back from it, is several times faster than a sort of three)."""
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``lat`` sorted by ``s``, ``sec`` and itself; where each (s, sec) begins in it, and their
+    ``s`` and ``sec``. The three are sorted as one integer, their bits side by side, when they
+    fit one (a sort of one column is several times faster than a sort of three)."""
     lows = [int(x.min()) for x in (s, sec, lat)]
-    spans = [int(x.max()) - low + 1 for x, low in zip((s, sec, lat), lows)]
-    if np.array_equal(lat, np.floor(lat)) and spans[0] * spans[1] * spans[2] < 2**62:
-        key = np.sort(((s - lows[0]) * spans[1] + (sec - lows[1])) * spans[2]
-                      + (lat.astype(np.int64) - lows[2]))
-        rest, lat_key = np.divmod(key, spans[2])
-        s_key, sec_key = np.divmod(rest, spans[1])
-        return s_key + lows[0], sec_key + lows[1], (lat_key + lows[2]).astype(float)
+    bits = [(int(x.max()) - low).bit_length() for x, low in zip((s, sec, lat), lows)]
+    if sum(bits) < 63 and np.array_equal(lat, np.floor(lat)):
+        key = np.sort(((s - lows[0]) << (bits[1] + bits[2])) | ((sec - lows[1]) << bits[2])
+                      | (lat.astype(np.int64) - lows[2]))
+        group = key >> bits[2]
+        first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
+        group = group[first]
+        return (first, (group >> bits[1]) + lows[0], (group & ((1 << bits[1]) - 1)) + lows[1],
+                ((key & ((1 << bits[2]) - 1)) + lows[2]).astype(float))
     order = np.lexsort((lat, sec, s))
-    return s[order], sec[order], lat[order]
+    s, sec = s[order], sec[order]
+    first = np.flatnonzero(np.concatenate([[True], (s[1:] != s[:-1]) | (sec[1:] != sec[:-1])]))
+    return first, s[first], sec[first], lat[order]
 
 
 class RawSummary:
@@ -94,47 +107,55 @@ class RawSummary:
 
     def add(self, points: pl.DataFrame) -> None:
         """One block's datapoints (``output, metric, timestamp_ms, latency_us``), in file order."""
-        for output, n in points.filter(pl.col("latency_us") < 0).group_by("output").len().rows():
-            self.negative[output] = self.negative.get(output, 0) + n
-        points = points.drop_nulls(["timestamp_ms", "latency_us"])
+        ts, lat = points["timestamp_ms"].to_numpy(), points["latency_us"].to_numpy()  # (NaN: none)
+        for output, n in enumerate(np.bincount(points["output"].to_numpy()[lat < 0])):
+            if n:
+                self.negative[output] = self.negative.get(output, 0) + int(n)
+        known = ~(np.isnan(ts) | np.isnan(lat))
+        if not known.all():
+            points, ts, lat = points.filter(known), ts[known], lat[known]
         if not points.height:
             return
-        ids, present = self._series_ids(points)
-        second = (points["timestamp_ms"].to_numpy() // INTERVAL_MS).astype(np.int64)
-        lat = points["latency_us"].to_numpy()
+        run_ids, run_lens = self._series_ids(points)
+        second = (ts // INTERVAL_MS).astype(np.int64)
         grown = len(self.series) - len(self.newest)
         self.newest = np.append(self.newest, np.full(grown, np.iinfo(np.int64).min))
         self.closed_below = np.append(self.closed_below, np.full(grown, np.iinfo(np.int64).min))
-        late = second < self.closed_below[ids]
+        # each series' first and last second in the block, from those of its runs
+        starts = np.concatenate([[0], np.cumsum(run_lens[:-1])])
+        low = np.full(len(self.series), np.iinfo(np.int64).max)
+        np.minimum.at(low, run_ids, np.minimum.reduceat(second, starts))
+        late = low < self.closed_below
         if late.any():
-            raise NotExact(f"a datapoint of second {second[late][0]} came after it was summed up")
-        for i in present:   # (a handful of metrics)
-            self.newest[i] = max(self.newest[i], second[ids == i].max())
+            raise NotExact(f"a datapoint of second {low[late][0]} came after it was summed up")
+        np.maximum.at(self.newest, run_ids, np.maximum.reduceat(second, starts))
+        ids = np.repeat(run_ids, run_lens)
         self.pending = tuple(np.concatenate([a, b]) for a, b in zip(self.pending,
                                                                      (ids, second, lat)))
         if self.close:
             self._close_old_seconds()
 
-    def _series_ids(self, points: pl.DataFrame) -> tuple[np.ndarray, list[int]]:
-        """Each datapoint's series (its output and metric), numbered as first seen, and the
-        series of the block."""
-        present = []
-        # (the metric's text coded once per datapoint by polars; a handful of distinct names)
-        text_id = points["metric"].cast(pl.Categorical).to_physical()
-        pair = points["output"].cast(pl.Int64) * 2**32 + text_id.cast(pl.Int64)
-        firsts = points.select("output", "metric").with_columns(text_id=text_id)[
-            pair.arg_unique()]   # (each pair's first datapoint, in file order)
+    def _series_ids(self, points: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """The series (output and metric, numbered as first seen) of each run of datapoints of
+        one series, and the run's length."""
+        # coded once per run of one output and metric (YCSB prints a metric's datapoints
+        # together), the metric's text by polars (a handful of distinct names)
+        runs = points.select(pl.struct("output", "metric").rle().alias("run"))["run"]
+        runs = runs.struct.unnest().select("len", pl.col("value").struct.unnest())
+        text_id = runs["metric"].cast(pl.Categorical).to_physical()
+        pair = runs["output"].cast(pl.Int64) * 2**32 + text_id.cast(pl.Int64)
+        firsts = runs.select("output", "metric").with_columns(text_id=text_id)[
+            pair.arg_unique()]   # (each pair's first run, in file order)
         code_of = np.full(int(text_id.max()) + 1, -1, dtype=np.int64)
         for output, metric, tid in firsts.rows():
             code_of[tid] = self.names.setdefault(metric, len(self.names))
-            present.append(self.series.setdefault((output, int(code_of[tid])), len(self.series)))
-        code = code_of[text_id.to_numpy()]
-        output = points["output"].to_numpy()
+            self.series.setdefault((output, int(code_of[tid])), len(self.series))
+        output = runs["output"].to_numpy()
         table = np.full((int(output.max()) + 1, len(self.names)), -1, dtype=np.int64)
         for (o, c), i in self.series.items():
             if o < len(table):
                 table[o, c] = i
-        return table[output, code], present
+        return table[output, code_of[text_id.to_numpy()]], runs["len"].to_numpy().astype(np.int64)
 
     def _close_old_seconds(self) -> None:
         series, second, lat = self.pending

@@ -23,15 +23,16 @@ import polars as pl
 
 from .final_report import latency, number, split_metric
 
-# The head of an entry. `est completion in ...` is there only while YCSB can estimate it
-# ("0 second", "3 minutes", "1 hours 2 minutes"); it ends where the measurements begin.
+# The head of an entry, up to its current throughput; after it (and one space), `est
+# completion in ...` while YCSB can estimate it ("0 second", "3 minutes", "1 hours 2
+# minutes"), which ends where the measurements begin (ESTIMATE_END), or at the end.
 STATUS_HEAD = (
     r"^(?P<label>.*?)(?P<time>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}) "
     r"(?P<elapsed_s>\d+) sec: (?P<operations>\d+) operations; "
-    r"(?P<current_ops_per_s>\S+) current ops/sec;\s?"
-    r"(?:(?P<est_marker>est completion in )(?P<est_completion>.*?)"
-    r"(?: (?P<after_estimate>(?:\[|[\w-]+ count: ).*)|\s*$)|(?P<measurements>.*))$"
+    r"(?P<current_ops_per_s>\S+) current ops/sec;"
 )
+EST_MARKER = "est completion in "
+ESTIMATE_END = r" (?:\[|[\w-]+ count: )"
 # Further physical lines of one entry (TwoInOneMeasurement prints a newline between its two
 # summaries): `[BucketREAD AverageLatency(us)=671.39] [HdrUPDATE: Count=39, ...`.
 STATUS_CONTINUATION = (
@@ -74,17 +75,28 @@ def entries_and_measurements(joined: pl.DataFrame) -> tuple[pl.DataFrame, pl.Dat
     """Joined entries (``entry, text``) → the entry rows (:data:`ENTRY_COLUMNS` and the two
     ``fingerprint_*`` hashes of the entry's text, which find a repeated entry) and their
     measurement rows (``entry, metric, format, count, min/max/average latency, p…``)."""
+    # (the head's groups read from the head alone: a capture over the whole entry is slow)
     head = joined["text"].str.extract_groups(STATUS_HEAD).struct.unnest()
+    rest = joined["text"].str.replace(STATUS_HEAD + r"\s?", "")
+    estimate = rest.str.strip_prefix(EST_MARKER)
+    end = estimate.str.find(ESTIMATE_END)
     entries = pl.DataFrame({"entry": joined["entry"]}).with_columns(
-        head.select(
+        *head.select(
             "label",
             pl.col("time").str.to_datetime(TIME_FORMAT, time_unit="ms", strict=False),
             number(pl.col("elapsed_s")).alias("elapsed_s"),
             number(pl.col("operations")).alias("operations"),
             number(pl.col("current_ops_per_s")).alias("current_ops_per_s"),
-            pl.when(pl.col("est_marker").is_not_null()).then("est_completion")
-            .alias("est_completion"),
-            pl.coalesce("after_estimate", "measurements").str.strip_chars_end().alias("text"),
+        ),
+        *pl.DataFrame({"rest": rest, "estimate": estimate, "end": end}).select(
+            pl.when(pl.col("rest").str.starts_with(EST_MARKER)).then(
+                pl.when(pl.col("end").is_null()).then(pl.col("estimate").str.strip_chars_end())
+                .otherwise(pl.col("estimate").str.head(pl.col("end")))
+            ).alias("est_completion"),
+            pl.when(~pl.col("rest").str.starts_with(EST_MARKER)).then("rest")
+            .when(pl.col("end").is_not_null())
+            .then(pl.col("estimate").str.slice(pl.col("end") + 1))
+            .str.strip_chars_end().alias("text"),
         ),
         fingerprint_1=joined["text"].hash(seed=1),
         fingerprint_2=joined["text"].hash(seed=2),
