@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__
+from . import __version__, capacity
 from .baseline import comparison_table_and_unmatched
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
@@ -60,34 +60,21 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit status: " + "; ".join(f"{k} = {v}" for k, v in sorted(EXIT_CODES.items())),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "inputs",
-        nargs="+",
-        metavar="RESULTS",
-        help="results directory (searched for <phase>/metadata.json) or YCSB output file; "
-        "a file may be given as LABEL=PATH",
-    )
+    p.add_argument("inputs", nargs="+", metavar="RESULTS",
+                   help="results directory (searched for <phase>/metadata.json) or YCSB output "
+                   "file; a file may be given as LABEL=PATH")
     p.add_argument("-o", "--out", required=True, type=Path, help="output directory (created)")
+    p.add_argument("--baseline", nargs="+", metavar="RESULTS",
+                   help="comparison mode: results to compare against; the report shows both "
+                   "and the change in %%")
     p.add_argument(
-        "--baseline",
-        nargs="+",
-        metavar="RESULTS",
-        help="comparison mode: results to compare against; the report shows both and the "
-        "change in %%",
-    )
-    p.add_argument(
-        "--batchsize",
-        action="append",
-        default=[],
-        metavar="[LABEL=]N",
+        "--batchsize", action="append", default=[], metavar="[LABEL=]N",
         help="records per operation for plain files, for all of them (N) or for the file "
         "given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the seed's HBase "
         "batches; phases of a results directory take it from metadata.json",
     )
     p.add_argument(
-        "--skip",
-        type=float,
-        metavar="SECONDS",
+        "--skip", type=float, metavar="SECONDS",
         help="figures over everything after the first SECONDS of each phase, instead of "
         "the steady window found by the trend rule (or the part after the runner's "
         "warm-up)",
@@ -293,6 +280,12 @@ def _report_outcome(
     summary = runs_summary(runs, merged, skip)
     agg = aggregate(summary)
     db_verdicts = between_databases(agg)
+    cap_steps = capacity.steps_table(runs)
+    cap_found = capacity.capacities(cap_steps)
+    cap_verdicts = capacity.capacity_verdicts(cap_found)
+    if not cap_verdicts.empty:
+        db_verdicts = pd.concat([db_verdicts, cap_verdicts.reindex(columns=db_verdicts.columns)],
+                                ignore_index=True)
     charts: list[Chart] = []
     for chart in ALL_CHARTS:
         charts.extend(chart(runs, out))
@@ -301,6 +294,10 @@ def _report_outcome(
     if not db_verdicts.empty:
         write_csv(db_verdicts, out / "verdicts.csv")
         written.append(out / "verdicts.csv")
+    if not cap_steps.empty:
+        write_csv(cap_steps, out / "capacity-steps.csv")
+        write_csv(cap_found, out / "capacity.csv")
+        written += [out / "capacity-steps.csv", out / "capacity.csv"]
     comparison = None
     if baseline:
         base_skipped: list[SkippedInput] = []
@@ -332,7 +329,8 @@ def _report_outcome(
         unused=unused,
         notes=notes,
         files=written,
-        extra_sections=interval_sections(agg, db_verdicts),
+        extra_sections=interval_sections(agg, db_verdicts)
+        + capacity.html_section(cap_steps, cap_found, cap_verdicts),
     )
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)

@@ -25,6 +25,9 @@ METADATA_KEYS = (
 )
 # Written when the phase belongs to a sweep group (what a sweep varies within).
 GROUP_METADATA_KEYS = ("phase_group",)
+# Written for a step of a capacity search (run-scenario --slo): the phase searched, the step
+# number (0: the unthrottled probe), the latency objective and the keep-up share.
+CAPACITY_METADATA_KEYS = ("capacity",)
 # Written when a phase has several clients: what differs from client 0, each exit status and
 # each command.
 MULTI_CLIENT_METADATA_KEYS = ("client_properties", "client_exit_status", "commands")

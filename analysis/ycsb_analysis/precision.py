@@ -19,7 +19,7 @@ import sys
 from .loader import load
 from .summary import runs_summary
 from .trials import mean_interval, pairs_needed
-from .verdicts import aggregate, between_databases
+from .verdicts import aggregate, between_databases, capacity_steps
 
 ORDER = ["cassandra", "hbase", "mysql"]
 
@@ -30,6 +30,8 @@ def headlines(results: str, target: float = math.nan) -> dict:
     if agg.empty:
         return out
     runs = agg[~agg["window"].astype(str).str.contains("whole job")]  # not loads: finite jobs
+    # nor a capacity search's steps: each ran at its own target
+    runs = runs[~capacity_steps(runs)]
     out["unsteady"] = [f"{r['database']} {r['phase']}: {r['unsteady']}"
                        for _, r in runs.iterrows() if not r.get("steady", True)]
     dbs = sorted(set(runs["database"]), key=lambda d: ORDER.index(d) if d in ORDER else 9)

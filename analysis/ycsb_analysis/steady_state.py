@@ -29,7 +29,7 @@ import pandas as pd
 from . import stability
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
-from .timeseries import record_throughput
+from .timeseries import hdr_origin, record_throughput
 from .uncertainty import Estimate, within_run
 
 FIGURES = [
@@ -171,12 +171,17 @@ def _latency_series(run: Run, metric: str) -> pd.DataFrame:
     return g
 
 
-def _percentiles(run: Run, metric: str, start: float, end: float) -> dict[str, Estimate]:
+def window_percentiles(run: Run, metric: str, start: float, end: float,
+                       levels: tuple = (95.0, 99.0)) -> dict[str, Estimate]:
+    """``{"p95": Estimate, ...}`` of ``metric`` over the window (start, end]: the clients'
+    .hdr interval histograms of the window merged (the value), with the spread of the
+    per-interval percentiles (the interval); {} without .hdr logs of every client."""
     logs = [c.hdr_logs.get(metric) for c in run.clients]
     if not logs or any(log is None or log.intervals.empty for log in logs):
         return {}
-    t0 = min(float(log.intervals["start_s"].min()) for log in logs)
-    chosen, per_interval = [], {"p95": [], "p99": []}
+    t0 = hdr_origin(run, logs)
+    names = [f"p{float(p):g}" for p in levels]
+    chosen, per_interval = [], {n: [] for n in names}
     for k in range(max(len(log.histograms) for log in logs)):
         ticks = [
             (log.intervals.iloc[k], log.histograms[k]) for log in logs if k < len(log.histograms)
@@ -188,12 +193,12 @@ def _percentiles(run: Run, metric: str, start: float, end: float) -> dict[str, E
         if h.total_count == 0:
             continue
         chosen.append(h)
-        p = percentiles(h, [95.0, 99.0])
-        per_interval["p95"].append(p.get("p95", math.nan))
-        per_interval["p99"].append(p.get("p99", math.nan))
+        p = percentiles(h, list(levels))
+        for n in names:
+            per_interval[n].append(p.get(n, math.nan))
     if not chosen:
         return {}
-    whole = percentiles(merge_histograms(chosen), [95.0, 99.0])
+    whole = percentiles(merge_histograms(chosen), list(levels))
     return {k: within_run(per_interval[k], whole.get(k, math.nan)) for k in per_interval}
 
 
@@ -227,7 +232,7 @@ def steady_figures(
         if len(lat) and lat["count"].sum() > 0:
             value = float(lat["sum"].sum() / lat["count"].sum())
             est["average_latency_us"] = within_run(lat["avg"], value)
-        for name, e in _percentiles(run, main_metric, start, end).items():
+        for name, e in window_percentiles(run, main_metric, start, end).items():
             est[f"{name}_latency_us"] = e
         if "p99_latency_us" not in est:
             # without .hdr interval logs percentiles cannot be recomputed for the window (and are

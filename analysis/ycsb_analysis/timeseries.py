@@ -32,6 +32,28 @@ _STATUS_NAMED = re.compile(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
 _THROUGHPUT_COLUMNS = ["t_s", "metric", "operation", "failed", "ops_per_s"]
 
 
+def hdr_origin(run: Run, logs: list) -> float:
+    """The epoch time of status time 0 (the clients' start, as interval_throughput counts it),
+    so that .hdr intervals and status intervals share one time axis. A .hdr log starts with
+    its operation's first measurement, seconds after the client (connections, a table being
+    created); the status lines' wall clock is the client's local time, whose UTC offset the
+    .hdr header gives. Without it (no readable StartTime, no status lines): the first .hdr
+    interval's start, as before."""
+    starts = []
+    for c in run.clients:
+        e = c.output.status_entries
+        offsets = [log.utc_offset_s for log in c.hdr_logs.values() if log.utc_offset_s is not None]
+        if e.empty or not offsets:
+            starts = []
+            break
+        first = e.loc[e["time"].idxmin()]
+        local = first["time"] - pd.to_timedelta(float(first["elapsed_s"]), unit="s")
+        starts.append((local - pd.Timestamp(0)).total_seconds() - offsets[0])
+    if starts:
+        return min(starts)
+    return min(float(log.intervals["start_s"].min()) for log in logs)
+
+
 def run_start(run: Run) -> pd.Timestamp | None:
     """The earliest client start: its first status entry's time less its elapsed time."""
     starts = []
@@ -247,7 +269,7 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     all_logs = [log for logs in logs_by_metric.values() for log in logs if not log.intervals.empty]
     if not all_logs:
         return pd.DataFrame(columns=columns)
-    t0 = min(float(log.intervals["start_s"].min()) for log in all_logs)
+    t0 = hdr_origin(run, all_logs)
     rows = []
     for metric, logs in logs_by_metric.items():
         name = split_metric(metric)

@@ -27,6 +27,7 @@ from .steady_state import FIGURES
 from .trials import TrialRatio, mean_interval, paired_ratio, unpaired_ratio
 
 GROUP = ["scenario", "timestamp", "phase", "database"]
+CAPACITY_GROUP = "capacity:"  # phase_group of a capacity search's steps (run-scenario --slo)
 # figure, words, better when
 COMPARED = [
     ("throughput_ops_per_s", "throughput", "higher"),
@@ -44,6 +45,12 @@ def _trials(g: pd.DataFrame) -> list[int]:
     if all(t is not None and t == t for t in numbers) and len(set(numbers)) == len(numbers):
         return [int(t) for t in numbers]
     return list(range(1, len(g) + 1))
+
+
+def capacity_steps(rows: pd.DataFrame) -> pd.Series:
+    """Which summary rows are steps of a capacity search (their phase group says so)."""
+    group = rows["phase_group"] if "phase_group" in rows else pd.Series("", index=rows.index)
+    return group.fillna("").astype(str).str.startswith(CAPACITY_GROUP)
 
 
 def aggregate(summary: pd.DataFrame) -> pd.DataFrame:
@@ -111,11 +118,11 @@ def _listed(values: dict) -> str:
 
 
 def _compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
-             paired: bool) -> list[dict]:
+             paired: bool, compared: list = COMPARED) -> list[dict]:
     rows = []
     unsteady = [f"{n} {r['unsteady']}" for n, r in ((name_a, a), (name_b, b))
                 if not r.get("steady", True)]
-    for figure, words, better in COMPARED:
+    for figure, words, better in compared:
         va, vb = a.get(f"{figure}_trials"), b.get(f"{figure}_trials")
         if not isinstance(va, dict) or not isinstance(vb, dict) or not va or not vb:
             continue
@@ -181,6 +188,9 @@ def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase")
     if agg.empty or not {a, b} <= set(agg["database"]):
         return pd.DataFrame(columns=cols)
     rows = []
+    # a capacity search's steps ran at each database's own targets: their figures are not
+    # comparable; the searches' capacities are (capacity.capacity_verdicts)
+    agg = agg[~capacity_steps(agg)]
     for (scenario, ts, phase), g in agg.groupby(["scenario", "timestamp", "phase"], sort=False):
         by_db = {r["database"]: r for _, r in g.iterrows()}
         if a in by_db and b in by_db:

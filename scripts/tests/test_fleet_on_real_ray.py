@@ -157,8 +157,10 @@ def running_phase(fleet, out, seconds=60):
 
 def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
     p = subprocess.run(
+        # the scans (the trials test on real servers runs update-heavy)
         s4_at_ci_scale(
-            tmp_path, cassandra, "127.0.0.63", 7263, "--ray", fleet["address"], "--clients", 3
+            tmp_path, cassandra, "127.0.0.63", 7263, "--ray", fleet["address"], "--clients", 3,
+            "--only", "short-range",
         ),
         capture_output=True,
         text=True,
@@ -166,11 +168,7 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
     )
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     phases = sorted(m.parent for m in tmp_path.glob("*/metadata.json"))
-    assert [d.name for d in phases] == [
-        "cassandra-load",
-        "cassandra-short-range-threads-4",
-        "cassandra-update-heavy-threads-4",
-    ]
+    assert [d.name for d in phases] == ["cassandra-load", "cassandra-short-range-threads-4"]
     for d in phases:
         meta = json.loads((d / "metadata.json").read_text())
         clients = meta["fleet"]["clients"]

@@ -63,3 +63,23 @@ def test_the_loader_reads_what_the_writer_wrote(tmp_path):
     (d / layout.METADATA_FILE).write_text(json.dumps(meta))
     with pytest.raises(loader.UnreadableInput, match="no client-<i>.out files"):
         loader.load_phase_dir(d)   # the metadata itself was accepted; only the outputs miss
+
+
+def test_a_capacity_step_adds_exactly_the_declared_capacity_key(tmp_path):
+    from ycsbpack.capacity import CapacitySearch, parse_objective
+    phase, _ = written_metadata("s4", 1, tmp_path)
+    step = CapacitySearch(phase, parse_objective("p99<=10ms"), 2).step_phase(1, 500.0)
+    meta = phase_metadata(step, [ycsb_command(step, tmp_path / step.directory, 0, {})], [0],
+                          T0, T0)
+    assert set(meta) == (set(layout.METADATA_KEYS) | set(layout.GROUP_METADATA_KEYS)
+                         | set(layout.CAPACITY_METADATA_KEYS))
+    assert meta["target"] == 500 and meta["capacity"]["step"] == 1
+
+
+def test_every_version_a_phase_records_is_resolved_and_the_local_servers_are_the_built_ones(
+        tmp_path):
+    phase, meta = written_metadata("s4", 1, tmp_path)
+    found = meta["versions"]
+    assert all(v and "${" not in v for v in found.values()), found
+    # the local HBase server is the one the root POM pins (a property, resolved)
+    assert found["local_hbase_server"] == found["hbase_client"]

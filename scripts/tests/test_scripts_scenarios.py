@@ -70,6 +70,16 @@ def test_s1_recreates_the_table_per_variant_and_reads_again_after_a_major_compac
     assert writer["batchsize"] == reader["batchsize"] == "10"
 
 
+def test_ci_scale_runs_each_code_path_of_s1_and_s2_once():
+    for database in ("cassandra", "hbase", "mysql"):
+        _, steps = plan("s1", database, scale="ci")
+        concurrent = sorted("-".join(p.name.split("-")[-2:]) for p in phases(steps)
+                            if p.clients > 1)
+        assert concurrent == ["batched-2+2", "mixed-2+1"], concurrent
+    _, steps = plan("s2", scale="ci")
+    assert [p.name for p in phases(steps)][2:] == ["read-batch1", "read-batch100"]
+
+
 def test_s1_runs_the_reports_mysql_trio_on_every_database():
     for database in ("cassandra", "hbase", "mysql"):
         _, steps = plan("s1", database)
@@ -114,6 +124,12 @@ def test_s2_runs_rf3_all_one_and_the_fault_phase_on_local_servers_of_both_databa
     assert isinstance(steps[-1], Composite) and "crashed (SIGKILL)" in steps[-1].describe
     fault = ctx.merged(ctx.files(["fault"], ["hbase-fault"]))
     assert int(fault["hbase.client.operation.timeout"]) <= 10000
+
+
+def test_s3_runs_like_for_like_three_cassandra_nodes_and_three_region_servers(capsys, tmp_path):
+    for db in ("cassandra", "hbase"):
+        assert run_scenario.main(["S3", "--dry-run", "--db", db, "--out", str(tmp_path)]) == 0
+        assert f"# {db} on local servers (3 nodes) in" in capsys.readouterr().out
 
 
 def test_s3_sweep_points_use_disjoint_key_ranges():
@@ -261,6 +277,27 @@ def test_unavailability_runs_from_the_first_to_the_last_failure_after_the_node_w
     assert not fault_timeline.unavailability(fault_timeline.timeline(f), down)[
         "recovered_while_down"
     ]
+
+
+def test_hbase_s_node_down_phase_ends_once_the_client_has_recovered_for_some_seconds(tmp_path):
+    f = tmp_path / "client-0.err"
+    down = fault_timeline._stamp("2026-11-24 00:40:14:500").isoformat()
+    before = [status_line(s, 5, 0, 5, 0) for s in range(10, 15)]
+    unassigned = [status_line(s, 1, 3, 1, 2) for s in range(15, 25)]   # last failure +9.5 s
+
+    def recovered(lines, failures_needed=True):
+        f.write_text("\n".join(lines) + "\n")
+        return fault_timeline.recovered_for(fault_timeline.timeline(f), down, 5, failures_needed)
+
+    assert not recovered(before + [status_line(15, 5, 0, 5, 0)] * 1)  # a crash not yet noticed
+    assert not recovered(before + unassigned)
+    assert not recovered(before + unassigned + [status_line(s, 5, 0, 5, 0) for s in (25, 26)])
+    assert recovered(before + unassigned + [status_line(s, 5, 0, 5, 0) for s in range(25, 30)])
+    # reads back, writes not yet: not recovered however long it has been
+    assert not recovered(before + unassigned + [status_line(s, 0, 0, 5, 0) for s in range(25, 35)])
+    # a drained server need not fail anything: 5 quiet seconds after it went down will do
+    quiet = before + [status_line(s, 5, 0, 5, 0) for s in range(15, 21)]
+    assert recovered(quiet, failures_needed=False) and not recovered(quiet)
 
 
 HBASE_DOWN = {"BATCH_INSERT": {"OK": 200, "RETRIES_EXHAUSTED": 40, "TIMEOUT": 10},

@@ -5,6 +5,7 @@ Every chart function takes loaded runs (and an output directory), returns the
 hold nothing it can draw (e.g. no thread sweep among them).
 """
 
+from .capacity import capacity_charts
 from .common import Chart
 from .comparison import database_comparison
 from .fault import fault_timelines
@@ -27,6 +28,7 @@ ALL_CHARTS = (
     database_comparison,
     errors_over_time,
     fault_timelines,
+    capacity_charts,
 )
 
 __all__ = [
@@ -41,5 +43,6 @@ __all__ = [
     "database_comparison",
     "errors_over_time",
     "fault_timelines",
+    "capacity_charts",
     "find_knee",
 ]

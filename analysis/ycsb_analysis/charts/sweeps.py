@@ -49,6 +49,17 @@ def _throughput(g: pd.DataFrame) -> tuple[np.ndarray, str]:
     return g["throughput_ops_per_s"].to_numpy(dtype=float), "ops/s"
 
 
+def _bars(g: pd.DataFrame, unit: str, values: np.ndarray) -> np.ndarray:
+    """The points' 95% intervals as error bars (none where a figure has no interval: a load,
+    judged as a whole job)."""
+    figure = "records_per_s" if unit == "records/s" else "throughput_ops_per_s"
+    low, high = g.get(f"{figure}_ci_low"), g.get(f"{figure}_ci_high")
+    if low is None or high is None:
+        return np.zeros((2, len(values)))
+    bars = np.vstack([values - low.to_numpy(dtype=float), high.to_numpy(dtype=float) - values])
+    return np.nan_to_num(np.abs(bars))
+
+
 def _groups(summary: pd.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tuple, pd.DataFrame]]:
     """Groups of runs where only ``vary`` changes (≥ 2 distinct values)."""
     s = summary.dropna(subset=[vary])
@@ -83,7 +94,8 @@ def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
         ax = axes[0]
         x = g["threads"].to_numpy(dtype=float)
         thr, unit = _throughput(g)
-        ax.plot(x, thr, "o-", color="tab:blue", label="throughput")
+        ax.errorbar(x, thr, yerr=_bars(g, unit, thr), fmt="o-", color="tab:blue", capsize=3,
+                    label="throughput (bars: 95% interval)")
         ax.set_xscale("log", base=2)
         ax.set_xticks(x, [f"{int(t)}" for t in x])
         ax.set_xlabel("client threads")

@@ -33,6 +33,7 @@ import re
 import struct
 import zlib
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -129,6 +130,9 @@ class HdrLog:
     intervals: pd.DataFrame  # start_s (epoch), length_s, interval_max_s, count
     histograms: list[CountsHistogram]  # one per interval row
     cut_line: str | None = None  # a last line without its newline (file cut): not read
+    # the writing JVM's clock offset from UTC (seconds), from StartTime's readable part: the
+    # same clock stamps YCSB's status lines, so status time t is epoch t - utc_offset_s
+    utc_offset_s: float | None = None
 
     def total(self) -> CountsHistogram:
         return merge_histograms(self.histograms)
@@ -225,7 +229,23 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         intervals,
         histograms,
         cut_line,
+        _utc_offset(header.get("StartTime", ""), start),
     )
+
+
+def _utc_offset(value: str, start: float | None) -> float | None:
+    """``1795891193.144 (seconds since epoch), Sat Nov 28 18:39:53 UTC 2026`` → the offset of
+    the readable local time (Java's Date.toString) from the epoch, to the quarter hour."""
+    readable = value.partition("),")[2].split()
+    if start is None or len(readable) != 6:
+        return None
+    _, month, day, clock, _, year = readable
+    try:
+        local = datetime.strptime(f"{month} {day} {clock} {year}", "%b %d %H:%M:%S %Y")
+    except ValueError:
+        return None
+    utc = datetime.fromtimestamp(start, tz=timezone.utc).replace(tzinfo=None)
+    return round((local - utc).total_seconds() / 900.0) * 900.0
 
 
 def _metric_from_filename(path: Path) -> str:

@@ -11,6 +11,7 @@ from .warmup import bounds as warmup_bounds
 def phase_warmup(ctx: Context, step, settings):
     """The warm-up of a measured phase (warmup.py); None for a load, a phase that consumes its
     data, steps that are not one phase, or --no-warmup."""
+    step = getattr(step, "phase", step)  # a capacity search warms each of its steps up
     if not isinstance(step, Phase) or not settings.warmup or not step.repeatable:
         return None
     return warmup_bounds(ctx.scale, ctx.merged(step.files_of(0), step.properties))
@@ -41,10 +42,16 @@ def print_plan(plans, out: Path, settings, rule: TrialRule, block_order) -> int:
         print(f"# trials: {rule.repeat}, in blocks {', '.join(block_order(dbs, 1))} then "
               f"{', '.join(block_order(dbs, 2))}, ... on fresh servers; trial 1 shown")
     for db, server, steps in plans:
-        where = f"local servers in {server.run_dir}" if server else "your servers"
+        nodes = getattr(server, "nodes", 1)
+        where = (f"local servers ({nodes} node{'s' if nodes > 1 else ''}) in {server.run_dir}"
+                 if server else "your servers")
         print(f"# {db} on {where}")
         for ctx, step in steps:
             print(f"- {step_line(ctx, step)}")
+            if hasattr(step, "step_phase"):
+                # a capacity search: its probe (the targets of the steps depend on what it finds)
+                step = step.step_phase(0, None)
+                print(f"  - probe: {step_line(ctx, step)}")
             if not isinstance(step, Phase):
                 continue
             phase_dir = out / step.directory

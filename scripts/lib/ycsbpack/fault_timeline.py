@@ -72,6 +72,19 @@ def unavailability(rows: List[dict], node_down: Optional[str]) -> dict:
     return result
 
 
+def recovered_for(rows: List[dict], node_down: str, quiet_s: float, failures_needed: bool) -> bool:
+    """True once every operation has succeeded again after its last failure since `node_down`,
+    and no operation has failed for `quiet_s` seconds (the client's newest status line counts);
+    with `failures_needed` (a crash: the dead server's regions must have been unavailable), not
+    before some operation failed."""
+    u = unavailability(rows, node_down)
+    lasts = [u[op]["last_failure_s"] for op in OPERATIONS if u[op]["last_failure_s"] is not None]
+    if not u["recovered_while_down"] or (failures_needed and not lasts):
+        return False
+    newest = _seconds_after(rows[-1]["time"], datetime.fromisoformat(node_down))
+    return newest - max(lasts, default=0.0) >= quiet_s
+
+
 def describe(verdict: dict) -> List[str]:
     u = verdict.get("client_unavailability") or {}
     if not u.get("node_down"):

@@ -71,6 +71,7 @@ class Phase:
     repeat: int = 0  # 1..repeats when run-scenario --repeat runs it several times
     repeats: int = 1
     extra_args: List[str] = field(default_factory=list)  # other bin/ycsb options (-jvm-args, -cp)
+    capacity: Optional[dict] = None  # a step of a capacity search (capacity.py): its metadata
 
     def __post_init__(self):
         if self.client_property_files and len(self.client_property_files) != self.clients:
@@ -281,6 +282,8 @@ def phase_metadata(
     }
     if phase.phase_group:
         metadata["phase_group"] = phase.phase_group
+    if phase.capacity:
+        metadata["capacity"] = phase.capacity
     failed = [i for i, st in enumerate(statuses) if st != 0]
     if failed:  # the analysis reads the others and marks the phase partial
         metadata["failed_clients"] = failed

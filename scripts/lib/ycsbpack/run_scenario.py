@@ -12,63 +12,35 @@ metadata.json), read by `.venv/bin/ycsb-report`. Without --hosts it starts the l
 needs (scripts/cassandra-local, scripts/hbase-local) and always stops what it started.
 Documentation: docs/scenarios.md.
 """
-import argparse
 import json
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from .arg_checks import validate_run_scenario
 from .build import ensure_built
+from .capacity import CapacitySearch, searches
 from .dry_run import phase_warmup, print_plan, step_line
-from .errors import ArgParser, ScriptError, run_main
+from .errors import ScriptError, run_main
 from .local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
 from .paths import REPO_ROOT, run_dir
 from .phase_runner import Phase, run_phase, summary
 from .progress import Progress, _clock
+from .scenario_args import ALL_DATABASES, DATABASES, Settings, parser, settings_from
 from .scenario_plan import Composite, Context, estimate_seconds
 from .scenarios import SCENARIOS, scenario_id
 from .trials import (
     MIN_TRIALS,
-    TrialRule,
-    add_trial_options,
     measure,
     progress_lines,
     stop_reason,
-    trial_rule,
 )
 
-DATABASES = ["cassandra", "hbase"]  # --db both (and the quickstart's databases)
-ALL_DATABASES = DATABASES + ["mysql"]  # --db all: S1 only, the report that measured MySQL
 MYSQL_SCENARIOS = ["s1"]
 START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": {1: 25, 3: 75}, "mysql": {1: 20}}
-
-
-@dataclass
-class Settings:
-    """How and where to run: what the command line says."""
-    scale: str = "local"
-    clients: int = 1
-    hosts: Dict[str, str] = field(default_factory=dict)      # database -> --hosts value
-    user_files: List[str] = field(default_factory=list)
-    user_properties: Dict[str, str] = field(default_factory=dict)
-    run_root: Path = None
-    cassandra_address: str = "127.0.0.1"
-    cassandra_jmx_port: int = 7199
-    hbase_ports: tuple = (2181, 16000, 16020)
-    keep_going: bool = False
-    dry_run: bool = False
-    node_failure: str = "crash"   # S2's fault phase: crash (SIGKILL) or drain (SIGTERM)
-    mysql_port: int = 13306
-    trials: TrialRule = field(default_factory=TrialRule)  # --repeat, --precision, budgets
-    warmup: bool = True        # warm up before measured run phases (--no-warmup: not)
-    ray: Optional[str] = None     # --ray: every phase's clients on this Ray cluster's loaders
-    clients_per_node: int = 1
-    only: List[str] = field(default_factory=list)  # --only: run phases whose names start so
 
 
 def connection(database: str, settings: Settings, server) -> Dict[str, str]:
@@ -123,19 +95,23 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
                       repeats=settings.trials.planned if numbered else 1)
         steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
     if settings.only:
-        # loads and actions stay: a trial needs its data
-        runs = [st.name for _, st in steps if isinstance(st, Phase) and st.command != "load"]
-        steps = [(c, st) for c, st in steps if not isinstance(st, Phase) or st.command == "load"
+        # loads and actions stay: a trial needs its data; run phases and the steps that run
+        # phases of their own (S2's fault phase) go unless named
+        def measured(st):
+            return (isinstance(st, Phase) and st.command != "load") or isinstance(st, Composite)
+        runs = [st.name for _, st in steps if measured(st)]
+        steps = [(c, st) for c, st in steps if not measured(st)
                  or any(st.name.startswith(o) for o in settings.only)]
-        if not any(isinstance(st, Phase) and st.command != "load" for _, st in steps):
+        if not any(measured(st) for _, st in steps):
             raise ScriptError(f"--only {','.join(settings.only)}: no run phase of "
                               f"{', '.join(scenarios).upper()} starts so; its run phases on "
                               f"{db}: {', '.join(runs)}")
+    steps = searches(steps, settings.slo, settings.scale, settings.slo_check)
     index = 0  # phase_index of metadata.json: the order of the result phases within a trial
     for _, step in steps:
-        if isinstance(step, (Phase, Composite)):
+        if isinstance(step, (Phase, Composite, CapacitySearch)):
             step.index = index
-            index += step.phases if isinstance(step, Composite) else 1
+            index += getattr(step, "phases", 1)
     return steps
 
 
@@ -223,6 +199,8 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
         outcomes.append({"database": db, "scenario": ctx.scenario, "trial": trial,
                          "step": step.name, "ok": ok, "seconds": round(took, 1),
                          "error": error})
+        if getattr(step, "result", None):
+            outcomes[-1]["capacity"] = step.result  # the search's own account (capacity.py)
         n += 1
         if not ok and not settings.keep_going:
             raise ScriptError(error)
@@ -236,6 +214,8 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
 
 
 def _estimate(ctx: Context, step, settings: Settings) -> float:
+    if isinstance(step, CapacitySearch):
+        return step.phases * _estimate(ctx, step.phase, settings)
     if isinstance(step, Phase):
         w = phase_warmup(ctx, step, settings)
         return estimate_seconds(ctx, step) + (min(w.max_s, 3 * w.window_s) + 6 if w else 0)
@@ -249,6 +229,9 @@ def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
             phase_dir = run_phase(step, out, warmup=warmup, server_pids=server_pids,
                                   launcher=launcher)
             print(summary(phase_dir), flush=True)
+        elif isinstance(step, CapacitySearch):
+            step.run(lambda p: run_phase(p, out, warmup=warmup, server_pids=server_pids,
+                                         launcher=launcher))
         elif isinstance(step, Composite):
             step.run(step.index)
         else:
@@ -256,108 +239,6 @@ def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
         return True, ""
     except ScriptError as e:
         return False, f"{step.name}: {e}"
-
-
-def parser() -> argparse.ArgumentParser:
-    p = ArgParser(prog="run-scenario", description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="Scales: cluster = the reports' counts and threads; "
-                                       "local = 2 cores, minutes; ci = seconds per phase (tests). "
-                                       "See docs/scenarios.md.")
-    p.add_argument("scenario", help="S1, S2, S3, S4 (or a name: list-append, cassandra-vs-hbase, "
-                                    "tps-ceiling, update-heavy)")
-    p.add_argument("--db", choices=ALL_DATABASES + ["both", "all"], default="cassandra",
-                   help="database(s) to run on: cassandra (default), hbase, mysql (S1 only), "
-                        "both (cassandra and hbase) or all (the three, S1 only)")
-    p.add_argument("--scale", choices=["local", "cluster", "ci"], default="local",
-                   help="record counts, threads and times (default local)")
-    p.add_argument("--hosts", help="your Cassandra contact points (or, with --db hbase, your "
-                                   "ZooKeeper quorum): no local servers are started")
-    p.add_argument("--hbase-hosts", help="your HBase ZooKeeper quorum (with --db both)")
-    p.add_argument("--mysql-url",
-                   help="your MySQL/MariaDB as a db.url (jdbc:mysql://host:3306/db "
-                        "or jdbc:mariadb://...); give db.user/db.passwd in a -P file")
-    p.add_argument("--clients", type=int, default=1,
-                   help="YCSB client processes per phase (loads split the keys; S2-S4)")
-    p.add_argument("--ray", metavar="ADDRESS",
-                   help="run every phase's clients on the loader nodes of this Ray cluster "
-                        "(host:port, ray://host:10001, auto = $RAY_ADDRESS); README: Client fleet")
-    p.add_argument("--clients-per-node", type=int, default=1,
-                   help="with --ray: clients packed on one loader node (default 1)")
-    p.add_argument("--out", type=Path, help="results directory (default "
-                                            "results/<scenario>/<UTC timestamp>)")
-    p.add_argument("-p", dest="properties", action="append", default=[], metavar="KEY=VALUE",
-                   help="a property for every phase (beats the workload files)")
-    p.add_argument("-P", dest="files", action="append", default=[], metavar="FILE",
-                   help="a property file for every phase, read last (e.g. your credentials)")
-    add_trial_options(p)
-    p.add_argument("--no-warmup", action="store_true",
-                   help="measure run phases cold, without the warm-up before each (for comparing "
-                        "with older results; the analysis then judges the steady window itself)")
-    p.add_argument("--only", metavar="NAMES",
-                   help="run only the run phases whose names start with one of these "
-                        "(comma-separated, e.g. update-heavy); loads and the steps between "
-                        "phases stay")
-    p.add_argument("--keep-going", action="store_true",
-                   help="run the remaining phases after a failed one")
-    p.add_argument("--dry-run", action="store_true",
-                   help="print the phases and YCSB commands without running anything")
-    p.add_argument("--no-build", action="store_true",
-                   help="use the bindings as built (default: mvn package what is missing or "
-                        "older than its sources)")
-    local = p.add_argument_group("local servers (without --hosts)")
-    local.add_argument("--run-dir", type=Path,
-                       help="run directory of the local servers (default run/scenarios)")
-    local.add_argument("--cassandra-address", default="127.0.0.1",
-                       help="loopback address of Cassandra node1 (default 127.0.0.1)")
-    local.add_argument("--cassandra-jmx-port", type=int, default=7199)
-    local.add_argument("--mysql-port", type=int, default=13306,
-                       help="port of the local MariaDB on 127.0.0.1 (default 13306)")
-    local.add_argument("--hbase-ports", default="2181,16000,16020",
-                       help="ZooKeeper, master and region server ports (default 2181,16000,16020; "
-                            "a cluster also uses master+1, master+2 for HDFS and region server "
-                            "port + i - 1 for region server i)")
-    local.add_argument("--node-failure", choices=["crash", "drain"], default="crash",
-                       help="how S2's fault phase takes a node down: crash = SIGKILL, a dead "
-                            "machine (default); drain = SIGTERM, a graceful stop")
-    return p
-
-
-def settings_from(args) -> Settings:
-    hosts = {}
-    if args.hosts:
-        hosts["hbase" if args.db == "hbase" else "cassandra"] = args.hosts
-    if args.hbase_hosts:
-        hosts["hbase"] = args.hbase_hosts
-    if args.mysql_url:
-        hosts["mysql"] = args.mysql_url
-    if args.db == "both" and len(hosts) == 1:
-        raise ScriptError("--db both with your own servers needs --hosts (Cassandra) and "
-                          "--hbase-hosts (HBase ZooKeeper quorum)")
-    if args.clients < 1:
-        raise ScriptError(f"--clients {args.clients}: give 1 or more")
-    props = {}
-    for kv in args.properties:
-        if "=" not in kv:
-            raise ScriptError(f"-p {kv}: expected KEY=VALUE")
-        k, v = kv.split("=", 1)
-        props[k] = v
-    for f in args.files:
-        if not Path(f).is_file():
-            raise ScriptError(f"-P {f}: no such property file")
-    try:
-        ports = tuple(int(x) for x in args.hbase_ports.split(","))
-        assert len(ports) == 3
-    except (ValueError, AssertionError):
-        raise ScriptError(
-            f"--hbase-ports {args.hbase_ports}: give three ports, e.g. 2181,16000,16020"
-        )
-    return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
-                    props, args.run_dir.resolve() if args.run_dir else None,
-                    args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
-                    args.dry_run, args.node_failure, args.mysql_port, trial_rule(args),
-                    not args.no_warmup, args.ray, args.clients_per_node,
-                    [o.strip() for o in (args.only or "").split(",") if o.strip()])
 
 
 def timestamp() -> str:
@@ -372,7 +253,7 @@ def _terminate_on_sigterm() -> None:
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    args = parser(__doc__).parse_args(argv)
     sid = scenario_id(args.scenario)
     validate_run_scenario(args, sid, SCENARIOS[sid].CASSANDRA_NODES)
     settings = settings_from(args)

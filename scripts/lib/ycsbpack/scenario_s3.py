@@ -1,5 +1,6 @@
 """S3 cluster TPS ceiling (seed 002): insert, select and update of the same number of rows at
-growing thread counts from one client, then several clients at once; RF 3, CL LOCAL_ONE.
+growing thread counts from one client, then several clients at once; RF 3, CL LOCAL_ONE on
+three Cassandra nodes, three region servers over HDFS with three copies on HBase.
 
 Each sweep point works on its own key range: point k inserts rows [k*N, (k+1)*N) (a YCSB load
 with insertstart/insertcount), then selects and updates within them (time-bound: warmed up,
@@ -10,6 +11,9 @@ from .scenario_plan import Context
 
 TITLE = "S3 cluster TPS ceiling"
 CASSANDRA_NODES = 3
+# like for like with Cassandra's RF 3 on three nodes: three region servers over HDFS with three
+# copies of every block (as S2)
+HBASE_NODES = 3
 OPERATIONS = ["insert", "select", "update", "delete"]
 SCALE = {"cluster": {"threads": [100, 200, 500, 1000, 1500], "clients": [2, 3, 4, 5, 6, 7, 8],
                      "client_threads": 500},

@@ -1,4 +1,5 @@
 """Versions of what a run used, read from the POMs that pin them (one definition each)."""
+import re
 import xml.etree.ElementTree as ET
 
 from .paths import LOCAL_SERVERS, REPO_ROOT
@@ -16,10 +17,19 @@ def _server_version(name: str, artifact: str) -> str:
     pom = LOCAL_SERVERS / name / "pom.xml"
     if not pom.exists():
         return ""
-    for dep in ET.parse(pom).getroot().iter(f"{{{_NS['m']}}}dependency"):
+    root = ET.parse(pom).getroot()
+    own = root.find("m:properties", _NS)
+    props = dict(_pom_properties(), **{el.tag.split("}")[1]: (el.text or "")
+                                       for el in (own if own is not None else [])})
+    for dep in root.iter(f"{{{_NS['m']}}}dependency"):
         if dep.findtext("m:artifactId", namespaces=_NS) == artifact:
-            return dep.findtext("m:version", namespaces=_NS) or ""
+            return _resolved(dep.findtext("m:version", namespaces=_NS) or "", props)
     return ""
+
+
+def _resolved(value: str, props: dict) -> str:
+    """`${hbase.version}` -> the property's value (a version a POM names through a property)."""
+    return re.sub(r"\$\{([^}]+)\}", lambda m: props.get(m.group(1), m.group(0)), value)
 
 
 def versions() -> dict:

@@ -1,0 +1,99 @@
+"""Capacity steps judged on intended latency, the .hdr windows aligned on the status clock, the
+coordinated-omission flag, the capacity of a search and the CLI the runner reads: on real
+outputs (fixtures/capacity-cassandra: a search on a real Cassandra; fixtures/capacity-est: a
+step whose client ran in another time zone)."""
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from ycsb_analysis import capacity
+from ycsb_analysis.loader import load, load_phase_dir
+from ycsb_analysis.timeseries import hdr_origin
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CASSANDRA = FIXTURES / "capacity-cassandra" / "20261128T183946Z"
+EST = FIXTURES / "capacity-est" / "20261128T184514Z" / "basic-basic-update-heavy-step-0"
+
+
+def step(k: int):
+    return load_phase_dir(CASSANDRA / f"cassandra-update-heavy-threads-4-step-{k}")
+
+
+def status_start_epoch(err: Path, utc_offset_s: float) -> float:
+    """From the client's first status line: its wall clock minus its seconds counter."""
+    line = next(s for s in err.read_text().splitlines() if " sec: " in s)
+    stamp, sec = line[:23], int(line[24:].split(" sec:")[0])
+    local = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S:%f").replace(tzinfo=timezone.utc)
+    return local.timestamp() - sec - utc_offset_s
+
+
+def test_the_hdr_windows_start_at_the_status_clock_not_at_the_first_operation():
+    run = step(1)
+    logs = [log for c in run.clients for log in c.hdr_logs.values()]
+    origin = hdr_origin(run, logs)
+    assert origin == pytest.approx(status_start_epoch(CASSANDRA / "cassandra-update-heavy-"
+                                                      "threads-4-step-1" / "client-0.err", 0.0),
+                                   abs=0.5)  # the "0 sec" line comes a fraction after the start
+    first_hdr = min(float(log.intervals["start_s"].min()) for log in logs)
+    assert first_hdr - origin > 5, "this client's first operation came seconds after its start"
+    # so the measured window (status seconds) holds .hdr intervals: latency for both operations
+    judged = capacity.judge(run)
+    assert set(judged["operations"]) == {"READ", "UPDATE"}, judged["why"]
+
+
+def test_a_client_in_another_time_zone_is_aligned_by_its_hdr_header():
+    run = load_phase_dir(EST)
+    log = run.clients[0].hdr_logs["READ"]
+    assert log.utc_offset_s == -5 * 3600
+    origin = hdr_origin(run, list(run.clients[0].hdr_logs.values()))
+    assert origin == pytest.approx(status_start_epoch(EST / "client-0.err", -5 * 3600), abs=0.5)
+    judged = capacity.judge(run)
+    assert judged["held"] and judged["operations"]["READ"]["intended"]["p99"]["us"] <= 4000
+
+
+def test_coordinated_omission_is_flagged_where_the_client_fell_behind_and_not_where_it_kept_up():
+    behind = capacity.judge(step(1))  # -target 269 on a Cassandra that managed ~336 unthrottled
+    assert behind["fell_behind"] == ["READ", "UPDATE"]
+    read = behind["operations"]["READ"]
+    assert read["intended"]["p99"]["us"] > 2 * read["service"]["p99"]["us"]
+    assert "fell behind its schedule on READ, UPDATE" in behind["summary"]
+    assert "believe the intended latency" in behind["summary"]
+    kept = capacity.judge(step(2))  # -target 134: READ's intended within 25% of its service
+    assert "READ" not in kept["fell_behind"]
+    probe = capacity.judge(step(0))  # unthrottled: no schedule, intended = service
+    assert probe["fell_behind"] == [] and probe["target"] is None
+    for op, o in probe["operations"].items():
+        assert o["intended"]["p99"]["us"] == o["service"]["p99"]["us"], op
+
+
+def test_a_step_holds_only_on_intended_latency_and_keeping_up_with_its_target():
+    j = capacity.judge(step(2))
+    assert not j["held"]
+    assert any("intended p99" in w and "> p99<=20ms" in w for w in j["why"])
+    assert j["achieved_ops_per_s"] >= 0.95 * j["target"], "it kept up: latency failed it"
+
+
+def test_the_capacity_is_the_highest_target_that_held_or_nothing():
+    steps = capacity.steps_table(load([str(CASSANDRA)], skipped=[]))
+    assert sorted(set(steps["step"])) == [0, 1, 2]
+    assert set(steps["operation"]) == {"READ", "UPDATE"}
+    assert steps["intended_p99_us"].notna().all() and steps["service_p50_us"].notna().all()
+    (found,) = capacity.capacities(steps).to_dict("records")
+    assert (found["capacity_ops_per_s"], found["bounded_by"]) == (0.0, "nothing held")
+    assert found["ceiling_ops_per_s"] == pytest.approx(
+        steps.loc[steps["step"] == 0, "achieved_ops_per_s"].iloc[0])
+    est = capacity.capacities(capacity.steps_table(load([str(EST.parent)], skipped=[])))
+    assert est["bounded_by"].tolist() == ["ceiling"]
+
+
+def test_the_runner_reads_one_step_as_json_and_bad_input_gets_one_sentence(capsys):
+    assert capacity.main([str(CASSANDRA / "cassandra-update-heavy-threads-4-step-1")]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["target"] == 269 and j["held"] is False and j["fell_behind"] == ["READ", "UPDATE"]
+    assert capacity.main([str(FIXTURES / "trials-s4")]) == 2
+    assert "ERROR" in capsys.readouterr().err
+    load_dir = next((FIXTURES / "trials-s4").glob("*/cassandra-load-repeat-1"))
+    assert capacity.main([str(load_dir)]) == 2
+    assert "not a capacity step" in capsys.readouterr().err

@@ -1,0 +1,243 @@
+"""Capacity under a latency objective: the steps of a search (``run-scenario --slo``) judged,
+each search's capacity, and the capacities compared across trials and databases.
+
+A step is a phase whose metadata.json has ``capacity`` (the runner's scripts/lib/ycsbpack/
+capacity.py: the phase searched, step number 0 for the unthrottled probe, the objective, the
+keep-up share) and ``target`` (ops/s; none for the probe). Over the step's measured window
+(steady_state.window) it has an achieved rate and, per operation, service-time and intended
+percentiles from the clients' .hdr logs (``<OP>`` and ``Intended-<OP>``, YCSB's
+measurement.interval=both). It HOLDS when the objective's percentile of intended latency is
+within the bound for the operation named (every operation when none is) and the achieved rate
+is at least keep-up x target. Where intended latency exceeds service time by more than
+FELL_BEHIND_MARGIN the client fell behind its schedule: its service times hide the queueing
+(coordinated omission) and the intended figure is the one to believe.
+
+The capacity of a trial's search is the highest target that held (the probe's rate when the
+probe itself kept the objective). Trials give it an interval and two databases a ratio, drawn
+as every comparison of the pack (verdicts._compare: trials paired A,B then B,A).
+
+``python -m ycsb_analysis.capacity STEP_DIR`` prints one step's judgement as JSON (what the
+runner reads to choose its next rate).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import UnreadableInput
+from .intervals_html import _table
+from .loader import Run, load_phase_dir, run_label
+from .steady_state import _in, interval_throughput, window, window_percentiles
+from .trials import mean_interval
+from .uncertainty import within_run
+from .verdicts import _compare
+
+# the client fell behind when intended latency is above service time by more than this share
+# and this many microseconds (a paced client's scheduling jitter alone adds about a millisecond
+# on a busy 2-core machine)
+FELL_BEHIND_MARGIN, FELL_BEHIND_MIN_US = 0.25, 1000.0
+INTENDED = "Intended-"
+SKIPPED_METRICS = ("CLEANUP",)
+
+
+def objective_key(objective: dict) -> str:
+    return f"p{float(objective['percentile']):g}"
+
+
+def _operations(run: Run, named: str) -> list[str]:
+    """The step's measured operations (from its .hdr logs): the one named, or every one."""
+    metrics = set().union(*(c.hdr_logs for c in run.clients)) if run.clients else set()
+    ops = sorted(m for m in metrics if not m.startswith(INTENDED) and m not in SKIPPED_METRICS
+                 and not m.endswith(("-FAILED", "-RECORDS")))
+    return [named] if named else ops
+
+
+def judge(run: Run) -> dict:
+    """One step: its figures over the measured window and whether it held (module docstring)."""
+    cap = run.metadata["capacity"]
+    objective, target = cap["objective"], run.metadata.get("target")
+    key = objective_key(objective)
+    series = interval_throughput(run)
+    start, end, how, steady = window(run, series, None)
+    thr = _in(series, start, end)
+    achieved = within_run(thr["ops_per_s"]) if len(thr) else None
+    levels = tuple(sorted({50.0, 99.0, float(objective["percentile"])}))
+    ops, why, fell_behind = {}, [], []
+    for op in _operations(run, objective.get("operation", "")):
+        service = window_percentiles(run, op, start, end, levels)
+        intended = window_percentiles(run, INTENDED + op, start, end, levels)
+        if key not in intended:
+            why.append(f"no intended latency of {op} in the window (its Intended-{op} .hdr log "
+                       "is missing: was measurement.interval=both set?)")
+            continue
+        ops[op] = {kind: {n: {"us": e.value, "low": e.low, "high": e.high} for n, e in est.items()}
+                   for kind, est in (("service", service), ("intended", intended))}
+        worst = intended[key].value
+        if not worst <= objective["bound_us"]:
+            why.append(f"{op} intended {key} {worst / 1000:,.1f} ms > {objective['text']}")
+        served = service.get(key)
+        if served is not None and worst > max(served.value * (1 + FELL_BEHIND_MARGIN),
+                                              served.value + FELL_BEHIND_MIN_US):
+            fell_behind.append(op)
+    rate = achieved.value if achieved else math.nan
+    if target and not rate >= cap["keep_up"] * target:
+        why.append(f"achieved {rate:,.0f} ops/s < {cap['keep_up']:.0%} of the target {target:,}")
+    if not ops and not why:
+        why.append("no operation measured in the window")
+    held = not why
+    return {
+        "run": run_label(run), "search": cap["search"], "step": cap["step"], "target": target,
+        "objective": objective["text"], "achieved_ops_per_s": rate,
+        "achieved_low": achieved.low if achieved else math.nan,
+        "achieved_high": achieved.high if achieved else math.nan,
+        "window": how, "steady": bool(steady), "operations": ops, "held": held, "why": why,
+        "fell_behind": fell_behind,
+        "summary": _summary(rate, target, key, ops, held, why, fell_behind),
+    }
+
+
+def _summary(rate, target, key, ops, held, why, fell_behind) -> str:
+    lat = "; ".join(f"{op} {key} intended {o['intended'][key]['us'] / 1000:,.1f} ms, service "
+                    f"{o['service'].get(key, {}).get('us', math.nan) / 1000:,.1f} ms"
+                    for op, o in ops.items())
+    text = f"achieved {rate:,.0f} ops/s" + (f" of {target:,}" if target else "") + f"; {lat}"
+    if fell_behind:
+        text += (f"; the client fell behind its schedule on {', '.join(fell_behind)} (intended "
+                 f"> service by more than {FELL_BEHIND_MARGIN:.0%} and "
+                 f"{FELL_BEHIND_MIN_US / 1000:g} ms): believe the intended "
+                 "latency, the service time hides the queueing")
+    return text + ("" if held else f"; fails: {'; '.join(why)}")
+
+
+def steps_table(runs: list[Run]) -> pd.DataFrame:
+    """One row per step and operation: target, achieved (with its within-run interval), p50
+    and p99 of service and intended latency, the objective's figure, held, fell behind."""
+    rows = []
+    for run in runs:
+        if not run.metadata.get("capacity"):
+            continue
+        j = judge(run)
+        key = objective_key(run.metadata["capacity"]["objective"])
+        base = {"scenario": run.scenario, "timestamp": run.timestamp, "database": run.database,
+                "search": j["search"], "repeat": int(run.metadata.get("repeat") or 0),
+                "step": j["step"],
+                "target": j["target"], "objective": j["objective"], "objective_key": key,
+                "bound_us": run.metadata["capacity"]["objective"]["bound_us"],
+                "keep_up": run.metadata["capacity"]["keep_up"],
+                "achieved_ops_per_s": j["achieved_ops_per_s"],
+                "achieved_low": j["achieved_low"], "achieved_high": j["achieved_high"],
+                "steady": j["steady"], "held": j["held"], "why": "; ".join(j["why"]),
+                "check": run.metadata["capacity"].get("check", math.nan)}
+        for op, o in (j["operations"] or {"": {}}).items():
+            row = dict(base, operation=op, fell_behind=op in j["fell_behind"])
+            for kind in ("service", "intended"):
+                for level in ("p50", "p99", key):
+                    e = o.get(kind, {}).get(level, {})
+                    row[f"{kind}_{level}_us"] = e.get("us", math.nan)
+                    row[f"{kind}_{level}_low_us"] = e.get("low", math.nan)
+                    row[f"{kind}_{level}_high_us"] = e.get("high", math.nan)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def capacities(steps: pd.DataFrame) -> pd.DataFrame:
+    """One row per search and trial: the highest target that held (the probe's rate when the
+    probe held), what bounded it, the steps run."""
+    if steps.empty:
+        return pd.DataFrame()
+    rows = []
+    per_step = steps.drop_duplicates(["scenario", "timestamp", "database", "search", "repeat",
+                                      "step"])
+    keys = ["scenario", "timestamp", "database", "search", "repeat"]
+    for key, everything in per_step.groupby(keys, sort=False, dropna=False):
+        checks = everything[everything["check"].notna()]
+        g = everything[everything["check"].isna()]
+        probe = g[g["step"] == 0]
+        held = g[(g["step"] > 0) & g["held"]]
+        if len(probe) and bool(probe["held"].iloc[0]):
+            found, bounded = float(probe["achieved_ops_per_s"].iloc[0]), "ceiling"
+        elif len(held):
+            found, bounded = float(held["target"].max()), "objective"
+        else:
+            found, bounded = 0.0, "nothing held"
+        row = dict(zip(keys, key), objective=g["objective"].iloc[0],
+                   capacity_ops_per_s=found, bounded_by=bounded, steps=len(g),
+                   ceiling_ops_per_s=float(probe["achieved_ops_per_s"].iloc[0])
+                   if len(probe) else math.nan)
+        for _, c in checks.iterrows():  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
+            row[f"check_{c['check']:g}x_held"] = bool(c["held"])
+            row[f"check_{c['check']:g}x_achieved_ops_per_s"] = c["achieved_ops_per_s"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def capacity_verdicts(found: pd.DataFrame, a: str = "cassandra",
+                      b: str = "hbase") -> pd.DataFrame:
+    """Per search: each database's capacity over its trials, and a/b with its interval from the
+    trials paired by number (the rows of verdicts.csv; phase = the phase searched)."""
+    if found.empty or not {a, b} <= set(found["database"]):
+        return pd.DataFrame()
+    rows = []
+    for (scenario, ts, search), g in found.groupby(["scenario", "timestamp", "search"],
+                                                   sort=False):
+        sides = {}
+        for db, d in g.groupby("database"):
+            trials = {int(t) or 1: float(v) for t, v in zip(d["repeat"], d["capacity_ops_per_s"])}
+            mean, _, _ = mean_interval(trials)
+            sides[db] = pd.Series({"capacity_ops_per_s_trials": trials,
+                                   "capacity_ops_per_s": mean, "steady": True})
+        if a in sides and b in sides:
+            words = f"max sustainable throughput at {g['objective'].iloc[0]} (intended)"
+            rows += _compare(sides[a], sides[b], a, b,
+                             {"scenario": scenario, "timestamp": ts, "phase": search},
+                             paired=True, compared=[("capacity_ops_per_s", words, "higher")])
+    return pd.DataFrame(rows)
+
+
+def html_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+    """The report's Capacity section: each trial's capacity, the verdicts, each step."""
+    if steps.empty:
+        return ""
+    per_step = steps.assign(
+        fell_behind=steps["fell_behind"].map({True: "yes: believe intended", False: ""}))
+    cols = ["database", "search", "repeat", "step", "target", "achieved_ops_per_s", "operation",
+            "intended_p99_us", "service_p99_us", "held", "fell_behind", "why"]
+    verdict_rows = (verdicts[["phase", "figure", "ratio", "ratio_low", "ratio_high", "verdict"]]
+                    if not verdicts.empty else pd.DataFrame())
+    return (
+        "<h2>Capacity under a latency objective</h2>"
+        '<p class="note">Each step ran at a YCSB -target with measurement.interval=both; a step '
+        "holds when the objective's percentile of intended latency is within the bound and the "
+        f"client achieved at least {steps['keep_up'].iloc[0]:.0%} of the target. A trial's "
+        "capacity is the highest target that held; trials give the interval (capacity.csv, "
+        "capacity-steps.csv).</p>"
+        + _table(found) + _table(verdict_rows) + _table(per_step[cols])
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m ycsb_analysis.capacity STEP_DIR (a capacity step's results "
+              "directory: run-scenario --slo)", file=sys.stderr)
+        return 2
+    try:
+        run = load_phase_dir(Path(args[0]))
+    except UnreadableInput as e:
+        print(f"ERROR {e}", file=sys.stderr)
+        return 2
+    if not run.metadata.get("capacity"):
+        print(f"ERROR {args[0]}: not a capacity step (its metadata.json has no 'capacity'; "
+              "run-scenario --slo writes it)", file=sys.stderr)
+        return 2
+    print(json.dumps(judge(run), default=float))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

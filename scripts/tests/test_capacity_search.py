@@ -1,0 +1,105 @@
+"""The capacity search's runner side without servers: the objective, the step schedule, what
+each step runs (its target, intended latency, directory and metadata) and the search loop over
+judged steps."""
+import pytest
+from test_scripts_scenarios import phases, plan
+from ycsbpack import capacity
+from ycsbpack.capacity import CapacitySearch, next_rate, parse_objective
+from ycsbpack.errors import ScriptError
+
+
+def test_an_objective_names_the_percentile_the_bound_and_maybe_the_operation():
+    o = parse_objective("p99<=10ms")
+    assert (o.percentile, o.bound_us, o.operation) == (99.0, 10_000.0, "")
+    o = parse_objective("read:p99.9 <= 2500us")
+    assert (o.percentile, o.bound_us, o.operation) == (99.9, 2500.0, "READ")
+    assert parse_objective("p50<=1s").bound_us == 1_000_000.0
+
+
+@pytest.mark.parametrize("text", ["p99<10ms", "p99<=10", "99<=10ms", "p100<=1ms", "p99<=0ms",
+                                  "p99<=10 minutes"])
+def test_a_malformed_objective_is_refused_in_one_sentence(text):
+    with pytest.raises(ScriptError, match=r"--slo .*expected \[OPERATION:\]pPERCENTILE<=BOUND"
+                                          r"|--slo .*the bound must be above 0"):
+        parse_objective(text)
+
+
+def test_the_schedule_starts_at_80_percent_of_the_ceiling_then_bisects_to_10_percent():
+    assert next_rate(1000, [], 5) == 800
+    assert next_rate(1000, [(800, True)], 5) == 900
+    assert next_rate(1000, [(800, True), (900, True)], 5) is None   # 900..1000: within 10%
+    assert next_rate(1000, [(800, False)], 5) == 400
+    assert next_rate(1000, [(800, False), (400, True)], 5) == 600
+    assert next_rate(1000, [(800, False), (400, True), (600, False)], 5) == 500
+    assert next_rate(1000, [(800, False), (400, True), (600, False)], 3) is None  # steps spent
+    assert next_rate(0, [], 5) is None  # the probe did nothing: nothing to search
+
+
+def step_judge(holds_below, ceiling=1000.0):
+    """A judge whose database keeps the objective at targets below `holds_below`."""
+    def judge(phase_dir):
+        target = phase_dir.target
+        held = target is not None and target < holds_below
+        return {"achieved_ops_per_s": ceiling if target is None else min(target, ceiling),
+                "held": held if target is not None else ceiling < holds_below,
+                "summary": "..."}
+    return judge
+
+
+def test_the_search_ends_at_the_highest_target_that_held():
+    _, steps = plan("s4", scale="local")
+    phase = [p for p in phases(steps) if p.command == "run"][0]
+    search = CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS["local"])
+    ran = []
+    result = search.run(lambda p: ran.append(p) or p, judge=step_judge(650), say=lambda _: None)
+    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650]  # probe, then bisection
+    assert result["capacity"] == 600 and result["bounded_by"] == "the objective"
+    probe, first = ran[0], ran[1]
+    assert probe.name == f"{phase.name}-step-0"
+    assert probe.dir_name == f"cassandra-{phase.name}-step-0"
+    assert first.properties["measurement.interval"] == "both"
+    assert first.phase_group == f"capacity:{phase.name}"
+    assert first.capacity == {"search": phase.name, "step": 1, "keep_up": capacity.KEEP_UP,
+                              "objective": {"text": "p99<=10ms", "percentile": 99.0,
+                                            "bound_us": 10_000.0, "operation": ""}}
+    assert [p.index for p in ran] == [search.index + k for k in range(6)]
+
+
+def test_a_probe_that_keeps_the_objective_is_the_capacity_and_nothing_held_is_zero():
+    _, steps = plan("s4", scale="ci")
+    phase = [p for p in phases(steps) if p.command == "run"][0]
+    search = CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS["ci"])
+    ran = []
+    r = search.run(lambda p: ran.append(p) or p, judge=step_judge(5000), say=lambda _: None)
+    assert len(ran) == 1 and r["capacity"] == 1000 and "ceiling" in r["bounded_by"]
+    ran.clear()
+    r = search.run(lambda p: ran.append(p) or p, judge=step_judge(0), say=lambda _: None)
+    assert [p.target for p in ran] == [None, 800, 400] and r["capacity"] == 0
+    assert r["bounded_by"] == "nothing held"
+
+
+def test_slo_replaces_every_measured_run_phase_by_its_search_loads_stay(capsys, tmp_path):
+    from ycsbpack import run_scenario
+    assert run_scenario.main(["S4", "--dry-run", "--scale", "ci", "--slo", "p99<=10ms",
+                              "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "cassandra load" in out
+    assert "capacity of update-heavy-threads-4: highest rate with p99<=10ms" in out
+    assert "-p measurement.interval=both" in out   # the probe's command is shown
+    with pytest.raises(ScriptError, match="--slo 'p99 10ms'"):
+        run_scenario.main(["S4", "--dry-run", "--slo", "p99 10ms"])
+
+
+def test_slo_check_runs_the_phase_at_0_9_and_1_25_times_the_capacity_found():
+    _, steps = plan("s4", scale="ci")
+    phase = [p for p in phases(steps) if p.command == "run"][0]
+    search = CapacitySearch(phase, parse_objective("p99<=10ms"), 2, capacity.CHECKS)
+    ran = []
+    r = search.run(lambda p: ran.append(p) or p, judge=step_judge(450), say=lambda _: None)
+    assert [p.target for p in ran] == [None, 800, 400, 360, 500] and r["capacity"] == 400
+    assert [p.capacity.get("check") for p in ran] == [None, None, None, 0.9, 1.25]
+    assert ran[-1].name == f"{phase.name}-check-1.25" and search.phases == 5
+    assert r["checks"] == {0.9: True, 1.25: False}
+    with pytest.raises(ScriptError, match="--slo-check checks the capacity a search found"):
+        from ycsbpack import run_scenario
+        run_scenario.main(["S4", "--dry-run", "--slo-check"])
