@@ -1,7 +1,7 @@
 """MkDocs hook (mkdocs.yml `hooks:`): the site shows the repository's other Markdown files too.
 
-The pages live in docs/, but the README is the front door, the binding READMEs hold the property
-tables their tests generate, and the benchmark journal stays beside its script. So the site gets
+The pages live in docs/, but the README is the front door and the binding READMEs hold the
+property tables their tests generate. So the site gets
 README.md as its home page (index.md) and every other Markdown file outside docs/ under repo/
 (cassandra4-binding/README.md -> repo/cassandra4-binding/README.md), and each page's relative
 links, written between the repository's real files so that they work on GitHub too, are

@@ -1,47 +1,37 @@
-"""Parse speed and peak memory per input kind, beside what the machine allows.
+"""What a user waits for: ``ycsb-report`` on a long run, before and after issue 32's rewrite.
 
-    .venv/bin/python analysis/benchmarks/parse_speed.py                    # 300 MB per kind
-    .venv/bin/python analysis/benchmarks/parse_speed.py --mb 50 --repeat 3 # quicker
-    .venv/bin/python analysis/benchmarks/parse_speed.py --no-report        # parsing only
+    .venv/bin/python analysis/benchmarks/parse_speed.py              # main at 9d1b7d4 vs today
+    .venv/bin/python analysis/benchmarks/parse_speed.py --before ../old-checkout --keep /tmp/in
 
-Grows two files from the real fixture outputs in a temporary directory (deleted afterwards;
-with ``--keep DIR`` in ``DIR/<mb>mb/``, kept and reused by later runs):
+Two inputs, grown from the fixtures in a temporary directory (``--keep DIR``: kept in DIR
+and reused by later runs):
 
-``status``  a status log (stderr): the fixtures' status entries repeated with their own
-            timestamps (plain hdrhistogram lines, German decimal commas, two-in-one
-            multi-line entries, raw-type status lines) and foreign log lines mixed in;
-``raw``     a ``measurementtype=raw`` stdout: the fixture's datapoints repeated with later
-            timestamps, then its final report.
+``raw``     a ``measurementtype=raw`` output of ``--raw-mb`` MB (1,000: about 40 million
+            datapoints), the fixture's datapoints repeated with later timestamps, then its
+            final report;
+``status``  a phase of ``--clients`` clients (8) whose status lines cover ``--hours`` hours
+            (24) at ``--interval`` s (2): READ and UPDATE with their percentiles, as the
+            default ``hdrhistogram`` type prints them, and each client's final report.
 
-Then, for each file, runs in separate processes (so each peak is its own, read from
-``os.wait4``'s rusage) and interleaved over ``--repeat`` rounds:
-
-``tool parse``   ``multi_output.parse_file`` (what every command of the tool does first); its
-                 CPU time is the call's own, without the interpreter's start and imports;
-``ycsb-report``  the whole command, charts and data files included (unless ``--no-report``);
-``one regex``    one compiled regex (a raw datapoint / a status head) counted over the file
-                 in 4 MB blocks: a floor for any pure-Python-regex parser;
-``grep -c``      ``grep -c 'sec: \\|,'``: reading and scanning the bytes, nothing more.
-
-With ``--before main`` the two tool rows also run with the package as it is on ``main``
-(extracted with ``git archive``, its C scanners compiled in place, first on ``PYTHONPATH``),
-interleaved: before and after from one run on the same files.
-
-It prints MB per CPU-second (user + system time of the process; the machine is shared, wall
-time says more about the neighbours than about the code), the median over the rounds, how
-much of it was system time (mostly the kernel's page faults: what huge pages cost, see
-analysis/README), the peak resident memory, each row's speed as a multiple of the one-regex
-row of the same input and run (the machine is shared: compare ratios, not absolute figures,
-across runs), the largest files each ``ycsb-report`` wrote, and each tool row against issue
-16's targets, absolute and as a multiple of the one-regex row (:data:`TARGETS`). A script, not
-a test: nothing is asserted.
+Each input is given to the ``ycsb-report`` of both trees, each run in its own process, the
+two trees interleaved over ``--repeat`` rounds; the figures are the median CPU time (user +
+system of the process: the machine is shared, wall time says more about the neighbours than
+about the code) and the peak resident memory (``os.wait4``). "Before" is the package at
+9d1b7d4, the last commit before the rewrite, checked out with ``git worktree add`` into a
+temporary directory and its C scanners compiled in place (``--before PATH``: another tree;
+the repository root or its ``analysis`` folder). Then each input is judged against issue
+32's targets: after at most twice the CPU time of before, and at most 1 GiB at its peak.
+A script, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -49,269 +39,166 @@ import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "outputs"
-PY = sys.executable
+HERE = Path(__file__).resolve()
+REPO = HERE.parents[2]
+FIXTURES = HERE.parents[1] / "tests" / "fixtures" / "outputs"
+BEFORE_COMMIT = "9d1b7d4"
+MAX_CPU_RATIO = 2.0
+MAX_PEAK_MIB = 1024.0
 
-ONE_REGEX = {
-    "status": r"^(.*?)(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}) (\d+) sec: (\d+) operations; ",
-    "raw": r"^([\w-]+),(\d{10,}),(-?\d+)$",
-}
-GREP = {"status": " sec: ", "raw": ","}
-
-# Issue 16's targets in MB per CPU-second, set on a machine whose one-regex pass did ~110 on
-# these files. This machine's speed differs from day to day (its one-regex pass has done
-# 37-110), so each target is also checked as that multiple of the one-regex row of the same
-# run: parse >= 100/110 = 0.91x, report >= 50/110 = 0.45x.
-TARGETS = {"tool parse": 100.0, "ycsb-report": 50.0}
-ISSUE_ONE_REGEX = 110.0
-# Peak memory target: at most 1 GiB for a 1 GB input, checked for inputs of CHECK_PEAK_FROM_MB
-# or more (`--mb 1000` grows a raw output of 999.99 MB; below that the interpreter's and the
-# libraries' ~150 MiB weigh more than the input).
-PEAK_MIB_PER_GB = 1024.0
-CHECK_PEAK_FROM_MB = 900.0
-
-
-def build_before(analysis: Path, ref: str) -> None:
-    """Compile the extracted package's own C scanners in place. Without them its rows would
-    not run its code: the editable install's finder would hand it today's scanners (an import
-    the extracted package cannot satisfy falls through to it), so a change to a scanner would
-    measure as no change."""
-    built = subprocess.run(
-        [PY, "setup.py", "-q", "build_ext", "--inplace"], cwd=analysis, capture_output=True
-    )
-    if built.returncode != 0 or not list((analysis / "ycsb_analysis").glob("_*.so")):
-        print(f"note: the C scanners of {ref} did not build; its rows use today's, or none "
-              f"({built.stderr.decode(errors='replace').strip()[-200:]})")
-
-
-def status_log(path: Path, mb: float) -> None:
-    lines = []
-    for name in ("hdrhistogram.err", "locale-de.err", "hdrhistogram+histogram.err", "raw.err"):
-        text = (FIXTURES / name).read_text(encoding="utf-8")
-        lines += [ln for ln in text.splitlines()
-                  if " sec: " in ln or ln.startswith(("[", " [", "Raw"))]
-    lines.append("20/01/19 13:19:16 INFO zookeeper.ZooKeeper: Session: 0x36f98ad0a4ad8cc closed")
-    # Each repetition gets its own timestamps, as a long run's status lines do (identical
-    # consecutive entries would be dropped as YCSB's repeated last line).
-    template = re.sub(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}", "{t}", "\n".join(lines) + "\n")
-    per_block = template.count("{t}")
-    repeats = max(1, int(mb * 1e6 / len(template.encode("utf-8"))))
-    start = datetime(2026, 1, 1)
-    with path.open("w", encoding="utf-8") as f:
-        for i in range(repeats):
-            times = iter(
-                (start + timedelta(seconds=i * per_block + k)).strftime("%Y-%m-%d %H:%M:%S:000")
-                for k in range(per_block)
-            )
-            f.write(re.sub(r"\{t\}", lambda _: next(times), template))
-
-
-def raw_output(path: Path, mb: float) -> None:
-    text = (FIXTURES / "raw.out").read_text(encoding="utf-8").splitlines()
-    raw = [ln.split(",") for ln in text if re.fullmatch(ONE_REGEX["raw"][1:-1], ln)]
-    head = [
-        ln for ln in text if not re.fullmatch(ONE_REGEX["raw"][1:-1], ln) and not ln.startswith("[")
-    ]
-    report = [ln for ln in text if ln.startswith("[")]
-    t0 = min(int(t) for _, t, _ in raw)
-    span = max(int(t) for _, t, _ in raw) - t0 + 1
-    per_rep = sum(len(m) + len(ln) + 16 for m, _, ln in raw)
-    repeats = max(1, int(mb * 1e6 / per_rep))
-    with path.open("w", encoding="utf-8") as f:
-        f.write("\n".join(head) + "\n")
-        for i in range(repeats):
-            shift = i * span
-            f.write("".join(f"{m},{int(t) + shift},{ln}\n" for m, t, ln in raw))
-        f.write("\n".join(report) + "\n")
-
-
-ONE_REGEX_CODE = """
-import re, sys
-rx = re.compile(sys.argv[2].encode(), re.M)
-n = 0
-rest = b""
-with open(sys.argv[1], "rb") as f:
-    while True:
-        data = f.read(4 << 20)
-        if not data:
-            break
-        data = rest + data
-        cut = data.rfind(b"\\n") + 1
-        rest = data[cut:]
-        n += len(rx.findall(data, 0, cut))
-print(n)
-"""
-
-# Prints the CPU and system seconds of parse_file alone (not the interpreter's start and
-# imports, ~1 s).
-PARSE_CODE = """
-import os, sys, time
-from ycsb_analysis.multi_output import parse_file
-c, s = time.process_time(), os.times().system
-outs = parse_file(sys.argv[1])
-print(time.process_time() - c, os.times().system - s)
-"""
-
-
-# The console script of the package on PYTHONPATH (its report_command, where it has one: how
-# its ycsb-report imported the CLI), not the installed one.
-REPORT_CODE = """import sys
+# The console script of the package on PYTHONPATH: the old tree's report_command (which
+# imports the CLI its own way), or today's cli.
+REPORT_CODE = """
+import sys
 try:
     from ycsb_analysis.report_command import main
 except ImportError:
     from ycsb_analysis.cli import main
-sys.argv[0] = 'ycsb-report'
-sys.exit(main())
+sys.exit(main(sys.argv[1:]))
 """
 
 
-def measure(cmd: list[str], env: dict | None = None) -> tuple[float, float, float]:
-    """CPU seconds (user + system), of them system seconds, and peak RSS in MiB of one child
-    process."""
-    with tempfile.TemporaryFile() as out:
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode not in (0, 3):  # ycsb-report exits 3 when it names an input as partial
-            raise SystemExit(f"{' '.join(cmd)} failed with exit status {p.returncode}")
-        out.seek(0)
-        said = out.read().decode().strip()
-    cpu, system = usage.ru_utime + usage.ru_stime, usage.ru_stime
-    if cmd[1:3] == ["-c", PARSE_CODE] and said:
-        cpu, system = map(float, said.split())
-    return cpu, system, usage.ru_maxrss / 1024
+def raw_output(path: Path, mb: float) -> None:
+    """A raw-type stdout of about ``mb`` MB: the fixture's datapoints repeated later."""
+    text = (FIXTURES / "raw.out").read_text(encoding="utf-8").splitlines()
+    is_raw = re.compile(r"[\w-]+,\d{10,},-?\d+").fullmatch
+    raw = [ln.split(",") for ln in text if is_raw(ln)]
+    head = [ln for ln in text if not is_raw(ln) and not ln.startswith("[")]
+    report = [ln for ln in text if ln.startswith("[")]
+    t0 = min(int(t) for _, t, _ in raw)
+    span = max(int(t) for _, t, _ in raw) - t0 + 1
+    per_rep = sum(len(m) + len(lat) + 16 for m, _, lat in raw)
+    with path.open("w", encoding="utf-8") as f:
+        f.write("\n".join(head) + "\n")
+        for i in range(max(1, int(mb * 1e6 / per_rep))):
+            f.write("".join(f"{m},{int(t) + i * span},{lat}\n" for m, t, lat in raw))
+        f.write("\n".join(report) + "\n")
+
+
+def _hdr_summary(rng: random.Random, name: str, count: int) -> str:
+    lat = sorted(rng.lognormvariate(6.5, 0.6) for _ in range(8))
+    return (f"[{name}: Count={count}, Max={int(lat[7] * 9)}, Min={int(lat[0] / 3)}, "
+            f"Avg={lat[3]:.2f}, 90={int(lat[5])}, 99={int(lat[6] * 3)}, "
+            f"99.9={int(lat[7] * 5)}, 99.99={int(lat[7] * 9)}]")
+
+
+def status_phase(phase: Path, clients: int, hours: float, interval: float) -> None:
+    """A results phase of ``clients`` clients with status lines every ``interval`` s."""
+    phase.mkdir(parents=True, exist_ok=True)
+    entries = int(hours * 3600 / interval)
+    start = datetime(2026, 11, 1)
+    for i in range(clients):
+        rng = random.Random(i)
+        ops = 0
+        with (phase / f"client-{i}.err").open("w", encoding="utf-8") as f:
+            f.write("Loading workload...\nStarting test.\n")
+            for k in range(1, entries + 1):
+                reads, updates = rng.randint(900, 1100), rng.randint(900, 1100)
+                ops += reads + updates
+                t = start + timedelta(seconds=k * interval, milliseconds=rng.randint(0, 30))
+                f.write(f"{t:%Y-%m-%d %H:%M:%S}:{t.microsecond // 1000:03d} "
+                        f"{int(k * interval)} sec: {ops} operations; "
+                        f"{(reads + updates) / interval:.1f} current ops/sec; "
+                        f"est completion in {entries - k} seconds "
+                        f"{_hdr_summary(rng, 'READ', reads)} "
+                        f"{_hdr_summary(rng, 'UPDATE', updates)}\n")
+        runtime_ms = int(entries * interval * 1000)
+        report = [f"[OVERALL], RunTime(ms), {runtime_ms}",
+                  f"[OVERALL], Throughput(ops/sec), {ops / runtime_ms * 1000}"]
+        for op in ("READ", "UPDATE"):
+            report += [f"[{op}], Operations, {ops // 2}", f"[{op}], AverageLatency(us), 700.5",
+                       f"[{op}], MinLatency(us), 120", f"[{op}], MaxLatency(us), 90111",
+                       f"[{op}], 95thPercentileLatency(us), 1500",
+                       f"[{op}], 99thPercentileLatency(us), 4100", f"[{op}], Return=OK, {ops // 2}"]
+        (phase / f"client-{i}.out").write_text("\n".join(report) + "\n", encoding="utf-8")
+    (phase / "metadata.json").write_text(json.dumps({
+        "scenario": "bench", "phase": "run", "phase_index": 0, "database": "basic",
+        "threads": 16, "clients": clients, "batchsize": 1,
+    }))
+
+
+def measure(tree: Path, args: list[str]) -> tuple[float, float]:
+    """CPU seconds (user + system) and peak MiB of ``ycsb-report args`` with the package of
+    ``tree`` (its analysis folder) first on the path."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.Popen([sys.executable, "-c", REPORT_CODE, *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) not in (0, 3):
+        raise SystemExit(f"ycsb-report of {tree} failed on {args[0]}:\n{err[-2000:]}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def before_tree(given: str | None, work: Path) -> tuple[Path, Path | None]:
+    """The analysis folder of "before", and the worktree to remove afterwards (if made)."""
+    if given:
+        path = Path(given).resolve()
+        return (path / "analysis" if (path / "analysis").is_dir() else path), None
+    tree = work / "before"
+    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(tree),
+                    BEFORE_COMMIT], check=True, capture_output=True)
+    analysis = tree / "analysis"
+    built = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                           cwd=analysis, capture_output=True)
+    if built.returncode != 0:   # (without them its rows would not run its own scanners)
+        print(f"note: the C scanners of {BEFORE_COMMIT} did not build: "
+              f"{built.stderr.decode(errors='replace').strip()[-300:]}")
+    return analysis, tree
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--mb", type=float, default=300.0, help="size of each generated file in MB (default 300)"
-    )
-    ap.add_argument(
-        "--repeat", type=int, default=1, help="rounds, interleaved; medians are printed (default 1)"
-    )
-    ap.add_argument("--kinds", nargs="+", default=["status", "raw"], choices=["status", "raw"])
-    ap.add_argument("--no-report", action="store_true", help="skip the end-to-end ycsb-report runs")
-    ap.add_argument(
-        "--before", metavar="GIT_REF",
-        help="also run the tool rows with the package as it is at this commit (e.g. main), "
-        "interleaved with today's: before/after from one run",
-    )
-    ap.add_argument(
-        "--keep", metavar="DIR", type=Path,
-        help="grow the files in DIR and keep them (reused when already there: a profile of "
-        "ycsb-report can then run on the same files)",
-    )
-    args = ap.parse_args()
-    print(
-        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
-        f"on {os.cpu_count()} CPUs"
-    )
-    with tempfile.TemporaryDirectory(prefix="ycsb-parse-speed-") as tmp:
-        tmp = Path(tmp)
-        files = {}
-        where = args.keep / f"{args.mb:g}mb" if args.keep else tmp
-        where.mkdir(parents=True, exist_ok=True)
-        for kind in args.kinds:
-            path = where / ("client-0.err" if kind == "status" else "client-0.out")
-            if not path.exists():
-                (status_log if kind == "status" else raw_output)(path, args.mb)
-                print(f"{kind}: generated {path.stat().st_size / 1e6:.0f} MB")
-            else:
-                print(f"{kind}: reused {path} ({path.stat().st_size / 1e6:.0f} MB)")
-            files[kind] = path
-        ycsb_report = str(Path(PY).with_name("ycsb-report"))
-        tools = {
-            "tool parse": lambda kind, p: [PY, "-c", PARSE_CODE, str(p)],
-            "ycsb-report": lambda kind, p: [ycsb_report, "-o", str(tmp / f"report-{kind}"), str(p)],
-            "one regex": lambda kind, p: [PY, "-c", ONE_REGEX_CODE, str(p), ONE_REGEX[kind]],
-            "grep -c": lambda kind, p: ["grep", "-c", GREP[kind], str(p)],
-        }
-        if args.no_report:
-            del tools["ycsb-report"]
-        envs = {name: None for name in tools}
-        if args.before:
-            # The package of that commit, first on the path of its rows' processes.
-            old = tmp / "before"
-            old.mkdir()
-            archive = subprocess.run(
-                ["git", "archive", args.before, "analysis/ycsb_analysis", "analysis/setup.py",
-                 "analysis/pyproject.toml"],
-                cwd=Path(__file__).resolve().parents[2], check=True, capture_output=True,
-            ).stdout
-            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-            build_before(old / "analysis", args.before)
-            env = dict(os.environ, PYTHONPATH=str(old / "analysis"))
-            before = {f"tool parse ({args.before})": tools["tool parse"]}
-            if "ycsb-report" in tools:
-                before[f"ycsb-report ({args.before})"] = lambda kind, p: [
-                    PY, "-c", REPORT_CODE, "-o", str(tmp / f"report-{kind}-before"), str(p)
-                ]
-            tools = {**before, **tools}
-            envs.update({name: env for name in before})
-        results: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--before", help=f"the tree to compare with (default: {BEFORE_COMMIT})")
+    p.add_argument("--raw-mb", type=float, default=1000.0)
+    p.add_argument("--clients", type=int, default=8)
+    p.add_argument("--hours", type=float, default=24.0)
+    p.add_argument("--interval", type=float, default=2.0)
+    p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--keep", type=Path, help="grow the inputs here and keep them")
+    args = p.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="parse-speed-"))
+    made = None
+    try:
+        inputs = (args.keep or work) / "inputs"
+        inputs.mkdir(parents=True, exist_ok=True)
+        raw = inputs / f"raw-{args.raw_mb:g}mb.out"
+        status = inputs / f"status-{args.clients}x{args.hours:g}h-{args.interval:g}s"
+        if not raw.exists():
+            raw_output(raw, args.raw_mb)
+        if not (status / "run" / "metadata.json").exists():
+            status_phase(status / "run", args.clients, args.hours, args.interval)
+        before, made = before_tree(args.before, work)
+        trees = {"before": before, "after": HERE.parents[1]}
+        kinds = {f"raw {raw.stat().st_size / 1e6:,.0f} MB": raw,
+                 f"status {args.clients} clients x {args.hours:g} h / {args.interval:g} s": status}
+        results: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for _ in range(args.repeat):
-            for kind, path in files.items():
-                for name, cmd in tools.items():
+            for kind, path in kinds.items():
+                for name, tree in trees.items():
+                    out = work / f"report-{name}"
+                    shutil.rmtree(out, ignore_errors=True)
                     results.setdefault((kind, name), []).append(
-                        measure(cmd(kind, path), envs[name])
-                    )
-        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        for report_dir in (tmp / f"report-{k}{s}" for k in files for s in ("-before", "")):
-            if report_dir.is_dir():
-                sizes = sorted(
-                    ((p.stat().st_size, p.name) for p in report_dir.iterdir()), reverse=True
-                )
-                print(f"{report_dir.name}, largest files: " + ", ".join(
-                    f"{name} {size / 1e6:.2f} MB" for size, name in sizes[:5]
-                ))
-        print(
-            f"{'input':8} {'what':24} {'MB/CPU-s':>9} {'CPU s':>7} {'of it sys':>9} "
-            f"{'peak MiB':>9} {'x one regex':>11}  (median of {args.repeat})"
-        )
-        rows = {row: _medians(results, files, *row) for row in results}
-        for (kind, name), (size, cpu, system, peak, floor) in rows.items():
-            print(
-                f"{kind:8} {name:24} {size / cpu:9.1f} {cpu:7.2f} {system:9.2f} {peak:9.0f} "
-                f"{floor / cpu:11.2f}"
-            )
-        print_targets(rows)
-
-
-def _medians(results: dict, files: dict[str, Path], kind: str, name: str
-             ) -> tuple[float, float, float, float, float]:
-    """``size`` (MB), the medians of a row's CPU seconds, system seconds and peak MiB, and
-    the median CPU seconds of the one-regex row of its input."""
-    runs = results[(kind, name)]
-    return (files[kind].stat().st_size / 1e6,
-            statistics.median(c for c, _, _ in runs),
-            statistics.median(s for _, s, _ in runs),
-            statistics.median(m for _, _, m in runs),
-            statistics.median(c for c, _, _ in results[(kind, "one regex")]))
-
-
-def print_targets(rows: dict) -> None:
-    """Each of today's tool rows (``_medians`` by input and tool) against issue 16's targets:
-    absolute, and as the multiple of the one-regex row that the target was on the issue's
-    machine (see TARGETS)."""
-    print(f"issue 16's targets (set for ~300 MB files, the peak for 1 GB; relative: x one "
-          f"regex, which did {ISSUE_ONE_REGEX:.0f} MB/CPU-s on the issue's machine):")
-    for (kind, name), (size, cpu, _, peak, floor) in rows.items():
-        if name not in TARGETS:
-            continue
-        speed, ratio, want = size / cpu, floor / cpu, TARGETS[name] / ISSUE_ONE_REGEX
-        said = [
-            f"{speed:.1f} MB/CPU-s >= {TARGETS[name]:.0f}: {_met(speed >= TARGETS[name])}",
-            f"{ratio:.2f}x >= {want:.2f}x: {_met(ratio >= want)}",
-        ]
-        if size >= CHECK_PEAK_FROM_MB:
-            limit = PEAK_MIB_PER_GB * size / 1000
-            said.append(f"peak {peak:.0f} <= {limit:.0f} MiB: {_met(peak <= limit)}")
-        print(f"{kind:8} {name:24} " + "; ".join(said))
-
-
-def _met(ok: bool) -> str:
-    return "met" if ok else "NOT met"
+                        measure(tree, [str(path), "-o", str(out)]))
+        print(f"{'input':<34} {'tree':<7} {'CPU s':>8} {'peak MiB':>9}")
+        medians = {}
+        for (kind, name), runs in results.items():
+            cpu = statistics.median(r[0] for r in runs)
+            peak = statistics.median(r[1] for r in runs)
+            medians[(kind, name)] = (cpu, peak)
+            print(f"{kind:<34} {name:<7} {cpu:>8.2f} {peak:>9.0f}")
+        for kind in kinds:
+            (cpu_b, _), (cpu_a, peak_a) = medians[(kind, "before")], medians[(kind, "after")]
+            ratio = cpu_a / cpu_b
+            print(f"{kind}: after/before CPU {ratio:.2f}x <= {MAX_CPU_RATIO:g}x: "
+                  f"{'met' if ratio <= MAX_CPU_RATIO else 'NOT met'}; peak {peak_a:.0f} MiB "
+                  f"<= {MAX_PEAK_MIB:.0f}: {'met' if peak_a <= MAX_PEAK_MIB else 'NOT met'}")
+    finally:
+        if made is not None:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(made)],
+                           capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

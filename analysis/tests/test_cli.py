@@ -2,7 +2,6 @@
 
 import json
 import math
-import os
 import subprocess
 import sys
 
@@ -154,47 +153,3 @@ def test_comparison_matches_phases_on_scenario_phase_and_database_using_the_late
     assert not cmp.duplicated(["scenario", "phase", "database", "figure"]).any()
     assert (cmp["change_percent"].abs() < 1e-9).all()         # the latest run was compared
     assert set(cmp["phase"]) == set(COMPARED_PHASES)
-
-
-def test_the_command_imports_without_collecting_and_leaves_the_collector_on():
-    """report_command imports the CLI with Python's cycle collector paused: no collection runs
-    while pandas and matplotlib are imported, and the collector is on again for the report."""
-    code = (
-        "import gc, sys\n"
-        "from ycsb_analysis import report_command\n"
-        "runs = []\n"
-        "def importing():  # (cli's main is defined at the end of its module)\n"
-        "    return not hasattr(sys.modules.get('ycsb_analysis.cli'), 'main')\n"
-        "def counted(phase, info):\n"
-        "    if phase == 'start' and importing():\n"
-        "        runs.append(phase)\n"
-        "gc.callbacks.append(counted)\n"
-        "main = report_command._import_cli()\n"
-        "assert 'pandas' in sys.modules and 'matplotlib' in sys.modules\n"
-        "print(len(runs), gc.isenabled(), main.__module__)\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["0", "True", "ycsb_analysis.cli"]
-
-
-@pytest.mark.parametrize("users_choice, advice", [(None, False), ("1", True)])
-def test_the_command_turns_numpys_huge_page_advice_off_unless_the_user_chose(users_choice, advice):
-    """report_command imports numpy with NUMPY_MADVISE_HUGEPAGE=0 (huge pages cost a long
-    run's report its page faults' compaction) unless the variable was set, and leaves the
-    environment as it was."""
-    code = (
-        "import os\n"
-        "from ycsb_analysis import report_command\n"
-        "report_command._import_cli()\n"
-        "from numpy._core import multiarray\n"
-        "print(multiarray._get_madvise_hugepage(), os.environ.get('NUMPY_MADVISE_HUGEPAGE'))\n"
-    )
-    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
-    if users_choice is not None:
-        env["NUMPY_MADVISE_HUGEPAGE"] = users_choice
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == [str(advice), str(users_choice)]

@@ -2,11 +2,12 @@
 
 import random
 
+import polars as pl
 from conftest import OUTPUTS, SEED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ycsb_analysis.line_formats import LINE_KINDS, classify_lines, lines_of
-from ycsb_analysis.multi_output import parse_text
+from ycsb_analysis.readers.lines import LINE_KINDS, classify
+from ycsb_analysis.readers.output import parse_text
 
 REAL_LINES = []
 for name in [
@@ -65,8 +66,8 @@ def test_mutated_lines_are_parsed_or_counted_never_crash(lines):
 @settings(max_examples=200, deadline=None, database=None)
 @given(st.text(max_size=300))
 def test_arbitrary_text_is_classified_line_by_line(text):
-    lines = lines_of(text)
-    kinds = classify_lines(lines)
+    lines = pl.Series("text", text.splitlines(), dtype=pl.String)
+    kinds = lines.to_frame().select(classify(pl.col("text"))).to_series()
     assert len(kinds) == len(lines)
     assert set(kinds) <= set(LINE_KINDS)
     parse_text(text)

@@ -6,8 +6,9 @@ import pytest
 from conftest import phase_dir
 from hdrh.histogram import HdrHistogram
 from ycsb_analysis.errors import UnreadableInput
-from ycsb_analysis.hdr_logs import decode_histogram, merge_histograms, percentiles, read_hdr_log
-from ycsb_analysis.multi_output import parse_file
+from ycsb_analysis.hdr_logs import merge_histograms, percentiles
+from ycsb_analysis.readers.hdr import decode_histogram, read_hdr_log
+from ycsb_analysis.readers.output import parse_file
 
 V2_PHASE, V1_PHASE = "batch-run", "run-clients-2"   # see make_fixtures.sh
 

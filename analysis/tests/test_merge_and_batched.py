@@ -94,7 +94,7 @@ def test_pooled_variance_of_histogram_clients():
     # Two identical clients: pooled variance equals each client's variance.
     from conftest import OUTPUTS
     from ycsb_analysis.loader import Client, Run
-    from ycsb_analysis.multi_output import parse_file
+    from ycsb_analysis.readers.output import parse_file
 
     (out,) = parse_file(OUTPUTS / "histogram.out")
     run = Run("x", {"phase": "x", "clients": 2}, [Client(0, out), Client(1, out)])

@@ -5,7 +5,7 @@ import math
 import pytest
 from conftest import SEED
 from ycsb_analysis.errors import UnreadableInput
-from ycsb_analysis.multi_output import parse_file
+from ycsb_analysis.readers.output import parse_file
 
 
 def test_four_pasted_hbase_reports_are_four_clients_and_info_lines_are_counted():

@@ -10,9 +10,9 @@ import pytest
 from conftest import OUTPUTS, REPORT_CASES, RESULTS, SEED, phase_dir, report_figures
 from ycsb_analysis.cli import EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_NO_REPORT, main
 from ycsb_analysis.errors import UnreadableInput
-from ycsb_analysis.hdr_logs import read_hdr_log
 from ycsb_analysis.loader import load, load_phase_dir
-from ycsb_analysis.multi_output import parse_file
+from ycsb_analysis.readers.hdr import read_hdr_log
+from ycsb_analysis.readers.output import parse_file
 
 CRASHED = next(REPORT_CASES.glob("crashed/*/run"))
 

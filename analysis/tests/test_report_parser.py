@@ -4,8 +4,8 @@ import math
 
 import pytest
 from conftest import OUTPUTS, SEED
-from ycsb_analysis.multi_output import parse_file, parse_text
-from ycsb_analysis.report_parser import split_metric
+from ycsb_analysis.readers.final_report import split_metric
+from ycsb_analysis.readers.output import parse_file, parse_text
 
 MEASUREMENT_TYPES = ["hdrhistogram", "histogram", "timeseries", "raw", "hdrhistogram+histogram",
                      "hdrhistogram+raw"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import OUTPUTS, SEED
 from pandas.testing import assert_frame_equal
-from ycsb_analysis.multi_output import parse_file, parse_text
+from ycsb_analysis.readers.output import parse_file, parse_text
 
 COUNTED_TYPES = [
     "hdrhistogram",

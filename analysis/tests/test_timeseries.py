@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 from conftest import OUTPUTS, phase_dir
 from ycsb_analysis.batched import records_table
-from ycsb_analysis.hdr_logs import interval_percentiles
 from ycsb_analysis.loader import load, load_phase_dir
+from ycsb_analysis.readers.hdr import interval_percentiles
 from ycsb_analysis.timeseries import (
-    _metric_rows,
     latency_lines,
     merged_latency_over_time,
     operation_throughput,
@@ -51,37 +50,6 @@ def test_batch_operations_over_time_are_in_records_per_second():
             b.to_numpy() * rec.loc[op, "records_ok"] / rec.loc[op, "batches"]
         )
     assert "READ" not in set(records["operation"])
-
-
-def test_status_rows_read_in_place_match_the_rows_sorted_and_looked_up():
-    """Rows already in time order and entries numbered 0, 1, 2, … are read as they are (no
-    sort, no lookup table); the same rows shuffled and their entries numbered with gaps go the
-    general way: each metric's times, first interval and counts must come out the same."""
-    (run,) = load([str(OUTPUTS / "hdrhistogram.err")])
-    client = run.clients[0].output
-    entries, meas = client.status_entries, client.status_measurements
-    e = entries.sort_values("time")
-    t_s = (e["time"] - e["time"].min()).dt.total_seconds().to_numpy(dtype=float)
-    interval_s = np.arange(len(e), dtype=float) + 0.5
-    # entries numbered 0, 1, 2, … in time order: the in-place way
-    number = dict(zip(e["entry"], range(len(e))))
-    meas = meas.assign(entry=meas["entry"].map(number))
-    e = e.assign(entry=np.arange(len(e)))
-
-    def read(m, entry_ids):
-        wanted = m["count"].notna().to_numpy()
-        return {key: (t, first, count)
-                for key, t, first, count in _metric_rows(m, wanted, entry_ids, t_s, interval_s)}
-
-    in_place = read(meas, e["entry"])
-    shuffled = meas.iloc[np.random.default_rng(7).permutation(len(meas))].copy()
-    shuffled["entry"] = shuffled["entry"] * 3 + 5
-    general = read(shuffled, e["entry"] * 3 + 5)
-    assert len(in_place) >= 4 and set(in_place) == set(general)
-    for key, (t, first, count) in in_place.items():
-        g_t, g_first, g_count = general[key]
-        assert (t == g_t).all() and first == g_first and (count == g_count).all()
-        assert (np.diff(t) > 0).all()
 
 
 @pytest.mark.parametrize("name", ["hdrhistogram+histogram.err", "hdrhistogram+raw.err"])

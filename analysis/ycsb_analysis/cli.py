@@ -21,24 +21,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, free_memory, status_spill
+from . import __version__, capacity
+from .baseline import comparison_table_and_unmatched
 from .batched import records_table
-from .capacity import capacities, capacity_verdicts
-from .capacity import html_section as capacity_section
-from .capacity import steps_table as capacity_steps
 from .charts import ALL_CHARTS, Chart
-from .csv_text import write_csv
 from .errors import UnreadableInput
-from .html_report import comparison_table_and_unmatched, write_report
+from .html_report import write_report
 from .intervals_html import sections as interval_sections
 from .loader import Run, SkippedInput, load, run_label
 from .merge import MergedRun, merge_clients
-from .multi_output import MAX_KEPT_RAW_ROWS, ParsedOutput
-from .parquet_tables import InSlices, holds_missing, write_parquet
 from .per_client import client_figures
 from .plausibility import implausible_figures
-from .raw_intervals import INTERVAL_MS
+from .readers.output import MAX_KEPT_RAW_ROWS
+from .readers.raw import INTERVAL_MS
 from .summary import runs_summary
+from .tables import write_csv, write_parquet
 from .verdicts import against_baseline, aggregate, between_databases
 
 EXIT_COMPLETE = 0
@@ -63,34 +60,21 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit status: " + "; ".join(f"{k} = {v}" for k, v in sorted(EXIT_CODES.items())),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument(
-        "inputs",
-        nargs="+",
-        metavar="RESULTS",
-        help="results directory (searched for <phase>/metadata.json) or YCSB output file; "
-        "a file may be given as LABEL=PATH",
-    )
+    p.add_argument("inputs", nargs="+", metavar="RESULTS",
+                   help="results directory (searched for <phase>/metadata.json) or YCSB output "
+                   "file; a file may be given as LABEL=PATH")
     p.add_argument("-o", "--out", required=True, type=Path, help="output directory (created)")
+    p.add_argument("--baseline", nargs="+", metavar="RESULTS",
+                   help="comparison mode: results to compare against; the report shows both "
+                   "and the change in %%")
     p.add_argument(
-        "--baseline",
-        nargs="+",
-        metavar="RESULTS",
-        help="comparison mode: results to compare against; the report shows both and the "
-        "change in %%",
-    )
-    p.add_argument(
-        "--batchsize",
-        action="append",
-        default=[],
-        metavar="[LABEL=]N",
+        "--batchsize", action="append", default=[], metavar="[LABEL=]N",
         help="records per operation for plain files, for all of them (N) or for the file "
         "given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the seed's HBase "
         "batches; phases of a results directory take it from metadata.json",
     )
     p.add_argument(
-        "--skip",
-        type=float,
-        metavar="SECONDS",
+        "--skip", type=float, metavar="SECONDS",
         help="figures over everything after the first SECONDS of each phase, instead of "
         "the steady window found by the trend rule (or the part after the runner's "
         "warm-up)",
@@ -107,36 +91,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # Beyond this many rows (~10 MB of CSV) raw datapoints and status figures are not written as
-# plain CSV: raw rows are summed up per interval (rows gzipped on request, --raw-rows; the
-# parse keeps as many rows, multi_output.MAX_KEPT_RAW_ROWS), status figures (as CSV ~1.3 times
-# the log they come from, seconds to write) go to a Parquet file, ~1/50 of the log, written
-# in a fraction of the time (parquet_tables). A data file stays proportionate to the run, not
-# to its operations.
+# plain CSV: raw rows are summed up per second (rows gzipped on request, --raw-rows; the parse
+# keeps as many rows, readers.output.MAX_KEPT_RAW_ROWS), status figures (as CSV ~1.3 times the
+# log they come from) go to a Parquet file, ~1/50 of the log. A data file stays proportionate
+# to the run, not to its operations.
 MAX_PLAIN_ROWS = MAX_KEPT_RAW_ROWS
 STATUS_PARQUET = "status.parquet"
 
 
 def read_status_figures(report_dir: Path) -> pd.DataFrame:
     """The per-interval status figures a report wrote into ``report_dir``: ``status.csv``, or
-    ``status.parquet`` for a long run (text columns come back as Categoricals)."""
+    ``status.parquet`` for a long run."""
     report_dir = Path(report_dir)
     if (report_dir / STATUS_PARQUET).exists():
         return pd.read_parquet(report_dir / STATUS_PARQUET)
     return pd.read_csv(report_dir / "status.csv")
-
-
-def _status_part(output: ParsedOutput) -> pd.DataFrame | InSlices:
-    """An output's status measurements for ``write_parquet``: the frame, or in slices when
-    some columns are in files (``status_spill``), so they are never all in memory."""
-    if output.status_files is None:
-        return output.status_measurements
-    lean = output.status_measurements
-    return InSlices(
-        rows=len(lean),
-        slice_of=lambda lo, hi: output.status_frame(slice(lo, hi)),
-        with_missing=output.status_files.with_missing
-        | {c for c in lean.columns if holds_missing(lean[c])},
-    )
 
 
 def export_figures(
@@ -158,8 +127,8 @@ def export_figures(
         for c in r.clients:
             rep = c.output.report.assign(run=label, client=c.index, source=c.output.source)
             figures.append(rep[["run", "client", "source", "metric", "measurement", "value"]])
-            if not c.output.status_measurements.empty:   # labelled when written: no copy
-                status.append(({"run": label, "client": c.index}, c.output))
+            if not c.output.status_measurements.empty:
+                status.append(c.output.status_measurements.assign(run=label, client=c.index))
             ts = c.output.timeseries
             if not ts.empty:
                 series.append(
@@ -191,9 +160,7 @@ def export_figures(
         first = ["run"] + [c for c in df.columns if c != "run"]
         df = df[first]
         name = f"{stem}.csv.gz" if gzip else f"{stem}.csv"
-        # the text of to_csv, assembled by numpy (csv_text); gzip's fastest level: ~10x
-        # smaller CSV at a fraction of level 9's time
-        write_csv(df, out / name, gzip_level=1 if gzip else None)
+        write_csv(df, out / name, compressed=gzip)
         written.append(out / name)
         if json_too:
             df.to_json(out / f"{stem}.json", orient="records", indent=1, date_format="iso")
@@ -222,9 +189,11 @@ def export_figures(
             f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
             "also writes every row (raw-datapoints.csv.gz)"
         )
-    n_status = sum(len(o.status_measurements) for _, o in status)
-    if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet, part by part
-        write_parquet([(labels, _status_part(o)) for labels, o in status], out / STATUS_PARQUET)
+    n_status = sum(len(f) for f in status)
+    if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet
+        first = ["run", "client"]
+        write_parquet([f[first + [c for c in f.columns if c not in first]] for f in status],
+                      out / STATUS_PARQUET)
         written.append(out / STATUS_PARQUET)
         if notes is not None:
             notes.append(
@@ -233,10 +202,9 @@ def export_figures(
                 f"pandas.read_parquet('{STATUS_PARQUET}'), the columns of status.csv"
             )
     else:
-        dump([o.status_frame().assign(**labels) for labels, o in status], "status",
-             json_too=False)
+        dump(status, "status", json_too=False)
     if not summary.empty:
-        summary.to_csv(out / "summary.csv", index=False)
+        write_csv(summary, out / "summary.csv")
         summary.to_json(out / "summary.json", orient="records", indent=1)
         written += [out / "summary.csv", out / "summary.json"]
     return written
@@ -285,11 +253,7 @@ def build_report_outcome(
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     try:
-        # a big status log's seldom-read columns in files beside the report while it is made
-        with status_spill.spilling(out):
-            return _report_outcome(
-                inputs, out, baseline, batchsize, title, skip, raw_rows
-            )
+        return _report_outcome(inputs, out, baseline, batchsize, title, skip, raw_rows)
     except UnreadableInput:
         if made and not any(out.iterdir()):
             out.rmdir()   # (nothing could be used: no empty directory left behind)
@@ -307,7 +271,6 @@ def _report_outcome(
 ) -> ReportOutcome:
     skipped: list[SkippedInput] = []
     runs = load(inputs, batchsize=batchsize, skipped=skipped, raw_rows=raw_rows)
-    free_memory.release()   # the parse's temporaries back to the system before the charts'
     if not runs:
         reasons = "; ".join(str(s) for s in skipped) or "no run found"
         raise UnreadableInput(" ".join(inputs), f"nothing could be used ({reasons})")
@@ -317,26 +280,23 @@ def _report_outcome(
     summary = runs_summary(runs, merged, skip)
     agg = aggregate(summary)
     db_verdicts = between_databases(agg)
-    cap_steps = capacity_steps(runs)
-    cap_found = capacities(cap_steps)
-    cap_verdicts = capacity_verdicts(cap_found)
+    cap_steps = capacity.steps_table(runs)
+    cap_found = capacity.capacities(cap_steps)
+    cap_verdicts = capacity.capacity_verdicts(cap_found)
     if not cap_verdicts.empty:
         db_verdicts = pd.concat([db_verdicts, cap_verdicts.reindex(columns=db_verdicts.columns)],
                                 ignore_index=True)
     charts: list[Chart] = []
     for chart in ALL_CHARTS:
         charts.extend(chart(runs, out))
-        # a chart's temporaries (millions of points on a long run) back to the system before
-        # the next one: on a 1 GB status log the report's peak went from 2,071 to 1,857 MiB
-        free_memory.release()
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
     if not db_verdicts.empty:
-        db_verdicts.to_csv(out / "verdicts.csv", index=False)
+        write_csv(db_verdicts, out / "verdicts.csv")
         written.append(out / "verdicts.csv")
     if not cap_steps.empty:
-        cap_steps.to_csv(out / "capacity-steps.csv", index=False)
-        cap_found.to_csv(out / "capacity.csv", index=False)
+        write_csv(cap_steps, out / "capacity-steps.csv")
+        write_csv(cap_found, out / "capacity.csv")
         written += [out / "capacity-steps.csv", out / "capacity.csv"]
     comparison = None
     if baseline:
@@ -346,7 +306,7 @@ def _report_outcome(
         base_summary = runs_summary(base_runs, skip=skip)
         _, unmatched = comparison_table_and_unmatched(summary, base_summary)
         comparison = against_baseline(agg, aggregate(base_summary))
-        comparison.to_csv(out / "comparison.csv", index=False)
+        write_csv(comparison, out / "comparison.csv")
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
         written += [out / "comparison.csv", out / "comparison.json"]
         notes += unmatched
@@ -370,7 +330,7 @@ def _report_outcome(
         notes=notes,
         files=written,
         extra_sections=interval_sections(agg, db_verdicts)
-        + capacity_section(cap_steps, cap_found, cap_verdicts),
+        + capacity.html_section(cap_steps, cap_found, cap_verdicts),
     )
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .completeness import check_completeness
 from .errors import UnreadableInput
-from .hdr_logs import HdrLog, read_hdr_log
 from .layout import CLIENT_FILE as _CLIENT_FILE
 from .layout import HDR_DIR, METADATA_FILE, REQUIRED_METADATA_KEYS
 from .layout import HDR_FILE as _HDR_FILE
-from .multi_output import ParsedOutput, parse_file
-from .report_parser import split_metric
+from .readers.hdr import HdrLog, read_hdr_log
+from .readers.output import ParsedOutput, parse_file
 
 
 @dataclass(frozen=True)
@@ -237,54 +237,8 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
     run = Run(
         str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused
     )
-    _check_completeness(run)
+    check_completeness(run)
     return run
-
-
-def _check_completeness(run: Run) -> None:
-    """Name, in ``run.unused``, every client whose final report is cut short or absent."""
-    for c in run.clients:
-        o = c.output
-        for problem in o.completeness_problems:
-            run.unused.append(f"{_short(o.source)}: {problem}")
-        if o.has_report:
-            measured = (
-                set(o.status_measurements["metric"][o.status_measurements["count"].fillna(1) > 0])
-                if not o.status_measurements.empty and "count" in o.status_measurements
-                else set()
-            )
-            missing = sorted(measured - set(o.report["metric"]))
-            # CLEANUP (the binding's cleanup() calls) is no workload figure: its block missing
-            # (seed 001's Cassandra quote ends before it) is flagged, the run still complete.
-            lost = [m for m in missing if split_metric(m).operation != "CLEANUP"]
-            if lost:
-                run.unused.append(
-                    f"{_short(o.source)}: the final report has no block for "
-                    f"{', '.join(lost)}, which its status lines measured (report cut?)"
-                )
-            if len(lost) < len(missing):
-                run.warnings.append(
-                    f"{_short(o.source)}: the final report has no CLEANUP block, which its "
-                    "status lines measured (a quote or file that ends early?)"
-                )
-        if o.encoding not in ("utf-8", "utf-8-sig"):
-            run.warnings.append(
-                f"{_short(o.source)} was read as {o.encoding.upper()} (e.g. PowerShell's '>')"
-            )
-    if (
-        run.clients
-        and not any(c.output.has_report for c in run.clients)
-        and run.metadata.get("_plain_file")
-    ):
-        run.unused.append(
-            "no final report ('[OVERALL], RunTime(ms), ...'): only status lines were found, so "
-            "run time, totals and the per-operation summary are missing (did the client finish?)"
-        )
-
-
-def _short(source: str) -> str:
-    """A client's source files as their names (``client-0.out + client-0.err``)."""
-    return " + ".join(Path(part).name for part in source.split(" + "))
 
 
 def _failure(meta: dict[str, Any], i: int) -> str:
@@ -315,7 +269,7 @@ def load_plain_file(
         "_plain_file": True,
     }
     run = Run(str(path), meta, clients)
-    _check_completeness(run)
+    check_completeness(run)
     return run
 
 
@@ -330,7 +284,7 @@ def load(
     ``batchsize`` applies to plain files only (a phase's own metadata says its batch size):
     one number for all, or ``{label: n}`` with ``""`` as the default for the others.
     Runs come back ordered by scenario, timestamp and phase_index. ``raw_rows`` keeps every
-    raw datapoint as a row (see ``multi_output.parse_file``).
+    raw datapoint as a row (see ``readers.output.parse_file``).
 
     Without ``skipped`` the first unusable input raises :class:`UnreadableInput`; with a
     list, each unusable input is appended to it (with why) and the others are loaded. A file

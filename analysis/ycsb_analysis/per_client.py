@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .loader import Run
-from .report_parser import split_metric
+from .readers.final_report import split_metric
 
 CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "operations", "returns",
                   "gc_count", "gc_time_ms", "gc_time_percent"]

@@ -1,0 +1,17 @@
+"""One reader per YCSB output format, each a small module:
+
+- :mod:`.lines`: a text file as numbered lines, each labelled with its kind (the classifier);
+- :mod:`.final_report`: ``[READ], AverageLatency(us), 477.6`` — the final report and the
+  ``measurementtype=timeseries`` rows;
+- :mod:`.status`: ``… 10 sec: 1460 operations; 146 current ops/sec; [READ: Count=…]``;
+- :mod:`.raw`: ``READ,1795385384846,2701`` — ``measurementtype=raw`` datapoints, summed up
+  per second as they are read;
+- :mod:`.exporter_json`: the files of YCSB's two JSON exporters;
+- :mod:`.hdr`: ``.hdr`` interval logs (HdrHistogram V1 and V2);
+- :mod:`.output`: a whole file — its outputs split apart, each read by the readers above.
+
+The large formats (status lines, raw datapoints) are read with polars: it reads a file's
+lines and runs each format's regular expression over a whole column in Rust, and writes the
+report's CSV and Parquet files, so one library does the reading and the writing without a
+scanner of our own; the rest of the package stays on pandas, to which the frames are handed.
+"""

@@ -1,0 +1,53 @@
+"""Files written by YCSB's JSON exporters (``-p exporter=... -p exportfile=...``).
+
+``JSONMeasurementsExporter`` writes one pretty-printed object per figure, separated by
+``} {`` — not valid JSON as a whole::
+
+    {
+      "metric" : "OVERALL",
+      "measurement" : "RunTime(ms)",
+      "value" : 75
+    } {
+      "metric" : "OVERALL",
+
+``JSONArrayMeasurementsExporter`` writes the same objects as one valid array. NaN is written
+as the string ``"NaN"``. Both become the same ``metric, measurement, value`` frame as a text
+final report (see :mod:`.final_report`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+import polars as pl
+
+from .final_report import number
+
+JSON_START = re.compile(r"^\s*(?:\{|\[\s*\{)")
+
+
+def parse_exporter_text(text: str) -> pd.DataFrame:
+    """Either exporter's text → ``metric, measurement, value``. Raises ValueError if invalid."""
+    decoder = json.JSONDecoder()
+    items: list = []
+    pos, end = 0, len(text)
+    while True:
+        while pos < end and text[pos].isspace():
+            pos += 1
+        if pos >= end:
+            break
+        obj, pos = decoder.raw_decode(text, pos)   # one object, or the whole array
+        items.extend(obj if isinstance(obj, list) else [obj])
+    if not items:
+        raise ValueError("no measurement objects")
+    missing = {"metric", "measurement", "value"} - set().union(*(i.keys() for i in items))
+    if missing:
+        raise ValueError(f"objects lack {sorted(missing)}")
+    values = pl.Series([str(i.get("value")) for i in items])
+    return pd.DataFrame({
+        "metric": pd.Series([str(i.get("metric")) for i in items], dtype=object),
+        "measurement": pd.Series([str(i.get("measurement")) for i in items], dtype=object),
+        "value": values.to_frame("v").select(number(pl.col("v"))).to_series().to_numpy(),
+    })

@@ -1,0 +1,126 @@
+"""What one YCSB client printed for one run, as frames: :class:`ParsedOutput`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import final_report, raw
+
+
+def empty_frame(columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
+
+
+@dataclass
+class ParsedOutput:
+    """Everything one YCSB client printed for one run (possibly from two files: .out + .err)."""
+
+    source: str
+    report: pd.DataFrame  # metric, measurement, value (every final-report figure)
+    status_entries: pd.DataFrame  # one row per status entry (status.ENTRY_COLUMNS)
+    status_measurements: pd.DataFrame  # one row per status entry and metric
+    timeseries: pd.DataFrame  # metric, time_ms, average_latency_us (timeseries type)
+    raw_datapoints: pd.DataFrame  # metric, timestamp_ms, latency_us (raw type; see below)
+    line_counts: dict[str, int] = field(default_factory=dict)
+    # Raw datapoints summed up per second while reading (readers.raw.COLUMNS, exact), how many
+    # there were and how many had a negative latency. The rows themselves are kept only up to
+    # MAX_KEPT_RAW_ROWS per file unless asked for (``parse_file(raw_rows=True)``): otherwise
+    # ``raw_datapoints`` is empty though ``raw_total`` is not.
+    raw_summary: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=raw.COLUMNS))
+    raw_total: int = 0
+    raw_negative: int = 0
+    # Completeness, in the reader's words: a last line without its newline (not read as
+    # data), the blocks of the final report it or a short block leaves incomplete, and the
+    # text encoding when it was not UTF-8.
+    cut_line: str | None = None
+    incomplete_blocks: list[str] = field(default_factory=list)
+    encoding: str = "utf-8"
+
+    @property
+    def status_columns(self) -> list[str]:
+        return list(self.status_measurements.columns)
+
+    def status_values(self, name: str, rows: np.ndarray | slice | None = None) -> np.ndarray:
+        """Column ``name`` of the status measurements (of ``rows`` when given)."""
+        values = self.status_measurements[name].to_numpy()
+        return values if rows is None else values[rows]
+
+    def status_frame(self, rows: np.ndarray | slice | None = None,
+                     columns: list[str] | None = None) -> pd.DataFrame:
+        """The status measurements (of ``rows`` and ``columns`` when given)."""
+        frame = self.status_measurements
+        if columns is not None:
+            frame = frame[[c for c in frame.columns if c in columns]]
+        return frame if rows is None else frame.iloc[rows].reset_index(drop=True)
+
+    @property
+    def skipped_lines(self) -> int:
+        """Lines that were neither YCSB data nor YCSB's own messages."""
+        return int(self.line_counts.get("unknown", 0))
+
+    @property
+    def has_report(self) -> bool:
+        return not self.report.empty
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        return final_report.latency_summary(self.report)
+
+    @property
+    def returns(self) -> pd.DataFrame:
+        return final_report.returns(self.report)
+
+    @property
+    def overall(self) -> dict[str, float]:
+        return final_report.overall(self.report)
+
+    @property
+    def gc(self) -> pd.DataFrame:
+        return final_report.gc_figures(self.report)
+
+    def combined_with(self, other: ParsedOutput) -> ParsedOutput:
+        """Join a client's stdout and stderr parses (report from one, status from the other)."""
+
+        def cat(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+            return b if a.empty else a if b.empty else pd.concat([a, b], ignore_index=True)
+
+        entries_b, meas_b = other.status_entries, other.status_measurements
+        if not self.status_entries.empty and not entries_b.empty:
+            # entry ids stay unique across the two files
+            shift = int(self.status_entries["entry"].max()) + 1
+            entries_b = entries_b.assign(entry=entries_b["entry"] + shift)
+            if not meas_b.empty:
+                meas_b = meas_b.assign(entry=meas_b["entry"] + shift)
+        counts = dict(self.line_counts)
+        for k, v in other.line_counts.items():
+            counts[k] = counts.get(k, 0) + v
+        return ParsedOutput(
+            source=f"{self.source} + {other.source}",
+            report=cat(self.report, other.report),
+            status_entries=cat(self.status_entries, entries_b),
+            status_measurements=cat(self.status_measurements, meas_b),
+            timeseries=cat(self.timeseries, other.timeseries),
+            raw_datapoints=cat(self.raw_datapoints, other.raw_datapoints),
+            line_counts=counts,
+            # (a client's stdout and stderr never both hold raw datapoints of one second)
+            raw_summary=cat(self.raw_summary, other.raw_summary),
+            raw_total=self.raw_total + other.raw_total,
+            raw_negative=self.raw_negative + other.raw_negative,
+            cut_line=self.cut_line if self.cut_line is not None else other.cut_line,
+            incomplete_blocks=self.incomplete_blocks + other.incomplete_blocks,
+            encoding=self.encoding if self.encoding != "utf-8" else other.encoding,
+        )
+
+    @property
+    def completeness_problems(self) -> list[str]:
+        """Why this output's figures are not all there, one phrase each (empty when complete)."""
+        problems = []
+        if self.cut_line is not None:
+            shown = self.cut_line if len(self.cut_line) <= 60 else self.cut_line[:57] + "..."
+            problems.append(f"its last line {shown!r} has no line end (the file was cut): not read")
+        if self.incomplete_blocks:
+            problems.append("final report incomplete: " + "; ".join(self.incomplete_blocks))
+        return problems
