@@ -45,12 +45,25 @@ def step_judge(holds_below, ceiling=1000.0):
     return judge
 
 
-def test_the_search_ends_at_the_highest_target_that_held():
-    _, steps = plan("s4", scale="local")
+def searched(scale: str, checks: tuple = ()):
+    """S4's first run phase and its capacity search at `scale` (objective p99<=10ms)."""
+    _, steps = plan("s4", scale=scale)
     phase = [p for p in phases(steps) if p.command == "run"][0]
-    search = CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS["local"])
+    return phase, CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS[scale],
+                                 checks)
+
+
+def run_search(search, holds_below):
+    """The phases the search ran (in order) and its result, against step_judge(holds_below)."""
     ran = []
-    result = search.run(lambda p: ran.append(p) or p, judge=step_judge(650), say=lambda _: None)
+    result = search.run(lambda p: ran.append(p) or p, judge=step_judge(holds_below),
+                        say=lambda _: None)
+    return ran, result
+
+
+def test_the_search_ends_at_the_highest_target_that_held():
+    phase, search = searched("local")
+    ran, result = run_search(search, 650)
     assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650]  # probe, then bisection
     assert result["capacity"] == 600
     probe, first = ran[0], ran[1]
@@ -65,15 +78,11 @@ def test_the_search_ends_at_the_highest_target_that_held():
 
 
 def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its_ceiling():
-    _, steps = plan("s4", scale="local")
-    phase = [p for p in phases(steps) if p.command == "run"][0]
-    search = CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS["local"])
-    ran = []
-    r = search.run(lambda p: ran.append(p) or p, judge=step_judge(5000), say=lambda _: None)
+    _, search = searched("local")
+    ran, r = run_search(search, 5000)
     assert [p.target for p in ran] == [None, 800, 900] and r["capacity"] == 900
-    ran.clear()
-    search.steps = capacity.STEPS["ci"]
-    r = search.run(lambda p: ran.append(p) or p, judge=step_judge(0), say=lambda _: None)
+    _, search = searched("ci")
+    ran, r = run_search(search, 0)
     assert [p.target for p in ran] == [None, 800, 400] and r["capacity"] == 0
 
 
@@ -90,11 +99,8 @@ def test_slo_replaces_every_measured_run_phase_by_its_search_loads_stay(capsys, 
 
 
 def test_slo_check_runs_the_phase_at_0_9_and_1_25_times_the_capacity_found():
-    _, steps = plan("s4", scale="ci")
-    phase = [p for p in phases(steps) if p.command == "run"][0]
-    search = CapacitySearch(phase, parse_objective("p99<=10ms"), 2, capacity.CHECKS)
-    ran = []
-    r = search.run(lambda p: ran.append(p) or p, judge=step_judge(450), say=lambda _: None)
+    phase, search = searched("ci", capacity.CHECKS)
+    ran, r = run_search(search, 450)
     assert [p.target for p in ran] == [None, 800, 400, 360, 500] and r["capacity"] == 400
     assert [p.capacity.get("check") for p in ran] == [None, None, None, 0.9, 1.25]
     assert ran[-1].name == f"{phase.name}-check-1.25" and search.phases == 5
