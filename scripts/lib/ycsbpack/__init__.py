@@ -11,4 +11,14 @@ scenarios  S1..S4: their phases and actions, S2's fault phase
 runner     scripts/run-scenario and scripts/quickstart: phases, warm-up, trials, capacity
 bench      scripts/bench-*: the pack's benchmarks of itself (bench-fleet: fleet/bench.py)
 fleet      a phase's clients on loader hosts of a Ray cluster (scripts/fleet, fleet-local)
+
+The analysis package's directory (analysis/) goes on sys.path here, once: the runner imports
+the steadiness rule it shares with the analysis (ycsb_analysis.stability, standard library
+only) from this checkout, without the analysis package installed.
 """
+import sys
+
+from .core.paths import ANALYSIS
+
+if str(ANALYSIS) not in sys.path:
+    sys.path.insert(0, str(ANALYSIS))

@@ -4,6 +4,8 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
 LOCAL_SERVERS = REPO_ROOT / "local-servers"
+# the analysis package's directory: on sys.path (ycsbpack/__init__.py) for the shared rules
+ANALYSIS = REPO_ROOT / "analysis"
 
 
 def run_dir(name: str) -> Path:

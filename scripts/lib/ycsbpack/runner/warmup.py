@@ -27,20 +27,16 @@ steady window instead.
 Bounds per scale (SCALE_BOUNDS), overridable per phase or by the user with the properties
 `warmup.maxtime` (seconds, 0 = no warm-up) and `warmup.window` (seconds).
 """
-import importlib.util
 import re
 import threading
 import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from ..core.errors import ScriptError
-from ..core.paths import REPO_ROOT
+# the steadiness rule shared with the analysis (analysis/ is on sys.path: ycsbpack/__init__.py)
+from ycsb_analysis import stability
 
-_RULE_FILE = REPO_ROOT / "analysis" / "ycsb_analysis" / "stability.py"
-_spec = importlib.util.spec_from_file_location("ycsbpack_stability", _RULE_FILE)
-stability = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(stability)
+from ..core.errors import ScriptError
 
 MAXTIME, WINDOW = "warmup.maxtime", "warmup.window"
 # seconds: (longest warm-up, window judged stable, status interval while warming up)
