@@ -1,16 +1,16 @@
 """Capacity under a latency objective: the steps of a search (``run-scenario --slo``) judged,
 each search's capacity, and the capacities compared across trials and databases.
 
-A step is a phase whose metadata.json has ``capacity`` (the runner's scripts/lib/ycsbpack/
-capacity.py: the phase searched, step number 0 for the unthrottled probe, the objective, the
-keep-up share) and ``target`` (ops/s; none for the probe). Over the step's measured window
-(steady_state.window) it has an achieved rate and, per operation, service-time and intended
-percentiles from the clients' .hdr logs (``<OP>`` and ``Intended-<OP>``, YCSB's
-measurement.interval=both). It HOLDS when the objective's percentile of intended latency is
-within the bound for the operation named (every operation when none is) and the achieved rate
-is at least keep-up x target. Where intended latency exceeds service time by more than
-FELL_BEHIND_MARGIN the client fell behind its schedule: its service times hide the queueing
-(coordinated omission) and the intended figure is the one to believe.
+A step is a phase whose metadata.json has ``capacity`` (the runner's
+scripts/lib/ycsbpack/runner/capacity.py: the phase searched, step number 0 for the unthrottled
+probe, the objective, the keep-up share) and ``target`` (ops/s; none for the probe). Over the
+step's measured window (steady_state.window) it has an achieved rate and, per operation,
+service-time and intended percentiles from the clients' .hdr logs (``<OP>`` and
+``Intended-<OP>``, YCSB's measurement.interval=both). It HOLDS when the objective's percentile
+of intended latency is within the bound for the operation named (every operation when none is)
+and the achieved rate is at least keep-up x target. Where intended latency exceeds service time
+by more than FELL_BEHIND_MARGIN the client fell behind its schedule: its service times hide the
+queueing (coordinated omission) and the intended figure is the one to believe.
 
 The capacity of a trial's search is the highest target that held; the unthrottled probe only
 gives the ceiling (without a schedule its intended latency is its service time). Trials give

@@ -1,10 +1,12 @@
 """When is a throughput series steady? The one rule shared by the runner and the analysis.
 
-The runner's live warm-up judge (scripts/lib/ycsbpack/warmup.py) stops a warm-up when the last
-intervals are stable; the analysis (steady_state.py) drops the leading intervals of an output
-that had no separate warm-up. Both apply the functions below, so "steady" means one thing.
-This module uses the standard library only: the runner is stdlib-only Python and loads this
-file by path (it does not install the analysis package), so the rule is defined once.
+The runner's live warm-up judge (scripts/lib/ycsbpack/runner/warmup.py) stops a warm-up when
+the last intervals are stable; the analysis (steady_state.py) drops the leading intervals of an
+output that had no separate warm-up. Both apply the functions below, so "steady" means one thing.
+This module uses the standard library only: the runner is stdlib-only Python (the system
+python3, without the analysis package's dependencies) and imports it as
+`ycsb_analysis.stability` with analysis/ on its sys.path (scripts/lib/ycsbpack/__init__.py),
+so the rule is defined once.
 
 The rule (method: a linear fit of the per-interval throughput, as in the Measuring doc):
   trend   the change the least-squares line predicts across the window, relative to the mean

@@ -2,7 +2,7 @@
 
 import sys
 
-from ycsbpack.paths import REPO_ROOT
+from ycsbpack.core.paths import REPO_ROOT
 
 
 def script(name, *args):

@@ -2,9 +2,9 @@
 from types import SimpleNamespace
 
 import pytest
-from ycsbpack import bench_figures as fig
-from ycsbpack.bench_binding import compare, failures, parse_variant
-from ycsbpack.errors import ScriptError
+from ycsbpack.bench import bench_figures as fig
+from ycsbpack.bench.bench_binding import compare, failures, parse_variant
+from ycsbpack.core.errors import ScriptError
 
 STDERR = """\
 2026-11-24 00:10:00:000 0 sec: 0 operations; est completion in 0 second

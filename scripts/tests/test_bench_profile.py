@@ -3,7 +3,7 @@ an hbase-salted leg, tests/fixtures/hbase-binding-cpu.collapsed) and the agent a
 from pathlib import Path
 
 import pytest
-from ycsbpack import bench_profile as bp
+from ycsbpack.bench import bench_profile as bp
 
 FIXTURE = Path(__file__).parent / "fixtures" / "hbase-binding-cpu.collapsed"
 

@@ -3,9 +3,9 @@ each step runs (its target, intended latency, directory and metadata) and the se
 judged steps."""
 import pytest
 from test_scripts_scenarios import phases, plan
-from ycsbpack import capacity
-from ycsbpack.capacity import CapacitySearch, next_rate, parse_objective
-from ycsbpack.errors import ScriptError
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.runner import capacity
+from ycsbpack.runner.capacity import CapacitySearch, next_rate, parse_objective
 
 
 def test_an_objective_names_the_percentile_the_bound_and_maybe_the_operation():
@@ -87,7 +87,7 @@ def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its
 
 
 def test_slo_replaces_every_measured_run_phase_by_its_search_loads_stay(capsys, tmp_path):
-    from ycsbpack import run_scenario
+    from ycsbpack.runner import run_scenario
     assert run_scenario.main(["S4", "--dry-run", "--scale", "ci", "--slo", "p99<=10ms",
                               "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -106,5 +106,5 @@ def test_slo_check_runs_the_phase_at_0_9_and_1_25_times_the_capacity_found():
     assert ran[-1].name == f"{phase.name}-check-1.25" and search.phases == 5
     assert r["checks"] == {0.9: True, 1.25: False}
     with pytest.raises(ScriptError, match="--slo-check checks the capacity a search found"):
-        from ycsbpack import run_scenario
+        from ycsbpack.runner import run_scenario
         run_scenario.main(["S4", "--dry-run", "--slo-check"])

@@ -1,10 +1,10 @@
 """The client libraries' log: out of stderr, in a file the error names, kept with a phase's
 results. A real cassandra4 client against a closed loopback port (no server needed)."""
 import pytest
-from ycsbpack.errors import ScriptError
-from ycsbpack.launcher import RUNTIME_LIB
-from ycsbpack.paths import REPO_ROOT
-from ycsbpack.phase_runner import Phase, run_phase
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.core.paths import REPO_ROOT
+from ycsbpack.runner.phase_runner import Phase, run_phase
+from ycsbpack.ycsb.ycsb_launcher import RUNTIME_LIB
 
 
 @pytest.mark.skipif(not RUNTIME_LIB.is_dir(), reason="the project is not built")

@@ -11,12 +11,12 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from ycsbpack.errors import ScriptError
+from ycsbpack.core.errors import ScriptError
 from ycsbpack.fleet import agent
 from ycsbpack.fleet.cli import phase_from_args, phase_warmup
-from ycsbpack.fleet.launcher import refusals, remote_command
-from ycsbpack.phase_runner import YCSB, client_split, read_property_files, ycsb_command
-from ycsbpack.warmup import SCALE_BOUNDS
+from ycsbpack.fleet.ray_clients import refusals, remote_command
+from ycsbpack.runner.phase_runner import YCSB, client_split, read_property_files, ycsb_command
+from ycsbpack.runner.warmup import SCALE_BOUNDS
 
 
 def test_remote_command_ships_property_files_and_moves_results_to_the_work_dir(tmp_path):
@@ -167,7 +167,7 @@ def test_loaders_that_cannot_run_the_client_are_refused_naming_the_node():
     ],
 )
 def test_socket_addresses_read_from_proc_and_what_counts_as_loopback(kernel, address, loopback):
-    from ycsbpack import procs
+    from ycsbpack.core import procs
 
     assert procs._proc_net_address(kernel) == address
     assert procs.on_loopback(address) is loopback

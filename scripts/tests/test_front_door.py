@@ -10,7 +10,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from ycsbpack.paths import REPO_ROOT
+from ycsbpack.core.paths import REPO_ROOT
 
 README = REPO_ROOT / "README.md"
 FENCE = re.compile(r"^\s*(```|~~~)")

@@ -3,7 +3,7 @@ executable scripts without a suffix, which ruff.toml lists one by one."""
 
 import tomllib
 
-from ycsbpack.paths import REPO_ROOT
+from ycsbpack.core.paths import REPO_ROOT
 
 
 def python_scripts_without_suffix() -> set[str]:

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
-from ycsbpack import procs
-from ycsbpack.paths import REPO_ROOT
+from ycsbpack.core import procs
+from ycsbpack.core.paths import REPO_ROOT
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"

@@ -1,10 +1,10 @@
 """Command-line checks that need a file tree or a plan rather than a command (the commands
 themselves are in bad_inputs.txt)."""
 import pytest
-from ycsbpack import install
-from ycsbpack.errors import ScriptError
-from ycsbpack.scenario_plan import Context
-from ycsbpack.scenarios import SCENARIOS
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.scenarios.catalogue import SCENARIOS
+from ycsbpack.scenarios.scenario_plan import Context
+from ycsbpack.ycsb import install
 
 
 def test_a_release_tree_without_a_launcher_is_refused_before_anything_is_copied(tmp_path):

@@ -4,8 +4,8 @@ import socket
 import xml.etree.ElementTree as ET
 
 import pytest
-from ycsbpack import hbase_cluster, hbase_local
-from ycsbpack.errors import ScriptError
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.servers import hbase_cluster, hbase_local
 
 
 def props(path):
@@ -84,7 +84,7 @@ def test_the_dead_servers_regions_and_when_they_reopened_come_from_the_masters_l
     import time
     from pathlib import Path
 
-    from ycsbpack import hbase_logs
+    from ycsbpack.servers import hbase_logs
     monkeypatch.setenv("TZ", "UTC")  # the log was written on a machine in UTC
     time.tzset()
     (tmp_path / "logs").mkdir()

@@ -2,9 +2,9 @@
 import xml.etree.ElementTree as ET
 
 import pytest
-from ycsbpack import install
-from ycsbpack.bindings import BINDINGS
-from ycsbpack.errors import ScriptError
+from ycsbpack.core.bindings import BINDINGS
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.ycsb import install
 
 # lines as maven-dependency-plugin 3.8.1's `list` goal writes them (cassandra4-binding's build)
 LISTING = """

@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from ycsbpack import launcher
-from ycsbpack.errors import ScriptError
-from ycsbpack.secrets import mask_command
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.core.secrets import mask_command
+from ycsbpack.ycsb import ycsb_launcher
 
 
 @pytest.fixture
@@ -19,17 +19,17 @@ def built(tmp_path, monkeypatch):
     (release / "lib").mkdir(parents=True)
     (release / "conf").mkdir()
     (release / "lib" / "cassandra4-binding-0.1.0.jar").write_text("")
-    monkeypatch.setattr(launcher, "RUNTIME_LIB", runtime)
-    monkeypatch.setattr(launcher, "binding_release_dir",
+    monkeypatch.setattr(ycsb_launcher, "RUNTIME_LIB", runtime)
+    monkeypatch.setattr(ycsb_launcher, "binding_release_dir",
                         lambda module, name: tmp_path / module / "target" / f"{name}-binding")
-    monkeypatch.setattr(launcher, "_warn_if_stale", lambda module, lib: None)
+    monkeypatch.setattr(ycsb_launcher, "_warn_if_stale", lambda module, lib: None)
     return tmp_path
 
 
 def test_load_runs_the_exit_status_aware_main_with_load_flag_last(built, tmp_path):
     workload = tmp_path / "w.properties"
     workload.write_text("recordcount=1\n")
-    cmd = launcher.build_command(
+    cmd = ycsb_launcher.build_command(
         [
             "load",
             "cassandra4",
@@ -52,16 +52,16 @@ def test_load_runs_the_exit_status_aware_main_with_load_flag_last(built, tmp_pat
     classpath = cmd[cmd.index("-cp") + 1].split(":")
     assert classpath[0] == "/extra.jar"
     assert classpath[-1].endswith("ycsb-runtime/target/lib/*")
-    main_at = cmd.index(launcher.CLIENT_MAIN)
+    main_at = cmd.index(ycsb_launcher.CLIENT_MAIN)
     assert cmd[main_at + 1:main_at + 3] == ["-db", "org.ycsbpack.cassandra4.Cassandra4Client"]
     assert cmd[-1] == "-load"
     assert cmd[main_at + 3:-1] == ["-P", str(workload), "-p", "a=b", "-s", "-threads", "4"]
 
 
 def test_run_adds_t_and_shell_uses_ycsbs_command_line(built):
-    assert launcher.build_command(["run", "basic"])[-1] == "-t"
-    shell = launcher.build_command(["shell", "basic"])
-    assert shell[-3:] == [launcher.SHELL_MAIN, "-db", "site.ycsb.BasicDB"]
+    assert ycsb_launcher.build_command(["run", "basic"])[-1] == "-t"
+    shell = ycsb_launcher.build_command(["shell", "basic"])
+    assert shell[-3:] == [ycsb_launcher.SHELL_MAIN, "-db", "site.ycsb.BasicDB"]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -73,14 +73,14 @@ def test_run_adds_t_and_shell_uses_ycsbs_command_line(built):
 ])
 def test_bad_command_lines_are_refused_with_a_reason(built, argv, message):
     with pytest.raises(ScriptError, match=None) as e:
-        launcher.build_command(argv)
+        ycsb_launcher.build_command(argv)
     assert message in str(e.value)
 
 
 def test_an_unbuilt_binding_names_the_build_command(built, monkeypatch, tmp_path):
-    monkeypatch.setattr(launcher, "binding_release_dir", lambda m, n: tmp_path / "nowhere")
+    monkeypatch.setattr(ycsb_launcher, "binding_release_dir", lambda m, n: tmp_path / "nowhere")
     with pytest.raises(ScriptError) as e:
-        launcher.build_command(["run", "cassandra4"])
+        ycsb_launcher.build_command(["run", "cassandra4"])
     assert "the cassandra4 binding is not built: mvn -q -DskipTests package" in str(e.value)
 
 
@@ -94,9 +94,9 @@ def test_secret_property_values_are_masked_in_the_echoed_command():
 
 def test_python_and_java_mask_the_same_secret_words():
     """secrets.py masks the echoed command, SecretMaskingStream YCSB's own output: one list."""
-    from ycsbpack.secrets import SECRET_WORDS
-    java = (launcher.REPO_ROOT / "binding-common" / "src" / "main" / "java" / "org" / "ycsbpack"
-            / "common" / "launch" / "SecretMaskingStream.java").read_text()
+    from ycsbpack.core.secrets import SECRET_WORDS
+    java = (ycsb_launcher.REPO_ROOT / "binding-common" / "src" / "main" / "java" / "org"
+            / "ycsbpack" / "common" / "launch" / "SecretMaskingStream.java").read_text()
     block = java[java.index("SECRET_WORDS = {"):java.index("};", java.index("SECRET_WORDS = {"))]
     assert re.findall(r'"([^"]+)"', block) == list(SECRET_WORDS)
 

@@ -4,8 +4,8 @@ import os
 import socket
 
 import pytest
-from ycsbpack import mysql_local
-from ycsbpack.errors import ScriptError
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.servers import mysql_local
 
 
 def test_the_config_keeps_everything_under_the_run_dir_on_loopback(tmp_path):

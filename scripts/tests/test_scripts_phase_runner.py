@@ -1,7 +1,7 @@
 """How a phase becomes a bin/ycsb command and a metadata record."""
 from pathlib import Path
 
-from ycsbpack.phase_runner import Phase, read_property_files, ycsb_command, ycsb_props
+from ycsbpack.runner.phase_runner import Phase, read_property_files, ycsb_command, ycsb_props
 
 
 def test_property_files_merge_in_order_like_ycsb(tmp_path):

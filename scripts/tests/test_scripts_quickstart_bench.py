@@ -6,9 +6,10 @@ phase (BatchedWorkload, batch size 10, two clients).
 from pathlib import Path
 
 import pytest
-from ycsbpack import bench_batches, quickstart
-from ycsbpack.bindings import BINDINGS, DATABASE_BINDINGS
-from ycsbpack.errors import ScriptError
+from ycsbpack.bench import bench_batches
+from ycsbpack.core.bindings import BINDINGS, DATABASE_BINDINGS
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.runner import quickstart
 
 (BATCH_RUN,) = (Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixtures" / "results"
                 / "fixture-sweep").glob("*/batch-run")

@@ -8,16 +8,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from ycsbpack.local_servers import LocalCassandra
-from ycsbpack.phase_runner import (
+from ycsbpack.runner.phase_runner import (
     Phase,
     client_split,
     phase_metadata,
     read_property_files,
     ycsb_command,
 )
-from ycsbpack.scenario_plan import Context
-from ycsbpack.scenarios import SCENARIOS
+from ycsbpack.scenarios.catalogue import SCENARIOS
+from ycsbpack.scenarios.scenario_plan import Context
+from ycsbpack.servers.local_servers import LocalCassandra
 
 layout = pytest.importorskip("ycsb_analysis.layout")
 loader = pytest.importorskip("ycsb_analysis.loader")
@@ -66,7 +66,7 @@ def test_the_loader_reads_what_the_writer_wrote(tmp_path):
 
 
 def test_a_capacity_step_adds_exactly_the_declared_capacity_key(tmp_path):
-    from ycsbpack.capacity import CapacitySearch, parse_objective
+    from ycsbpack.runner.capacity import CapacitySearch, parse_objective
     phase, _ = written_metadata("s4", 1, tmp_path)
     step = CapacitySearch(phase, parse_objective("p99<=10ms"), 2).step_phase(1, 500.0)
     meta = phase_metadata(step, [ycsb_command(step, tmp_path / step.directory, 0, {})], [0],

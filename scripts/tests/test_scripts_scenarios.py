@@ -3,12 +3,13 @@ import re
 from pathlib import Path
 
 import pytest
-from ycsbpack import fault_timeline, fault_verdict, run_scenario
-from ycsbpack.errors import ScriptError
-from ycsbpack.local_servers import LocalCassandra, LocalHBase
-from ycsbpack.phase_runner import RUN_INSERT_STRIDE, Phase, client_split, read_property_files
-from ycsbpack.scenario_plan import WORKLOADS, Composite, Context
-from ycsbpack.scenarios import SCENARIOS, scenario_id
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.runner import run_scenario
+from ycsbpack.runner.phase_runner import RUN_INSERT_STRIDE, Phase, client_split, read_property_files
+from ycsbpack.scenarios import fault_timeline, fault_verdict
+from ycsbpack.scenarios.catalogue import SCENARIOS, scenario_id
+from ycsbpack.scenarios.scenario_plan import WORKLOADS, Composite, Context
+from ycsbpack.servers.local_servers import LocalCassandra, LocalHBase
 
 
 def plan(scenario, database="cassandra", scale="local", local=True, clients=1, quick=False):

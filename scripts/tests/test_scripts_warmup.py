@@ -2,13 +2,14 @@
 (BasicDB: no server) through the warm-up and its stop file."""
 
 import json
+import subprocess
 from pathlib import Path
 
-from ycsbpack import warmup
-from ycsbpack.phase_runner import Phase, run_phase
-from ycsbpack.run_scenario import alternating
-from ycsbpack.scenario_plan import Context
-from ycsbpack.scenarios import SCENARIOS
+from ycsbpack.runner import warmup
+from ycsbpack.runner.phase_runner import Phase, run_phase
+from ycsbpack.runner.run_scenario import alternating
+from ycsbpack.scenarios.catalogue import SCENARIOS
+from ycsbpack.scenarios.scenario_plan import Context
 
 ROOT = Path(__file__).resolve().parents[2]
 # status lines as YCSB 0.17 prints them (cut to their head; the judge reads nothing else)
@@ -41,6 +42,20 @@ def test_a_noisy_window_in_the_middle_of_a_slow_climb_is_not_steady():
     assert not judge.stable.is_set()
     feed(judge, 0, [957, 740, 656, 2202, 1386, 1538, 1631, 2406, 3236, 2398], first=28)
     assert not judge.stable.is_set()
+
+
+def test_the_rule_is_the_analysis_module_of_this_checkout_without_its_dependencies():
+    """The runner imports ycsb_analysis.stability (one definition of "steady"), from this
+    checkout, under the scripts' own python3: nothing else of the analysis package loads."""
+    assert Path(warmup.stability.__file__) == ROOT / "analysis" / "ycsb_analysis" / "stability.py"
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from ycsbpack.runner import warmup; "
+             "print(warmup.stability.__file__); "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+             "('ycsb_analysis', 'polars', 'numpy', 'pyarrow')))")
+    out = subprocess.run(["python3", "-c", probe, str(ROOT / "scripts" / "lib")],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == [str(ROOT / "analysis" / "ycsb_analysis" / "stability.py"),
+                   "['ycsb_analysis', 'ycsb_analysis.stability']"]
 
 
 def test_clients_are_judged_together_on_their_sum():

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from scenario_commands import script
-from ycsbpack import procs
+from ycsbpack.core import procs
 
 PID_FILES = {"hbase-local": "hbase.pid", "mysql-local": "mysql.pid"}
 

@@ -1,12 +1,12 @@
-"""How many trials the runner runs (ycsbpack.trials): --repeat, --precision with its trial and
-time budgets, and the plan --dry-run prints."""
+"""How many trials the runner runs (ycsbpack.runner.trials): --repeat, --precision with its trial
+and time budgets, and the plan --dry-run prints."""
 
 import argparse
 
 import pytest
-from ycsbpack import run_scenario
-from ycsbpack.errors import ScriptError
-from ycsbpack.trials import (
+from ycsbpack.core.errors import ScriptError
+from ycsbpack.runner import run_scenario
+from ycsbpack.runner.trials import (
     Headline,
     Precision,
     TrialRule,

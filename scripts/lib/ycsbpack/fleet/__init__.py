@@ -6,6 +6,6 @@ ray_env      importing Ray (re-running under the project's .venv), quiet setting
 local        scripts/fleet-local: a Ray cluster of N loader nodes on loopback
 agent        the per-client Ray actor on a loader: runs bin/ycsb, tails its files (stdlib only)
 build        what identifies a pack build (commit, checksum of the jars' contents)
-launcher     the coordinator side: placement, refusals, start, live status, files, metadata
+ray_clients  the coordinator side: placement, refusals, start, live status, files, metadata
 cli          scripts/fleet run --clients N -- <bin/ycsb args>
 """

@@ -1,4 +1,5 @@
-"""One YCSB client on a loader host: the Ray actor the coordinator (launcher.py) creates per client.
+"""One YCSB client on a loader host: the Ray actor the coordinator (ray_clients.py) creates per
+client.
 
 Standard library only: Ray ships this module to the loaders by value, so a loader needs Ray and
 its own build of the pack (found through $YCSBPACK_HOME, set when its `ray start` ran), nothing
@@ -138,7 +139,7 @@ class ClientAgent:
         """The JDK bin/ycsb would use there, found by the loader's own pack code."""
         lib = os.path.join(self.home, "scripts", "lib")
         probe = (
-            "import sys; sys.path.insert(0, sys.argv[1]); from ycsbpack import java; "
+            "import sys; sys.path.insert(0, sys.argv[1]); from ycsbpack.core import java; "
             "print(java.java17())"
         )
         try:

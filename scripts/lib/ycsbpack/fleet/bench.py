@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..errors import run_main
-from ..paths import REPO_ROOT
-from ..phase_runner import Phase, run_phase
+from ..core.errors import run_main
+from ..core.paths import REPO_ROOT
+from ..runner.phase_runner import Phase, run_phase
 from .ray_env import ensure_ray
 
 PORT = 6493
@@ -52,8 +52,8 @@ def main(argv=None) -> int:
     p.add_argument("--ray", help="an existing cluster (default: a local one started here)")
     args = p.parse_args(argv)
     ensure_ray()
-    from .launcher import RayClients
     from .local import LocalFleet
+    from .ray_clients import RayClients
 
     fleet = None
     try:

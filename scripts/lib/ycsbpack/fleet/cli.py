@@ -13,7 +13,8 @@ go to <out>/<label>/ in the runner layout (client-<i>.out/.err, hdr/, metadata.j
         -p maxexecutiontime=300
 
 --warmup warms a run phase up in the same clients until steady, then measures its
-maxexecutiontime (warmup.py, as run-scenario does; the stop reaches every loader through Ray).
+maxexecutiontime (runner/warmup.py, as run-scenario does; the stop reaches every loader through
+Ray).
 """
 
 import argparse
@@ -22,12 +23,12 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..bindings import BINDINGS
-from ..errors import ScriptError, run_main
-from ..paths import REPO_ROOT
-from ..phase_runner import Phase, read_property_files, run_phase, summary
-from ..warmup import SCALE_BOUNDS
-from ..warmup import bounds as warmup_bounds
+from ..core.bindings import BINDINGS
+from ..core.errors import ScriptError, run_main
+from ..core.paths import REPO_ROOT
+from ..runner.phase_runner import Phase, read_property_files, run_phase, summary
+from ..runner.warmup import SCALE_BOUNDS
+from ..runner.warmup import bounds as warmup_bounds
 from .ray_env import ensure_ray
 
 DATABASES = {"cassandra4": "cassandra", "hbase-salted": "hbase", "basic": "basic"}
@@ -167,7 +168,7 @@ def main(argv=None) -> int:
     ).resolve()
     warmup = phase_warmup(phase, args.warmup) if args.warmup else None
     ensure_ray()
-    from .launcher import RayClients
+    from .ray_clients import RayClients
 
     launcher = RayClients(args.ray, args.clients_per_node)
     print(

@@ -28,9 +28,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from .. import procs
-from ..errors import ScriptError, run_main
-from ..paths import REPO_ROOT, run_dir
+from ..core import procs
+from ..core.errors import ScriptError, run_main
+from ..core.paths import REPO_ROOT, run_dir
 from .ray_env import LOADER_RESOURCE, QUIET_ENV, ensure_ray, ray_start_command
 
 DEFAULT_PORT = 6390

@@ -5,9 +5,9 @@ import os
 import sys
 from pathlib import Path
 
-from .. import procs
-from ..errors import ScriptError
-from ..paths import REPO_ROOT
+from ..core import procs
+from ..core.errors import ScriptError
+from ..core.paths import REPO_ROOT
 
 REQUIREMENTS = REPO_ROOT / "scripts" / "fleet-requirements.txt"
 VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"

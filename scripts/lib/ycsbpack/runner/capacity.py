@@ -1,0 +1,192 @@
+"""Capacity under a latency objective (`run-scenario ... --slo "p99<=10ms"`): the highest rate
+at which a run phase keeps its objective on intended latency.
+
+Each run phase of the scenario becomes a search of steps, each an ordinary phase run (warmed up,
+then measured; its own results directory `<database>-<phase>-step-<k>`):
+  step 0, the probe: unthrottled; its steady throughput is the ceiling C.
+  steps 1..n: YCSB `-target R` (shared out between the phase's clients; YCSB spreads a
+  client's target over its threads) with `measurement.interval=both`, so every operation is
+  also measured from its intended start time (`Intended-<OP>`): a client that falls behind its
+  schedule shows the queueing as intended latency instead of hiding it (coordinated omission).
+A step HOLDS when, over its measured window, the objective's percentile of intended latency is
+within the bound for the operation named (every operation when none is) and the achieved rate
+is at least KEEP_UP of the target. The analysis judges a step (`python -m ycsb_analysis.capacity
+STEP_DIR`, one definition of the rule); this module only chooses the next rate: the first step
+at FIRST_STEP x C (where databases usually still keep a p99 objective), then bisection between
+the highest rate that held and the lowest above it that did not (C at first), until the two are
+within RESOLUTION of each other or the scale's number of steps is spent. The capacity of a trial
+is the highest target that held; with --repeat the trials give its interval, and with two
+databases their ratio (ycsb-report: capacity.csv, verdicts.csv). The probe never holds: with
+no schedule its intended latency is its service time (a closed loop waits for the database, the
+coordinated omission this mode exists to avoid); only paced steps decide.
+"""
+import copy
+import json
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, List, Optional, Tuple
+
+from ..core.errors import ScriptError
+from ..core.report_tool import VENV, ensure_report_tool
+
+KEEP_UP = 0.95       # achieved / target at least this: the client kept its schedule
+FIRST_STEP = 0.8     # the first target, as a share of the probe's ceiling
+RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
+STEPS = {"cluster": 6, "local": 5, "ci": 2}  # steps after the probe
+CHECKS = (0.9, 1.25)  # --slo-check: independent steps at these shares of the capacity found
+UNITS_US = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
+_OBJECTIVE = re.compile(r"^(?:(?P<op>[A-Za-z_]+):)?p(?P<pct>\d+(?:\.\d+)?)\s*<=\s*"
+                        r"(?P<bound>\d+(?:\.\d+)?)\s*(?P<unit>us|ms|s)$")
+
+
+@dataclass(frozen=True)
+class Objective:
+    text: str
+    percentile: float  # 99.0 for p99
+    bound_us: float
+    operation: str = ""  # "" = every operation of the phase
+
+    def metadata(self) -> dict:
+        return {"text": self.text, "percentile": self.percentile, "bound_us": self.bound_us,
+                "operation": self.operation}
+
+
+def parse_objective(text: str) -> Objective:
+    """'p99<=10ms', 'READ:p99.9<=2500us', 'p50<=1ms' -> Objective; one sentence when not."""
+    m = _OBJECTIVE.match(text.strip().replace(" ", ""))
+    if not m or not 0 < float(m.group("pct")) < 100:
+        raise ScriptError(f"--slo {text!r}: expected [OPERATION:]pPERCENTILE<=BOUND with a unit, "
+                          "e.g. p99<=10ms or READ:p99.9<=2500us (percentile between 0 and 100)")
+    bound = float(m.group("bound")) * UNITS_US[m.group("unit")]
+    if bound <= 0:
+        raise ScriptError(f"--slo {text!r}: the bound must be above 0")
+    return Objective(text.strip(), float(m.group("pct")), bound, (m.group("op") or "").upper())
+
+
+def next_rate(ceiling: float, tried: List[Tuple[float, bool]], steps: int) -> Optional[float]:
+    """The next target (ops/s) after the steps `tried` ((target, held), in order), or None when
+    the search is over (module docstring)."""
+    if len(tried) >= steps or ceiling <= 0:
+        return None
+    if not tried:
+        return FIRST_STEP * ceiling
+    lo = max((r for r, ok in tried if ok), default=0.0)
+    hi = min((r for r, ok in tried if not ok and r > lo), default=ceiling)
+    if hi <= lo or (hi - lo) <= RESOLUTION * hi:
+        return None
+    return (lo + hi) / 2
+
+
+def capacity_of(tried: List[Tuple[float, bool]]) -> float:
+    """The highest target that held (0 when nothing held)."""
+    return max((r for r, ok in tried if ok), default=0.0)
+
+
+def searches(steps: list, objective: Optional[Objective], scale: str,
+             check: bool = False) -> list:
+    """The plan's (context, step) list with every measured run phase replaced by its capacity
+    search (loads, a phase that consumes its data, actions and the fault phase stay); with
+    `check`, each search ends with a run at each share of CHECKS of the capacity it found."""
+    if objective is None:
+        return steps
+    from .phase_runner import Phase
+    return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else ())
+             if isinstance(st, Phase) and st.command == "run" and st.repeatable else st)
+            for ctx, st in steps]
+
+
+def add_capacity_option(p) -> None:
+    p.add_argument("--slo", metavar="OBJECTIVE",
+                   help="capacity mode: search each run phase for the highest rate that keeps "
+                        "this objective on intended latency, e.g. 'p99<=10ms' or "
+                        "'READ:p99.9<=2500us' (docs/capacity.md)")
+    p.add_argument("--slo-check", action="store_true",
+                   help="with --slo: after each search, run the phase at "
+                        + " and ".join(f"{c:g}" for c in CHECKS)
+                        + " x the capacity found (the first should hold, the second not)")
+
+
+def judge_step(phase_dir: Path) -> dict:
+    """The analysis's judgement of one step (ycsb_analysis.capacity): achieved rate, the
+    objective's latencies, whether it held and why not."""
+    ensure_report_tool()
+    proc = subprocess.run([str(VENV / "bin" / "python"), "-m", "ycsb_analysis.capacity",
+                           str(phase_dir)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise ScriptError(f"the analysis could not judge the capacity step {phase_dir} (exit "
+                          f"{proc.returncode}):\n{proc.stderr.strip()[-1500:]}")
+    return json.loads(proc.stdout)
+
+
+@dataclass
+class CapacitySearch:
+    """A step of the plan that runs a capacity search of one run phase (module docstring)."""
+    phase: object          # phase_runner.Phase: the phase searched
+    objective: Objective
+    steps: int
+    checks: tuple = ()     # --slo-check: CHECKS
+    name: str = ""
+    index: int = 0
+    result: Optional[dict] = None  # what run() found (scenario-run.json keeps it)
+
+    def __post_init__(self):
+        self.name = self.name or f"capacity of {self.phase.name}"
+
+    @property
+    def phases(self) -> int:
+        return self.steps + 1 + len(self.checks)
+
+    @property
+    def describe(self) -> str:
+        return (f"highest rate with {self.objective.text} on intended latency: an unthrottled "
+                f"probe, then at most {self.steps} steps of -target (first {FIRST_STEP:.0%} of "
+                f"the probe's rate, then bisection to {RESOLUTION:.0%})")
+
+    def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None):
+        """Step k of the search (0: the probe, no target), or with `check` the check run at that
+        share of the capacity found."""
+        p = copy.deepcopy(self.phase)
+        p.name = f"{self.phase.name}-" + (f"check-{check:g}" if check else f"step-{k}")
+        suffix = f"-repeat-{p.repeat}" if p.repeat else ""
+        p.dir_name = f"{p.database}-{p.name}{suffix}"
+        p.index = self.index + k
+        p.target = int(round(target)) if target else None
+        p.properties = dict(p.properties, **{"measurement.interval": "both"})
+        p.phase_group = f"capacity:{self.phase.name}"
+        p.capacity = {"search": self.phase.name, "step": k, "objective":
+                      self.objective.metadata(), "keep_up": KEEP_UP}
+        if check:
+            p.capacity["check"] = check
+        return p
+
+    def run(self, run: Callable[[object], Path], judge: Callable[[Path], dict] = judge_step,
+            say: Callable[[str], None] = print) -> dict:
+        """Runs the probe and the steps (`run(phase)` runs one phase, warmed up, and returns its
+        directory); returns {"ceiling", "steps", "capacity", "checks"}."""
+        probe = judge(run(self.step_phase(0, None)))
+        ceiling = float(probe["achieved_ops_per_s"] or 0.0)
+        say(f"   probe: {ceiling:,.0f} ops/s unthrottled (the ceiling; without a schedule its "
+            f"intended latency is its service time, so it decides nothing); {probe['summary']}")
+        tried: List[Tuple[float, bool]] = []
+        rate = next_rate(ceiling, tried, self.steps)
+        while rate is not None:
+            step = judge(run(self.step_phase(len(tried) + 1, rate)))
+            tried.append((round(rate), bool(step["held"])))
+            say(f"   step {len(tried)}: target {rate:,.0f} ops/s: "
+                f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
+            rate = next_rate(ceiling, tried, self.steps)
+        found = capacity_of(tried)
+        say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s, the highest "
+            f"target that held ({found / ceiling if ceiling else 0:.0%} of the ceiling; "
+            "the interval comes from trials: --repeat)")
+        checked = {}
+        for i, share in enumerate(self.checks if found else ()):
+            step = judge(run(self.step_phase(self.steps + 1 + i, share * found, check=share)))
+            checked[share] = bool(step["held"])
+            say(f"   check at {share:g} x capacity = {share * found:,.0f} ops/s: "
+                f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
+        self.result = {"ceiling": ceiling, "steps": tried, "capacity": found,
+                       "checks": checked}
+        return self.result

@@ -1,0 +1,75 @@
+"""scripts/quickstart: the showcase on real local databases: Cassandra vs HBase with a verdict.
+
+Builds what is missing, then runs trials of S4 update-heavy at local scale (per trial and
+database: start a fresh local server, load 20,000 1 KB records, flush and compact, warm up the
+50/50 read/update workload until its throughput is steady, measure --seconds, stop the server),
+Cassandra and HBase in blocks A,B then B,A, until the 95% interval of the Cassandra/HBase
+throughput ratio, drawn from the spread between trials, is within +-10% (--precision) or the
+time budget (--budget) runs out. Then the analysis report; the last line is the path of
+report.html. --with-s1 adds S1's list-append phases to every trial. Results:
+results/quickstart/<UTC time>/. The full scenarios: scripts/run-scenario (docs/scenarios.md).
+"""
+import argparse
+import csv
+import time
+from pathlib import Path
+
+from ..core.build import ensure_built
+from ..core.errors import ScriptError, run_main
+from ..core.paths import REPO_ROOT
+from ..core.report_tool import write_report
+from .run_scenario import DATABASES, Settings, run_scenarios, timestamp
+from .trials import add_trial_options, trial_rule
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="quickstart", description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=int, default=20,
+                    help="length of each measured run phase (default 20)")
+    ap.add_argument("--db", choices=DATABASES + ["both"], default="both",
+                    help="database(s) to show (default both)")
+    ap.add_argument("--with-s1", action="store_true",
+                    help="add S1's list-append phases to every trial (about 2 minutes more each)")
+    ap.add_argument("--out", type=Path, help="results directory (default "
+                                             "results/quickstart/<UTC time>)")
+    add_trial_options(ap, precision="10%", budget=9.0)
+    args = ap.parse_args(argv)
+    out = (args.out or REPO_ROOT / "results" / "quickstart" / timestamp()).resolve()
+    t0 = time.monotonic()
+    if args.seconds < 1:
+        ap.error("--seconds must be 1 or more")
+    if args.repeat > 1:
+        args.precision = None  # an explicit number of trials instead of the default target
+    try:
+        rule = trial_rule(args)
+    except ScriptError as e:
+        ap.error(str(e))
+    ensure_built()
+    settings = Settings(scale="local", keep_going=True, trials=rule,
+                        user_properties={"maxexecutiontime": str(args.seconds)})
+    databases = DATABASES if args.db == "both" else [args.db]
+    failed = run_scenarios(["s4", "s1"] if args.with_s1 else ["s4"], databases, settings, out,
+                           quick=True)
+    print("== writing the report (.venv/bin/ycsb-report)", flush=True)
+    report = write_report(out, out / "report")
+    print(headline(out / "report"), flush=True)
+    print(f"== quickstart done in {time.monotonic() - t0:.0f} s"
+          + (f", {failed} step(s) FAILED (see above)" if failed else ""), flush=True)
+    print(report)
+    return 1 if failed else 0
+
+
+def headline(report_dir: Path) -> str:
+    """The verdicts of the report's throughput comparisons, one line each (verdicts.csv)."""
+    verdicts = report_dir / "verdicts.csv"
+    if not verdicts.exists():
+        return "== no Cassandra-vs-HBase comparison (one database shown)"
+    with open(verdicts, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["figure"] in ("throughput", "records/s")]
+    return "\n".join(f"== {r['scenario']} {r['phase']} {r['figure']}, cassandra/hbase "
+                     f"{float(r['ratio']):.2f} (trials {r['trials']}): {r['verdict']}"
+                     for r in rows)
+
+
+if __name__ == "__main__":
+    run_main(main)

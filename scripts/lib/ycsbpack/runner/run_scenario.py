@@ -1,0 +1,282 @@
+"""scripts/run-scenario: one documented scenario, every phase in order, on local servers or yours.
+
+    scripts/run-scenario S2 --db both --scale local
+    scripts/run-scenario S4 --db cassandra --scale cluster --hosts 10.0.0.1,10.0.0.2 --clients 4
+
+Creates the schema (the bindings' createschema/createtable), loads, runs the phases (thread
+sweeps, batch sizes, table variants, major compactions, S2's fault phase), printing progress.
+Every measured run phase is warmed up first (warmup.py); `--repeat N` runs the whole sequence
+N times, alternating the databases A,B,B,A,... so that a drift of the machine cancels.
+Results: results/<scenario>/<timestamp>/<database>-<phase>/ (raw YCSB output, .hdr logs,
+metadata.json), read by `.venv/bin/ycsb-report`. Without --hosts it starts the local servers it
+needs (scripts/cassandra-local, scripts/hbase-local) and always stops what it started.
+Documentation: docs/scenarios.md.
+"""
+import json
+import signal
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Dict, List
+
+from ..core.arg_checks import validate_run_scenario
+from ..core.build import ensure_built
+from ..core.errors import ScriptError, run_main
+from ..core.paths import REPO_ROOT, run_dir
+from ..scenarios.catalogue import SCENARIOS, scenario_id
+from ..scenarios.scenario_plan import Composite, Context, estimate_seconds
+from ..servers.local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
+from .capacity import CapacitySearch, searches
+from .dry_run import phase_warmup, print_plan, step_line
+from .phase_runner import Phase, run_phase, summary
+from .progress import Progress, _clock
+from .scenario_args import ALL_DATABASES, DATABASES, Settings, parser, settings_from
+from .trials import (
+    MIN_TRIALS,
+    measure,
+    progress_lines,
+    stop_reason,
+)
+
+MYSQL_SCENARIOS = ["s1"]
+START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": {1: 25, 3: 75}, "mysql": {1: 20}}
+
+
+def connection(database: str, settings: Settings, server) -> Dict[str, str]:
+    if database in settings.hosts:
+        if database == "cassandra":
+            return {"hosts": settings.hosts[database]}
+        if database == "mysql":
+            return {"db.url": settings.hosts[database]}
+        return {"hbase.zookeeper.quorum": settings.hosts[database]}
+    if database == "cassandra":
+        return {"hosts": server.hosts()}
+    return server.connection()
+
+
+def local_server(database: str, nodes: int, settings: Settings):
+    root = settings.run_root or run_dir("scenarios")
+    if database == "cassandra":
+        return LocalCassandra(root / "cassandra", nodes, settings.cassandra_address,
+                              settings.cassandra_jmx_port)
+    if database == "mysql":
+        return LocalMySQL(root / "mysql", settings.mysql_port)
+    zk, master, rs = settings.hbase_ports
+    return LocalHBase(root / "hbase", zk, master, rs, nodes=nodes)
+
+
+def alternating(databases: List[str], repeat: int) -> List[tuple]:
+    """(database, trial number) in the order A,B,B,A,A,B,...: a linear drift of the machine
+    over the session hits both databases alike."""
+    order = []
+    for r in range(repeat):
+        order += [(db, r + 1) for db in block_order(databases, r + 1)]
+    return order
+
+
+def block_order(databases: List[str], trial: int) -> List[str]:
+    """The databases of trial `trial` (1, 2, ...): A,B then B,A, ..."""
+    return list(databases) if trial % 2 == 1 else list(databases)[::-1]
+
+
+def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server, out: Path,
+          quick: bool) -> list:
+    """(context, step) of every step of `scenarios` on `db` in trial `trial`."""
+    steps = []
+    numbered = settings.trials.numbered
+    for s in scenarios:
+        ctx = Context(s, db, settings.scale, settings.clients, connection(db, settings, server),
+                      settings.user_files, settings.user_properties,
+                      cassandra=server if db == "cassandra" and server else None,
+                      hbase=server if db == "hbase" and server else None,
+                      node_failure=settings.node_failure, quick=quick, out_dir=out,
+                      repeat=trial if numbered else 0,
+                      repeats=settings.trials.planned if numbered else 1)
+        steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
+    if settings.only:
+        # loads and actions stay: a trial needs its data; run phases and the steps that run
+        # phases of their own (S2's fault phase) go unless named
+        def measured(st):
+            return (isinstance(st, Phase) and st.command != "load") or isinstance(st, Composite)
+        runs = [st.name for _, st in steps if measured(st)]
+        steps = [(c, st) for c, st in steps if not measured(st)
+                 or any(st.name.startswith(o) for o in settings.only)]
+        if not any(measured(st) for _, st in steps):
+            raise ScriptError(f"--only {','.join(settings.only)}: no run phase of "
+                              f"{', '.join(scenarios).upper()} starts so; its run phases on "
+                              f"{db}: {', '.join(runs)}")
+    steps = searches(steps, settings.slo, settings.scale, settings.slo_check)
+    index = 0  # phase_index of metadata.json: the order of the result phases within a trial
+    for _, step in steps:
+        if isinstance(step, (Phase, Composite, CapacitySearch)):
+            step.index = index
+            index += getattr(step, "phases", 1)
+    return steps
+
+
+def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings, out: Path,
+                  quick: bool = False) -> int:
+    """Runs the phases of `scenarios` on each database in turn (servers of one database at a
+    time), trial after trial in blocks A,B then B,A (trials.py: a fixed number, or until the
+    headline ratios are precise enough); returns the number of failed steps."""
+    servers_of = {}
+    for db in databases:
+        nodes = max(getattr(SCENARIOS[s], f"{db.upper()}_NODES", 1) for s in scenarios)
+        servers_of[db] = None if db in settings.hosts else local_server(db, nodes, settings)
+    rule = settings.trials
+    if settings.dry_run:
+        plans = [(db, servers_of[db], _plan(db, 1, scenarios, settings, servers_of[db], out, quick))
+                 for db in databases]
+        return print_plan(plans, out, settings, rule, block_order)
+    # the client fleet (scripts/lib/ycsbpack/fleet): connected once; S2's fault phase stays local
+    launcher = None
+    if settings.ray:
+        from ..fleet.ray_clients import RayClients
+        launcher = RayClients(settings.ray, settings.clients_per_node)
+        # refuse now, before any server starts, when the cluster has too few loaders
+        launcher.require(max((st.clients for db in databases for _, st in
+                              _plan(db, 1, scenarios, settings, servers_of[db], out, quick)
+                              if isinstance(st, Phase)), default=1))
+    outcomes = []
+    out.mkdir(parents=True, exist_ok=True)
+    servers = ServerSet()
+    t0 = time.monotonic()
+    why = None
+    try:
+        trial = 0
+        while why is None:
+            trial += 1
+            block_t0 = time.monotonic()
+            for db in block_order(databases, trial):
+                steps = _plan(db, trial, scenarios, settings, servers_of[db], out, quick)
+                outcomes += _run_trial(db, servers_of[db], steps, settings, out, launcher,
+                                       servers, trial)
+            found = None
+            if rule.precision and trial >= MIN_TRIALS:
+                found = measure(out, rule.precision)
+                print(progress_lines(found, trial), flush=True)
+            why = stop_reason(rule, trial, time.monotonic() - t0,
+                              time.monotonic() - block_t0, found)
+            if why is None and any(not o["ok"] for o in outcomes) and not settings.keep_going:
+                why = "a step failed"
+    finally:
+        servers.stop_started()
+        (out / "scenario-run.json").write_text(json.dumps(
+            {"scenarios": scenarios, "databases": databases, "scale": settings.scale,
+             "trials": trial, "stopped": why, "precision_target": rule.precision,
+             "steps": outcomes}, indent=2) + "\n")
+    failed = [o for o in outcomes if not o["ok"]]
+    print(f"== done in {_clock(time.monotonic() - t0)}: {trial} trial(s) "
+          f"({why}); {len(outcomes) - len(failed)} of {len(outcomes)} steps succeeded; "
+          f"results in {out}", flush=True)
+    for o in failed:
+        print(f"   FAILED {o['database']} {o['step']}: {o['error'].splitlines()[0]}", flush=True)
+    return len(failed)
+
+
+def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, launcher,
+               servers: ServerSet, trial: int) -> List[dict]:
+    """One trial of one database: start its servers, every step, stop them."""
+    rule = settings.trials
+    estimates = ([START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75)] if server else [])
+    estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
+    estimates += [10] if server else []
+    of = (f"trial {trial} of {rule.planned}" if not rule.precision
+          else f"trial {trial} (at most {rule.max_trials}; until +-{rule.precision:.0%})")
+    progress = Progress(estimates, f"{db} {of}" if rule.numbered else db)
+    outcomes, n = [], 0
+    if server:
+        progress.begin(n, f"start local {db} servers")
+        servers.start(server)
+        progress.end(n)
+        n += 1
+    for ctx, step in steps:
+        progress.begin(n, step_line(ctx, step))
+        ok, error = _run_step(step, out, phase_warmup(ctx, step, settings),
+                              server.pids if server else None, launcher)
+        took = progress.end(n)
+        outcomes.append({"database": db, "scenario": ctx.scenario, "trial": trial,
+                         "step": step.name, "ok": ok, "seconds": round(took, 1),
+                         "error": error})
+        if getattr(step, "result", None):
+            outcomes[-1]["capacity"] = step.result  # the search's own account (capacity.py)
+        n += 1
+        if not ok and not settings.keep_going:
+            raise ScriptError(error)
+        if not ok:
+            print(f"ERROR {error}\n(continuing: --keep-going)", file=sys.stderr, flush=True)
+    if server:
+        progress.begin(n, f"stop the local {db} servers this trial started")
+        servers.stop_started()
+        progress.end(n)
+    return outcomes
+
+
+def _estimate(ctx: Context, step, settings: Settings) -> float:
+    if isinstance(step, CapacitySearch):
+        return step.phases * _estimate(ctx, step.phase, settings)
+    if isinstance(step, Phase):
+        w = phase_warmup(ctx, step, settings)
+        return estimate_seconds(ctx, step) + (min(w.max_s, 3 * w.window_s) + 6 if w else 0)
+    return step.estimate_s
+
+
+def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
+    """(ok, error message) of one step; ScriptErrors are failures of the step, not the run."""
+    try:
+        if isinstance(step, Phase):
+            phase_dir = run_phase(step, out, warmup=warmup, server_pids=server_pids,
+                                  launcher=launcher)
+            print(summary(phase_dir), flush=True)
+        elif isinstance(step, CapacitySearch):
+            step.run(lambda p: run_phase(p, out, warmup=warmup, server_pids=server_pids,
+                                         launcher=launcher))
+        elif isinstance(step, Composite):
+            step.run(step.index)
+        else:
+            step.run()
+        return True, ""
+    except ScriptError as e:
+        return False, f"{step.name}: {e}"
+
+
+def timestamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _terminate_on_sigterm() -> None:
+    """SIGTERM ends the run like Ctrl-C, so the servers it started are stopped."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
+
+
+def main(argv=None) -> int:
+    args = parser(__doc__).parse_args(argv)
+    sid = scenario_id(args.scenario)
+    validate_run_scenario(args, sid, SCENARIOS[sid].CASSANDRA_NODES)
+    settings = settings_from(args)
+    if settings.ray and not settings.dry_run:
+        from ..fleet.ray_env import ensure_ray
+        ensure_ray()
+    databases = {"both": DATABASES, "all": ALL_DATABASES}.get(args.db, [args.db])
+    if "mysql" in databases and sid not in MYSQL_SCENARIOS:
+        raise ScriptError(f"--db {args.db}: MySQL runs {', '.join(MYSQL_SCENARIOS).upper()} only "
+                          "(the anti-fraud report's comparison); use --db both for "
+                          f"{sid.upper()}")
+    out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
+    if not settings.dry_run:
+        _terminate_on_sigterm()
+        if not args.no_build:
+            ensure_built()
+    print(f"{SCENARIOS[sid].TITLE} on {', '.join(databases)}, {settings.scale} scale; "
+          f"results in {out}", flush=True)
+    failed = run_scenarios([sid], databases, settings, out)
+    if not settings.dry_run:
+        print(f"report: .venv/bin/ycsb-report {out} -o {out / 'report'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -1,0 +1,199 @@
+"""Warm-up before the measured part of a phase: its own workload, in the same clients, until
+the throughput is steady.
+
+A freshly started server and client climb for tens of seconds (JIT, caches, connection pools);
+a short cold phase measures the climb, not the database. A warm-up in a separate client process
+does not help: the measured client JVM would start cold again (measured here: 10 s without an
+operation and a 20-s climb on a warm local Cassandra). So a warmed-up phase is ONE run of its
+clients, in two parts:
+  1. warm-up: the runner reads the status lines (every `interval` s) as they come and judges the
+     last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.is_warm: no
+     trend, low spread, and the same level as the window before); it ends when they are
+     stable, or after `max_s` seconds (so it lasts at least two windows; the maximum counts
+     once every client runs operations: a client creating its table has nothing to warm up);
+  2. measured: the phase's own maxexecutiontime more seconds; then the runner creates the stop
+     file the clients watch (ycsbpack.stopfile, binding-common StopFileWatcher) and they end as
+     at their time limit, with their final report.
+metadata.json "warmup" records where the warm-up ended (`end_s`, seconds of the status lines)
+and whether it was steady; the analysis (steady_state.py) takes its figures from the intervals
+after `end_s` only, never from the warm-up, which stays in the output for people to see
+(the over-time charts show it). YCSB's final report covers the whole run, warm-up included
+(Return= counts too); the report says so. A count-bound phase ends by its count.
+
+A `load` cannot repeat itself (its keys would exist already), nor can a phase that consumes its
+data (S3's deletes): those run without a warm-up, and the analysis reports them over their
+steady window instead.
+
+Bounds per scale (SCALE_BOUNDS), overridable per phase or by the user with the properties
+`warmup.maxtime` (seconds, 0 = no warm-up) and `warmup.window` (seconds).
+"""
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Dict, List, Optional
+
+# the steadiness rule shared with the analysis (analysis/ is on sys.path: ycsbpack/__init__.py)
+from ycsb_analysis import stability
+
+from ..core.errors import ScriptError
+
+MAXTIME, WINDOW = "warmup.maxtime", "warmup.window"
+# seconds: (longest warm-up, window judged stable, status interval while warming up)
+# (local: 2-s intervals, 10 samples per window; a 2-core machine's 1-s samples swing +-50%)
+# (ci: 1-s intervals, a 4-s window (two of them at least); CI-size phases steady in 8-20 s)
+SCALE_BOUNDS = {"cluster": (300, 30, 5), "local": (60, 20, 2), "ci": (20, 4, 1)}
+_STATUS = re.compile(r" (\d+) sec: \d+ operations; ([0-9.,]+) current ops/sec")
+
+
+@dataclass
+class WarmUp:
+    max_s: float
+    window_s: float
+    interval_s: int = 1
+
+    @property
+    def samples(self) -> int:
+        return max(stability.MIN_SAMPLES, int(round(self.window_s / self.interval_s)))
+
+
+def bounds(scale: str, props: Dict[str, str]) -> Optional[WarmUp]:
+    """The warm-up of a phase at `scale` with merged properties `props`; None for no warm-up."""
+    max_s, window_s, interval = SCALE_BOUNDS[scale]
+    try:
+        max_s = float(props.get(MAXTIME, max_s))
+        window_s = float(props.get(WINDOW, window_s))
+    except ValueError as e:
+        raise ScriptError(f"{MAXTIME}/{WINDOW} must be numbers of seconds: {e}")
+    return WarmUp(max_s, window_s, interval) if max_s > 0 else None
+
+
+class Judge:
+    """Collects each client's per-interval throughput from its status lines and says when the
+    clients together are stable (sum over clients of their k-th samples)."""
+
+    def __init__(self, clients: int, warmup: WarmUp):
+        self.warmup = warmup
+        self.series: List[List[tuple]] = [[] for _ in range(clients)]  # (status seconds, ops/s)
+        self.lock = threading.Lock()
+        self.stable = threading.Event()
+        self.decided = False  # set by the runner when the warm-up is over: no more samples
+
+    def feed(self, client: int, line: str) -> None:
+        m = _STATUS.search(line)
+        if not m or self.stable.is_set():
+            return
+        with self.lock:
+            if self.decided:
+                return
+            self.series[client].append((int(m.group(1)), float(m.group(2).replace(",", ""))))
+            if stability.is_warm(self.totals(), self.warmup.samples):
+                self.stable.set()
+
+    def operating(self) -> bool:
+        """Whether every client has reported operations in a status interval."""
+        with self.lock:
+            return all(any(r > 0 for _, r in s) for s in self.series)
+
+    def totals(self) -> List[float]:
+        n = min(len(s) for s in self.series)
+        # sample 0 covers the client's start-up
+        return [sum(s[k][1] for s in self.series) for k in range(1, n)]
+
+    def window(self) -> List[float]:
+        t = self.totals()
+        return t[-self.warmup.samples:] if len(t) >= self.warmup.samples else []
+
+    def seconds(self) -> int:
+        """Status-line seconds of the last sample all clients have (0 before any)."""
+        n = min(len(s) for s in self.series)
+        return max(s[n - 1][0] for s in self.series) if n else 0
+
+
+class InRunWarmUp:
+    """The warm-up of one phase run (module docstring): the clients' extra properties, the
+    judge of their status lines, and the stop once warm and measured."""
+
+    def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int,
+                 touch: bool = True):
+        self.warmup, self.measured_s, self.stop_file = warmup, measured_s, stop_file
+        self.judge = Judge(clients, warmup)
+        self.end_s = None       # status-line seconds where the warm-up ended
+        self.steady = False
+        self.took_s = None
+        self.t0 = None
+        self.overrides = {"status.interval": str(warmup.interval_s),
+                          "ycsbpack.stopfile": str(stop_file)}
+        if measured_s > 0:
+            # the clients' own bound: warm-up, measured part, and some slack; the stop file
+            # normally ends them earlier
+            self.overrides["maxexecutiontime"] = str(int(warmup.max_s + measured_s + 30))
+        if touch:  # (not for --dry-run, which only shows the plan)
+            stop_file.unlink(missing_ok=True)
+
+    def part(self) -> str:
+        """Which part of the phase runs and how long it can last, for the progress lines (in
+        place of YCSB's completion estimate for an operation count nobody will reach)."""
+        now = time.monotonic()
+        if self.t0 is None:
+            return "starting"
+        if self.took_s is None:
+            return (f"warm-up {now - self.t0:.0f} s of at most {self.warmup.max_s:g} s, "
+                    f"until the last {self.warmup.window_s:g} s are steady")
+        if self.measured_s > 0:
+            left = self.measured_s - (now - self.t0 - self.took_s)
+            return f"measuring, {max(0.0, left):.0f} s left"
+        return "measuring until the count is done"
+
+    def control(self, stderr_threads, t0: float) -> None:
+        """While the clients run: wait for a steady window (or max_s), then measured_s more
+        seconds, then create the stop file. Returns when the clients have ended."""
+        ended = threading.Event()
+        threading.Thread(target=lambda: ([t.join() for t in stderr_threads], ended.set()),
+                         daemon=True).start()
+        self.control_until(ended, t0)
+
+    def control_until(self, ended: threading.Event, t0: float, stop=None) -> None:
+        """control() for clients whose end is signalled by `ended`; `stop()` delivers the stop
+        (default: create the stop file on this machine; the fleet creates it on every loader)."""
+        self.t0 = t0
+        deadline = t0 + self.warmup.max_s
+        # the maximum counts once the clients run operations: a client still creating its
+        # table (an HBase cluster pre-splitting 64 regions, 20-30 s on 2 busy cores) has
+        # nothing to warm up or measure yet (its own time bound still ends it)
+        while not ended.is_set() and not self.judge.stable.is_set() and (
+                time.monotonic() < deadline or not self.judge.operating()):
+            self.judge.stable.wait(0.2)
+        if ended.is_set():
+            return
+        with self.judge.lock:
+            self.judge.decided = True
+            # no throughput sample yet from every client (a slow start): no end to record, the
+            # analysis finds the steady window itself
+            self.end_s = self.judge.seconds() or None
+            self.steady = self.judge.stable.is_set()
+        self.took_s = time.monotonic() - t0
+        how = "steady" if self.steady else "NOT steady (maximum time reached)"
+        print(f"  warm-up {how} at {self.end_s or 0} s; last window "
+              f"{[round(x) for x in self.judge.window()]} ops/s; measuring "
+              + (f"at most {self.measured_s:g} s more" if self.measured_s > 0
+                 else "until the count is done"), flush=True)
+        if self.measured_s > 0 and not ended.wait(self.measured_s):
+            (stop or self.stop_file.touch)()
+        ended.wait()
+
+    def record(self) -> dict:
+        w = self.judge.window()
+        out = {"in_run": True, "end_s": self.end_s, "stable": self.steady,
+               "max_s": self.warmup.max_s, "window_s": self.warmup.window_s,
+               "interval_s": self.warmup.interval_s, "measured_s": self.measured_s,
+               "window_ops_per_s": [round(x, 1) for x in w],
+               "trend": round(stability.trend(w), 4) if len(w) > 1 else None,
+               "spread": round(stability.spread(w), 4) if len(w) > 1 else None,
+               "rule": {"trend": stability.TREND, "spread": stability.SPREAD}}
+        if self.end_s is None:
+            out["note"] = ("the clients ended (count-bound) before the warm-up was over, or had "
+                           "no throughput yet at its maximum time: the analysis finds the steady "
+                           "window itself")
+        self.stop_file.unlink(missing_ok=True)
+        return out

@@ -1,0 +1,117 @@
+"""What the fault phase's client saw over time, and (HBase) when the dead server's regions
+came back.
+
+The client's status lines (status.interval=1) carry per-interval counts: `[BATCH_INSERT:
+Count=n, ...]` for the batches that succeeded and `[BATCH_INSERT-FAILED: Count=n, ...]` for the
+ones that did not (binding-common measures failed batches under <OP>-FAILED, as YCSB's DBWrapper
+does for single operations). Times are the status lines' own wall-clock stamps, in seconds after
+the node went down. Stdlib only: the analysis package draws the same data as charts.
+"""
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Dict, List, Optional
+
+OPERATIONS = ("BATCH_INSERT", "BATCH_READ")
+_STATUS = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}) (\d+) sec: (\d+) operations;(.*)$")
+_METRIC = re.compile(r"\[([A-Z_]+(?:-FAILED)?): Count=(\d+)")
+_OPERATIONS_SEEN = re.compile(r" sec: (\d+) operations;")
+
+
+def first_operations_seen(status_file: Path) -> bool:
+    text = status_file.read_text(errors="replace") if status_file.exists() else ""
+    return any(int(n) > 0 for n in _OPERATIONS_SEEN.findall(text))
+
+
+def _stamp(text: str) -> datetime:
+    # YCSB stamps status lines in the client JVM's local time zone: this machine's
+    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S:%f").astimezone(timezone.utc)
+
+
+def timeline(status_file: Path) -> List[dict]:
+    """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client."""
+    rows = []
+    for line in status_file.read_text(errors="replace").splitlines():
+        m = _STATUS.match(line)
+        if not m:
+            continue
+        counts = dict((name, int(n)) for name, n in _METRIC.findall(m.group(4)))
+        rows.append({"time": _stamp(m.group(1)).isoformat(timespec="milliseconds"),
+                     "ok": {op: counts.get(op, 0) for op in OPERATIONS},
+                     "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS}})
+    return rows
+
+
+def _seconds_after(iso: str, t0: datetime) -> float:
+    return round((datetime.fromisoformat(iso) - t0).total_seconds(), 1)
+
+
+def unavailability(rows: List[dict], node_down: Optional[str]) -> dict:
+    """Per operation: first and last failed interval after the node went down (seconds after it,
+    at the status interval's resolution), and whether operations succeeded again after the last
+    failure while the node was still down."""
+    if not node_down:
+        return {"node_down": None}
+    t0 = datetime.fromisoformat(node_down)
+    after = [r for r in rows if datetime.fromisoformat(r["time"]) > t0]
+    result = {"node_down": node_down, "resolution_s": 1}
+    recovered = bool(after)
+    for op in OPERATIONS:
+        failed = [r for r in after if r["failed"][op]]
+        first = _seconds_after(failed[0]["time"], t0) if failed else None
+        last = _seconds_after(failed[-1]["time"], t0) if failed else None
+        later = [r for r in after if failed and r["time"] > failed[-1]["time"]] if failed else after
+        ok_later = sum(r["ok"][op] for r in later)
+        quiet = [r for r in after if not r["ok"][op] and not r["failed"][op]]
+        result[op] = {"first_failure_s": first, "last_failure_s": last,
+                      "failed": sum(r["failed"][op] for r in after),
+                      "ok_after_last_failure": ok_later,
+                      "intervals_without_answers": len(quiet)}
+        recovered = recovered and ok_later > 0
+    result["recovered_while_down"] = recovered
+    return result
+
+
+def recovered_for(rows: List[dict], node_down: str, quiet_s: float, failures_needed: bool) -> bool:
+    """True once every operation has succeeded again after its last failure since `node_down`,
+    and no operation has failed for `quiet_s` seconds (the client's newest status line counts);
+    with `failures_needed` (a crash: the dead server's regions must have been unavailable), not
+    before some operation failed."""
+    u = unavailability(rows, node_down)
+    lasts = [u[op]["last_failure_s"] for op in OPERATIONS if u[op]["last_failure_s"] is not None]
+    if not u["recovered_while_down"] or (failures_needed and not lasts):
+        return False
+    newest = _seconds_after(rows[-1]["time"], datetime.fromisoformat(node_down))
+    return newest - max(lasts, default=0.0) >= quiet_s
+
+
+def describe(verdict: dict) -> List[str]:
+    u = verdict.get("client_unavailability") or {}
+    if not u.get("node_down"):
+        return ["the node was never taken down (the client did not start in time?)"]
+    lines = []
+    for op in OPERATIONS:
+        o = u[op]
+        if o["first_failure_s"] is None:
+            lines.append(f"{op}: no failure after the node went down")
+        else:
+            lines.append(
+                f"{op}: failures from +{o['first_failure_s']} s to +{o['last_failure_s']} s "
+                f"after the node went down ({o['failed']} failed), "
+                f"{o['ok_after_last_failure']} OK after the last failure"
+            )
+    regions = verdict.get("regions")
+    if regions and regions.get("regions"):
+        lines.append(
+            f"HBase: {len(regions['regions'])} regions of the dead server reopened "
+            f"{regions['min_s']}-{regions['max_s']} s after it went down (median "
+            f"{regions['median_s']} s); crash noticed after {regions['crash_noticed_s']} s"
+        )
+    return lines
+
+
+def hbase_region_recovery(run_dir: Path, node: int, node_down: str) -> Dict:
+    """From the master's log: when the master noticed the dead region server, and when each of its
+    regions was open again elsewhere (seconds after the node went down)."""
+    from ..servers import hbase_logs
+    return hbase_logs.region_recovery(run_dir, node, node_down)

@@ -1,0 +1,61 @@
+"""Actions between phases: drop a Cassandra table (S1's table variants), a major compaction,
+and the same on-disk state for every trial after a load (settle_after_load)."""
+
+from ..core.errors import ScriptError
+from ..servers.cql_schema import CqlError, execute
+from .scenario_plan import Action, Context
+
+NATIVE_PORT = 9042
+
+
+def _first_host(ctx: Context):
+    host = ctx.connection.get("hosts", "127.0.0.1").split(",")[0].strip()
+    name, _, port = host.partition(":")
+    return name, int(port or ctx.connection.get("port", NATIVE_PORT))
+
+
+def drop_table(ctx: Context, keyspace: str, table: str) -> Action:
+    """The next phase recreates it (cassandra.createschema=true) with the variant's options."""
+    statement = f"DROP TABLE IF EXISTS {keyspace}.{table}"
+
+    def run():
+        host, port = _first_host(ctx)
+        try:
+            execute(host, port, statement)
+        except CqlError as e:
+            raise ScriptError(str(e))
+    return Action(f"drop {keyspace}.{table}", statement, run, estimate_s=3)
+
+
+def major_compaction(ctx: Context, keyspace: str, table: str) -> Action:
+    """`nodetool compact` on every local node (blocks until done), as S1 does before reads."""
+    def run():
+        for node in range(1, ctx.cassandra.nodes + 1):
+            ctx.cassandra.nodetool(node, ["flush", keyspace, table])
+            ctx.cassandra.nodetool(node, ["compact", keyspace, table])
+    return Action(f"compact {keyspace}.{table}",
+                  f"nodetool flush + compact {keyspace} {table} (forced major compaction)", run,
+                  estimate_s=12)
+
+
+def settle_after_load(ctx: Context, table: str = "usertable") -> Action:
+    """After a load, flush the memtables (memstores) and major-compact the table, so that each
+    trial measures the same on-disk layout rather than whatever the load's flushes and the
+    compactions still running left (a source of spread between trials). Local servers only:
+    on your own cluster the runner cannot run nodetool or HBase's admin for you."""
+    keyspace = ctx.merged([]).get("cassandra.keyspace", "ycsb")
+
+    def run():
+        if ctx.cassandra is not None:
+            for node in range(1, ctx.cassandra.nodes + 1):
+                ctx.cassandra.nodetool(node, ["flush", keyspace, table])
+                ctx.cassandra.nodetool(node, ["compact", keyspace, table])
+        elif ctx.hbase is not None:
+            ctx.hbase.compact(table)
+        else:
+            print(f"  (not settled: {ctx.database} is not a local server of this run; flush and "
+                  "compact it yourself for the same on-disk state in every trial)", flush=True)
+    what = (f"nodetool flush + compact {keyspace} {table}" if ctx.database == "cassandra"
+            else f"flush + major compaction of {table}")
+    return Action(f"settle {table}", f"{what}: every trial reads the same on-disk layout", run,
+                  estimate_s=10)
