@@ -22,7 +22,6 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__, capacity
-from .baseline import comparison_table_and_unmatched
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .errors import UnreadableInput
@@ -36,7 +35,7 @@ from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
 from .summary import runs_summary
 from .tables import write_csv, write_parquet
-from .verdicts import against_baseline, aggregate, between_databases
+from .verdicts import against_baseline, aggregate, between_databases, unmatched_phases
 
 EXIT_COMPLETE = 0
 EXIT_INTERNAL_ERROR = 1
@@ -304,12 +303,11 @@ def _report_outcome(
         base_runs = load(baseline, batchsize=batchsize, skipped=base_skipped)
         skipped += [SkippedInput(s.path, f"(baseline) {s.reason}") for s in base_skipped]
         base_summary = runs_summary(base_runs, skip=skip)
-        _, unmatched = comparison_table_and_unmatched(summary, base_summary)
         comparison = against_baseline(agg, aggregate(base_summary))
         write_csv(comparison, out / "comparison.csv")
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
         written += [out / "comparison.csv", out / "comparison.json"]
-        notes += unmatched
+        notes += unmatched_phases(summary, base_summary)
     unused = [f"{run_label(r)}: {u}" for r in runs for u in r.unused]
     if baseline:
         unused += [f"(baseline) {run_label(r)}: {u}" for r in base_runs for u in r.unused]
@@ -334,11 +332,6 @@ def _report_outcome(
     )
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
-
-
-def build_report(inputs: list[str], out: Path, **options) -> Path:
-    """``build_report_outcome`` for a notebook: the path of ``report.html`` only (same options)."""
-    return build_report_outcome(inputs, out, **options).report
 
 
 def main(argv: list[str] | None = None) -> int:
