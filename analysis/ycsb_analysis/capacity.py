@@ -15,7 +15,7 @@ queueing (coordinated omission) and the intended figure is the one to believe.
 The capacity of a trial's search is the highest target that held; the unthrottled probe only
 gives the ceiling (without a schedule its intended latency is its service time). Trials give
 the capacity an interval and two databases a ratio, drawn as every comparison of the pack
-(verdicts._compare: trials paired A,B then B,A).
+(verdicts.compare: trials paired A,B then B,A).
 
 ``python -m ycsb_analysis.capacity STEP_DIR`` prints one step's judgement as JSON (what the
 runner reads to choose its next rate).
@@ -31,12 +31,12 @@ from pathlib import Path
 import pandas as pd
 
 from .errors import UnreadableInput
-from .intervals_html import _table
+from .intervals_html import html_table
 from .loader import Run, load_phase_dir, run_label
 from .steady_state import _in, interval_throughput, window, window_percentiles
 from .trials import mean_interval
 from .uncertainty import within_run
-from .verdicts import _compare
+from .verdicts import compare
 
 # the client fell behind when intended latency is above service time by more than this share
 # and this many microseconds (a paced client's scheduling jitter alone adds about a millisecond
@@ -196,9 +196,9 @@ def capacity_verdicts(found: pd.DataFrame, a: str = "cassandra",
                                    "capacity_ops_per_s": mean, "steady": True})
         if a in sides and b in sides:
             words = f"max sustainable throughput at {g['objective'].iloc[0]} (intended)"
-            compared = _compare(sides[a], sides[b], a, b,
-                                {"scenario": scenario, "timestamp": ts, "phase": search},
-                                paired=True, compared=[("capacity_ops_per_s", words, "higher")])
+            compared = compare(sides[a], sides[b], a, b,
+                               {"scenario": scenario, "timestamp": ts, "phase": search},
+                               paired=True, compared=[("capacity_ops_per_s", words, "higher")])
             none = [f"{db} trial {t}" for db in (a, b)
                     for t, v in sides[db]["capacity_ops_per_s_trials"].items() if not v > 0]
             for row in compared:
@@ -228,7 +228,7 @@ def html_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFram
         f"client achieved at least {steps['keep_up'].iloc[0]:.0%} of the target. A trial's "
         "capacity is the highest target that held; trials give the interval (capacity.csv, "
         "capacity-steps.csv).</p>"
-        + _table(found) + _table(verdict_rows) + _table(per_step[cols])
+        + html_table(found) + html_table(verdict_rows) + html_table(per_step[cols])
     )
 
 

@@ -22,7 +22,6 @@ from pathlib import Path
 import pandas as pd
 
 from . import __version__, capacity
-from .baseline import comparison_table_and_unmatched
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .errors import UnreadableInput
@@ -36,7 +35,7 @@ from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
 from .summary import runs_summary
 from .tables import write_csv, write_parquet
-from .verdicts import against_baseline, aggregate, between_databases
+from .verdicts import against_baseline, aggregate, between_databases, unmatched_phases
 
 EXIT_COMPLETE = 0
 EXIT_INTERNAL_ERROR = 1
@@ -108,14 +107,9 @@ def read_status_figures(report_dir: Path) -> pd.DataFrame:
     return pd.read_csv(report_dir / "status.csv")
 
 
-def export_figures(
-    out: Path,
-    runs: list[Run],
-    merged: dict[str, MergedRun],
-    summary: pd.DataFrame,
-    raw_rows: bool = False,
-    notes: list[str] | None = None,
-) -> list[Path]:
+def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
+                   summary: pd.DataFrame, raw_rows: bool = False,
+                   notes: list[str] | None = None) -> list[Path]:
     """Write every parsed figure as CSV and JSON; return the files written. What is written
     only in summed-up form is said in ``notes``."""
     written = []
@@ -131,16 +125,11 @@ def export_figures(
                 status.append(c.output.status_measurements.assign(run=label, client=c.index))
             ts = c.output.timeseries
             if not ts.empty:
-                series.append(
-                    ts.assign(run=label, client=c.index)[
-                        ["run", "client", "metric", "time_ms", "average_latency_us"]
-                    ]
-                )
-            rd = c.output.raw_datapoints
-            if not rd.empty:
-                raw.append(
-                    (label, c.index, rd)
-                )  # labelled only if written: no copy of millions of rows
+                series.append(ts.assign(run=label, client=c.index)[
+                    ["run", "client", "metric", "time_ms", "average_latency_us"]])
+            # (raw rows are labelled only when written: no copy of millions of rows)
+            if not c.output.raw_datapoints.empty:
+                raw.append((label, c.index, c.output.raw_datapoints))
             if c.output.raw_total:   # summed up while the file was read
                 n_raw += c.output.raw_total
                 raw_summed.append(c.output.raw_summary.assign(run=label, client=c.index))
@@ -151,14 +140,12 @@ def export_figures(
         if not rec.empty:
             records.append(rec.assign(run=label))
 
-    def dump(
-        frames: list[pd.DataFrame], stem: str, json_too: bool = True, gzip: bool = False
-    ) -> None:
+    def dump(frames: list[pd.DataFrame], stem: str, json_too: bool = True,
+             gzip: bool = False) -> None:
         df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
         if df.empty:
             return
-        first = ["run"] + [c for c in df.columns if c != "run"]
-        df = df[first]
+        df = df[["run"] + [c for c in df.columns if c != "run"]]
         name = f"{stem}.csv.gz" if gzip else f"{stem}.csv"
         write_csv(df, out / name, compressed=gzip)
         written.append(out / name)
@@ -166,22 +153,15 @@ def export_figures(
             df.to_json(out / f"{stem}.json", orient="records", indent=1, date_format="iso")
             written.append(out / f"{stem}.json")
 
-    dump(figures, "figures")
-    dump(clients, "clients")
-    dump(operations, "operations")
-    dump(returns, "returns")
-    dump(records, "records")
-    dump(series, "timeseries")
+    for frames, stem in ((figures, "figures"), (clients, "clients"), (operations, "operations"),
+                         (returns, "returns"), (records, "records"), (series, "timeseries")):
+        dump(frames, stem)
     dump(raw_summed, "raw-intervals", json_too=False)
     kept = sum(len(rd) for _, _, rd in raw) == n_raw   # (the parse lets go of rows beyond
     # MAX_KEPT_RAW_ROWS unless --raw-rows)
     if kept and (n_raw <= MAX_PLAIN_ROWS or raw_rows):  # one row per operation: CSV only
-        rows = [
-            rd.assign(run=label, client=client)[
-                ["run", "client", "metric", "timestamp_ms", "latency_us"]
-            ]
-            for label, client, rd in raw
-        ]
+        rows = [rd.assign(run=label, client=client)[
+            ["run", "client", "metric", "timestamp_ms", "latency_us"]] for label, client, rd in raw]
         dump(rows, "raw-datapoints", json_too=False, gzip=n_raw > MAX_PLAIN_ROWS)
     elif notes is not None:
         notes.append(
@@ -237,15 +217,9 @@ class ReportOutcome:
         return not self.skipped and not self.unused
 
 
-def build_report_outcome(
-    inputs: list[str],
-    out: Path,
-    baseline: list[str] | None = None,
-    batchsize: int | dict[str, int] = 1,
-    title: str = "YCSB results",
-    skip: float | None = None,
-    raw_rows: bool = False,
-) -> ReportOutcome:
+def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | None = None,
+                         batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
+                         skip: float | None = None, raw_rows: bool = False) -> ReportOutcome:
     """Everything ``ycsb-report`` does, and what it could not use.
 
     Raises :class:`UnreadableInput` only when no input can be used at all.
@@ -260,15 +234,9 @@ def build_report_outcome(
         raise
 
 
-def _report_outcome(
-    inputs: list[str],
-    out: Path,
-    baseline: list[str] | None,
-    batchsize: int | dict[str, int],
-    title: str,
-    skip: float | None,
-    raw_rows: bool,
-) -> ReportOutcome:
+def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
+                    batchsize: int | dict[str, int], title: str, skip: float | None,
+                    raw_rows: bool) -> ReportOutcome:
     skipped: list[SkippedInput] = []
     runs = load(inputs, batchsize=batchsize, skipped=skipped, raw_rows=raw_rows)
     if not runs:
@@ -286,9 +254,7 @@ def _report_outcome(
     if not cap_verdicts.empty:
         db_verdicts = pd.concat([db_verdicts, cap_verdicts.reindex(columns=db_verdicts.columns)],
                                 ignore_index=True)
-    charts: list[Chart] = []
-    for chart in ALL_CHARTS:
-        charts.extend(chart(runs, out))
+    charts: list[Chart] = [c for chart in ALL_CHARTS for c in chart(runs, out)]
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
     if not db_verdicts.empty:
@@ -304,12 +270,11 @@ def _report_outcome(
         base_runs = load(baseline, batchsize=batchsize, skipped=base_skipped)
         skipped += [SkippedInput(s.path, f"(baseline) {s.reason}") for s in base_skipped]
         base_summary = runs_summary(base_runs, skip=skip)
-        _, unmatched = comparison_table_and_unmatched(summary, base_summary)
         comparison = against_baseline(agg, aggregate(base_summary))
         write_csv(comparison, out / "comparison.csv")
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
         written += [out / "comparison.csv", out / "comparison.json"]
-        notes += unmatched
+        notes += unmatched_phases(summary, base_summary)
     unused = [f"{run_label(r)}: {u}" for r in runs for u in r.unused]
     if baseline:
         unused += [f"(baseline) {run_label(r)}: {u}" for r in base_runs for u in r.unused]
@@ -317,28 +282,12 @@ def _report_outcome(
     repeated = [s for s in skipped if "read once" in s.reason]
     skipped = [s for s in skipped if s not in repeated]
     notes = [str(s) for s in repeated] + notes
-    report = write_report(
-        out / "report.html",
-        runs,
-        merged,
-        summary,
-        charts,
-        comparison,
-        title,
-        skipped=skipped,
-        unused=unused,
-        notes=notes,
-        files=written,
-        extra_sections=interval_sections(agg, db_verdicts)
-        + capacity.html_section(cap_steps, cap_found, cap_verdicts),
-    )
+    report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
+                          skipped=skipped, unused=unused, notes=notes, files=written,
+                          extra_sections=interval_sections(agg, db_verdicts)
+                          + capacity.html_section(cap_steps, cap_found, cap_verdicts))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
-
-
-def build_report(inputs: list[str], out: Path, **options) -> Path:
-    """``build_report_outcome`` for a notebook: the path of ``report.html`` only (same options)."""
-    return build_report_outcome(inputs, out, **options).report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -349,15 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         parser.error(f"--batchsize: {e}")
     try:
-        outcome = build_report_outcome(
-            args.inputs,
-            args.out,
-            args.baseline,
-            batchsizes,
-            args.title,
-            args.skip,
-            raw_rows=args.raw_rows,
-        )
+        outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes,
+                                       args.title, args.skip, raw_rows=args.raw_rows)
     except UnreadableInput as e:
         print(f"ycsb-report: error: {e.path}: {e.problem}", file=sys.stderr)
         return EXIT_NO_REPORT
@@ -365,19 +307,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ycsb-report: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return EXIT_NO_REPORT
     except Exception:  # a bug of ours: say so, with the traceback for the bug report
-        print(
-            "ycsb-report: internal error (please report it with this traceback):", file=sys.stderr
-        )
+        print("ycsb-report: internal error (please report it with this traceback):",
+              file=sys.stderr)
         traceback.print_exc()
         return EXIT_INTERNAL_ERROR
-    for s in outcome.skipped:
-        print(f"ycsb-report: skipped: {s.path}: {s.reason}", file=sys.stderr)
-    for u in outcome.unused:
-        print(f"ycsb-report: incomplete: {u}", file=sys.stderr)
-    for n in outcome.notes:
-        print(f"ycsb-report: note: {n}", file=sys.stderr)
-    for w in outcome.warnings:
-        print(f"ycsb-report: warning: {w}", file=sys.stderr)
+    for what, items in (("skipped", outcome.skipped), ("incomplete", outcome.unused),
+                        ("note", outcome.notes), ("warning", outcome.warnings)):
+        for item in items:
+            print(f"ycsb-report: {what}: {item}", file=sys.stderr)
     print(f"wrote {outcome.report}")
     if not outcome.complete:
         print(

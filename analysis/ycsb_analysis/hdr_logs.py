@@ -12,11 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from hdrh.histogram import HdrHistogram
 
-# One hour in µs: the merged histogram's range. YCSB's own histograms auto-resize, so a
-# larger value is possible; it is then clamped into the top bucket with a warning.
-MERGED_HIGHEST_US = 3_600_000_000
 DEFAULT_PERCENTILES = (50.0, 90.0, 95.0, 99.0, 99.9, 99.99)
 
 
@@ -52,16 +48,6 @@ class CountsHistogram:
     @property
     def total_count(self) -> int:
         return int(self.counts.sum())
-
-    def to_hdr(self) -> HdrHistogram:
-        """The same data as an ``hdrhistogram`` package HdrHistogram (for percentiles)."""
-        h = HdrHistogram(self.lowest, MERGED_HIGHEST_US, self.significant_digits)
-        nonzero = np.flatnonzero(self.counts)
-        top = h.counts_len - 1
-        for i in nonzero:  # a few hundred distinct buckets at most, not one per value
-            value = h.get_value_from_index(int(min(i, top)))
-            h.record_value(value, int(self.counts[i]))
-        return h
 
 
 def merge_histograms(histograms: list[CountsHistogram]) -> CountsHistogram:

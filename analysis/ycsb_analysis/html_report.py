@@ -19,8 +19,9 @@ import pandas as pd
 from .batched import records_table
 from .charts import Chart
 from .loader import Run, run_label
-from .merge import FIGURE_COLUMNS, MERGE_RULES, MergedRun, percentile_columns
+from .merge import FIGURE_COLUMNS, MERGE_RULES, MergedRun
 from .per_client import client_figures, client_latencies
+from .readers.final_report import percentile_columns
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
@@ -44,7 +45,7 @@ def _fmt(v) -> str:
         return ""
     if isinstance(v, bool):
         return "yes" if v else "no"
-    if isinstance(v, (int,)) and not isinstance(v, bool):
+    if isinstance(v, int):
         return f"{v:,}"
     if isinstance(v, float):
         if math.isnan(v):
@@ -94,14 +95,12 @@ def _table(df: pd.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
         f'<th class="{"text" if c in text_columns else ""}">{html.escape(column_title(str(c)))}</th>'
         for c in df.columns
     )
-    body = []
-    for _, row in df.iterrows():
-        cells = "".join(
-            f'<td class="{"text" if c in text_columns else ""}">{_fmt(row[c])}</td>'
-            for c in df.columns
-        )
-        body.append(f"<tr>{cells}</tr>")
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+    body = "".join(
+        "<tr>" + "".join(f'<td class="{"text" if c in text_columns else ""}">{_fmt(row[c])}</td>'
+                         for c in df.columns) + "</tr>"
+        for _, row in df.iterrows()
+    )
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _anchor(text: str) -> str:
@@ -144,32 +143,24 @@ def _run_section(run: Run, merged: MergedRun) -> str:
         cols = ["metric", *FIGURE_COLUMNS, *percentile_columns(ops), "percentiles_source"]
         ops = ops[[c for c in cols if c in ops.columns]]
     rec = records_table(run)
-    meta = {
-        k: v
-        for k, v in run.metadata.items()
-        if not k.startswith("_") and k not in ("properties", "command")
-    }
+    meta = {k: json.dumps(v) if isinstance(v, (dict, list)) else v
+            for k, v in run.metadata.items()
+            if not k.startswith("_") and k not in ("properties", "command")}
     props = pd.DataFrame(sorted(run.properties.items()), columns=["property", "value"])
     command = run.metadata.get("command")
     overall = merged.overall
     problems = ""
     if run.unused:
-        problems = (
-            '<div class="problems"><strong>Not used or incomplete:</strong>'
-            + _list(run.unused)
-            + "</div>"
-        )
+        problems = ('<div class="problems"><strong>Not used or incomplete:</strong>'
+                    + _list(run.unused) + "</div>")
     warn = _list(run.warnings, "flag") if run.warnings else ""
     skipped = run.skipped_lines
     intended = not merged.operations.empty and merged.operations["intended"].astype(bool).any()
     per_client = client_figures(run)
     latencies = client_latencies(run)
     many = len(run.clients) > 1
-    skipped_text = (
-        f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) skipped."
-        if skipped
-        else ""
-    )
+    skipped_text = (f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) "
+                    "skipped." if skipped else "")
     return f"""
 <section id="{_anchor(label)}">
 <h2>{html.escape(label)}{' — partial' if run.partial else ''}</h2>
@@ -179,8 +170,7 @@ def _run_section(run: Run, merged: MergedRun) -> str:
 {skipped_text}</p>
 {problems}{warn}
 <h3>Operations{" (clients merged)" if many else ""}</h3>{
-        _table(ops, ("metric", "percentiles_source"))
-    }
+    _table(ops, ("metric", "percentiles_source"))}
 {f'<p class="note">{INTENDED_NOTE}</p>' if intended else ""}
 <h3>{"Per client" if many else "Client"}</h3>{_table(per_client, ("source", "returns"))}
 <details{" open" if many else ""}><summary>Latency of each client as YCSB printed it</summary>
@@ -188,15 +178,7 @@ def _run_section(run: Run, merged: MergedRun) -> str:
 <h3>Return statuses</h3>{_table(merged.returns, ("operation", "status"))}
 {"<h3>Batched records</h3>" + _table(rec, ("operation", "records_source")) if not rec.empty else ""}
 <details><summary>Exact properties and metadata of this run</summary>
-{
-        _table(
-            pd.DataFrame(
-                [(k, json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in meta.items()],
-                columns=["metadata", "value"],
-            ),
-            ("metadata", "value"),
-        )
-    }
+{_table(pd.DataFrame(list(meta.items()), columns=["metadata", "value"]), ("metadata", "value"))}
 {_table(props, ("property", "value"))}
 {"<p>Command: <code>" + html.escape(" ".join(map(str, command))) + "</code></p>" if command else ""}
 </details>
@@ -266,53 +248,30 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
     """
     path = Path(path)
     skipped, unused, notes, files = skipped or [], unused or [], notes or [], files or []
-    toc = "".join(
-        f'<li><a href="#{_anchor(run_label(r))}">{html.escape(run_label(r))}</a></li>' for r in runs
-    )
-    chart_toc = "".join(
-        f'<li><a href="#chart-{html.escape(c.name)}">{html.escape(c.title)}</a></li>'
-        for c in charts
-    )
-    cols = [
-        "run",
-        "threads",
-        "clients",
-        "batchsize",
-        "runtime_ms",
-        "throughput_ops_per_s",
-        "records_per_s",
-        "main_operation",
-        "average_latency_us",
-        "p95_latency_us",
-        "p99_latency_us",
-        "percentiles_source",
-        "errors",
-    ]
+    toc = "".join(f'<li><a href="#{_anchor(run_label(r))}">{html.escape(run_label(r))}</a></li>'
+                  for r in runs)
+    chart_toc = "".join(f'<li><a href="#chart-{html.escape(c.name)}">{html.escape(c.title)}</a>'
+                        "</li>" for c in charts)
+    cols = ["run", "threads", "clients", "batchsize", "runtime_ms", "throughput_ops_per_s",
+            "records_per_s", "main_operation", "average_latency_us", "p95_latency_us",
+            "p99_latency_us", "percentiles_source", "errors"]
     overview = summary[[c for c in cols if c in summary.columns]] if not summary.empty else summary
     rules = pd.DataFrame(list(MERGE_RULES.items()), columns=["figure", "how clients are merged"])
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     comparison_part = ""
     if comparison is not None:
+        base_notes = [n for n in notes if "baseline" in n]
         comparison_part = (
             f'<h2 id="comparison">Comparison with the baseline</h2>{_comparison_html(comparison)}'
-        )
-        base_notes = [n for n in notes if "baseline" in n]
-        if base_notes:
-            comparison_part += _list(base_notes, "note")
+            + (_list(base_notes, "note") if base_notes else ""))
     problems = ""
     if skipped or unused:
         problems = (
             '<div class="problems" id="not-used"><h2>Not used or incomplete</h2>'
-            + (
-                f"<p>{len(skipped)} input(s) skipped:</p>" + _list([str(s) for s in skipped])
-                if skipped
-                else ""
-            )
-            + (
-                f"<p>{len(unused)} incomplete part(s) of the runs below:</p>" + _list(unused)
-                if unused
-                else ""
-            )
+            + (f"<p>{len(skipped)} input(s) skipped:</p>" + _list([str(s) for s in skipped])
+               if skipped else "")
+            + (f"<p>{len(unused)} incomplete part(s) of the runs below:</p>" + _list(unused)
+               if unused else "")
             + "<p>The report covers everything else.</p></div>"
         )
     flagged = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]

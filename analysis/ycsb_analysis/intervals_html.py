@@ -44,7 +44,8 @@ def _cell(v) -> str:
     return html.escape("" if v is None else str(v))
 
 
-def _table(df: pd.DataFrame) -> str:
+def html_table(df: pd.DataFrame) -> str:
+    """``df`` as an HTML table of text cells, numbers to a precision that reads at a glance."""
     if df.empty:
         return '<p class="note">(none)</p>'
     head = "".join(f'<th class="text">{html.escape(str(c))}</th>' for c in df.columns)
@@ -55,46 +56,43 @@ def _table(df: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _share(r: pd.Series) -> str:
+    share = r.get("client_core_share")
+    if share is None or share != share:
+        return "–"
+    return f"{share * 100:.0f}%" + (" ⚠ measures the client" if r.get("client_bound") else "")
+
+
 def figures_table(agg: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for _, r in agg.iterrows():
-        rows.append(
-            {
-                "run": r["run"],
-                "trials": r.get("trials", 1),
-                "window": r.get("window", ""),
-                "throughput ops/s (95% CI)": _pm(r, "throughput_ops_per_s"),
-                "records/s": _pm(r, "records_per_s"),
-                "mean latency µs": _pm(r, "average_latency_us"),
-                "p95 µs": _pm(r, "p95_latency_us"),
-                "p99 µs": _pm(r, "p99_latency_us"),
-                "client CPU µs/op": r.get("client_cpu_us_per_op", math.nan),
-                "server CPU µs/op": r.get("server_cpu_us_per_op", math.nan),
-                "client share of cores": (
-                    f"{r['client_core_share'] * 100:.0f}%"
-                    + (" ⚠ measures the client" if r.get("client_bound") else "")
-                    if r.get("client_core_share") == r.get("client_core_share")
-                    and r.get("client_core_share") is not None
-                    else "–"
-                ),
-            }
-        )
-    return pd.DataFrame(rows)
+    """One row per phase: its figures with their 95% intervals, window and CPU per operation."""
+    return pd.DataFrame([{
+        "run": r["run"], "trials": r.get("trials", 1), "window": r.get("window", ""),
+        "throughput ops/s (95% CI)": _pm(r, "throughput_ops_per_s"),
+        "records/s": _pm(r, "records_per_s"), "mean latency µs": _pm(r, "average_latency_us"),
+        "p95 µs": _pm(r, "p95_latency_us"), "p99 µs": _pm(r, "p99_latency_us"),
+        "client CPU µs/op": r.get("client_cpu_us_per_op", math.nan),
+        "server CPU µs/op": r.get("server_cpu_us_per_op", math.nan),
+        "client share of cores": _share(r),
+    } for _, r in agg.iterrows()])
 
 
 def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
     """HTML: the intervals section and, when both databases ran, the verdicts section."""
+
+    def flagged(column: str) -> pd.Series:
+        if column not in agg:
+            return pd.Series(False, index=agg.index)
+        return agg[column].fillna(False).astype(bool)
+
     notes = []
-    if "shared_machine" in agg and agg["shared_machine"].fillna(False).astype(bool).any():
+    if flagged("shared_machine").any():
         notes.append(
             "Client and servers shared one machine in the phases the runner ran on local "
             "servers: throughput there is roughly cores ÷ (client + server CPU per "
             "operation), so a cheaper client shows up as a faster database."
         )
-    if "client_bound" in agg and agg["client_bound"].fillna(False).astype(bool).any():
-        bound = ", ".join(
-            agg.loc[agg["client_bound"].fillna(False).astype(bool), "run"].astype(str)
-        )
+    if flagged("client_bound").any():
+        bound = ", ".join(agg.loc[flagged("client_bound"), "run"].astype(str))
         notes.append(
             f"The client kept more than {CLIENT_BOUND:.0%} of its machine's cores (on a fleet: "
             f"of its busiest loader's) busy in: {html.escape(bound)}. These phases measure the "
@@ -111,7 +109,7 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
         '<h2 id="intervals">Figures with 95% confidence intervals</h2>'
         f'<p class="note">{METHOD}</p>',
         "".join(f'<p class="note">⚠ {n}</p>' for n in notes),
-        _table(figures_table(agg)),
+        html_table(figures_table(agg)),
     ]
     if not db_verdicts.empty:
         v = db_verdicts.copy()
@@ -119,24 +117,13 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
             f"{r:.2f} ({lo:.2f}–{hi:.2f})" if lo == lo else f"{r:.2f}"
             for r, lo, hi in zip(v["ratio"], v["ratio_low"], v["ratio_high"])
         ]
+        shown = ["scenario", "phase", "figure", "cassandra", "hbase", "trials", "ratio (95% CI)",
+                 "verdict"]
         out += [
             '<h2 id="verdicts">Cassandra vs HBase</h2><p class="note">Ratio Cassandra ÷ HBase '
             "per phase and figure, its 95% interval from the spread between trials (paired by "
             "trial number); a difference is called only when that interval excludes 1, and "
             "only with two or more trials of each database, every one steady.</p>",
-            _table(
-                v[
-                    [
-                        "scenario",
-                        "phase",
-                        "figure",
-                        "cassandra",
-                        "hbase",
-                        "trials",
-                        "ratio (95% CI)",
-                        "verdict",
-                    ]
-                ]
-            ),
+            html_table(v[shown]),
         ]
     return "".join(out)

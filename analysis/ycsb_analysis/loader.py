@@ -118,9 +118,8 @@ def _read_metadata(path: Path) -> dict[str, Any]:
         raise UnreadableInput(path, "must hold a JSON object")
     missing = [k for k in REQUIRED_METADATA_KEYS if k not in meta]
     if missing:
-        raise UnreadableInput(
-            path, f"lacks the keys {', '.join(missing)} that the scenario runner writes"
-        )
+        raise UnreadableInput(path, f"lacks the keys {', '.join(missing)} that the scenario "
+                              "runner writes")
     return meta
 
 
@@ -158,11 +157,8 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
             try:
                 outs = parse_file(out_path, raw_rows=raw_rows)
             except UnreadableInput as e:
-                unused.append(
-                    f"{out_path.name} not used: {e.problem}; "
-                    "the client's final figures are missing "
-                    "(see its .err file)"
-                )
+                unused.append(f"{out_path.name} not used: {e.problem}; the client's final "
+                              "figures are missing (see its .err file)")
                 outs = []
             if outs and not any(o.has_report for o in outs):
                 unused.append(
@@ -171,10 +167,8 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
                 )
             if outs:
                 output = outs[0]
-                if len(outs) > 1:
-                    unused.append(
-                        f"{out_path.name} holds {len(outs)} outputs; only the first is used"
-                    )
+            if len(outs) > 1:
+                unused.append(f"{out_path.name} holds {len(outs)} outputs; only the first is used")
         else:
             unused.append(f"client {i} has no client-{i}.out: its final figures are missing")
         err_path = files[i].get("err")
@@ -199,9 +193,8 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
             "(metadata failed_clients); see their .err files",
         )
     if not clients:
-        raise UnreadableInput(
-            phase_dir, "no client file holds YCSB output (" + "; ".join(unused) + ")"
-        )
+        raise UnreadableInput(phase_dir,
+                              "no client file holds YCSB output (" + "; ".join(unused) + ")")
     hdr_dir = phase_dir / HDR_DIR
     if hdr_dir.is_dir():
         by_index = {c.index: c for c in clients}
@@ -234,9 +227,7 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
     expected = meta.get("clients")
     if isinstance(expected, int) and expected != len(clients) + len(failed & set(files)):
         unused.append(f"metadata says {expected} clients, {len(clients)} client outputs found")
-    run = Run(
-        str(phase_dir), meta, clients, warnings, timestamp=phase_dir.parent.name, unused=unused
-    )
+    run = Run(str(phase_dir), meta, clients, warnings, phase_dir.parent.name, unused)
     check_completeness(run)
     return run
 
@@ -255,19 +246,10 @@ def load_plain_file(
     """A plain YCSB output file as one run; each output inside it is one client."""
     outputs = parse_file(path, raw_rows=raw_rows)
     clients = [Client(i, o) for i, o in enumerate(outputs)]
-    meta = {
-        "scenario": "files",
-        "phase": label or path.stem,
-        "phase_index": 0,
-        "database": "unknown",
-        "threads": None,
-        "clients": len(clients),
-        "batchsize": batchsize,
-        "target": None,
-        "properties": {},
-        "label": label or path.name,
-        "_plain_file": True,
-    }
+    meta = {"scenario": "files", "phase": label or path.stem, "phase_index": 0,
+            "database": "unknown", "threads": None, "clients": len(clients),
+            "batchsize": batchsize, "target": None, "properties": {},
+            "label": label or path.name, "_plain_file": True}
     run = Run(str(path), meta, clients)
     check_completeness(run)
     return run
@@ -304,13 +286,9 @@ def load(
         key = path.resolve()
         if key in seen:
             if skipped is not None:
-                skipped.append(
-                    SkippedInput(
-                        given,
-                        f"the same {'directory' if path.is_dir() else 'file'} as "
-                        f"{seen[key]}, which is already read; read once",
-                    )
-                )
+                skipped.append(SkippedInput(
+                    given, f"the same {'directory' if path.is_dir() else 'file'} as "
+                    f"{seen[key]}, which is already read; read once"))
             return False
         seen[key] = given
         return True
@@ -326,11 +304,8 @@ def load(
         if path.is_dir():
             metas = sorted(path.rglob(METADATA_FILE))
             if not metas:
-                skip(
-                    path,
-                    "is a directory without any metadata.json (expected the runner layout "
-                    "results/<scenario>/<timestamp>/<phase>/metadata.json)",
-                )
+                skip(path, "is a directory without any metadata.json (expected the runner layout "
+                     "results/<scenario>/<timestamp>/<phase>/metadata.json)")
                 continue
             for m in metas:
                 if not first_time(m.parent, str(m.parent)):
@@ -343,7 +318,7 @@ def load(
             if not first_time(path, arg):
                 continue
             sizes = batchsize if isinstance(batchsize, dict) else {"": batchsize}
-            size = sizes.get(label or "", sizes.get("", 1)) if label else sizes.get("", 1)
+            size = sizes.get(label or "", sizes.get("", 1))
             try:
                 runs.append(load_plain_file(path, label, size, raw_rows))
             except UnreadableInput as e:

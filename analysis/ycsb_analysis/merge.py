@@ -16,6 +16,7 @@ import pandas as pd
 
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
+from .readers.final_report import percentile_columns
 
 # analysis/README.md ("Merge rules") prints this table; a test checks the two are equal
 # (the README may add `code` marks).
@@ -46,112 +47,68 @@ class MergedRun:
 
 
 # A merged operation's figures, in the order the tables show them.
-FIGURE_COLUMNS = [
-    "clients",
-    "operations",
-    "throughput_ops_per_s",
-    "average_latency_us",
-    "min_latency_us",
-    "max_latency_us",
-]
-
-
-def percentile_columns(frame: pd.DataFrame) -> list[str]:
-    return sorted(
-        [c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()],
-        key=lambda c: float(c[1:]),
-    )
+FIGURE_COLUMNS = ["clients", "operations", "throughput_ops_per_s", "average_latency_us",
+                  "min_latency_us", "max_latency_us"]
 
 
 def merge_operations(run: Run) -> pd.DataFrame:
     """One row per metric with merged operations, latencies, percentiles and throughput.
 
     Columns: metric, operation, failed, intended, structure, clients, operations,
-    attempts, throughput_ops_per_s, average_latency_us, min_latency_us, max_latency_us,
+    throughput_ops_per_s, average_latency_us, min_latency_us, max_latency_us,
     latency_variance_us, p…, percentiles_source.
     """
-    frames = []
-    for c in run.clients:
-        s = c.output.summary
-        if s.empty:
-            continue
-        s = s.copy()
-        s["client"] = c.index
-        runtime_s = c.output.overall["runtime_ms"] / 1000.0
-        s["runtime_s"] = runtime_s
-        frames.append(s)
+    frames = [c.output.summary.assign(client=c.index,
+                                      runtime_s=c.output.overall["runtime_ms"] / 1000.0)
+              for c in run.clients if not c.output.summary.empty]
     if not frames:
         return pd.DataFrame()
     allc = pd.concat(frames, ignore_index=True)
     pcols = percentile_columns(allc)
-    n_clients = len(run.clients)
     rows = []
     for metric, g in allc.groupby("metric", sort=False):
         ops = g["operations"].fillna(0)
-        total = float(ops.sum())
         row = {k: g.iloc[0][k] for k in ("metric", "operation", "failed", "intended", "structure")}
-        row["clients"] = int(len(g))
-        row["operations"] = total
+        row |= {"clients": int(len(g)), "operations": float(ops.sum()),
+                "min_latency_us": float(g["min_latency_us"].min()),
+                "max_latency_us": float(g["max_latency_us"].max())}
         w = ops.to_numpy()
         avg = g["average_latency_us"].to_numpy(dtype=float)
-        ok = (w > 0) & ~np.isnan(avg)
-        row["average_latency_us"] = (
-            float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan
-        )
-        row["min_latency_us"] = (
-            float(g["min_latency_us"].min()) if g["min_latency_us"].notna().any() else np.nan
-        )
-        row["max_latency_us"] = (
-            float(g["max_latency_us"].max()) if g["max_latency_us"].notna().any() else np.nan
-        )
         var = g["latency_variance_us"].to_numpy(dtype=float)
-        if ok.any() and not np.isnan(var[ok]).any():
-            mu = row["average_latency_us"]
-            row["latency_variance_us"] = float(
-                np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum()
-            )
-        else:
-            row["latency_variance_us"] = np.nan
+        ok = (w > 0) & ~np.isnan(avg)
+        mu = row["average_latency_us"] = (
+            float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan)
+        row["latency_variance_us"] = (  # within-client + spread of the means
+            float(np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum())
+            if ok.any() and not np.isnan(var[ok]).any() else np.nan)
         rt = g["runtime_s"].to_numpy(dtype=float)
         with np.errstate(divide="ignore", invalid="ignore"):
-            per_client = np.where(rt > 0, ops.to_numpy() / rt, np.nan)
+            per_client = np.where(rt > 0, w / rt, np.nan)
         row["throughput_ops_per_s"] = (
-            float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan
-        )
-        if len(g) == 1 and n_clients == 1:
-            for p in pcols:
-                row[p] = g.iloc[0][p]
-            row["percentiles_source"] = PERCENTILES_REPORTED
-        else:
-            having = set(g["client"])
-            logs = [c.hdr_logs.get(metric) for c in run.clients if c.index in having]
-            if all(log is not None for log in logs) and logs:
-                merged = merge_histograms([log.total() for log in logs])
-                points = [float(p[1:]) for p in pcols] or [50.0, 95.0, 99.0]
-                figures = percentiles(merged, points)
-                for p in pcols or [f"p{x:g}" for x in points]:
-                    row[p] = figures.get(p, np.nan)
-                row["percentiles_source"] = PERCENTILES_MERGED
-            else:
-                for p in pcols:
-                    row[p] = np.nan
-                have = sum(log is not None for log in logs)
-                row["percentiles_source"] = (
-                    f"{PERCENTILES_UNAVAILABLE}: {len(g)} clients, {have} with .hdr logs"
-                )
+            float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan)
+        row |= _percentiles(run, metric, g, pcols)
         rows.append(row)
     out = pd.DataFrame(rows)
-    order = [
-        "metric",
-        "operation",
-        "failed",
-        "intended",
-        "structure",
-        *FIGURE_COLUMNS,
-        "latency_variance_us",
-    ]
-    pc = percentile_columns(out)
-    return out[order + pc + ["percentiles_source"]]
+    order = ["metric", "operation", "failed", "intended", "structure", *FIGURE_COLUMNS,
+             "latency_variance_us"]
+    return out[order + percentile_columns(out) + ["percentiles_source"]]
+
+
+def _percentiles(run: Run, metric: str, g: pd.DataFrame, pcols: list[str]) -> dict:
+    """A metric's percentiles over the clients (``g``: their summary rows): YCSB's own of a
+    single client, else from the clients' merged .hdr logs, else unavailable (NaN)."""
+    if len(g) == 1 and len(run.clients) == 1:
+        return {p: g.iloc[0][p] for p in pcols} | {"percentiles_source": PERCENTILES_REPORTED}
+    having = set(g["client"])
+    logs = [c.hdr_logs.get(metric) for c in run.clients if c.index in having]
+    if logs and all(log is not None for log in logs):
+        points = [float(p[1:]) for p in pcols] or [50.0, 95.0, 99.0]
+        figures = percentiles(merge_histograms([log.total() for log in logs]), points)
+        return ({p: figures.get(p, np.nan) for p in pcols or [f"p{x:g}" for x in points]}
+                | {"percentiles_source": PERCENTILES_MERGED})
+    have = sum(log is not None for log in logs)
+    return {p: np.nan for p in pcols} | {
+        "percentiles_source": f"{PERCENTILES_UNAVAILABLE}: {len(g)} clients, {have} with .hdr logs"}
 
 
 def merge_returns(run: Run) -> pd.DataFrame:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .loader import Run
-from .readers.final_report import split_metric
+from .readers.final_report import percentile_columns
 
 CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "operations", "returns",
                   "gc_count", "gc_time_ms", "gc_time_percent"]
@@ -17,6 +17,8 @@ NOT_COUNTED = {"CLEANUP", "INIT"}   # not workload operations
 
 
 def _one(report: pd.DataFrame, metric: str, measurement: str) -> float:
+    if report.empty:
+        return np.nan
     v = report.loc[(report["metric"] == metric) & (report["measurement"] == measurement), "value"]
     return float(v.iloc[-1]) if len(v) else np.nan
 
@@ -34,24 +36,15 @@ def client_figures(run: Run) -> pd.DataFrame:
         o = c.output
         rep = o.report
         ops = np.nan
-        summary = o.summary
-        if not summary.empty:
-            names = [split_metric(m) for m in summary["metric"]]
-            keep = [
-                not n.intended
-                and n.structure in ("", "hdrhistogram")
-                and n.operation not in NOT_COUNTED
-                and not n.operation.endswith("-RECORDS")
-                for n in names
-            ]
-            ops = float(summary.loc[keep, "operations"].sum())
+        s = o.summary
+        if not s.empty:
+            ops = float(s.loc[~s["intended"] & s["structure"].isin(["", "hdrhistogram"])
+                              & ~s["operation"].isin(NOT_COUNTED)
+                              & ~s["operation"].str.endswith("-RECORDS"), "operations"].sum())
         ret = o.returns
         ret = ret[~ret["intended"].astype(bool)] if not ret.empty else ret
-        statuses = (
-            ret.groupby("status", sort=False)["count"].sum()
-            if not ret.empty
-            else pd.Series(dtype="int64")
-        )
+        statuses = (ret.groupby("status", sort=False)["count"].sum() if not ret.empty
+                    else pd.Series(dtype="int64"))
         rows.append(
             {
                 "client": c.index,
@@ -62,11 +55,9 @@ def client_figures(run: Run) -> pd.DataFrame:
                 "throughput_ops_per_s": o.overall["throughput_ops_per_s"],
                 "operations": ops,
                 "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.items()),
-                "gc_count": _one(rep, "TOTAL_GCs", "Count") if not rep.empty else np.nan,
-                "gc_time_ms": _one(rep, "TOTAL_GC_TIME", "Time(ms)") if not rep.empty else np.nan,
-                "gc_time_percent": _one(rep, "TOTAL_GC_TIME_%", "Time(%)")
-                if not rep.empty
-                else np.nan,
+                "gc_count": _one(rep, "TOTAL_GCs", "Count"),
+                "gc_time_ms": _one(rep, "TOTAL_GC_TIME", "Time(ms)"),
+                "gc_time_percent": _one(rep, "TOTAL_GC_TIME_%", "Time(%)"),
             }
         )
     return pd.DataFrame(rows, columns=CLIENT_COLUMNS)
@@ -81,11 +72,5 @@ def client_latencies(run: Run) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame(columns=["client", "metric"])
     df = pd.concat(frames, ignore_index=True)
-    pcols = sorted(
-        [c for c in df.columns if c.startswith("p") and c[1:2].isdigit()],
-        key=lambda c: float(c[1:]),
-    )
-    return df[
-        ["client", "metric", "operations", "average_latency_us", "min_latency_us", "max_latency_us"]
-        + pcols
-    ]
+    return df[["client", "metric", "operations", "average_latency_us", "min_latency_us",
+               "max_latency_us", *percentile_columns(df)]]

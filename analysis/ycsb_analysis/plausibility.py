@@ -12,15 +12,9 @@ import numpy as np
 import pandas as pd
 
 from .loader import Run
+from .readers.final_report import percentile_columns
 
 ABSURD_LATENCY_US = 86_400 * 1_000_000   # a day: no single YCSB operation takes that long
-
-
-def _pcols(df: pd.DataFrame) -> list[str]:
-    return sorted(
-        [c for c in df.columns if c.startswith("p") and c[1:2].isdigit()],
-        key=lambda c: float(c[1:]),
-    )
 
 
 def implausible_figures(run: Run) -> list[str]:
@@ -31,66 +25,42 @@ def implausible_figures(run: Run) -> list[str]:
         who = f"client {c.index}"
         s = o.summary
         if not s.empty:
-            pcols = _pcols(s)
+            pcols = percentile_columns(s)
             lat_cols = ["average_latency_us", "min_latency_us", "max_latency_us"] + pcols
             for _, r in s.iterrows():
                 vals = {k: float(r[k]) for k in lat_cols if k in r and pd.notna(r[k])}
+                where = f"{who} [{r['metric']}]"
                 neg = [k for k, v in vals.items() if v < 0]
                 if neg:
-                    flags.append(
-                        f"{who} [{r['metric']}]: negative latency "
-                        f"({', '.join(f'{k} = {vals[k]:g}' for k in neg)})"
-                    )
+                    flags.append(f"{where}: negative latency "
+                                 f"({', '.join(f'{k} = {vals[k]:g}' for k in neg)})")
                 huge = [k for k, v in vals.items() if v > ABSURD_LATENCY_US]
                 if huge:
-                    flags.append(
-                        f"{who} [{r['metric']}]: latency above a day "
-                        f"({', '.join(f'{k} = {vals[k]:g} µs' for k in huge)})"
-                    )
-                lo, hi, avg = (
-                    vals.get("min_latency_us"),
-                    vals.get("max_latency_us"),
-                    vals.get("average_latency_us"),
-                )
+                    flags.append(f"{where}: latency above a day "
+                                 f"({', '.join(f'{k} = {vals[k]:g} µs' for k in huge)})")
+                lo, hi = vals.get("min_latency_us"), vals.get("max_latency_us")
+                avg = vals.get("average_latency_us")
                 if lo is not None and hi is not None and lo > hi:
-                    flags.append(
-                        f"{who} [{r['metric']}]: minimum {lo:g} µs above maximum {hi:g} µs"
-                    )
-                elif (
-                    lo is not None
-                    and hi is not None
-                    and avg is not None
-                    and not (lo - 1 <= avg <= hi + 1)
-                ):
-                    flags.append(
-                        f"{who} [{r['metric']}]: average {avg:g} µs "
-                        f"outside [min {lo:g}, max {hi:g}]"
-                    )
+                    flags.append(f"{where}: minimum {lo:g} µs above maximum {hi:g} µs")
+                elif lo is not None and hi is not None and avg is not None and not (
+                        lo - 1 <= avg <= hi + 1):
+                    flags.append(f"{where}: average {avg:g} µs outside [min {lo:g}, max {hi:g}]")
                 pv = [vals[p] for p in pcols if p in vals]
                 if any(b < a for a, b in zip(pv, pv[1:])):
-                    flags.append(f"{who} [{r['metric']}]: percentiles fall as the percentile rises "
+                    flags.append(f"{where}: percentiles fall as the percentile rises "
                                  f"({', '.join(f'{p} = {vals[p]:g}' for p in pcols if p in vals)})")
-        ov = o.overall
-        if (
-            o.has_report
-            and ov["runtime_ms"] <= 0
-            and not s.empty
-            and s["operations"].fillna(0).sum() > 0
-        ):
-            flags.append(f"{who}: run time {ov['runtime_ms']:g} ms with operations done")
+        runtime = o.overall["runtime_ms"]
+        if o.has_report and runtime <= 0 and not s.empty and s["operations"].fillna(0).sum() > 0:
+            flags.append(f"{who}: run time {runtime:g} ms with operations done")
         if o.raw_negative and o.raw_datapoints.empty:   # rows let go: from the summary
-            flags.append(
-                f"{who}: {o.raw_negative} raw datapoints with a negative latency "
-                f"(lowest {o.raw_summary['min_latency_us'].min():g} µs)"
-            )
+            flags.append(f"{who}: {o.raw_negative} raw datapoints with a negative latency "
+                         f"(lowest {o.raw_summary['min_latency_us'].min():g} µs)")
         for name, df, col in (("raw datapoints", o.raw_datapoints, "latency_us"),
                               ("timeseries rows", o.timeseries, "average_latency_us")):
             if not df.empty and col in df:
                 v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
                 n_neg = int((v < 0).sum())
                 if n_neg:
-                    flags.append(
-                        f"{who}: {n_neg} {name} with a negative latency "
-                        f"(lowest {np.nanmin(v):g} µs)"
-                    )
+                    flags.append(f"{who}: {n_neg} {name} with a negative latency "
+                                 f"(lowest {np.nanmin(v):g} µs)")
     return flags

@@ -18,7 +18,7 @@ import sys
 
 from .loader import load
 from .summary import runs_summary
-from .trials import mean_interval, pairs_needed
+from .trials import log_sd, mean_interval, pairs_needed
 from .verdicts import aggregate, between_databases, capacity_steps
 
 ORDER = ["cassandra", "hbase", "mysql"]
@@ -47,21 +47,12 @@ def headlines(results: str, target: float = math.nan) -> dict:
     for _, r in runs.iterrows():
         values = r.get("throughput_ops_per_s_trials") or {}
         mean, low, high = mean_interval(values)
-        sd = _log_sd(values)
         out["headlines"].append({
             "phase": r["phase"], "what": f"{r['database']} throughput", "ratio": mean,
             "precision": _num((high - low) / (2 * mean)) if mean else None,
             "trials": str(len(values)), "verdict": f"{mean:,.0f} ops/s",
-            "more_trials": _more(sd, target, len(values))})
+            "more_trials": _more(log_sd(values), target, len(values))})
     return out
-
-
-def _log_sd(values: dict) -> float:
-    logs = [math.log(v) for v in values.values() if v and v > 0]
-    if len(logs) < 2:
-        return math.nan
-    m = sum(logs) / len(logs)
-    return math.sqrt(sum((x - m) ** 2 for x in logs) / (len(logs) - 1))
 
 
 def _more(sd_log: float, target: float, done: int) -> int | None:

@@ -29,16 +29,11 @@ import pandas as pd
 from . import stability
 from .hdr_logs import merge_histograms, percentiles
 from .loader import Run
-from .timeseries import hdr_origin, record_throughput
+from .timeseries import client_start, hdr_origin, merged_ticks, record_throughput
 from .uncertainty import Estimate, within_run
 
-FIGURES = [
-    "throughput_ops_per_s",
-    "average_latency_us",
-    "p95_latency_us",
-    "p99_latency_us",
-    "records_per_s",
-]
+FIGURES = ["throughput_ops_per_s", "average_latency_us", "p95_latency_us", "p99_latency_us",
+           "records_per_s"]
 
 
 def interval_throughput(run: Run) -> pd.DataFrame:
@@ -46,18 +41,17 @@ def interval_throughput(run: Run) -> pd.DataFrame:
     operation counts of consecutive entries; ``t_s`` is the interval's end since the run's
     start. Intervals much shorter than the status interval, and the final one when it is cut
     short (the client's shutdown), are left out: their rate is mostly noise."""
-    frames = []
-    starts = []
+    frames, starts = [], []
     for c in run.clients:
         e = c.output.status_entries
         if e.empty:
             continue
         e = e.drop_duplicates("elapsed_s", keep="first").sort_values("time")
+        starts.append(client_start(e))
         t = (e["time"] - e["time"].iloc[0]).dt.total_seconds().to_numpy() + float(
             e["elapsed_s"].iloc[0]
         )
         ops = e["operations"].to_numpy(dtype=float)
-        starts.append(e["time"].iloc[0] - pd.to_timedelta(float(e["elapsed_s"].iloc[0]), unit="s"))
         if len(t) < 2:
             continue
         dt = np.diff(t)
@@ -66,15 +60,9 @@ def interval_throughput(run: Run) -> pd.DataFrame:
         # the last entry is YCSB's final status line, printed when the client ends: its interval
         # is cut short and holds the shutdown (0 operations after a stop): never a sample
         keep[-1] = keep[-1] and dt[-1] >= 0.9 * typical
-        frames.append(
-            pd.DataFrame(
-                {
-                    "abs": e["time"].iloc[1:].to_numpy()[keep],
-                    "ops_per_s": (np.diff(ops) / np.where(dt > 0, dt, np.nan))[keep],
-                    "step": typical,
-                }
-            )
-        )
+        rate = np.diff(ops) / np.where(dt > 0, dt, np.nan)
+        frames.append(pd.DataFrame({"abs": e["time"].iloc[1:].to_numpy()[keep],
+                                    "ops_per_s": rate[keep], "step": typical}))
     if not frames:
         return pd.DataFrame(columns=["t_s", "ops_per_s"])
     start = min(starts)
@@ -124,17 +112,11 @@ def window(run: Run, series: pd.DataFrame,
     if k is None:
         return (float(t[0]) - step, end,
                 "whole run: NO steady window (throughput trends throughout)", False)
-    return (
-        float(t[k]) - step,
-        end,
-        (
-            f"steady window {t[k] - step:.0f}-{end:.0f} s (first "
-            f"{t[k] - step:.0f} s dropped by the trend rule)"
-            if k
-            else f"whole run {t[0] - step:.0f}-{end:.0f} s (steady throughout)"
-        ),
-        True,
-    )
+    start = float(t[k]) - step
+    if not k:
+        return start, end, f"whole run {start:.0f}-{end:.0f} s (steady throughout)", True
+    return (start, end, f"steady window {start:.0f}-{end:.0f} s (first {start:.0f} s dropped "
+            "by the trend rule)", True)
 
 
 def _in(df: pd.DataFrame, start: float, end: float, col: str = "t_s") -> pd.DataFrame:
@@ -148,17 +130,10 @@ def _latency_series(run: Run, metric: str) -> pd.DataFrame:
         e, m = c.output.status_entries, c.output.status_measurements
         if e.empty or m.empty or "count" not in m:
             continue
-        starts.append(
-            e["time"].min()
-            - pd.to_timedelta(float(e.loc[e["time"].idxmin(), "elapsed_s"]), unit="s")
-        )
-        if "average_latency_us" not in c.output.status_columns:
+        starts.append(client_start(e))
+        if "average_latency_us" not in m:
             continue
-        # (the rows of one metric, with their times: in files for a big log, see status_spill)
-        m = c.output.status_frame(
-            np.flatnonzero(((m["metric"] == metric) & (m["count"] > 0)).to_numpy()),
-            ["time", "elapsed_s", "count", "average_latency_us"],
-        ).drop_duplicates("elapsed_s")
+        m = m[(m["metric"] == metric) & (m["count"] > 0)].drop_duplicates("elapsed_s")
         frames.append(pd.DataFrame(
             {"abs": m["time"], "count": m["count"], "sum": m["count"] * m["average_latency_us"]}
         ))
@@ -179,23 +154,14 @@ def window_percentiles(run: Run, metric: str, start: float, end: float,
     logs = [c.hdr_logs.get(metric) for c in run.clients]
     if not logs or any(log is None or log.intervals.empty for log in logs):
         return {}
-    t0 = hdr_origin(run, logs)
     names = [f"p{float(p):g}" for p in levels]
     chosen, per_interval = [], {n: [] for n in names}
-    for k in range(max(len(log.histograms) for log in logs)):
-        ticks = [
-            (log.intervals.iloc[k], log.histograms[k]) for log in logs if k < len(log.histograms)
-        ]
-        t_end = float(np.median([iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]))
-        if not (start + 1e-9 < round(t_end) <= end + 1e-9):
-            continue
-        h = merge_histograms([h for _, h in ticks])
-        if h.total_count == 0:
-            continue
-        chosen.append(h)
-        p = percentiles(h, list(levels))
-        for n in names:
-            per_interval[n].append(p.get(n, math.nan))
+    for t_end, h, _ in merged_ticks(logs, hdr_origin(run, logs)):
+        if start + 1e-9 < round(t_end) <= end + 1e-9 and h.total_count:
+            chosen.append(h)
+            p = percentiles(h, list(levels))
+            for n in names:
+                per_interval[n].append(p.get(n, math.nan))
     if not chosen:
         return {}
     whole = percentiles(merge_histograms(chosen), list(levels))
@@ -216,12 +182,8 @@ def steady_figures(
                 "window_start_s": 0.0, "window_end_s": math.nan, "window_intervals": 0}
     series = interval_throughput(run)
     start, end, how, steady = window(run, series, skip)
-    row: dict = {
-        "window": how,
-        "steady": steady,
-        "window_start_s": start,
-        "window_end_s": end if end != math.inf else math.nan,
-    }
+    row: dict = {"window": how, "steady": steady, "window_start_s": start,
+                 "window_end_s": end if end != math.inf else math.nan}
     est: dict[str, Estimate] = {}
     thr = _in(series, start, end)
     row["window_intervals"] = int(len(thr))

@@ -29,9 +29,8 @@ def main_operation(merged: MergedRun) -> pd.Series | None:
     if cand.empty:
         return None
     batches = cand[cand["operation"].str.startswith(BATCH_PREFIX)]
-    return (
-        (batches if not batches.empty else cand).sort_values("operations", ascending=False).iloc[0]
-    )
+    pool = batches if not batches.empty else cand
+    return pool.sort_values("operations", ascending=False).iloc[0]
 
 
 def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = None) -> dict:
@@ -41,18 +40,9 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
     main = main_operation(merged)
     rec = records_table(run)
     ret = merged.returns
-    errors = (
-        int(
-            ret.loc[
-                (ret["status"] != "OK")
-                & ~ret["intended"].astype(bool)
-                & ~ret["operation"].str.endswith("-RECORDS"),
-                "count",
-            ].sum()
-        )
-        if not ret.empty
-        else 0
-    )
+    errors = 0 if ret.empty else int(ret.loc[
+        (ret["status"] != "OK") & ~ret["intended"].astype(bool)
+        & ~ret["operation"].str.endswith(RECORDS_SUFFIX), "count"].sum())
     row = {
         "run": run_label(run),
         "scenario": run.scenario,
@@ -100,5 +90,4 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
 
 def runs_summary(runs: list[Run], merged: dict[str, MergedRun] | None = None,
                  skip: float | None = None) -> pd.DataFrame:
-    rows = [run_summary(r, (merged or {}).get(run_label(r)), skip) for r in runs]
-    return pd.DataFrame(rows)
+    return pd.DataFrame([run_summary(r, (merged or {}).get(run_label(r)), skip) for r in runs])

@@ -39,29 +39,28 @@ def hdr_origin(run: Run, logs: list) -> float:
     created); the status lines' wall clock is the client's local time, whose UTC offset the
     .hdr header gives. Without it (no readable StartTime, no status lines): the first .hdr
     interval's start, as before."""
+    first_interval = min(float(log.intervals["start_s"].min()) for log in logs)
     starts = []
     for c in run.clients:
         e = c.output.status_entries
         offsets = [log.utc_offset_s for log in c.hdr_logs.values() if log.utc_offset_s is not None]
         if e.empty or not offsets:
-            starts = []
-            break
-        first = e.loc[e["time"].idxmin()]
-        local = first["time"] - pd.to_timedelta(float(first["elapsed_s"]), unit="s")
-        starts.append((local - pd.Timestamp(0)).total_seconds() - offsets[0])
-    if starts:
-        return min(starts)
-    return min(float(log.intervals["start_s"].min()) for log in logs)
+            return first_interval
+        starts.append((client_start(e) - pd.Timestamp(0)).total_seconds() - offsets[0])
+    return min(starts, default=first_interval)
+
+
+def client_start(entries: pd.DataFrame) -> pd.Timestamp:
+    """When a client started, on its status lines' clock: its first entry's time less the
+    seconds elapsed by then."""
+    first = entries.loc[entries["time"].idxmin()]
+    return first["time"] - pd.to_timedelta(float(first["elapsed_s"]), unit="s")
 
 
 def run_start(run: Run) -> pd.Timestamp | None:
-    """The earliest client start: its first status entry's time less its elapsed time."""
-    starts = []
-    for c in run.clients:
-        e = c.output.status_entries
-        if not e.empty:
-            first = e.loc[e["time"].idxmin()]
-            starts.append(first["time"] - pd.to_timedelta(first["elapsed_s"], unit="s"))
+    """The earliest client start (:func:`client_start`)."""
+    starts = [client_start(c.output.status_entries) for c in run.clients
+              if not c.output.status_entries.empty]
     return min(starts) if starts else None
 
 
@@ -245,11 +244,9 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     of all clients together, from their ``.hdr`` interval logs.
 
     Each client logs one histogram per status tick; the k-th intervals of the clients are
-    merged (the clients of a phase start together, so their k-th ticks fall within one
-    interval of each other — rounding times to a grid would instead fold a run's short last
-    interval into the one before) and read: percentiles are never averaged. ``t_s`` is the
-    median end of those intervals since the earliest log start. A metric is left out unless
-    every client has a log of it.
+    merged (:func:`merged_ticks`) and read: percentiles are never averaged. ``t_s`` is the
+    median end of those intervals since the clients' start (:func:`hdr_origin`). A metric is
+    left out unless every client has a log of it.
     """
     columns = ["t_s", "metric", "operation", "failed", "count", "clients"] + [
         f"p{p:g}" for p in points
@@ -273,20 +270,22 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     rows = []
     for metric, logs in logs_by_metric.items():
         name = split_metric(metric)
-        for k in range(max(len(log.histograms) for log in logs)):  # one per status tick: small
-            ticks = [(log.intervals.iloc[k], log.histograms[k])
-                     for log in logs if k < len(log.histograms)]
-            merged = merge_histograms([h for _, h in ticks])
-            if merged.total_count == 0:
-                continue
-            ends = [iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]
-            rows.append({
-                "t_s": float(np.median(ends)),
-                "metric": metric,
-                "operation": name.operation,
-                "failed": name.failed,
-                "count": merged.total_count,
-                "clients": len(ticks),
-                **percentiles(merged, points),
-            })
+        for t_s, merged, n in merged_ticks(logs, t0):
+            if merged.total_count:
+                rows.append({"t_s": t_s, "metric": metric, "operation": name.operation,
+                             "failed": name.failed, "count": merged.total_count, "clients": n,
+                             **percentiles(merged, points)})
     return pd.DataFrame(rows, columns=columns)
+
+
+def merged_ticks(logs: list, t0: float):
+    """For every k, the k-th intervals of ``logs`` (a .hdr log of each client) merged:
+    ``(t_s, histogram, logs that have a k-th)``, ``t_s`` the median end of those intervals
+    since ``t0``. The clients of a phase start together, so their k-th ticks fall within one
+    interval of each other (rounding times to a grid would instead fold a run's short last
+    interval into the one before)."""
+    for k in range(max(len(log.histograms) for log in logs)):  # one per status tick: small
+        ticks = [(log.intervals.iloc[k], log.histograms[k])
+                 for log in logs if k < len(log.histograms)]
+        ends = [iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]
+        yield float(np.median(ends)), merge_histograms([h for _, h in ticks]), len(ticks)

@@ -106,6 +106,12 @@ def mean_interval(values: dict) -> tuple[float, float, float]:
     return float(x.mean()), max(0.0, float(x.mean()) - h), float(x.mean()) + h
 
 
+def log_sd(values: dict) -> float:
+    """The standard deviation of the logs of the trials' figures (nan with fewer than two)."""
+    logs = list(_logs(values).values())
+    return float(np.std(logs, ddof=1)) if len(logs) > 1 else math.nan
+
+
 def pairs_needed(sd_log: float, precision: float, most: int = 200) -> int | None:
     """The number of trial pairs whose interval would be within +-precision, if the pair log
     ratios spread by sd_log (None when even `most` pairs would not do)."""

@@ -7,7 +7,8 @@ n_eff = n (1 - r1) / (1 + r1), with r1 the lag-1 autocorrelation (Wilks; clipped
 negative correlation is not credited), corrects it: se = s / sqrt(n_eff), degrees of freedom
 n_eff - 1. latte compares runs the same way (Welch's t on effective sample sizes).
 
-Across repeats the samples are the repeats' figures: se = s / sqrt(k), k - 1 degrees of freedom.
+Across repeats the samples are the repeats' figures: se = s / sqrt(k), k - 1 degrees of freedom
+(trials.mean_interval).
 
 A ratio A/B is judged on the log scale: se(log A/B)^2 = (se_A/A)^2 + (se_B/B)^2, degrees of
 freedom by Welch-Satterthwaite, interval exp(log(A/B) +- t se). A difference is called only when
@@ -98,16 +99,6 @@ def within_run(samples, value: float | None = None) -> Estimate:
     if value is None or mean == 0:
         return Estimate(mean, se, n_eff - 1)
     return Estimate(float(value), se / abs(mean) * abs(value), n_eff - 1)
-
-
-def across_repeats(values) -> Estimate:
-    """Mean of the repeats' figures with the t-interval of k repeats."""
-    x = np.asarray([v for v in values if v == v], dtype=float)
-    if len(x) == 0:
-        return Estimate(math.nan)
-    if len(x) == 1:
-        return Estimate(float(x[0]))
-    return Estimate(float(x.mean()), float(x.std(ddof=1)) / math.sqrt(len(x)), len(x) - 1.0)
 
 
 @dataclass

@@ -27,6 +27,9 @@ from .steady_state import FIGURES
 from .trials import TrialRatio, mean_interval, paired_ratio, unpaired_ratio
 
 GROUP = ["scenario", "timestamp", "phase", "database"]
+# A phase is matched with its baseline on these (S2's ``load`` is not S3's ``load``; plain files
+# on their label); where a side holds a phase several times, its latest run is compared.
+BASELINE_KEY = ["scenario", "phase", "database"]
 CAPACITY_GROUP = "capacity:"  # phase_group of a capacity search's steps (run-scenario --slo)
 # figure, words, better when
 COMPARED = [
@@ -36,6 +39,9 @@ COMPARED = [
     ("p95_latency_us", "p95 latency", "lower"),
     ("p99_latency_us", "p99 latency", "lower"),
 ]
+
+
+RATIO_COLUMNS = ["ratio", "ratio_low", "ratio_high", "precision", "trials"]
 
 
 def _trials(g: pd.DataFrame) -> list[int]:
@@ -117,8 +123,10 @@ def _listed(values: dict) -> str:
     return "; ".join(f"{k}: {v:,.6g}" for k, v in sorted(values.items()))
 
 
-def _compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
-             paired: bool, compared: list = COMPARED) -> list[dict]:
+def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
+            paired: bool, compared: list = COMPARED) -> list[dict]:
+    """One row per figure of ``compared`` both rows have: a / b from their trials (paired by
+    trial number, or unpaired), its interval, and the verdict in words; ``key`` starts each."""
     rows = []
     unsteady = [f"{n} {r['unsteady']}" for n, r in ((name_a, a), (name_b, b))
                 if not r.get("steady", True)]
@@ -140,51 +148,22 @@ def _compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
             r = TrialRatio(r.ratio, trials_a=r.trials_a, trials_b=r.trials_b)
         else:
             text = verdict(name_a, name_b, words, better, r, how)
-        rows.append(
-            key
-            | {
-                "figure": words,
-                name_b: b.get(figure, math.nan),
-                name_a: a.get(figure, math.nan),
-                "ratio": r.ratio,
-                "ratio_low": r.low,
-                "ratio_high": r.high,
-                "precision": r.precision,
-                "trials": f"{len(va)}/{len(vb)}",
-                f"{name_a}_trials": _listed(va),
-                f"{name_b}_trials": _listed(vb),
-                "pairs": r.pairs,
-                "sd_log": r.sd_log,
-                "significant": bool(r.significant) and not unsteady and not single,
-                "better_when": better,
-                "verdict": text,
-            }
-        )
+        rows.append(key | {
+            "figure": words, name_b: b.get(figure, math.nan), name_a: a.get(figure, math.nan),
+            "ratio": r.ratio, "ratio_low": r.low, "ratio_high": r.high, "precision": r.precision,
+            "trials": f"{len(va)}/{len(vb)}", f"{name_a}_trials": _listed(va),
+            f"{name_b}_trials": _listed(vb), "pairs": r.pairs, "sd_log": r.sd_log,
+            "significant": bool(r.significant) and not unsteady and not single,
+            "better_when": better, "verdict": text,
+        })
     return rows
 
 
 def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase") -> pd.DataFrame:
     """Cassandra vs HBase for every phase both ran in the same results (scenario, timestamp),
     trials paired by number (the runner ran them in blocks A,B then B,A)."""
-    cols = [
-        "scenario",
-        "timestamp",
-        "phase",
-        "figure",
-        b,
-        a,
-        "ratio",
-        "ratio_low",
-        "ratio_high",
-        "precision",
-        "trials",
-        f"{a}_trials",
-        f"{b}_trials",
-        "pairs",
-        "sd_log",
-        "significant",
-        "verdict",
-    ]
+    cols = ["scenario", "timestamp", "phase", "figure", b, a, *RATIO_COLUMNS, f"{a}_trials",
+            f"{b}_trials", "pairs", "sd_log", "significant", "verdict"]
     if agg.empty or not {a, b} <= set(agg["database"]):
         return pd.DataFrame(columns=cols)
     rows = []
@@ -194,60 +173,55 @@ def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase")
     for (scenario, ts, phase), g in agg.groupby(["scenario", "timestamp", "phase"], sort=False):
         by_db = {r["database"]: r for _, r in g.iterrows()}
         if a in by_db and b in by_db:
-            rows += _compare(
-                by_db[a], by_db[b], a, b,
-                {"scenario": scenario, "timestamp": ts, "phase": phase}, paired=True
-            )
+            rows += compare(by_db[a], by_db[b], a, b,
+                            {"scenario": scenario, "timestamp": ts, "phase": phase}, paired=True)
     return pd.DataFrame(rows, columns=cols)
+
+
+def _latest(summary: pd.DataFrame) -> pd.DataFrame:
+    """Each phase's latest run (by timestamp) of a summary or aggregate."""
+    if summary.empty:
+        return summary
+    return summary.sort_values("timestamp", kind="stable").drop_duplicates(BASELINE_KEY,
+                                                                           keep="last")
 
 
 def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
     """Current vs baseline per phase (matched on scenario, phase and database; the latest
     timestamp of each side): the ratio current/baseline with its interval (unpaired trials:
     they were not run in alternating blocks) and verdict."""
-    key = ["scenario", "phase", "database"]
-    cols = key + [
-        "figure",
-        "baseline",
-        "current",
-        "change_percent",
-        "ratio",
-        "ratio_low",
-        "ratio_high",
-        "precision",
-        "trials",
-        "current_trials",
-        "baseline_trials",
-        "pairs",
-        "sd_log",
-        "significant",
-        "better_when",
-        "verdict",
-    ]
-
-    def latest(s: pd.DataFrame) -> pd.DataFrame:
-        return (
-            s.sort_values("timestamp", kind="stable").drop_duplicates(key, keep="last")
-            if not s.empty
-            else s
-        )
-
-    cur, base = latest(current), latest(baseline)
+    cols = BASELINE_KEY + ["figure", "baseline", "current", "change_percent", *RATIO_COLUMNS,
+                           "current_trials", "baseline_trials", "pairs", "sd_log", "significant",
+                           "better_when", "verdict"]
+    base = {tuple(r[k] for k in BASELINE_KEY): r for _, r in _latest(baseline).iterrows()}
     rows = []
-    for _, c in cur.iterrows():
-        m = (
-            base[
-                (base["scenario"] == c["scenario"])
-                & (base["phase"] == c["phase"])
-                & (base["database"] == c["database"])
-            ]
-            if not base.empty
-            else base
-        )
-        if m.empty:
-            continue
-        for r in _compare(c, m.iloc[0], "current", "baseline", {k: c[k] for k in key},
-                          paired=False):
-            r["change_percent"] = (r["ratio"] - 1) * 100
-            rows.append(r)
+    for _, c in _latest(current).iterrows():
+        key = {k: c[k] for k in BASELINE_KEY}
+        if tuple(key.values()) in base:
+            for r in compare(c, base[tuple(key.values())], "current", "baseline", key,
+                             paired=False):
+                rows.append(r | {"change_percent": (r["ratio"] - 1) * 100})
     return pd.DataFrame(rows, columns=cols)
+
+
+def unmatched_phases(current: pd.DataFrame, baseline: pd.DataFrame) -> list[str]:
+    """One sentence per phase found on one side only (and one saying so when no phase matches
+    at all): the summaries of the results and of the baseline."""
+
+    def keys(summary: pd.DataFrame) -> set[tuple]:
+        if summary.empty:
+            return set()
+        return set(summary[BASELINE_KEY].astype(str).itertuples(index=False, name=None))
+
+    cur, base = keys(current), keys(baseline)
+    notes = []
+    if not cur & base:
+        notes.append(
+            f"no phase of the baseline ({len(base)} phase(s)) matches a phase of these results "
+            f"({len(cur)}) on scenario, phase and database: the comparison is empty"
+        )
+    notes += [f"phase {'/'.join(k)} is not in the baseline: not compared"
+              for k in sorted(cur - base)]
+    notes += [f"baseline phase {'/'.join(k)} is not in these results: not compared"
+              for k in sorted(base - cur)]
+    return notes

@@ -31,18 +31,7 @@ ALL_CHARTS = (
     capacity_charts,
 )
 
-__all__ = [
-    "Chart",
-    "ALL_CHARTS",
-    "throughput_over_time",
-    "latency_over_time",
-    "measured_latency_over_time",
-    "percentile_curves",
-    "thread_sweep",
-    "client_scaling",
-    "database_comparison",
-    "errors_over_time",
-    "fault_timelines",
-    "capacity_charts",
-    "find_knee",
-]
+__all__ = ["Chart", "ALL_CHARTS", "throughput_over_time", "latency_over_time",
+           "measured_latency_over_time", "percentile_curves", "thread_sweep", "client_scaling",
+           "database_comparison", "errors_over_time", "fault_timelines", "capacity_charts",
+           "find_knee"]

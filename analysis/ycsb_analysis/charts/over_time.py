@@ -75,13 +75,10 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     shaded = _shade_warmups(fig, lines, runs)
     # (the figure's title on two lines when shaded: one is wider than the figure; the
     # report's on one)
-    chart = save(
-        fig,
-        out_dir,
-        "throughput-over-time",
-        "Throughput over time per operation (clients summed; batch operations in records/s)"
-        + ("\nshaded in a run's colour: its warm-up, not in any summary figure" if shaded else ""),
-    )
+    chart = save(fig, out_dir, "throughput-over-time",
+                 "Throughput over time per operation (clients summed; batch operations in "
+                 "records/s)" + ("\nshaded in a run's colour: its warm-up, not in any summary "
+                                 "figure" if shaded else ""))
     return [replace(chart, title=chart.title.replace("\n", "; "))]
 
 
@@ -136,18 +133,9 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
             if m is not None and not m.empty:
                 dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
                 if not dm.empty:
-                    for col in wanted:
-                        lines.append(
-                            Line(
-                                op,
-                                f"{label} {col} (clients merged)",
-                                dm["t_s"].to_numpy(),
-                                dm[col].to_numpy(),
-                                styles[col],
-                                key=label,
-                            )
-                        )
-                        shown.append(col)
+                    lines += [Line(op, f"{label} {col} (clients merged)", dm["t_s"].to_numpy(),
+                                   dm[col].to_numpy(), styles[col], key=label) for col in wanted]
+                    shown += wanted
                     continue
             for by_client, suffix in ((service[label].get(op, []), ""),
                                       (intended[label].get(op, []), " intended")):
@@ -172,15 +160,9 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     fig = draw(vector_unless_many(lines), {op: "latency (µs, log)" for op in ops}, log=True)
     one_two_five_grid(fig)
     drawn = ", ".join(dict.fromkeys(shown))
-    return [
-        save(
-            fig,
-            out_dir,
-            "latency-over-time",
-            f"Latency per status interval ({drawn}; several clients merged from their "
-            f".hdr logs, else per client{hidden_note(fig)})",
-        )
-    ]
+    return [save(fig, out_dir, "latency-over-time",
+                 f"Latency per status interval ({drawn}; several clients merged from their "
+                 f".hdr logs, else per client{hidden_note(fig)})")]
 
 
 def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -194,49 +176,27 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
         many = len(r.clients) > 1
         for c in r.clients:
             who = f"{label}{f' client {c.index}' if many else ''}"
-            ts = c.output.timeseries
-            if not ts.empty:
-                for metric, g in ts.groupby("metric", sort=False):
-                    name = split_metric(metric)
-                    if name.operation == "CLEANUP":
-                        continue
-                    g = g.sort_values("time_ms")
-                    lines.append(
-                        Line(
-                            name.operation + (" failed" if name.failed else ""),
-                            f"{who} average per interval{' (intended)' if name.intended else ''}",
-                            g["time_ms"].to_numpy(dtype=float) / 1000.0,
-                            g["average_latency_us"].to_numpy(dtype=float),
-                            "--" if name.intended else "-",
-                            key=f"{who} average{' (intended)' if name.intended else ''}",
-                        )
-                    )
+            for panel, intended, g in _by_operation(c.output.timeseries):
+                g = g.sort_values("time_ms")
+                lines.append(Line(panel, f"{who} average per interval{intended}",
+                                  g["time_ms"].to_numpy(dtype=float) / 1000.0,
+                                  g["average_latency_us"].to_numpy(dtype=float),
+                                  "--" if intended else "-", key=f"{who} average{intended}"))
             raw = c.output.raw_datapoints
             if raw.empty and c.output.raw_total:
                 # Rows let go while reading (a long raw run): the per-second summary
                 # instead, median and maximum of each second.
                 lines += _summary_lines(c.output.raw_summary, who)
                 summed = True
-            if not raw.empty:
-                t0 = float(raw["timestamp_ms"].min())
-                for metric, g in raw.groupby("metric", sort=False):
-                    name = split_metric(metric)
-                    if name.operation == "CLEANUP":
-                        continue
-                    if len(g) > MAX_RAW_POINTS:
-                        g = g.iloc[np.linspace(0, len(g) - 1, MAX_RAW_POINTS).astype(int)]
-                        thinned = True
-                    lines.append(
-                        Line(
-                            name.operation + (" failed" if name.failed else ""),
-                            f"{who} each operation{' (intended)' if name.intended else ''}",
-                            (g["timestamp_ms"].to_numpy(dtype=float) - t0) / 1000.0,
-                            g["latency_us"].to_numpy(dtype=float),
-                            "",
-                            ",",
-                            key=f"{who} each{' (intended)' if name.intended else ''}",
-                        )
-                    )
+            t0 = float(raw["timestamp_ms"].min()) if not raw.empty else 0.0
+            for panel, intended, g in _by_operation(raw):
+                if len(g) > MAX_RAW_POINTS:
+                    g = g.iloc[np.linspace(0, len(g) - 1, MAX_RAW_POINTS).astype(int)]
+                    thinned = True
+                lines.append(Line(panel, f"{who} each operation{intended}",
+                                  (g["timestamp_ms"].to_numpy(dtype=float) - t0) / 1000.0,
+                                  g["latency_us"].to_numpy(dtype=float), "", ",",
+                                  key=f"{who} each{intended}"))
     if not lines:
         return []
     per_second = [line for line in lines if line.raster is False]
@@ -247,42 +207,36 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     fig = draw(lines, {p: "latency (µs, log)" for p in panels}, log=True, scatter=True)
     one_two_five_grid(fig)
     # the figure's title on two lines (one is wider than the figure); the report's on one
-    chart = save(
-        fig,
-        out_dir,
-        "measured-latency-over-time",
-        "Latency over time from measurementtype=timeseries (average per interval) and raw\n"
-        f"(each operation{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
-        f"{'; long raw runs as median and maximum per second' if summed else ''}"
-        f"{hidden_note(fig)})",
-    )
+    how = (f"{f'; thinned to {MAX_RAW_POINTS:,} per panel' if thinned else ''}"
+           f"{'; long raw runs as median and maximum per second' if summed else ''}")
+    chart = save(fig, out_dir, "measured-latency-over-time",
+                 "Latency over time from measurementtype=timeseries (average per interval) and "
+                 f"raw\n(each operation{how}{hidden_note(fig)})")
     return [replace(chart, title=chart.title.replace("\n", " "))]
+
+
+def _by_operation(frame: pd.DataFrame):
+    """``(panel, " (intended)" or "", rows)`` of each metric of ``frame`` but CLEANUP's; the
+    panel is the operation, its failures apart."""
+    for metric, g in (frame.groupby("metric", sort=False) if not frame.empty else ()):
+        name = split_metric(metric)
+        if name.operation != "CLEANUP":
+            yield (name.operation + (" failed" if name.failed else ""),
+                   " (intended)" if name.intended else "", g)
 
 
 def _summary_lines(summary, who: str) -> list[Line]:
     """Median and maximum per second of a raw run's summary (``readers.raw``)."""
     out = []
     t0 = float(summary["interval_start_ms"].min()) if len(summary) else 0.0
-    for metric, g in summary.groupby("metric", sort=False):
-        name = split_metric(metric)
-        if name.operation == "CLEANUP":
-            continue
+    for panel, intended, g in _by_operation(summary):
         t = (g["interval_start_ms"].to_numpy(dtype=float) - t0) / 1000.0
-        for column, what, style in (("p50", "median", "--" if name.intended else "-"),
+        for column, what, style in (("p50", "median", "--" if intended else "-"),
                                     ("max_latency_us", "max", ":")):
-            out.append(
-                Line(
-                    name.operation + (" failed" if name.failed else ""),
-                    f"{who} {what} per second{' (intended)' if name.intended else ''}",
-                    t,
-                    g[column].to_numpy(dtype=float),
-                    style,
-                    key=f"{who} {what}{' (intended)' if name.intended else ''}",
-                    # one point a second: thinned when drawn, a vector path (see
-                    # VECTOR_SUMMARY_LINES)
-                    raster=False,
-                )
-            )
+            # one point a second: thinned when drawn, a vector path (see VECTOR_SUMMARY_LINES)
+            out.append(Line(panel, f"{who} {what} per second{intended}", t,
+                            g[column].to_numpy(dtype=float), style, key=f"{who} {what}{intended}",
+                            raster=False))
     return out
 
 

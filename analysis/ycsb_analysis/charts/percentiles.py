@@ -46,7 +46,7 @@ def percentile_curves(runs: list[Run], out_dir: Path) -> list[Chart]:
     for r in runs:
         metrics = sorted({m for c in r.clients for m in c.hdr_logs})
         for metric in metrics:
-            if metric.startswith("CLEANUP") or metric.endswith("-RECORDS") or "CLEANUP" in metric:
+            if "CLEANUP" in metric or metric.endswith("-RECORDS"):
                 continue
             logs = [c.hdr_logs[metric] for c in r.clients if metric in c.hdr_logs]
             h = merge_histograms([log.total() for log in logs])
@@ -55,12 +55,9 @@ def percentile_curves(runs: list[Run], out_dir: Path) -> list[Chart]:
             intended = metric.startswith("Intended-")
             panel = metric[len("Intended-"):] if intended else metric
             key = f"{run_label(r)}{' intended' if intended else ''}"
-            curves.setdefault(panel, {})[key] = (
-                percentile_curve(h),
-                percentiles(h, ())["max_latency_us"],
-                h.total_count,
-                intended,
-            )
+            curves.setdefault(panel, {})[key] = (percentile_curve(h),
+                                                 percentiles(h, ())["max_latency_us"],
+                                                 h.total_count, intended)
     if not curves:
         return []
     most = max(len(v) for v in curves.values())
@@ -74,13 +71,8 @@ def percentile_curves(runs: list[Run], out_dir: Path) -> list[Chart]:
             line, = ax.plot(df["percentile"] / 100.0, df["latency_us"], "--" if intended else "-",
                             color=colors[label.removesuffix(" intended")],
                             label=f"{label} (max {mx:,.0f} µs, {total:,} ops)")
-            ax.plot(
-                df["percentile"].iloc[-1] / 100.0,
-                df["latency_us"].iloc[-1],
-                "o",
-                color=line.get_color(),
-                markersize=4,
-            )
+            ax.plot(df["percentile"].iloc[-1] / 100.0, df["latency_us"].iloc[-1], "o",
+                    color=line.get_color(), markersize=4)
             highest = max(highest, float(df["percentile"].iloc[-1]) / 100.0)
             lowest = min(lowest, float(df["percentile"].iloc[0]) / 100.0)
         set_percentile_axis(ax, highest, lowest)

@@ -60,6 +60,21 @@ def _bars(g: pd.DataFrame, unit: str, values: np.ndarray) -> np.ndarray:
     return np.nan_to_num(np.abs(bars))
 
 
+def _mark_knee(ax, x: np.ndarray, thr: np.ndarray, what: str) -> None:
+    knee = find_knee(x, thr)
+    if knee is not None:
+        ax.axvline(x[knee], color="grey", ls="--")
+        ax.annotate(f"knee: {int(x[knee])} {what}", (x[knee], thr[knee]),
+                    textcoords="offset points", xytext=(6, -14), fontsize=8)
+
+
+def _threads_axis(ax, x: np.ndarray) -> None:
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(x, [f"{int(t)}" for t in x])
+    ax.set_xlabel("client threads")
+    ax.grid(alpha=0.3)
+
+
 def _groups(summary: pd.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tuple, pd.DataFrame]]:
     """Groups of runs where only ``vary`` changes (≥ 2 distinct values)."""
     s = summary.dropna(subset=[vary])
@@ -96,36 +111,21 @@ def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
         thr, unit = _throughput(g)
         ax.errorbar(x, thr, yerr=_bars(g, unit, thr), fmt="o-", color="tab:blue", capsize=3,
                     label="throughput (bars: 95% interval)")
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(x, [f"{int(t)}" for t in x])
-        ax.set_xlabel("client threads")
+        _threads_axis(ax, x)
         ax.set_ylabel(f"throughput ({unit})", color="tab:blue")
         ax.set_ylim(bottom=0)
-        knee = find_knee(x, thr)
-        if knee is not None:
-            ax.axvline(x[knee], color="grey", ls="--")
-            ax.annotate(
-                f"knee: {int(x[knee])} threads",
-                (x[knee], thr[knee]),
-                textcoords="offset points",
-                xytext=(6, -14),
-                fontsize=8,
-            )
+        _mark_knee(ax, x, thr, "threads")
         ax2 = ax.twinx()
         p99 = g["p99_latency_us"].to_numpy(dtype=float)
         ax2.plot(x, p99, "s--", color="tab:red", label="p99 latency")
         ax2.set_ylabel(f"p99 latency of {g['main_operation'].iloc[0]} (µs)", color="tab:red")
         ax2.set_ylim(bottom=0)
-        ax.grid(alpha=0.3)
         ax.set_title(f"Throughput ({unit}) and p99 against threads")
         axb = axes[1]
         axb.plot(x, g["runtime_ms"].to_numpy(dtype=float) / 1000.0, "o-", color="tab:green")
-        axb.set_xscale("log", base=2)
-        axb.set_xticks(x, [f"{int(t)}" for t in x])
-        axb.set_xlabel("client threads")
+        _threads_axis(axb, x)
         axb.set_ylabel("elapsed time (s)")
         axb.set_ylim(bottom=0)
-        axb.grid(alpha=0.3)
         axb.set_title("Elapsed time against threads")
         title = f"Thread sweep — {key[0]} / {key[1]} ({', '.join(g['phase'])})"
         charts.append(save(fig, out_dir, f"thread-sweep-{name}", title))
@@ -145,24 +145,13 @@ def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
         thr, unit = _throughput(g)
         ax.plot(x, thr, "o-", label="cluster throughput (sum of clients)")
         ax.plot(x, thr / x, "s--", label="per client")
-        knee = find_knee(x, thr)
-        if knee is not None:
-            ax.axvline(x[knee], color="grey", ls="--")
-            ax.annotate(
-                f"knee: {int(x[knee])} clients",
-                (x[knee], thr[knee]),
-                textcoords="offset points",
-                xytext=(6, -14),
-                fontsize=8,
-            )
+        _mark_knee(ax, x, thr, "clients")
         ax.set_xticks(x, [str(int(v)) for v in x])
         ax.set_xlabel(f"client processes ({int(key[-1])} threads each)")
         ax.set_ylabel(f"throughput ({unit})")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-        title = (
-            f"Cluster throughput against clients — {key[0]} / {key[1]} ({', '.join(g['phase'])})"
-        )
+        title = f"Cluster throughput against clients — {key[0]} / {key[1]} ({', '.join(g.phase)})"
         charts.append(save(fig, out_dir, f"client-scaling-{name}", title))
     return charts

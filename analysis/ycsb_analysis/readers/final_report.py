@@ -116,6 +116,12 @@ def split_metric(metric: str) -> MetricName:
     return MetricName(name, failed, intended, structure)
 
 
+def percentile_columns(frame) -> list[str]:
+    """The percentile columns (``p95``, ``p99.9``, ...) of a pandas or polars frame, rising."""
+    return sorted((c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()),
+                  key=lambda c: float(c[1:]))
+
+
 def percentile_of(measurement: str) -> str | None:
     """``99.9PercentileLatency(us)`` or raw's ``p99.9`` → ``"99.9"``; others → None."""
     m = _PERCENTILE_MEASUREMENT.match(measurement) or _RAW_PERCENTILE_MEASUREMENT.match(measurement)
@@ -205,11 +211,7 @@ def latency_summary(report: pd.DataFrame) -> pd.DataFrame:
     wide.insert(0, "failed", [n.failed for n in names])
     wide.insert(0, "operation", [n.operation for n in names])
     wide = wide.reset_index().rename(columns={"index": "metric"})
-    pcols = sorted(
-        [c for c in wide.columns if c.startswith("p") and c[1:2].isdigit()],
-        key=lambda c: float(c[1:]),
-    )
-    return wide[SUMMARY_COLUMNS + pcols]
+    return wide[SUMMARY_COLUMNS + percentile_columns(wide)]
 
 
 def block_of_line(line: str) -> str | None:

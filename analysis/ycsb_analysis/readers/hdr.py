@@ -70,27 +70,24 @@ def decode_v1_counts(payload: bytes) -> CountsHistogram:
         raise ValueError(f"V1 histogram payload does not inflate: {e}") from e
     if len(inner) < 40:
         raise ValueError("V1 histogram header shorter than 40 bytes")
-    (inner_cookie, payload_length, normalizing_offset, digits, lowest, _highest, _ratio) = (
-        struct.unpack(">iiiiqqd", inner[:40])
-    )
+    inner_cookie, payload_length, normalizing_offset, digits, lowest, _, _ = struct.unpack(
+        ">iiiiqqd", inner[:40])
     if inner_cookie & _COOKIE_BASE_MASK != V1_COOKIE_BASE:
         raise ValueError(f"inner cookie {inner_cookie:#x} is not V1")
     word_size = (inner_cookie & 0xF0) >> 4
     if word_size not in (2, 4, 8):
         raise ValueError(f"V1 word size {word_size} is not 2, 4 or 8")
     if normalizing_offset != 0:
-        raise ValueError(
-            "V1 histogram with a normalizing index offset (a DoubleHistogram) is not supported"
-        )
+        raise ValueError("V1 histogram with a normalizing index offset (a DoubleHistogram) is "
+                         "not supported")
     body = inner[40 : 40 + payload_length]
     dtype = {2: ">i2", 4: ">i4", 8: ">i8"}[word_size]
     usable = len(body) - len(body) % word_size
     counts = np.frombuffer(body[:usable], dtype=dtype).astype(np.int64)
     if (counts < 0).any():
         raise ValueError("V1 histogram holds negative counts")
-    return CountsHistogram(
-        counts, lowest=int(lowest), significant_digits=int(digits), rank_rounding="half-up"
-    )
+    return CountsHistogram(counts, lowest=int(lowest), significant_digits=int(digits),
+                           rank_rounding="half-up")
 
 
 def decode_histogram(encoded: str) -> CountsHistogram:
@@ -110,11 +107,8 @@ def decode_histogram(encoded: str) -> CountsHistogram:
             h = HdrHistogram.decode(encoded.strip())
         except Exception as e:  # the package raises its own exception types
             raise ValueError(f"V2 histogram does not decode: {e}") from e
-        return CountsHistogram(
-            _counts_of(h),
-            lowest=int(h.lowest_trackable_value),
-            significant_digits=int(h.significant_figures),
-        )
+        return CountsHistogram(_counts_of(h), lowest=int(h.lowest_trackable_value),
+                               significant_digits=int(h.significant_figures))
     if base == V0_COMPRESSED_COOKIE_BASE:
         raise ValueError("V0 histogram encoding (HdrHistogram before 2.1.0) is not supported")
     raise ValueError(f"unknown histogram cookie {cookie & 0xFFFFFFFF:#x}")
@@ -161,10 +155,7 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
             if m:
                 header[m.group("key").strip()] = m.group("value")
                 known_header = known_header or m.group("key").strip() in (
-                    "StartTime",
-                    "BaseTime",
-                    "Logging for",
-                )
+                    "StartTime", "BaseTime", "Logging for")
             continue
         if line.startswith('"StartTimestamp"'):
             known_header = True
@@ -181,12 +172,8 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
     if not rows and not known_header and cut_line is None:
         # A log with its header only (a client that stopped before its first status tick)
         # is a log of no intervals; an empty file or other text is not a log at all.
-        raise UnreadableInput(
-            path,
-            "is empty"
-            if not text.strip()
-            else "is not an HdrHistogram interval log (no log header, no intervals)",
-        )
+        raise UnreadableInput(path, "is empty" if not text.strip() else
+                              "is not an HdrHistogram interval log (no log header, no intervals)")
 
     def _epoch(key: str) -> float | None:
         v = header.get(key)
@@ -213,24 +200,12 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
     starts_abs = np.array(starts, dtype=float)
     if len(starts_abs) and starts_abs.max() < 1e9:  # relative timestamps
         starts_abs = starts_abs + offset
-    intervals = pd.DataFrame(
-        {
-            "start_s": starts_abs,
-            "length_s": np.array(lengths, dtype=float),
-            "interval_max_s": np.array(maxes, dtype=float),
-            "count": [h.total_count for h in histograms],
-        }
-    )
+    intervals = pd.DataFrame({"start_s": starts_abs, "length_s": np.array(lengths, dtype=float),
+                              "interval_max_s": np.array(maxes, dtype=float),
+                              "count": [h.total_count for h in histograms]})
     name = metric or header.get("Logging for") or _metric_from_filename(path)
-    return HdrLog(
-        str(path),
-        name,
-        float(start or (starts_abs[0] if len(starts_abs) else 0.0)),
-        intervals,
-        histograms,
-        cut_line,
-        _utc_offset(header.get("StartTime", ""), start),
-    )
+    return HdrLog(str(path), name, float(start or (starts_abs[0] if len(starts_abs) else 0.0)),
+                  intervals, histograms, cut_line, _utc_offset(header.get("StartTime", ""), start))
 
 
 def _utc_offset(value: str, start: float | None) -> float | None:

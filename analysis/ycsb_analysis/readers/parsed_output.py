@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from . import final_report, raw
@@ -38,23 +37,6 @@ class ParsedOutput:
     cut_line: str | None = None
     incomplete_blocks: list[str] = field(default_factory=list)
     encoding: str = "utf-8"
-
-    @property
-    def status_columns(self) -> list[str]:
-        return list(self.status_measurements.columns)
-
-    def status_values(self, name: str, rows: np.ndarray | slice | None = None) -> np.ndarray:
-        """Column ``name`` of the status measurements (of ``rows`` when given)."""
-        values = self.status_measurements[name].to_numpy()
-        return values if rows is None else values[rows]
-
-    def status_frame(self, rows: np.ndarray | slice | None = None,
-                     columns: list[str] | None = None) -> pd.DataFrame:
-        """The status measurements (of ``rows`` and ``columns`` when given)."""
-        frame = self.status_measurements
-        if columns is not None:
-            frame = frame[[c for c in frame.columns if c in columns]]
-        return frame if rows is None else frame.iloc[rows].reset_index(drop=True)
 
     @property
     def skipped_lines(self) -> int:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from .final_report import latency, number, split_metric
+from .final_report import latency, number, percentile_columns, split_metric
 
 # The head of an entry, up to its current throughput; after it (and one space), `est
 # completion in ...` while YCSB can estimate it ("0 second", "3 minutes", "1 hours 2
@@ -132,8 +132,7 @@ def _measurements(entries: pl.DataFrame) -> pl.DataFrame:
         named = pairs.with_columns(latency(pl.col("v")).alias("v"),
                                    (pl.lit("p") + pl.col("p")).alias("p"))
         wide = named.pivot(on="p", index="row", values="v", aggregate_function="first")
-        order = sorted(wide.columns[1:], key=lambda c: float(c[1:]))
-        rows = rows.join(wide.select("row", *order), on="row", how="left")
+        rows = rows.join(wide.select("row", *percentile_columns(wide)), on="row", how="left")
     return rows.drop("row")
 
 
@@ -160,8 +159,7 @@ def measurements_frame(rows: pl.DataFrame, entries: pl.DataFrame) -> pd.DataFram
         "intended": [split_metric(n).intended for n in names],
         "structure": [split_metric(n).structure for n in names],
     })
-    pct = sorted((c for c in rows.columns if c.startswith("p") and c[1:2].isdigit()),
-                 key=lambda c: float(c[1:]))
+    pct = percentile_columns(rows)
     rows = rows.join(parts, on="metric", how="left", maintain_order="left").join(
         entries.select("entry", "time", "elapsed_s"), on="entry", how="left",
         maintain_order="left",
