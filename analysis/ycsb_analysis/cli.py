@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, capacity
+from . import __version__, capacity, comparability
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .errors import UnreadableInput
@@ -33,6 +33,7 @@ from .per_client import client_figures
 from .plausibility import implausible_figures
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
+from .servers import servers_table
 from .summary import runs_summary
 from .tables import write_csv, write_parquet
 from .verdicts import against_baseline, aggregate, between_databases, unmatched_phases
@@ -78,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
         "the steady window found by the trend rule (or the part after the runner's "
         "warm-up)",
     )
+    p.add_argument("--expected-difference", action="append", default=[], metavar="PATTERN",
+                   help="a difference between a comparison's sides that you meant to make (a "
+                   "glob on the fact, e.g. 'server setting compaction_*' or 'client library "
+                   "netty-*'): named as expected, not as NOT LIKE FOR LIKE on the verdict")
     p.add_argument("--title", default="YCSB results", help="report title")
     p.add_argument(
         "--raw-rows",
@@ -219,7 +224,8 @@ class ReportOutcome:
 
 def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | None = None,
                          batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
-                         skip: float | None = None, raw_rows: bool = False) -> ReportOutcome:
+                         skip: float | None = None, raw_rows: bool = False,
+                         expected: list[str] = ()) -> ReportOutcome:
     """Everything ``ycsb-report`` does, and what it could not use.
 
     Raises :class:`UnreadableInput` only when no input can be used at all.
@@ -227,7 +233,8 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     try:
-        return _report_outcome(inputs, out, baseline, batchsize, title, skip, raw_rows)
+        return _report_outcome(inputs, out, baseline, batchsize, title, skip, raw_rows,
+                               list(expected))
     except UnreadableInput:
         if made and not any(out.iterdir()):
             out.rmdir()   # (nothing could be used: no empty directory left behind)
@@ -236,7 +243,7 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
 
 def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
                     batchsize: int | dict[str, int], title: str, skip: float | None,
-                    raw_rows: bool) -> ReportOutcome:
+                    raw_rows: bool, expected: list[str]) -> ReportOutcome:
     skipped: list[SkippedInput] = []
     runs = load(inputs, batchsize=batchsize, skipped=skipped, raw_rows=raw_rows)
     if not runs:
@@ -254,12 +261,17 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     if not cap_verdicts.empty:
         db_verdicts = pd.concat([db_verdicts, cap_verdicts.reindex(columns=db_verdicts.columns)],
                                 ignore_index=True)
+    db_verdicts, differences = comparability.between_databases(db_verdicts, runs, expected)
+    servers = servers_table(runs)
     charts: list[Chart] = [c for chart in ALL_CHARTS for c in chart(runs, out)]
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
     if not db_verdicts.empty:
         write_csv(db_verdicts, out / "verdicts.csv")
         written.append(out / "verdicts.csv")
+    if not servers.empty:
+        write_csv(servers, out / "servers.csv")
+        written.append(out / "servers.csv")
     if not cap_steps.empty:
         write_csv(cap_steps, out / "capacity-steps.csv")
         write_csv(cap_found, out / "capacity.csv")
@@ -270,11 +282,16 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         base_runs = load(baseline, batchsize=batchsize, skipped=base_skipped)
         skipped += [SkippedInput(s.path, f"(baseline) {s.reason}") for s in base_skipped]
         base_summary = runs_summary(base_runs, skip=skip)
-        comparison = against_baseline(agg, aggregate(base_summary))
+        comparison, base_differences = comparability.against_baseline(
+            against_baseline(agg, aggregate(base_summary)), runs, base_runs, expected)
+        differences = pd.concat([differences, base_differences], ignore_index=True)
         write_csv(comparison, out / "comparison.csv")
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
         written += [out / "comparison.csv", out / "comparison.json"]
         notes += unmatched_phases(summary, base_summary)
+    if not differences.empty:
+        write_csv(differences, out / "comparability.csv")
+        written.append(out / "comparability.csv")
     unused = [f"{run_label(r)}: {u}" for r in runs for u in r.unused]
     if baseline:
         unused += [f"(baseline) {run_label(r)}: {u}" for r in base_runs for u in r.unused]
@@ -285,7 +302,8 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
                           skipped=skipped, unused=unused, notes=notes, files=written,
                           extra_sections=interval_sections(agg, db_verdicts)
-                          + capacity.html_section(cap_steps, cap_found, cap_verdicts))
+                          + capacity.html_section(cap_steps, cap_found, cap_verdicts)
+                          + comparability.html_section(runs, differences))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
 
@@ -299,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--batchsize: {e}")
     try:
         outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes,
-                                       args.title, args.skip, raw_rows=args.raw_rows)
+                                       args.title, args.skip, raw_rows=args.raw_rows,
+                                       expected=args.expected_difference)
     except UnreadableInput as e:
         print(f"ycsb-report: error: {e.path}: {e.problem}", file=sys.stderr)
         return EXIT_NO_REPORT

@@ -16,12 +16,13 @@ METADATA_FILE = "metadata.json"
 HDR_DIR = "hdr"
 CLIENT_FILE = re.compile(r"^client-(?P<i>\d+)\.(?P<ext>out|err)$")
 HDR_FILE = re.compile(r"^client-(?P<i>\d+)-(?P<metric>.+)\.hdr$")
+SERVERS_FILE = "servers.csv"  # the servers' samples during the phase (t_ms,node,metric,value)
 
 # Written for every phase.
 METADATA_KEYS = (
     "scenario", "phase", "phase_index", "database", "binding", "workload", "properties",
     "threads", "clients", "batchsize", "target", "finite_job", "versions", "host", "start_time",
-    "end_time", "command", "label", "exit_status",
+    "end_time", "command", "label", "exit_status", "provenance",
 )
 # Written when the phase belongs to a sweep group (what a sweep varies within).
 GROUP_METADATA_KEYS = ("phase_group",)

@@ -16,6 +16,7 @@ from .over_time import (
     throughput_over_time,
 )
 from .percentiles import percentile_curves
+from .servers import servers_charts
 from .sweeps import client_scaling, find_knee, thread_sweep
 
 ALL_CHARTS = (
@@ -29,6 +30,7 @@ ALL_CHARTS = (
     errors_over_time,
     fault_timelines,
     capacity_charts,
+    servers_charts,
 )
 
 __all__ = ["Chart", "ALL_CHARTS", "throughput_over_time", "latency_over_time",

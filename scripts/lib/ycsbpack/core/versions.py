@@ -1,8 +1,9 @@
-"""Versions of what a run used, read from the POMs that pin them (one definition each)."""
-import re
+"""Versions the build pins, read from the POMs (one definition each). What a phase actually ran
+is read from the source: the client's jars (runner/provenance.py) and the servers themselves
+(bin/ycsb servers): metadata.json "provenance" and "servers"."""
 import xml.etree.ElementTree as ET
 
-from .paths import LOCAL_SERVERS, REPO_ROOT
+from .paths import REPO_ROOT
 
 _NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 
@@ -13,33 +14,12 @@ def _pom_properties() -> dict:
     return {el.tag.split("}")[1]: (el.text or "") for el in props}
 
 
-def _server_version(name: str, artifact: str) -> str:
-    pom = LOCAL_SERVERS / name / "pom.xml"
-    if not pom.exists():
-        return ""
-    root = ET.parse(pom).getroot()
-    own = root.find("m:properties", _NS)
-    props = dict(_pom_properties(), **{el.tag.split("}")[1]: (el.text or "")
-                                       for el in (own if own is not None else [])})
-    for dep in root.iter(f"{{{_NS['m']}}}dependency"):
-        if dep.findtext("m:artifactId", namespaces=_NS) == artifact:
-            return _resolved(dep.findtext("m:version", namespaces=_NS) or "", props)
-    return ""
-
-
-def _resolved(value: str, props: dict) -> str:
-    """`${hbase.version}` -> the property's value (a version a POM names through a property)."""
-    return re.sub(r"\$\{([^}]+)\}", lambda m: props.get(m.group(1), m.group(0)), value)
-
-
 def versions() -> dict:
     p = _pom_properties()
     return {
         "ycsb_core": p.get("ycsb.version", ""),
         "cassandra_java_driver": p.get("java-driver.version", ""),
         "hbase_client": p.get("hbase.version", ""),
-        "local_cassandra_server": _server_version("cassandra", "cassandra-all"),
-        "local_hbase_server": _server_version("hbase", "hbase-server"),
     }
 
 

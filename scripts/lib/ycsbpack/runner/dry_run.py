@@ -65,4 +65,6 @@ def print_plan(plans, out: Path, settings, rule: TrialRule, block_order) -> int:
                       + f"then the runner creates {plan.stop_file}")
             for cmd in client_commands(step, phase_dir, plan.overrides if plan else None):
                 print(f"    {describe(cmd)}")
+            if step.then_what:
+                print(f"    then, the servers still sampled: {step.then_what}")
     return 0

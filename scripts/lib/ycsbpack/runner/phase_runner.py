@@ -23,7 +23,6 @@ Layout (read by analysis/ycsb_analysis/loader.py):
 
 import json
 import os
-import platform
 import re
 import shlex
 import subprocess
@@ -37,9 +36,11 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
-from ..core.secrets import mask_command, mask_properties
-from ..core.versions import versions
+from ..core.secrets import mask_command
 from . import cpu
+from .phase_metadata import phase_metadata
+from .properties import read_property_files, ycsb_props  # noqa: F401 (also theirs to import)
+from .server_watch import ServerWatch
 from .warmup import InRunWarmUp, WarmUp
 
 YCSB = REPO_ROOT / "bin" / "ycsb"
@@ -72,6 +73,10 @@ class Phase:
     repeats: int = 1
     extra_args: List[str] = field(default_factory=list)  # other bin/ycsb options (-jvm-args, -cp)
     capacity: Optional[dict] = None  # a step of a capacity search (capacity.py): its metadata
+    # run after the clients, while the servers are still sampled (S4's flush and compaction
+    # after its load: the load's own consequences, in the load's servers' time series)
+    then: Optional[Callable[[], None]] = None
+    then_what: str = ""
 
     def __post_init__(self):
         if self.client_property_files and len(self.client_property_files) != self.clients:
@@ -87,20 +92,6 @@ class Phase:
     def files_of(self, client: int) -> List[str]:
         extra = self.client_property_files[client] if self.client_property_files else []
         return list(self.property_files) + list(extra)
-
-
-def read_property_files(files: List[str]) -> Dict[str, str]:
-    """The -P files merged in order, as YCSB reads them (java.util.Properties, simplified)."""
-    props = {}
-    for f in files:
-        for raw in Path(f).read_text().splitlines():
-            line = raw.strip()
-            if not line or line[0] in "#!":
-                continue
-            sep = min((i for i in (line.find("="), line.find(":")) if i > 0), default=-1)
-            if sep > 0:
-                props[line[:sep].strip()] = line[sep + 1 :].strip()
-    return props
 
 
 def client_split(command: str, props: Dict[str, str], clients: int, client: int) -> Dict[str, str]:
@@ -170,11 +161,16 @@ def run_phase(
     warmup: Optional[WarmUp] = None,
     server_pids: Optional[Callable[[], Dict[str, int]]] = None,
     launcher=None,
+    watch_servers: bool = True,
+    probe_properties: Optional[Dict[str, str]] = None,
+    node_names: Optional[Dict[str, str]] = None,
 ) -> Path:
     """Runs the phase's client(s) in parallel (warming up first, in the same clients, when
     `warmup` is given: warmup.py); returns its directory. `server_pids` names the local server
     processes whose CPU time the phase records. Raises ScriptError when a client fails (after
-    writing metadata.json, so the failure is on file).
+    writing metadata.json, so the failure is on file). While it runs, the servers are sampled
+    (server_watch.py; `watch_servers=False`: not), `probe_properties` added to the probe's,
+    `node_names` naming its nodes as the local processes are named.
 
     `launcher` runs the clients elsewhere (fleet.ray_clients.RayClients): its `run(commands,
     phase_dir, echo_status, plan)` returns their exit statuses like _run_clients (warming up by
@@ -187,13 +183,23 @@ def run_phase(
     commands = client_commands(phase, phase_dir, plan.overrides if plan else None)
     pids = server_pids() if server_pids else {}
     before = cpu.snapshot(pids)
+    watch = (ServerWatch(phase_dir, commands[0], pids, probe_properties=probe_properties,
+                         node_names=node_names).start() if watch_servers else None)
     start = datetime.now(timezone.utc)
-    if launcher is None:
-        statuses, client_cpu = _run_clients(commands, phase_dir, echo_status, plan)
-    else:  # remote clients (fleet): their CPU time is measured on their loaders, below
-        statuses, client_cpu = launcher.run(commands, phase_dir, echo_status, plan), None
-    end = datetime.now(timezone.utc)
-    metadata = phase_metadata(phase, commands, statuses, start, end, launcher)
+    try:
+        if launcher is None:
+            statuses, client_cpu = _run_clients(commands, phase_dir, echo_status, plan)
+        else:  # remote clients (fleet): their CPU time is measured on their loaders, below
+            statuses, client_cpu = launcher.run(commands, phase_dir, echo_status, plan), None
+        end = datetime.now(timezone.utc)
+        after = _then(phase) if phase.then and not any(statuses) else None
+    finally:
+        servers = (watch.stop() if watch else
+                   {"skipped": ["the servers were not sampled (run-scenario --no-server-watch)"]})
+    metadata = phase_metadata(phase, commands, statuses, start, end, launcher, sorted(pids))
+    metadata["servers"] = servers
+    if after:
+        metadata["after_clients"] = after
     metadata["warmup"] = (
         plan.record()
         if plan
@@ -231,6 +237,14 @@ def run_phase(
     return phase_dir
 
 
+def _then(phase: Phase) -> dict:
+    """Runs what follows the phase's clients (Phase.then); when, for the servers' chart."""
+    t0 = datetime.now(timezone.utc)
+    phase.then()
+    return {"what": phase.then_what, "start_time": t0.isoformat(),
+            "end_time": datetime.now(timezone.utc).isoformat()}
+
+
 def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp, touch: bool = True) -> InRunWarmUp:
     props = read_property_files(phase.files_of(0))
     props.update(phase.properties)
@@ -243,61 +257,6 @@ def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp, touch: bool = Tru
         )
     return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients,
                        touch)
-
-
-def phase_metadata(
-    phase: Phase, commands: List[list], statuses: List[int], start, end, launcher=None
-) -> dict:
-    """What metadata.json holds for a phase whose clients ran `commands` and exited with
-    `statuses` (run_phase adds the warm-up, CPU and repeat records). Its keys are declared in
-    analysis/ycsb_analysis/layout.py, the reader's side (scripts/tests/
-    test_scripts_results_layout.py checks both agree)."""
-    per_client = []
-    for i, cmd in enumerate(commands):
-        props = read_property_files(phase.files_of(i))
-        props.update(ycsb_props(cmd))
-        per_client.append(props)
-    all_props = per_client[0]
-    metadata = {
-        "scenario": phase.scenario,
-        "phase": phase.name,
-        "phase_index": phase.index,
-        "database": phase.database,
-        "binding": phase.binding,
-        "workload": all_props.get("workload", "site.ycsb.workloads.CoreWorkload"),
-        "properties": mask_properties(all_props),
-        "threads": phase.threads,
-        "clients": phase.clients,
-        "batchsize": int(all_props.get("batchsize", "1")),
-        "target": phase.target,
-        # a load or a phase that consumes its data: judged as a whole job (start to end)
-        "finite_job": not phase.repeatable,
-        "versions": versions(),
-        "host": platform.node(),
-        "start_time": start.isoformat(),
-        "end_time": end.isoformat(),
-        "command": mask_command(commands[0]),
-        "label": phase.label or f"{phase.database} {phase.name}",
-        "exit_status": max(statuses, key=abs),
-    }
-    if phase.phase_group:
-        metadata["phase_group"] = phase.phase_group
-    if phase.capacity:
-        metadata["capacity"] = phase.capacity
-    failed = [i for i, st in enumerate(statuses) if st != 0]
-    if failed:  # the analysis reads the others and marks the phase partial
-        metadata["failed_clients"] = failed
-    if launcher is not None:
-        metadata.update(launcher.metadata())
-    if phase.clients > 1:
-        # what differs from client 0's properties (which are "properties" above)
-        metadata["client_properties"] = [
-            mask_properties({k: v for k, v in p.items() if all_props.get(k) != v})
-            for p in per_client
-        ]
-        metadata["client_exit_status"] = statuses
-        metadata["commands"] = [mask_command(c) for c in commands]
-    return metadata
 
 
 def _run_clients(
@@ -379,16 +338,6 @@ def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None, part=
             shown = _ESTIMATE.sub(f"[{part()}] ", line, count=1) if part else line
             sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{shown}")
     err.flush()
-
-
-def ycsb_props(cmd: list) -> Dict[str, str]:
-    """The -p key=value pairs of a bin/ycsb command line."""
-    props = {}
-    for i, a in enumerate(cmd[:-1]):
-        if a == "-p" and "=" in cmd[i + 1]:
-            k, v = cmd[i + 1].split("=", 1)
-            props[k] = v
-    return props
 
 
 def summary(phase_dir: Path) -> str:

@@ -92,7 +92,8 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
                       hbase=server if db == "hbase" and server else None,
                       node_failure=settings.node_failure, quick=quick, out_dir=out,
                       repeat=trial if numbered else 0,
-                      repeats=settings.trials.planned if numbered else 1)
+                      repeats=settings.trials.planned if numbered else 1,
+                      client_cp=settings.client_cp)
         steps += [(ctx, step) for step in SCENARIOS[s].plan(ctx)]
     if settings.only:
         # loads and actions stay: a trial needs its data; run phases and the steps that run
@@ -194,7 +195,8 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
     for ctx, step in steps:
         progress.begin(n, step_line(ctx, step))
         ok, error = _run_step(step, out, phase_warmup(ctx, step, settings),
-                              server.pids if server else None, launcher)
+                              server.pids if server else None, launcher,
+                              _watch(settings, server))
         took = progress.end(n)
         outcomes.append({"database": db, "scenario": ctx.scenario, "trial": trial,
                          "step": step.name, "ok": ok, "seconds": round(took, 1),
@@ -218,20 +220,30 @@ def _estimate(ctx: Context, step, settings: Settings) -> float:
         return step.phases * _estimate(ctx, step.phase, settings)
     if isinstance(step, Phase):
         w = phase_warmup(ctx, step, settings)
-        return estimate_seconds(ctx, step) + (min(w.max_s, 3 * w.window_s) + 6 if w else 0)
+        return (estimate_seconds(ctx, step) + (min(w.max_s, 3 * w.window_s) + 6 if w else 0)
+                + (10 if step.then else 0))
     return step.estimate_s
 
 
-def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None):
-    """(ok, error message) of one step; ScriptErrors are failures of the step, not the run."""
+def _watch(settings: Settings, server) -> dict:
+    """run_phase's options for sampling the servers (runner/server_watch.py)."""
+    return {"watch_servers": settings.watch_servers,
+            "probe_properties": getattr(server, "probe_properties", dict)(),
+            "node_names": getattr(server, "node_names", dict)()}
+
+
+def _run_step(step, out: Path, warmup=None, server_pids=None, launcher=None, watch=None):
+    """(ok, error message) of one step; ScriptErrors are failures of the step, not the run.
+    `watch`: run_phase's watch_servers and probe_properties."""
+    watch = watch or {}
     try:
         if isinstance(step, Phase):
             phase_dir = run_phase(step, out, warmup=warmup, server_pids=server_pids,
-                                  launcher=launcher)
+                                  launcher=launcher, **watch)
             print(summary(phase_dir), flush=True)
         elif isinstance(step, CapacitySearch):
             step.run(lambda p: run_phase(p, out, warmup=warmup, server_pids=server_pids,
-                                         launcher=launcher))
+                                         launcher=launcher, **watch))
         elif isinstance(step, Composite):
             step.run(step.index)
         else:

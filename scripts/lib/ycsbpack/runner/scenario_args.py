@@ -35,6 +35,8 @@ class Settings:
     only: List[str] = field(default_factory=list)  # --only: run phases whose names start so
     slo: Optional[Objective] = None  # --slo: a capacity search of each run phase (capacity.py)
     slo_check: bool = False  # --slo-check: runs at 0.9 and 1.25 x each capacity found
+    watch_servers: bool = True  # sample the servers during each phase (--no-server-watch: not)
+    client_cp: List[str] = field(default_factory=list)  # --client-cp: jars before the binding's
 
 
 def parser(doc: str) -> argparse.ArgumentParser:
@@ -75,6 +77,13 @@ def parser(doc: str) -> argparse.ArgumentParser:
     p.add_argument("--no-warmup", action="store_true",
                    help="measure run phases cold, without the warm-up before each (for comparing "
                         "with older results; the analysis then judges the steady window itself)")
+    p.add_argument("--no-server-watch", action="store_true",
+                   help="do not sample the servers during each phase (bin/ycsb servers -watch "
+                        "and /proc; docs/provenance.md): for measuring what sampling costs")
+    p.add_argument("--client-cp", action="append", default=[], metavar="PATH",
+                   help="a jar or directory put before the binding's on every client's classpath "
+                        "(e.g. another driver or Netty version to compare; metadata.json records "
+                        "the versions that ran)")
     p.add_argument("--only", metavar="NAMES",
                    help="run only the run phases whose names start with one of these "
                         "(comma-separated, e.g. update-heavy); loads and the steps between "
@@ -141,4 +150,13 @@ def settings_from(args) -> Settings:
                     args.dry_run, args.node_failure, args.mysql_port, trial_rule(args),
                     not args.no_warmup, args.ray, args.clients_per_node,
                     [o.strip() for o in (args.only or "").split(",") if o.strip()],
-                    parse_objective(args.slo) if args.slo else None, args.slo_check)
+                    parse_objective(args.slo) if args.slo else None, args.slo_check,
+                    not args.no_server_watch, [_client_cp(c) for c in args.client_cp])
+
+
+def _client_cp(path: str) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise ScriptError(f"--client-cp {path}: no such jar or directory; give the path of a jar "
+                          "(or a directory of classes) to put before the binding's")
+    return str(p.resolve())

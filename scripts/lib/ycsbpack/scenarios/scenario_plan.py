@@ -10,6 +10,7 @@ A phase's -P files, in order (later files win, as in YCSB):
     extra variant files (S1's Cassandra table variants), then the user's --property-file files
 and -p properties: the connection (--hosts or the local servers), then the user's -p values.
 """
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Union
@@ -39,6 +40,7 @@ class Context:
     out_dir: Optional[Path] = None      # results/<scenario>/<timestamp>
     repeat: int = 0                     # which run of --repeat N (0: the only one)
     repeats: int = 1
+    client_cp: List[str] = field(default_factory=list)  # --client-cp: before the binding's jars
 
     @property
     def local(self) -> bool:
@@ -87,7 +89,8 @@ class Context:
                      client_property_files=client_files or [],
                      dir_name=f"{self.database}-{name}{suffix}", phase_group=group,
                      repeatable=repeatable and command != "load",
-                     repeat=self.repeat, repeats=self.repeats)
+                     repeat=self.repeat, repeats=self.repeats,
+                     extra_args=["-cp", os.pathsep.join(self.client_cp)] if self.client_cp else [])
 
 
 @dataclass

@@ -2,8 +2,8 @@
 and 95/5 scan/update (token-range scans), zipfian, over a thread sweep. The report warmed the
 caches before measuring: here every measured phase is warmed up by its own workload until its
 throughput is steady (runner/warmup.py), the first one longest (s4/*.properties: warmup.maxtime).
-After the load the table is flushed and major-compacted, so every trial reads the same on-disk
-layout.
+After the load (within its phase, while the servers are sampled) the table is flushed and
+major-compacted, so every trial reads the same on-disk layout.
 """
 from .scenario_actions import settle_after_load
 from .scenario_plan import Context
@@ -17,10 +17,13 @@ SCALE = {"cluster": {"load_threads": 64, "threads": [100, 300, 500, 700]},
 
 def plan(ctx: Context) -> list:
     s = SCALE[ctx.scale]
-    steps = [ctx.phase("load", "load", ctx.files(["update-heavy"]), s["load_threads"],
-                       clients=ctx.clients, group="load")]
+    load = ctx.phase("load", "load", ctx.files(["update-heavy"]), s["load_threads"],
+                     clients=ctx.clients, group="load")
     if ctx.database in ("cassandra", "hbase"):
-        steps.append(settle_after_load(ctx))
+        # within the load's phase: its servers' time series shows the flush and compaction
+        settle = settle_after_load(ctx)
+        load.then, load.then_what = settle.run, settle.describe
+    steps = [load]
     for workload in (["update-heavy"] if ctx.quick else ["update-heavy", "short-range"]):
         for t in s["threads"]:
             steps.append(ctx.phase(f"{workload}-threads-{t}", "run", ctx.files([workload]), t,

@@ -98,6 +98,17 @@ class LocalCassandra:
     def running_nodes_count(self) -> int:
         return len(self._cluster().running())
 
+    def probe_properties(self) -> Dict[str, str]:
+        """What bin/ycsb servers needs beyond the clients' properties: each node's JMX (local
+        only, no authentication), in node order."""
+        c = self._cluster()
+        return {"serverprobe.jmx": ",".join(f"127.0.0.1:{c.jmx(i)}"
+                                            for i in range(1, self.nodes + 1))}
+
+    def node_names(self) -> Dict[str, str]:
+        """Each node's address -> the name its process has in the phase's records."""
+        return {self.address(i): f"cassandra-node{i}" for i in range(1, self.nodes + 1)}
+
     def stop_node(self, node: int, kill: bool = False) -> None:
         _cli("cassandra-local", ["stop", "--node", str(node)] + (["--kill"] if kill else [])
              + self._opts())

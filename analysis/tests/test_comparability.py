@@ -1,0 +1,69 @@
+"""Comparability of a verdict's two sides: the facts of each phase's metadata.json that can
+move a figure, and which of them a comparison holds against each other."""
+
+import pandas as pd
+from ycsb_analysis import comparability as cmp
+
+
+def _meta(driver="4.19.3", netty="4.1.130.Final", setting="64MiB/s", cluster="5.0.9"):
+    return {
+        "provenance": {
+            "pack": {"commit": "3d189112dd414e55699f42770e9696f1b612aaa0", "modified": False},
+            "jdk": {"java.version": "17.0.15", "java.vm.name": "OpenJDK 64-Bit Server VM"},
+            "jvm_flags": [],
+            "libraries": {"java-driver-core": driver, "netty-handler": netty, "core": "0.17.0"},
+            "telemetry": {"otel_agent": False, "client_metrics_properties": {}},
+            "machine": {"cores": 2, "memory_gib": 23.5},
+        },
+        "servers": {"versions": {"cluster": cluster, "nodes": {"127.0.0.41": cluster}},
+                    "settings": {"compaction_throughput": setting},
+                    "schema": "CREATE TABLE ycsb.usertable (y_id text PRIMARY KEY)"},
+    }
+
+
+def test_a_changed_client_library_and_server_setting_are_named_against_a_baseline():
+    a, b = cmp.fingerprint(_meta(netty="4.1.118.Final", setting="0MiB/s")), cmp.fingerprint(_meta())
+    found = cmp.differences(a, b, cross_database=False)
+    assert found == [("client library netty-handler", "4.1.118.Final", "4.1.130.Final"),
+                     ("server setting compaction_throughput", "0MiB/s", "64MiB/s")]
+
+
+def test_across_databases_servers_and_one_sided_libraries_are_not_held_against_each_other():
+    hbase = _meta(cluster="2.6.4")
+    hbase["provenance"]["libraries"] = {"hbase-client": "2.6.4-hadoop3", "core": "0.17.0",
+                                        "netty-handler": "4.1.118.Final"}
+    hbase["servers"]["settings"] = {"hbase.regionserver.handler.count": "30"}
+    found = cmp.differences(cmp.fingerprint(_meta()), cmp.fingerprint(hbase), cross_database=True)
+    assert found == [("client library netty-handler", "4.1.130.Final", "4.1.118.Final")]
+
+
+def test_a_side_without_any_record_is_not_called_different():
+    assert cmp.differences(cmp.fingerprint({}), cmp.fingerprint(_meta()), False) == []
+
+
+def test_the_verdict_line_names_unexpected_differences_and_the_table_keeps_every_one():
+    verdicts = pd.DataFrame([{"scenario": "S4", "phase": "p", "verdict": "no significant "
+                              "difference (95% CI -6% to +3%; 4 paired trials)"}])
+    fa = cmp.fingerprint(_meta(netty="4.1.118.Final", setting="0MiB/s"))
+    fb = cmp.fingerprint(_meta())
+    pairs = {0: ("S4", "p", "current", "baseline", fa, fb, False)}
+    out, table = cmp.annotate(verdicts, "current vs baseline", pairs,
+                              expected=["server setting compaction_*"])
+    line = out.loc[0, "verdict"]
+    assert line.startswith("no significant difference")
+    assert "NOT LIKE FOR LIKE: client library netty-handler 4.1.118.Final vs 4.1.130.Final" in line
+    assert "compaction_throughput" not in line
+    assert list(table["fact"]) == ["client library netty-handler",
+                                   "server setting compaction_throughput"]
+    assert list(table["expected"]) == [False, True]
+
+
+def test_trials_that_ran_different_software_show_both_values():
+    class Run:  # the attributes side_facts reads of a loaded run
+        def __init__(self, meta):
+            self.scenario, self.timestamp, self.phase, self.database = "S4", "t", "p", "cassandra"
+            self.metadata = meta
+
+    facts = cmp.side_facts([Run(_meta()), Run(_meta(driver="4.17.0"))])
+    assert facts[("S4", "t", "p", "cassandra")]["client library java-driver-core"] == \
+        "4.17.0 | 4.19.3"

@@ -1,0 +1,192 @@
+"""Did the two sides of a comparison run comparable software on comparable machines?
+
+Each phase's metadata.json records what ran: the client side ("provenance": the pack's commit,
+JDK, JVM flags, every client library, telemetry, the machine) and the servers as they describe
+themselves ("servers": versions, effective settings, schema; read by ``bin/ycsb servers``).
+A verdict whose two sides differ in something that can move a figure names it on its line:
+
+    "... (95% CI +4% to +20%; 4 paired trials); NOT LIKE FOR LIKE: client library netty-handler
+     4.1.130.Final vs 4.1.118.Final"
+
+Cassandra vs HBase compares what both sides share (the pack, JDK, JVM flags, the machine, the
+client libraries both load); their servers differ by design. Current vs ``--baseline`` compares
+everything, servers' settings and schema included. Differences the user meant to make are
+listed with ``--expected-difference PATTERN`` (a glob on the fact's name, e.g.
+``"server setting compaction_*"``): they are named as expected, not as a warning. Every
+difference, expected or not, is a row of comparability.csv.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+import pandas as pd
+
+from .intervals_html import html_table
+
+KEY = ("scenario", "timestamp", "phase", "database")
+MARK = "NOT LIKE FOR LIKE"
+COLUMNS = ["comparison", "scenario", "phase", "side_a", "side_b", "fact", "value_a", "value_b",
+           "expected"]
+
+
+def fingerprint(metadata: dict) -> dict[str, str]:
+    """The facts of one phase that can move a figure, flattened to ``{fact: value}``."""
+    facts: dict[str, str] = {}
+    client = metadata.get("provenance") or {}
+    pack = client.get("pack") or {}
+    if pack.get("commit"):
+        facts["pack commit"] = pack["commit"][:12] + (" (modified)" if pack.get("modified") else "")
+    jdk = client.get("jdk") or {}
+    if jdk.get("java.version"):
+        facts["JDK"] = f"{jdk['java.version']} ({jdk.get('java.vm.name', '')})"
+    if "jvm_flags" in client:
+        facts["JVM flags"] = " ".join(client["jvm_flags"]) or "(none)"
+    for artifact, version in (client.get("libraries") or {}).items():
+        facts[f"client library {artifact}"] = version
+    telemetry = client.get("telemetry") or {}
+    if "otel_agent" in telemetry:
+        facts["OpenTelemetry agent"] = str(telemetry["otel_agent"])
+    for k, v in (telemetry.get("client_metrics_properties") or {}).items():
+        facts[f"client metrics {k}"] = str(v)
+    machine = client.get("machine") or {}
+    for k in ("cores", "memory_gib"):
+        if machine.get(k) is not None:
+            facts[f"loader {k.replace('_', ' ')}"] = str(machine[k])
+    servers = metadata.get("servers") or {}
+    versions = servers.get("versions") or {}
+    if versions.get("cluster"):
+        facts["server version"] = str(versions["cluster"])
+    nodes = versions.get("nodes") or {}
+    if nodes:
+        facts["server nodes"] = str(len(nodes))
+        facts["server versions of the nodes"] = ", ".join(sorted(set(map(str, nodes.values()))))
+    for k, v in (servers.get("settings") or {}).items():
+        facts[f"server setting {k}"] = str(v)
+    if servers.get("schema"):
+        facts["schema"] = str(servers["schema"]).strip()
+    return facts
+
+
+def side_facts(runs) -> dict[tuple, dict[str, str]]:
+    """Per phase (scenario, timestamp, phase, database): its trials' facts merged; a fact whose
+    value differs between trials holds every value ("a | b")."""
+    out: dict[tuple, dict[str, set]] = {}
+    for r in runs:
+        key = (r.scenario, r.timestamp, r.phase, r.database)
+        for fact, value in fingerprint(r.metadata).items():
+            out.setdefault(key, {}).setdefault(fact, set()).add(value)
+    return {k: {f: " | ".join(sorted(v)) for f, v in facts.items()} for k, facts in out.items()}
+
+
+def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> list[tuple]:
+    """``(fact, value_a, value_b)`` for each fact that differs (or one side lacks, when the side
+    recorded any facts at all). Across databases, servers, schema and the libraries only one
+    side loads are not held against each other."""
+    if not a or not b:
+        return []
+    out = []
+    for fact in sorted(set(a) | set(b)):
+        va, vb = a.get(fact), b.get(fact)
+        if va == vb:
+            continue
+        if cross_database and not _held_across_databases(fact, va, vb):
+            continue
+        out.append((fact, "(none)" if va is None else va, "(none)" if vb is None else vb))
+    return out
+
+
+def _held_across_databases(fact: str, va: str | None, vb: str | None) -> bool:
+    if fact.startswith(("server ", "schema")):
+        return False  # two different databases: their servers differ by design
+    if fact.startswith("client library "):
+        return va is not None and vb is not None  # a library both sides load
+    return True
+
+
+def _said(fact: str, va: str, vb: str) -> str:
+    if fact == "schema":
+        return "schema"
+    return f"{fact} {va[:60]} vs {vb[:60]}"
+
+
+def annotate(verdicts: pd.DataFrame, comparison: str, pairs: dict, expected: list[str],
+             most: int = 5) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Appends to each verdict the differences between its two sides that were not expected;
+    returns the verdicts and the table of every difference. ``pairs`` maps a verdict row's index
+    to ``(scenario, phase, side_a, side_b, facts_a, facts_b, cross_database)``."""
+    rows = []
+    verdicts = verdicts.copy()
+    for i, (scenario, phase, name_a, name_b, fa, fb, cross) in pairs.items():
+        found = differences(fa, fb, cross)
+        unexpected = []
+        for fact, va, vb in found:
+            meant = any(fnmatch.fnmatch(fact, p) for p in expected)
+            rows.append({"comparison": comparison, "scenario": scenario, "phase": phase,
+                         "side_a": name_a, "side_b": name_b, "fact": fact, "value_a": va,
+                         "value_b": vb, "expected": meant})
+            if not meant:
+                unexpected.append(_said(fact, va, vb))
+        if unexpected:
+            more = len(unexpected) - most
+            listed = "; ".join(unexpected[:most]) + (
+                f"; and {more} more (comparability.csv)" if more > 0 else "")
+            verdicts.loc[i, "verdict"] = f"{verdicts.loc[i, 'verdict']}; {MARK}: {listed}"
+    table = pd.DataFrame(rows, columns=COLUMNS).drop_duplicates()
+    return verdicts, table
+
+
+def between_databases(verdicts: pd.DataFrame, runs, expected: list[str], a: str = "cassandra",
+                      b: str = "hbase") -> tuple[pd.DataFrame, pd.DataFrame]:
+    facts = side_facts(runs)
+    pairs = {}
+    for i, v in verdicts.iterrows():
+        fa = facts.get((v["scenario"], v["timestamp"], v["phase"], a), {})
+        fb = facts.get((v["scenario"], v["timestamp"], v["phase"], b), {})
+        pairs[i] = (v["scenario"], v["phase"], a, b, fa, fb, True)
+    return annotate(verdicts, "cassandra vs hbase", pairs, expected)
+
+
+def against_baseline(comparison: pd.DataFrame, runs, base_runs,
+                     expected: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    def latest(facts: dict) -> dict:  # the latest timestamp of each phase, as the comparison
+        out = {}
+        for (scenario, ts, phase, db), f in sorted(facts.items(), key=lambda kv: kv[0][1]):
+            out[(scenario, phase, db)] = f
+        return out
+
+    cur, base = latest(side_facts(runs)), latest(side_facts(base_runs))
+    pairs = {}
+    for i, v in comparison.iterrows():
+        key = (v["scenario"], v["phase"], v["database"])
+        pairs[i] = (v["scenario"], v["phase"], "current", "baseline", cur.get(key, {}),
+                    base.get(key, {}), False)
+    return annotate(comparison, "current vs baseline", pairs, expected)
+
+
+# what the report's "What ran" table shows of each phase (all facts: metadata.json)
+SHOWN = ("pack commit", "JDK", "JVM flags", "server version", "server versions of the nodes",
+         "server nodes", "loader cores", "loader memory gib", "OpenTelemetry agent")
+
+
+def html_section(runs, differences: pd.DataFrame) -> str:
+    """The report's "What ran" section: per phase the facts that can move a figure, as the
+    client and the servers told them, what could not be read, and every difference found."""
+    rows = []
+    for r in runs:
+        facts = fingerprint(r.metadata)
+        if not facts:
+            continue
+        servers = r.metadata.get("servers") or {}
+        rows.append({"phase": f"{r.database} {r.phase}"} | {k: facts.get(k, "") for k in SHOWN}
+                    | {"server settings": len(servers.get("settings") or {}),
+                       "not read": "; ".join(servers.get("skipped") or [])})
+    if not rows:
+        return ""
+    return ("<h2>What ran</h2><p class=\"note\">Read from the source for each phase: the client "
+            "(the pack's commit, JDK, flags, every library: metadata.json \"provenance\") and "
+            "the servers as they describe themselves (metadata.json \"servers\": versions, "
+            "settings, schema). A verdict whose sides differ says NOT LIKE FOR LIKE and names "
+            "the difference (every one: comparability.csv).</p>"
+            + html_table(pd.DataFrame(rows))
+            + (html_table(differences) if not differences.empty else ""))

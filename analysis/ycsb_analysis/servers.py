@@ -1,0 +1,96 @@
+"""What the servers did during a phase: the runner's ``<phase>/servers.csv``, as a tidy table.
+
+The runner samples every server while a phase runs (scripts: ``bin/ycsb servers -watch`` for
+what the database exposes, /proc for the local processes) and writes one row per sample:
+
+    t_ms,node,metric,value
+    1795385384846,127.0.0.41,compactions_total,3
+
+Metrics ending in ``_total`` are counters as the server reports them; the table adds each
+interval's increase (``delta``) and rate per second (``per_s``); the others (``pending_*``) are
+gauges, as they are. ``t_s`` is seconds on the phase's own time axis, the one its throughput
+is drawn on (status time 0: the clients' start), so the two line up in the servers' chart.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+
+from .layout import SERVERS_FILE as FILE
+from .loader import Run
+from .timeseries import hdr_origin
+
+COLUMNS = ["scenario", "timestamp", "phase", "database", "node", "metric", "t_ms", "t_s",
+           "value", "delta", "per_s"]
+# metric -> (panel, unit shown, factor applied to its rate per second)
+PANELS = {
+    "cpu_ms_total": ("CPU", "cores busy", 1e-3),
+    "gc_pause_ms_total": ("GC pauses", "ms paused per s", 1.0),
+    "flushes_total": ("flushes and compactions", "completed per s", 1.0),
+    "compactions_total": ("flushes and compactions", "completed per s", 1.0),
+    "flushed_bytes_total": ("bytes flushed and compacted", "MB/s", 1e-6),
+    "compacted_bytes_total": ("bytes flushed and compacted", "MB/s", 1e-6),
+    "pending_compactions": ("pending compactions", "tasks", None),
+    "disk_read_bytes_total": ("disk", "MB/s", 1e-6),
+    "disk_write_bytes_total": ("disk", "MB/s", 1e-6),
+}
+
+
+def read(path: Path) -> pd.DataFrame:
+    """One ``servers.csv`` (``t_ms,node,metric,value``), sorted by node, metric and time."""
+    frame = pl.read_csv(path, schema_overrides={"node": pl.String, "metric": pl.String,
+                                                "t_ms": pl.Int64, "value": pl.Float64})
+    missing = {"t_ms", "node", "metric", "value"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: no column {', '.join(sorted(missing))} (expected "
+                         "t_ms,node,metric,value as the runner writes it)")
+    return frame.to_pandas().sort_values(["node", "metric", "t_ms"], kind="stable")
+
+
+def origin_s(run: Run) -> float:
+    """Epoch seconds of the phase's status time 0; the runner's start time without .hdr logs."""
+    logs = [log for c in run.clients for log in c.hdr_logs.values()]
+    if logs:
+        return hdr_origin(run, logs)
+    return datetime.fromisoformat(str(run.metadata["start_time"])).timestamp()
+
+
+def phase_table(run: Run) -> pd.DataFrame:
+    """The servers' samples of one phase with their increases and rates (empty: none taken)."""
+    path = Path(run.path) / FILE
+    if not path.is_file():
+        return pd.DataFrame(columns=COLUMNS)
+    df = read(path)
+    df["t_s"] = df["t_ms"] / 1000.0 - origin_s(run)
+    counter = df["metric"].str.endswith("_total")
+    by = df.groupby(["node", "metric"], sort=False)
+    df["delta"] = by["value"].diff().where(counter)
+    df["per_s"] = df["delta"] / by["t_s"].diff()
+    for k in ("scenario", "timestamp", "phase", "database"):
+        df[k] = getattr(run, k)
+    return df[COLUMNS].reset_index(drop=True)
+
+
+def readable_table(run: Run) -> pd.DataFrame:
+    """phase_table, empty when the file cannot be read (servers_table names it)."""
+    try:
+        return phase_table(run)
+    except (ValueError, pl.exceptions.PolarsError):
+        return pd.DataFrame(columns=COLUMNS)
+
+
+def servers_table(runs: list[Run]) -> pd.DataFrame:
+    """Every phase's servers' samples, one tidy table (the report's servers.csv); a phase's
+    file that cannot be read is named in its run's ``unused``."""
+    frames = []
+    for r in runs:
+        try:
+            frames.append(phase_table(r))
+        except (ValueError, pl.exceptions.PolarsError) as e:
+            r.unused.append(f"{FILE} not used: {str(e).splitlines()[0]}")
+    frames = [f for f in frames if not f.empty]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
