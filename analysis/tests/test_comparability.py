@@ -37,6 +37,13 @@ def test_across_databases_servers_and_one_sided_libraries_are_not_held_against_e
     assert found == [("client library netty-handler", "4.1.130.Final", "4.1.118.Final")]
 
 
+def test_settings_that_only_say_where_are_not_compared():
+    a, b = _meta(), _meta()
+    a["servers"]["settings"]["commitlog_directory"] = "/tmp/run-a/node1/commitlog"
+    b["servers"]["settings"]["commitlog_directory"] = "/tmp/run-b/node1/commitlog"
+    assert cmp.differences(cmp.fingerprint(a), cmp.fingerprint(b), False) == []
+
+
 def test_a_side_without_any_record_is_not_called_different():
     assert cmp.differences(cmp.fingerprint({}), cmp.fingerprint(_meta()), False) == []
 

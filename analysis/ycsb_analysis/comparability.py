@@ -13,12 +13,14 @@ client libraries both load); their servers differ by design. Current vs ``--base
 everything, servers' settings and schema included. Differences the user meant to make are
 listed with ``--expected-difference PATTERN`` (a glob on the fact's name, e.g.
 ``"server setting compaction_*"``): they are named as expected, not as a warning. Every
-difference, expected or not, is a row of comparability.csv.
+difference, expected or not, is a row of comparability.csv; settings that only say where
+(a directory, a file, an address) are not compared.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import re
 
 import pandas as pd
 
@@ -26,6 +28,9 @@ from .intervals_html import html_table
 
 KEY = ("scenario", "timestamp", "phase", "database")
 MARK = "NOT LIKE FOR LIKE"
+# a setting that says where (a directory, a file, an address): it differs between run
+# directories and machines without moving a figure by itself
+_WHERE = re.compile(r"^\[?(/|\d+\.\d+\.\d+\.\d+|file:)")
 COLUMNS = ["comparison", "scenario", "phase", "side_a", "side_b", "fact", "value_a", "value_b",
            "expected"]
 
@@ -91,6 +96,8 @@ def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> l
         if va == vb:
             continue
         if cross_database and not _held_across_databases(fact, va, vb):
+            continue
+        if fact.startswith("server setting ") and all(_WHERE.match(v or "") for v in (va, vb)):
             continue
         out.append((fact, "(none)" if va is None else va, "(none)" if vb is None else vb))
     return out

@@ -1,4 +1,16 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+
+from shared_servers import shared_servers  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory):
+    """The servers the scenario tests share (shared_servers.py); always stopped, even when a
+    test fails."""
+    with shared_servers(tmp_path_factory.mktemp("scenario-servers")) as root:
+        yield root

@@ -7,10 +7,8 @@ failing while the node is down and CL ONE reads going on, on HBase the dead regi
 regions reassigned; on both every acknowledged write read back. About 12-14 minutes on 2 busy
 cores.
 
-Servers: one 3-node Cassandra on 127.0.0.51-53 (JMX 7251, 7351, 7451), one 3-node HBase
-(ZooKeeper 23181, master 23000, HDFS 23001/23002, region servers 23020-23022) and one MariaDB on
-127.0.0.1:25306, in a temporary run directory, shared by the tests through the runner's "use what
-runs in --run-dir" rule and stopped at the end, also when a test fails; S4 starts and stops its own
+Servers: those of shared_servers.py (conftest's `run_dir`: a 3-node Cassandra, a 3-node HBase and
+a MariaDB, started once for every test file that uses them); S4 starts and stops its own
 node on 127.0.0.61 to check that the runner stops what it started. Nothing here uses the default
 addresses or ports, nor the ones of the Java integration tests (127.0.0.41, 22181, 24306).
 """
@@ -24,7 +22,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
+from scenario_commands import s4_at_ci_scale, script
+from shared_servers import MYSQL_PORT, run_scenario
 from ycsbpack.core import procs
 from ycsbpack.core.paths import REPO_ROOT
 
@@ -32,83 +31,10 @@ pytestmark = pytest.mark.skipif(
     os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
 )
 
-loader = pytest.importorskip("ycsb_analysis.loader")
-merge = pytest.importorskip("ycsb_analysis.merge")
-
-CASSANDRA = ["--cassandra-address", "127.0.0.51", "--cassandra-jmx-port", "7251"]
-HBASE_PORTS = "23181,23000,23020"
-MYSQL_PORT = "25306"
 T95_ONE_DF = 12.706  # two-sided 95% t quantile, 1 degree of freedom (two pairs)
 
-
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
-    """The servers the scenario runs share; always stopped, even when a test fails."""
-    root = tmp_path_factory.mktemp("scenario-servers")
-    cassandra = [
-        "--run-dir",
-        root / "cassandra",
-        "--first-address",
-        "127.0.0.51",
-        "--jmx-port",
-        "7251",
-    ]
-    zk, master, rs = HBASE_PORTS.split(",")
-    hbase = [
-        "--run-dir",
-        root / "hbase",
-        "--zk-port",
-        zk,
-        "--master-port",
-        master,
-        "--regionserver-port",
-        rs,
-    ]
-    mysql = ["--run-dir", root / "mysql", "--port", MYSQL_PORT]
-    try:
-        # the three start side by side (each waits on its own servers: ~1 minute less than in
-        # turn); each must succeed
-        starting = [
-            subprocess.Popen(script("cassandra-local", "start", "--nodes", "3", *cassandra)),
-            subprocess.Popen(
-                script("hbase-local", "start", "--nodes", "3", "--owner-pid", os.getpid(), *hbase)
-            ),
-            subprocess.Popen(script("mysql-local", "start", "--owner-pid", os.getpid(), *mysql)),
-        ]
-        codes = [p.wait(timeout=900) for p in starting]
-        assert codes == [0, 0, 0], f"cassandra, hbase, mysql start exit codes: {codes}"
-        yield root
-    finally:
-        subprocess.run(script("cassandra-local", "stop", *cassandra))
-        subprocess.run(script("hbase-local", "stop", *hbase))
-        subprocess.run(script("mysql-local", "stop", *mysql))
-        left = [
-            p for p in (root / "hbase" / "pids").glob("*.pid") if procs.alive(procs.read_pid(p))
-        ]
-        assert not left, f"HBase processes still running after stop: {left}"
-
-
-def run_scenario(name, db, out, run_dir, *extra):
-    proc = subprocess.run(
-        scenario_at_ci_scale(
-            name,
-            out,
-            run_dir,
-            "--db",
-            db,
-            "--hbase-ports",
-            HBASE_PORTS,
-            *CASSANDRA,
-            "--mysql-port",
-            MYSQL_PORT,
-            *extra,
-        ),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    return proc
-
+loader = pytest.importorskip("ycsb_analysis.loader")
+merge = pytest.importorskip("ycsb_analysis.merge")
 
 def returns_by_phase(out: Path) -> dict:
     """{phase directory: {operation: {status: count}}}, parsed by the analysis package."""

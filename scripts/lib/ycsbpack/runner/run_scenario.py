@@ -103,7 +103,8 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
         runs = [st.name for _, st in steps if measured(st)]
         steps = [(c, st) for c, st in steps if not measured(st)
                  or any(st.name.startswith(o) for o in settings.only)]
-        if not any(measured(st) for _, st in steps):
+        if not any(measured(st) or any(st.name.startswith(o) for o in settings.only)
+                   for _, st in steps):  # (--only load: the loads and the steps after them)
             raise ScriptError(f"--only {','.join(settings.only)}: no run phase of "
                               f"{', '.join(scenarios).upper()} starts so; its run phases on "
                               f"{db}: {', '.join(runs)}")

@@ -77,6 +77,7 @@ class ServerWatch:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample_local, daemon=True)
         self._probe: Optional[subprocess.Popen] = None
+        self.cost_cpu_s = {"probe": 0.0, "proc_sampler": 0.0}  # what sampling itself used
 
     def start(self) -> "ServerWatch":
         if self.command:
@@ -105,11 +106,14 @@ class ServerWatch:
                     self.rows.append((t_ms, name, "disk_read_bytes_total", io["read"]))
                     self.rows.append((t_ms, name, "disk_write_bytes_total", io["write"]))
             if self._stop.wait(self.interval_s):
+                self.cost_cpu_s["proc_sampler"] = round(time.thread_time(), 3)
                 return
 
     def _stop_probe(self) -> None:
         if self._probe is None:
             return
+        # the probe's JVM (bin/ycsb execs it) before it ends: the CPU the watch cost
+        self.cost_cpu_s["probe"] = cpu.process_cpu_s(self._probe.pid) or 0.0
         try:
             self._probe.stdin.close()   # end of input: the probe's signal to stop
             self._probe.wait(timeout=15)
@@ -160,5 +164,5 @@ class ServerWatch:
         record["skipped"] = list(facts.get("skipped", [])) + self.skipped
         record["sampling"] = {"interval_s": self.interval_s, "file": FILE, "rows": len(self.rows),
                               "local_processes": sorted(self.local_pids),
-                              "probe": self.command is not None}
+                              "probe": self.command is not None, "cpu_s": self.cost_cpu_s}
         return record

@@ -1,0 +1,106 @@
+"""What ran, read from the source, on the real shared servers (shared_servers.py): the servers'
+versions as an independent client reads them, the servers' time series of a load with its flush
+and compaction, and comparisons between runs that differ in one client library or one server
+setting naming that difference on the verdict's line.
+
+Three loads of S4 on the shared 3-node Cassandra (`--only load`: the load, then its flush and
+major compaction within the phase): A as it is, B with stock YCSB 0.17's HdrHistogram 2.1.4 put
+first on the clients' classpath (--client-cp), C after `nodetool setcompactionthroughput` on
+every node. About a minute and a half."""
+
+import csv
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from shared_servers import run_scenario
+from ycsbpack.core.paths import REPO_ROOT
+from ycsbpack.servers.local_servers import LocalCassandra
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
+)
+
+STOCK_HDR = REPO_ROOT / "ycsb-runtime" / "target" / "stock-ycsb-release-lib" / \
+    "HdrHistogram-2.1.4.jar"
+REPORT = REPO_ROOT / ".venv" / "bin" / "ycsb-report"
+
+
+def _load(out: Path, run_dir: Path, *extra) -> dict:
+    p = run_scenario("S4", "cassandra", out, run_dir, "--only", "load", *extra)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    return json.loads((out / "cassandra-load" / "metadata.json").read_text())
+
+
+def _report(current: Path, out: Path, *extra) -> Path:
+    p = subprocess.run([str(REPORT), str(current), "-o", str(out), *map(str, extra)],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    return out
+
+
+def _rows(path: Path) -> list:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_versions_the_servers_time_series_and_differences_named_on_the_verdict(run_dir,
+                                                                              tmp_path):
+    cassandra = LocalCassandra(run_dir / "cassandra", 3, "127.0.0.51", 7251)
+    a = _load(tmp_path / "a", run_dir)
+
+    # every node's version as nodetool (JMX, another client) reads it
+    nodes = a["servers"]["versions"]["nodes"]
+    for i in (1, 2, 3):
+        said = cassandra.nodetool(i, ["version"], capture=True).stdout
+        assert f"ReleaseVersion: {nodes[cassandra.address(i)]}" in said, (i, said, nodes)
+    assert a["servers"]["schema"].startswith("CREATE KEYSPACE") and a["servers"]["settings"]
+    assert a["provenance"]["libraries"]["HdrHistogram"] == "2.1.12"
+    for f in (tmp_path / "a").rglob("*"):
+        if f.is_file() and f.suffix in (".json", ".csv", ".out", ".err", ".jsonl"):
+            assert "${" not in f.read_text(errors="replace"), f"{f}: an unresolved property"
+
+    # the load's flush and major compaction, in its servers' time series
+    samples = _rows(tmp_path / "a" / "cassandra-load" / "servers.csv")
+    by = {}
+    for r in samples:
+        by.setdefault((r["node"], r["metric"]), []).append(float(r["value"]))
+    grew = {k for k, v in by.items() if k[1] in ("flushes_total", "compactions_total")
+            and v[-1] > v[0]}
+    assert grew, f"no flush or compaction seen: {sorted(by)}"
+    assert any(m == "cpu_ms_total" and n.startswith("cassandra-node") for n, m in by)
+
+    b = _load(tmp_path / "b", run_dir, "--client-cp", STOCK_HDR)
+    assert b["provenance"]["libraries"]["HdrHistogram"] == "2.1.4 (-cp)"
+    old = {}
+    try:
+        for i in (1, 2, 3):
+            old[i] = cassandra.nodetool(i, ["getcompactionthroughput"], capture=True).stdout
+            cassandra.nodetool(i, ["setcompactionthroughput", "7"])
+        _load(tmp_path / "c", run_dir)
+    finally:
+        for i in old:
+            mib = "".join(ch for ch in old[i].split(":")[-1] if ch.isdigit()) or "64"
+            cassandra.nodetool(i, ["setcompactionthroughput", mib])
+
+    rep_a = _report(tmp_path / "a", tmp_path / "report-a")
+    assert list(rep_a.glob("servers-*.png")) and _rows(rep_a / "servers.csv")
+    assert "What ran" in (rep_a / "report.html").read_text()
+
+    verdict = _rows(_report(tmp_path / "b", tmp_path / "report-b", "--baseline",
+                            tmp_path / "a") / "comparison.csv")[0]["verdict"]
+    assert "NOT LIKE FOR LIKE: client library HdrHistogram 2.1.4 (-cp) vs 2.1.12" in verdict
+    assert "server setting" not in verdict and "JDK" not in verdict
+
+    rep_c = _report(tmp_path / "c", tmp_path / "report-c", "--baseline", tmp_path / "a")
+    verdict = _rows(rep_c / "comparison.csv")[0]["verdict"]
+    assert "NOT LIKE FOR LIKE: server setting compaction_throughput" in verdict, verdict
+    assert "client library" not in verdict
+    # a difference the user meant to make is named as expected, not on the verdict
+    rep_c2 = _report(tmp_path / "c", tmp_path / "report-c2", "--baseline", tmp_path / "a",
+                     "--expected-difference", "server setting compaction_*")
+    assert "NOT LIKE FOR LIKE" not in _rows(rep_c2 / "comparison.csv")[0]["verdict"]
+    assert {r["expected"] for r in _rows(rep_c2 / "comparability.csv")
+            if r["fact"].startswith("server setting compaction_throughput")} == {"True"}
