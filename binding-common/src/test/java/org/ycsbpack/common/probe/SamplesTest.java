@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -84,10 +83,12 @@ class SamplesTest {
     closer.join();
     List<String> lines = Arrays.asList(sink.toString("UTF-8").split("\n"));
     assertTrue(rounds.get() >= 3, "rounds: " + rounds.get());
-    assertEquals(1, lines.stream().filter(l -> l.contains("\"skipped\"")).count(), lines.toString());
+    assertEquals(1, lines.stream().filter(l -> l.contains("\"skipped\"")).count(),
+        lines.toString());
     assertTrue(lines.get(0).startsWith("{\"t_ms\":") && lines.get(0).contains(
         "a round of samples failed: IllegalStateException: boom; the watch goes on"), lines.get(0));
-    assertTrue(lines.contains("{\"t_ms\":5,\"node\":\"n1\",\"metric\":\"cpu_ms_total\",\"value\":2}"));
+    assertTrue(lines.contains(
+        "{\"t_ms\":5,\"node\":\"n1\",\"metric\":\"cpu_ms_total\",\"value\":2}"));
   }
 
   @Test
