@@ -164,7 +164,8 @@ def jvm_command(layout: Layout, process: str, classpath: List[str], conf: Path,
            f"-Dhbase.log.dir={layout.root / 'logs'}", f"-Dhbase.log.file={log_file}",
            f"-Dhadoop.log.dir={layout.root / 'logs'}",
            f"-Dlog4j2.configurationFile={(CLUSTER.parent / 'log4j2.properties').as_uri()}",
-           "-cp", ":".join([str(conf), str(webapps(layout.root))] + classpath), MAINS[kind(process)]]
+           "-cp", ":".join([str(conf), str(webapps(layout.root))] + classpath),
+           MAINS[kind(process)]]
     if kind(process) == "zookeeper":
         return cmd + [str(conf / "zoo.cfg")]
     if kind(process) in ("master", "regionserver"):
