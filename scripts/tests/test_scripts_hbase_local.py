@@ -19,7 +19,7 @@ def test_a_three_node_cluster_is_a_process_per_part_with_distinct_ports(tmp_path
                                   "regionserver-3"]
     assert layout.node_processes(2) == ["datanode-2", "regionserver-2"]
     ports = [p for _, p, _ in layout.ports()]
-    assert ports == [2181, 16000, 16001, 16002, 16020, 16021, 16022]
+    assert ports == [2181, 16000, 16001, 16002, 16020, 16021, 16022, 16010, 16030, 16031, 16032]
     assert (
         layout.replication == 3
         and hbase_cluster.Layout(tmp_path, 2, 1, 2, 3, None).replication == 2
@@ -34,7 +34,11 @@ def test_each_process_gets_its_own_complete_configuration(tmp_path):
     assert hbase["hbase.cluster.distributed"] == "true"
     assert hbase["hbase.rootdir"] == "hdfs://127.0.0.1:23001/hbase"
     assert hbase["hbase.regionserver.port"] == "23021"
-    assert hbase["hbase.regionserver.info.port"] == "-1" and hbase["hbase.master.info.port"] == "-1"
+    # info servers on loopback at the RPC port + 10 (bin/ycsb servers reads /jmx and /conf)
+    assert hbase["hbase.regionserver.info.port"] == "23031"
+    assert hbase["hbase.master.info.port"] == "23010"
+    assert hbase["hbase.regionserver.info.bindAddress"] == "127.0.0.1"
+    assert hbase["hbase.master.info.bindAddress"] == "127.0.0.1"
     hdfs = props(conf / "hdfs-site.xml")
     assert hdfs["dfs.replication"] == "3"
     assert hdfs["dfs.datanode.data.dir"] == str(tmp_path / "data" / "datanode-2")
@@ -51,6 +55,15 @@ def test_the_region_layout_is_read_from_the_probe_answer():
     assert hbase_local.region_layout(answer) == {
         "127.0.0.1:23020": {"t1": 21, "t2": 22}, "127.0.0.1:23021": {"t2": 21},
         "127.0.0.1:23022": {}}
+
+
+def test_the_standalone_info_servers_listen_on_loopback_at_the_rpc_ports_plus_10(tmp_path):
+    server = hbase_local.Server(tmp_path, 22181, 26000, 26020, None, 1)
+    hbase = props(hbase_local._write_config(server) / "hbase-site.xml")
+    assert (hbase["hbase.master.info.port"], hbase["hbase.regionserver.info.port"]) == (
+        "26010", "26030")
+    assert hbase["hbase.master.info.bindAddress"] == "127.0.0.1"
+    assert [p for _, p, _ in server.ports()] == [22181, 26000, 26020, 26010, 26030]
 
 
 @pytest.mark.parametrize("argv, message", [

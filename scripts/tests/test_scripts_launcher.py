@@ -64,7 +64,21 @@ def test_run_adds_t_and_shell_uses_ycsbs_command_line(built):
     assert shell[-3:] == [ycsb_launcher.SHELL_MAIN, "-db", "site.ycsb.BasicDB"]
 
 
+def test_servers_runs_the_bindings_probe_with_its_options(built):
+    cmd = launcher.build_command(["servers", "cassandra4", "-p", "hosts=127.0.0.1", "-watch",
+                                  "2", "-jvm-args", "-Xmx256m"])
+    probe_at = cmd.index("org.ycsbpack.cassandra4.ServerProbe")
+    assert cmd[probe_at + 1:] == ["-p", "hosts=127.0.0.1", "-watch", "2"]
+    assert "-Xmx256m" in cmd[:probe_at]
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["servers", "basic"], "binding basic has no servers to probe; bin/ycsb servers takes "
+                           "cassandra4, hbase-salted, jdbc"),
+    (["servers", "cassandra4", "-watch", "0"], "-watch 0: expected the seconds between samples"),
+    (["servers", "cassandra4", "-threads", "2"], "option -threads does not apply to bin/ycsb "
+                                                 "servers"),
+    (["run", "basic", "-watch", "2"], "option -watch does not apply to bin/ycsb run"),
     (["load"], "bin/ycsb load needs a binding name before the options"),
     (["bench", "basic"], "unknown command 'bench'"),
     (["load", "mongodb"], "unknown binding 'mongodb'; known: basic, cassandra4"),

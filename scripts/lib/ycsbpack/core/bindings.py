@@ -1,4 +1,4 @@
-"""The bindings bin/ycsb knows: name -> DB class and the Maven module that builds it.
+"""The bindings bin/ycsb knows: name -> DB class, server probe and the Maven module that builds it.
 
 The single list of binding names for the launcher and scripts/install-into-ycsb, and the
 binding of each database for the scenario runner and scripts/bench-batches.
@@ -15,14 +15,19 @@ class Binding:
     # the name scripts/install-into-ycsb registers it under, when it must differ: YCSB 0.17
     # ships its own `jdbc` binding in jdbc-binding/, where users also drop their driver jars
     install_name: Optional[str] = None
+    # main class of `bin/ycsb servers <binding>` (versions, settings, schema, servers' samples)
+    probe_class: Optional[str] = None
 
 
 BINDINGS = {
     b.name: b for b in (
         Binding("basic", "site.ycsb.BasicDB", None),
-        Binding("cassandra4", "org.ycsbpack.cassandra4.Cassandra4Client", "cassandra4-binding"),
-        Binding("hbase-salted", "org.ycsbpack.hbase.HBaseSaltedClient", "hbase-salted-binding"),
-        Binding("jdbc", "org.ycsbpack.jdbc.JdbcClient", "jdbc-binding", install_name="mysql-jdbc"),
+        Binding("cassandra4", "org.ycsbpack.cassandra4.Cassandra4Client", "cassandra4-binding",
+                probe_class="org.ycsbpack.cassandra4.ServerProbe"),
+        Binding("hbase-salted", "org.ycsbpack.hbase.HBaseSaltedClient", "hbase-salted-binding",
+                probe_class="org.ycsbpack.hbase.ServerProbe"),
+        Binding("jdbc", "org.ycsbpack.jdbc.JdbcClient", "jdbc-binding", install_name="mysql-jdbc",
+                probe_class="org.ycsbpack.jdbc.ServerProbe"),
     )
 }
 

@@ -4,8 +4,9 @@ Every part is its own JVM that can be stopped (or killed) like a machine of a re
     zookeeper        QuorumPeerMain, standalone, 127.0.0.1:<zk port>
     namenode         HDFS NameNode, RPC 127.0.0.1:<master port + 1>, HTTP <master port + 2>
     datanode-<i>     HDFS DataNode i (i = 1..N), free loopback ports, dfs.replication = min(3, N)
-    master           HMaster, 127.0.0.1:<master port>
-    regionserver-<i> HRegionServer i, 127.0.0.1:<region server port + i - 1>
+    master           HMaster, 127.0.0.1:<master port>, info server <master port + 10>
+    regionserver-<i> HRegionServer i, 127.0.0.1:<region server port + i - 1>, info server
+                     <region server port + 10 + i - 1>
 "Node i" is datanode-i plus regionserver-i: what one machine of the report's cluster runs.
 All from the same Maven Central classpath as the standalone server (hbase-server brings
 hadoop-hdfs 3.4.2 with the NameNode and DataNode). Each process has its own configuration
@@ -34,6 +35,11 @@ MAINS = {"zookeeper": "org.apache.zookeeper.server.quorum.QuorumPeerMain",
 # Heaps for 2 + 2N JVMs on a small machine; the region servers' heap is --heap (default 512m).
 HEAPS = {"zookeeper": "64m", "namenode": "192m", "datanode": "128m", "master": "320m"}
 DEFAULT_RS_HEAP = "512m"
+
+
+# info servers (web UI, /jmx, /conf) listen on the RPC port + 10, as HBase's defaults do
+# (16000 -> 16010, 16020 -> 16030); bin/ycsb servers reads them
+INFO_PORT_OFFSET = 10
 
 
 def kind(process: str) -> str:
@@ -91,6 +97,11 @@ class Layout:
         found += [(HOST, self.regionserver_port(i),
                    f"region server {i} RPC (--regionserver-port + {i - 1})")
                   for i in self.node_range()]
+        found.append((HOST, self.master_port + INFO_PORT_OFFSET,
+                      f"master info server (--master-port + {INFO_PORT_OFFSET})"))
+        found += [(HOST, self.regionserver_port(i) + INFO_PORT_OFFSET,
+                   f"region server {i} info server (--regionserver-port + "
+                   f"{INFO_PORT_OFFSET + i - 1})") for i in self.node_range()]
         return found
 
     def log(self, process: str) -> Path:
@@ -120,6 +131,8 @@ def write_config(layout: Layout, process: str) -> Path:
                   name_dir=data / "namenode", data_dir=data / f"datanode-{node or 1}",
                   zk_port=layout.zk_port, master_port=layout.master_port,
                   regionserver_port=layout.regionserver_port(node or 1),
+                  master_info_port=layout.master_port + INFO_PORT_OFFSET,
+                  regionserver_info_port=layout.regionserver_port(node or 1) + INFO_PORT_OFFSET,
                   zk_data_dir=data / "zookeeper")
     for name in ("core-site.xml", "hdfs-site.xml", "hbase-site.xml"):
         _render(f"{name}.template", conf / name, **values)
@@ -128,15 +141,17 @@ def write_config(layout: Layout, process: str) -> Path:
     return conf
 
 
-def _webapps(layout: Layout) -> Path:
-    """A classpath directory with webapps/hdfs and webapps/datanode: the NameNode and DataNodes
-    refuse to start without their web application directory, which the Maven artifact of
-    hadoop-hdfs leaves out (the tarball has it). Empty is enough: their servlets (/jmx) are
-    registered in code."""
-    root = layout.root / "classpath"
-    for app in ("hdfs", "datanode"):
-        (root / "webapps" / app).mkdir(parents=True, exist_ok=True)
-    return root
+def webapps(root: Path) -> Path:
+    """A classpath directory with webapps/hdfs and webapps/datanode, hbase-webapps/master,
+    regionserver and static: the NameNode, DataNodes and HBase's info servers refuse to start
+    without their web application directory, which the Maven artifacts of hadoop-hdfs and
+    hbase-server leave out (the tarballs have them). Empty is enough: their servlets (/jmx,
+    /conf) are registered in code."""
+    classpath = root / "classpath"
+    for app in ("webapps/hdfs", "webapps/datanode", "hbase-webapps/master",
+                "hbase-webapps/regionserver", "hbase-webapps/static"):
+        (classpath / app).mkdir(parents=True, exist_ok=True)
+    return classpath
 
 
 def jvm_command(layout: Layout, process: str, classpath: List[str], conf: Path,
@@ -150,7 +165,8 @@ def jvm_command(layout: Layout, process: str, classpath: List[str], conf: Path,
            f"-Dhbase.log.dir={layout.root / 'logs'}", f"-Dhbase.log.file={log_file}",
            f"-Dhadoop.log.dir={layout.root / 'logs'}",
            f"-Dlog4j2.configurationFile={(CLUSTER.parent / 'log4j2.properties').as_uri()}",
-           "-cp", ":".join([str(conf), str(_webapps(layout))] + classpath), MAINS[kind(process)]]
+           "-cp", ":".join([str(conf), str(webapps(layout.root))] + classpath),
+           MAINS[kind(process)]]
     if kind(process) == "zookeeper":
         return cmd + [str(conf / "zoo.cfg")]
     if kind(process) in ("master", "regionserver"):

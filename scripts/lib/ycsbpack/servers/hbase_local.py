@@ -96,7 +96,12 @@ class Server:
             return self.layout().ports()
         return [(HOST, self.zk_port, "ZooKeeper (--zk-port)"),
                 (HOST, self.master_port, "master RPC (--master-port)"),
-                (HOST, self.regionserver_port, "region server RPC (--regionserver-port)")]
+                (HOST, self.regionserver_port, "region server RPC (--regionserver-port)"),
+                (HOST, self.master_port + hbase_cluster.INFO_PORT_OFFSET,
+                 f"master info server (--master-port + {hbase_cluster.INFO_PORT_OFFSET})"),
+                (HOST, self.regionserver_port + hbase_cluster.INFO_PORT_OFFSET,
+                 f"region server info server (--regionserver-port + "
+                 f"{hbase_cluster.INFO_PORT_OFFSET})")]
 
     def client_properties(self) -> str:
         return (f"-p hbase.zookeeper.quorum={HOST} "
@@ -113,7 +118,9 @@ def _write_config(server: Server) -> Path:
         tmp_dir=server.root / "tmp",
         zk_data_dir=server.root / "data" / "zookeeper",
         zk_port=server.zk_port, master_port=server.master_port,
-        regionserver_port=server.regionserver_port))
+        regionserver_port=server.regionserver_port,
+        master_info_port=server.master_port + hbase_cluster.INFO_PORT_OFFSET,
+        regionserver_info_port=server.regionserver_port + hbase_cluster.INFO_PORT_OFFSET))
     return conf
 
 
@@ -121,6 +128,8 @@ def _jvm_flags(server: Server, log_file: str) -> list:
     return ["-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true",
             # avoids HBase's Unsafe fallback warning on JDK 17
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+            # the info servers' Jersey (JAXB) defines classes reflectively on JDK 17
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
             f"-Dhbase.log.dir={server.logs}", f"-Dhbase.log.file={log_file}",
             f"-Dlog4j2.configurationFile={(HBASE / 'log4j2.properties').as_uri()}"]
 
@@ -165,7 +174,8 @@ def start(server: Server, timeout: float = 180, owner_pid=None, node=None) -> No
         if (server.logs / name).exists():
             (server.logs / name).replace(server.logs / f"{name}.previous")
     cmd = [java.java17(), f"-Xmx{server.heap}"] + _jvm_flags(server, "hbase.log") + [
-        "-cp", ":".join([str(conf)] + classpath), MAIN, "start"]
+        "-cp", ":".join([str(conf), str(hbase_cluster.webapps(server.root))] + classpath), MAIN,
+        "start"]
     out = open(server.logs / "hbase.out", "ab")
     p = subprocess.Popen(cmd, stdout=out, stderr=out, stdin=subprocess.DEVNULL,
                          start_new_session=True, cwd=server.root)
@@ -348,7 +358,8 @@ def main(argv=None) -> int:
     if len(set(every_port)) != len(every_port) or max(every_port) > 65535:
         raise ScriptError(f"ports {every_port} of a {server.nodes}-node cluster overlap or pass "
                           "65535: the NameNode uses --master-port + 1 and + 2, region server i "
-                          "--regionserver-port + i - 1; choose ports further apart")
+                          "--regionserver-port + i - 1, the info servers those + 10; choose "
+                          "ports further apart")
     if args.node is not None and not (server.distributed and 1 <= args.node <= server.nodes):
         raise ScriptError(f"--node {args.node}: the HBase in {server.root} has "
                           + (f"nodes 1..{server.nodes}" if server.distributed else

@@ -2,6 +2,8 @@
 
     bin/ycsb load|run|shell <binding> [-P file]... [-p key=value]... [-s] [-threads N]
              [-target N] [-l label] [-cp extra] [-jvm-args "..."]
+    bin/ycsb servers <binding> [-P file]... [-p key=value]... [-cp extra] [-jvm-args "..."]
+             [-watch SECONDS]
 
 Differences from YCSB's own bin/ycsb, each on purpose: Python 3; an English locale, so numbers
 print with a decimal point whatever the machine's locale; HdrHistogram 2.1.12 and jaxb-api on the
@@ -31,7 +33,12 @@ CLIENT_LOG_VARIABLE = "YCSBPACK_CLIENT_LOG"
 SLF4J_LOG_FILE = "org.slf4j.simpleLogger.logFile"  # read by ClientMain and InitFailure too
 
 USAGE = """usage: bin/ycsb load|run|shell <binding> [options]
+       bin/ycsb servers <binding> [-P file]... [-p key=value]... [-cp ...] [-jvm-args ...]
+                [-watch SECONDS]
 bindings: {bindings}
+servers:  connects as the binding would and prints one JSON object: versions, settings and
+          schema read from the servers (cassandra4, hbase-salted, jdbc); with -watch, then one
+          JSON line per node and metric every SECONDS until stdin ends (jdbc: the facts only)
 options:  -P file          a workload properties file (several allowed; every -p beats every -P)
           -p key=value     one property
           -s               status lines on stderr every status.interval seconds (load, run)
@@ -41,6 +48,7 @@ options:  -P file          a workload properties file (several allowed; every -p
           -table name      table of the shell (shell)
           -cp path         extra classpath entries before the binding's (e.g. a config directory)
           -jvm-args "..."  arguments for the JVM (e.g. "-Xmx2g")
+          -watch SECONDS   servers: sample the servers' counters every SECONDS (e.g. 2)
 environment: YCSBPACK_CLIENT_LOG=file  where the client libraries log (default: a new file in
              $TMPDIR/ycsbpack-client-logs, named when they logged anything; `stderr` for stderr)
              YCSBPACK_DEBUG=1  stack traces of the launcher's own errors; libraries log to stderr"""
@@ -111,7 +119,7 @@ def build_command(argv: list) -> list:
     command = argv[0]
     if command not in COMMANDS:
         raise ScriptError(f"unknown command '{command}'{closest(command, COMMANDS)}: use load, "
-                          "run or shell (bin/ycsb --help)")
+                          "run, shell or servers (bin/ycsb --help)")
     if len(argv) < 2 or argv[1].startswith("-"):
         raise ScriptError(f"bin/ycsb {command} needs a binding name before the options: "
                           f"bin/ycsb {command} <binding> ..., bindings: {', '.join(BINDINGS)}")
@@ -119,6 +127,11 @@ def build_command(argv: list) -> list:
     if binding_name not in BINDINGS:
         raise ScriptError(f"unknown binding '{binding_name}'{closest(binding_name, BINDINGS)}; "
                           f"known: {', '.join(BINDINGS)}")
+    probe_class = BINDINGS[binding_name].probe_class
+    if command == "servers" and not probe_class:
+        probes = ", ".join(b.name for b in BINDINGS.values() if b.probe_class)
+        raise ScriptError(f"binding {binding_name} has no servers to probe; bin/ycsb servers "
+                          f"takes {probes}")
     extra_cp, jvm_args, ycsb_args = [], [], []
     i = 0
     while i < len(rest):
@@ -152,6 +165,8 @@ def build_command(argv: list) -> list:
     cmd += ["-cp", os.pathsep.join(classpath(binding_name, extra_cp))]
     if command == "shell":
         return cmd + [SHELL_MAIN, "-db", db_class] + ycsb_args
+    if command == "servers":
+        return cmd + [probe_class] + ycsb_args
     mode = "-load" if command == "load" else "-t"
     return cmd + [CLIENT_MAIN, "-db", db_class] + ycsb_args + [mode]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..core.errors import ScriptError
 from ..core.secrets import mask_assignment
 
-COMMANDS = ("load", "run", "shell")
+COMMANDS = ("load", "run", "shell", "servers")
 # option -> (what its value is, which commands take it); None: a flag without a value
 OPTIONS = {
     "-P": ("a workload properties file", COMMANDS),
@@ -25,6 +25,7 @@ OPTIONS = {
     "-table": ("table", ("shell",)),
     "-cp": ("extra-classpath", COMMANDS),
     "-jvm-args": ('"jvm arguments"', COMMANDS),
+    "-watch": ("SECONDS", ("servers",)),
 }
 # YCSB options the launcher sets itself, from the command and the binding name
 SET_BY_LAUNCHER = {"-db": "the binding name", "-load": "the command load",
@@ -63,6 +64,14 @@ def check_value(option: str, value: str) -> None:
         if not _WHOLE.match(value) or int(value) > _MAX_INT:
             raise ScriptError(f"-target {value}: expected operations per second, a whole number "
                               "(0 or leaving it out means as fast as possible)")
+    elif option == "-watch":
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = 0
+        if not 0.1 <= seconds <= 86400:
+            raise ScriptError(f"-watch {value}: expected the seconds between samples, a number "
+                              "from 0.1 to 86400 (e.g. -watch 2)")
     elif option == "-p":
         key, eq, _ = value.partition("=")
         if not eq or not key.strip():

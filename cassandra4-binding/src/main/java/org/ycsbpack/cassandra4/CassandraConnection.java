@@ -53,7 +53,7 @@ final class CassandraConnection implements AutoCloseable {
     }
   }
 
-  private static CqlSession connect(CassandraSettings s) throws DBException {
+  static CqlSession connect(CassandraSettings s) throws DBException {
     CqlSessionBuilder builder = CqlSession.builder()
         .withConfigLoader(configLoader(s).build())
         .withLocalDatacenter(s.localDc);

@@ -68,7 +68,7 @@ final class JdbcConnection implements AutoCloseable {
     }
   }
 
-  private static String hint(Throwable cause) {
+  static String hint(Throwable cause) {
     String m = String.valueOf(cause.getMessage());
     if (m.contains("Access denied")) {
       return "; check the user and password";

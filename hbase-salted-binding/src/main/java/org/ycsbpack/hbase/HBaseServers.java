@@ -1,0 +1,211 @@
+package org.ycsbpack.hbase;
+
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.ycsbpack.common.ErrorLog;
+import org.ycsbpack.common.probe.Samples;
+import org.ycsbpack.common.probe.ServerFacts;
+import org.ycsbpack.common.probe.ServerSource;
+import site.ycsb.DBException;
+
+/**
+ * The HBase cluster as the hbase-salted binding reaches it (same properties, same connection):
+ * the cluster's and each region server's version, the binding's table descriptor, the master's
+ * configuration where it differs from the defaults (its info server's {@code /conf}), and, under
+ * -watch, each region server's flush and compaction counters, GC time and CPU from its info
+ * server's {@code /jmx} (and the master's GC and CPU when it is a JVM of its own).
+ */
+final class HBaseServers implements ServerSource {
+  /** What ServerMetrics.getVersion() says when the region server's version did not reach it. */
+  private static final String UNKNOWN_VERSION = "0.0.0";
+
+  private final HBaseSettings settings;
+  private final HBaseConnection connection;
+  private final ClusterMetrics cluster;
+  /** Node name -> info server; null when the node has none. */
+  private final Map<String, InfoServer> regionServers = new LinkedHashMap<>();
+  private final String masterName;
+  private final InfoServer master;
+  /** Set by facts(true): the master is a region server's JVM, whose GC and CPU count once. */
+  private boolean masterSharesJvm;
+
+  private HBaseServers(HBaseSettings settings, HBaseConnection connection,
+                       ClusterMetrics cluster) {
+    this.settings = settings;
+    this.connection = connection;
+    this.cluster = cluster;
+    for (Map.Entry<ServerName, ServerMetrics> e : cluster.getLiveServerMetrics().entrySet()) {
+      int port = e.getValue().getInfoServerPort();
+      regionServers.put(name(e.getKey()), port > 0
+          ? new InfoServer(e.getKey().getHostname(), port) : null);
+    }
+    ServerName m = cluster.getMasterName();
+    masterName = m == null ? "master" : "master " + name(m);
+    master = m != null && cluster.getMasterInfoPort() > 0
+        ? new InfoServer(m.getHostname(), cluster.getMasterInfoPort()) : null;
+  }
+
+  static HBaseServers open(Properties props) throws DBException {
+    HBaseSettings s = new HBaseSettings(props);
+    HBaseConnection c = HBaseConnection.open(s);
+    try (Admin admin = c.connection.getAdmin()) {
+      ClusterMetrics metrics = admin.getClusterMetrics(EnumSet.of(
+          ClusterMetrics.Option.HBASE_VERSION, ClusterMetrics.Option.LIVE_SERVERS,
+          ClusterMetrics.Option.MASTER, ClusterMetrics.Option.MASTER_INFO_PORT));
+      return new HBaseServers(s, c, metrics);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(c);
+      throw new DBException("cannot read the cluster's status at " + HBaseConnection.where(
+          HBaseConnection.configuration(s)) + ": " + ErrorLog.describe(e));
+    }
+  }
+
+  private static String name(ServerName s) {
+    return s.getHostname() + ":" + s.getPort();
+  }
+
+  @Override
+  public ServerFacts facts(boolean watching) {
+    ServerFacts facts = new ServerFacts("hbase");
+    facts.clusterVersion(cluster.getHBaseVersion());
+    for (Map.Entry<ServerName, ServerMetrics> e : cluster.getLiveServerMetrics().entrySet()) {
+      String version = e.getValue().getVersion();
+      if (version == null || version.isEmpty() || UNKNOWN_VERSION.equals(version)) {
+        facts.nodeVersion(name(e.getKey()), "unknown");
+        facts.skip("region server " + name(e.getKey()) + ": the master's metrics carry no "
+            + "version for it (\"" + version + "\", as for the region server of a standalone "
+            + "HBase)");
+      } else {
+        facts.nodeVersion(name(e.getKey()), version);
+      }
+    }
+    readSettings(facts);
+    try (Admin admin = connection.connection.getAdmin()) {
+      if (admin.tableExists(settings.table)) {
+        facts.schema(admin.getDescriptor(settings.table).toString());
+      } else {
+        facts.skip("schema: table " + settings.table + " does not exist yet (a load with "
+            + "hbase.createtable=true creates it)");
+      }
+    } catch (IOException | RuntimeException e) {
+      facts.skip("schema: the descriptor of table " + settings.table + " could not be read ("
+          + ErrorLog.describe(e) + ")");
+    }
+    if (watching) {
+      noteWatchSources(facts);
+    }
+    return facts;
+  }
+
+  private void readSettings(ServerFacts facts) {
+    if (master == null) {
+      facts.settingsSource("none: the master has no info server");
+      facts.skip("settings: the master " + masterName + " has no info server (info port "
+          + cluster.getMasterInfoPort() + "; hbase.master.info.port=-1 turns it off), so its "
+          + "configuration (/conf) cannot be read");
+      return;
+    }
+    try {
+      Map<String, String> conf = ConfSettings.nonDefault(master.get("/conf?format=json"));
+      for (Map.Entry<String, String> e : conf.entrySet()) {
+        facts.setting(e.getKey(), e.getValue());
+      }
+      facts.settingsSource("the master's configuration as its info server serves it ("
+          + master.where() + "/conf?format=json), only the " + conf.size() + " properties "
+          + "whose source is not a *-default.xml");
+    } catch (IOException | RuntimeException e) {
+      facts.settingsSource("none: the master's info server did not answer");
+      facts.skip("settings: the master's configuration could not be read from " + master.where()
+          + "/conf (" + ErrorLog.describe(e) + ")");
+    }
+  }
+
+  private void noteWatchSources(ServerFacts facts) {
+    Set<String> regionServerJvms = new HashSet<>();
+    for (Map.Entry<String, InfoServer> e : regionServers.entrySet()) {
+      if (e.getValue() == null) {
+        facts.skip("region server " + e.getKey() + " has no info server "
+            + "(hbase.regionserver.info.port=-1): its flushes, compactions, GC and CPU are "
+            + "not sampled");
+        continue;
+      }
+      try {
+        regionServerJvms.add(JmxServletMetrics.jvmName(e.getValue().get(
+            "/jmx?qry=" + JmxServletMetrics.RUNTIME_BEAN)));
+      } catch (IOException | RuntimeException x) {
+        facts.skip("region server " + e.getKey() + ": " + e.getValue().where() + "/jmx did not "
+            + "answer (" + ErrorLog.describe(x) + "); it is sampled when it does");
+      }
+    }
+    if (master == null) {
+      facts.skip(masterName + " has no info server: its GC and CPU are not sampled");
+      return;
+    }
+    try {
+      if (regionServerJvms.contains(JmxServletMetrics.jvmName(master.get(
+          "/jmx?qry=" + JmxServletMetrics.RUNTIME_BEAN)))) {
+        masterSharesJvm = true;
+        facts.skip(masterName + " runs in a region server's JVM (standalone HBase): its GC and "
+            + "CPU are that region server's, so they are not sampled twice");
+      }
+    } catch (IOException | RuntimeException x) {
+      facts.skip(masterName + ": " + master.where() + "/jmx did not answer ("
+          + ErrorLog.describe(x) + "); its GC and CPU are sampled when it does");
+    }
+  }
+
+  @Override
+  public void sample(Samples out) {
+    for (Map.Entry<String, InfoServer> e : regionServers.entrySet()) {
+      if (e.getValue() != null) {
+        sampleNode(e.getKey(), e.getValue(), true, out);
+      }
+    }
+    if (master != null && !masterSharesJvm) {
+      sampleNode(masterName, master, false, out);
+    }
+  }
+
+  private static void sampleNode(String node, InfoServer info, boolean regionServer,
+                                 Samples out) {
+    try {
+      if (regionServer) {
+        long t = System.currentTimeMillis();
+        String json = info.get("/jmx?qry=" + JmxServletMetrics.SERVER_BEAN);
+        for (Map.Entry<String, Double> m : JmxServletMetrics.regionServer(json).entrySet()) {
+          out.add(t, node, m.getKey(), m.getValue());
+        }
+      }
+      long t = System.currentTimeMillis();
+      out.add(t, node, "gc_pause_ms_total", JmxServletMetrics.gcMillis(
+          info.get("/jmx?qry=" + JmxServletMetrics.JVM_BEAN)));
+      out.add(t, node, "cpu_ms_total", JmxServletMetrics.cpuMillis(
+          info.get("/jmx?qry=" + JmxServletMetrics.OS_BEAN)));
+    } catch (IOException | RuntimeException e) {
+      out.skip(System.currentTimeMillis(), node, "jmx", info.where() + "/jmx could not be read ("
+          + ErrorLog.describe(e) + "); this node's samples are missing until it can");
+    }
+  }
+
+  private static void closeQuietly(HBaseConnection c) {
+    try {
+      c.close();
+    } catch (IOException | RuntimeException e) {
+      // already failing with a better message
+    }
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(connection);
+  }
+}

@@ -1,0 +1,16 @@
+package org.ycsbpack.hbase;
+
+import org.ycsbpack.common.launch.ProbeMain;
+
+/**
+ * {@code bin/ycsb servers hbase-salted}: what the HBase master and region servers run and do,
+ * read with the binding's own properties ({@link HBaseServers}).
+ */
+public final class ServerProbe {
+  private ServerProbe() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    ProbeMain.run(HBaseSaltedClient.NAME, args, HBaseServers::open);
+  }
+}

@@ -1,0 +1,16 @@
+package org.ycsbpack.jdbc;
+
+import org.ycsbpack.common.launch.ProbeMain;
+
+/**
+ * {@code bin/ycsb servers jdbc}: what the MariaDB or MySQL server runs, read with the binding's
+ * own properties ({@link JdbcServers}); -watch prints these facts only.
+ */
+public final class ServerProbe {
+  private ServerProbe() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    ProbeMain.run(JdbcClient.NAME, args, JdbcServers::open);
+  }
+}
