@@ -65,7 +65,7 @@ def test_run_adds_t_and_shell_uses_ycsbs_command_line(built):
 
 
 def test_servers_runs_the_bindings_probe_with_its_options(built):
-    cmd = launcher.build_command(["servers", "cassandra4", "-p", "hosts=127.0.0.1", "-watch",
+    cmd = ycsb_launcher.build_command(["servers", "cassandra4", "-p", "hosts=127.0.0.1", "-watch",
                                   "2", "-jvm-args", "-Xmx256m"])
     probe_at = cmd.index("org.ycsbpack.cassandra4.ServerProbe")
     assert cmd[probe_at + 1:] == ["-p", "hosts=127.0.0.1", "-watch", "2"]

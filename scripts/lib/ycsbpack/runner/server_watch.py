@@ -31,6 +31,7 @@ INTERVAL_S = 2.0
 FILE = "servers.csv"
 PROBE_OUT, PROBE_ERR = "servers-probe.jsonl", "servers-probe.err"
 _CONNECTION_OPTIONS = ("-P", "-p", "-cp")
+PROBE_NODE = "bin/ycsb servers"  # the probe's own CPU, a node of servers.csv
 
 
 def probe_command(client_command: List[str], interval_s: float,
@@ -70,7 +71,7 @@ class ServerWatch:
         self.skipped: List[str] = []
         binding = BINDINGS.get(client_command[2]) if client_command else None
         self.command = None
-        if binding is not None and binding.module:
+        if binding is not None and binding.probe_class:
             self.command = probe_command(client_command, interval_s, probe_properties)
         elif binding is not None:
             self.skipped.append(f"the {binding.name} binding has no servers to ask")
@@ -85,7 +86,7 @@ class ServerWatch:
                     open(self.phase_dir / PROBE_ERR, "w") as err:
                 self._probe = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=out,
                                                stderr=err)
-        if self.local_pids:
+        if self.local_pids or self._probe:
             self._thread.start()
         return self
 
@@ -93,6 +94,9 @@ class ServerWatch:
         unreadable = set()
         while True:
             t_ms = int(time.time() * 1000)
+            probe = cpu.process_cpu_s(self._probe.pid) if self._probe else None
+            if probe is not None:  # what the probe itself costs, on the same time axis
+                self.rows.append((t_ms, PROBE_NODE, "cpu_ms_total", round(probe * 1000)))
             for name, pid in self.local_pids.items():
                 used = cpu.process_cpu_s(pid)
                 if used is not None:
@@ -124,7 +128,8 @@ class ServerWatch:
                                 "killed")
 
     def _probe_lines(self) -> dict:
-        """The probe's facts (its first line) with its samples appended to the rows."""
+        """The probe's facts (its last facts line: as the phase left the servers) with its
+        samples appended to the rows."""
         path = self.phase_dir / PROBE_OUT
         lines = path.read_text().splitlines() if path.exists() else []
         if not lines:
@@ -139,7 +144,7 @@ class ServerWatch:
             except ValueError:
                 self.skipped.append(f"{PROBE_OUT} line {n} is not JSON: {line[:80]!r}")
                 continue
-            if n == 1:
+            if "database" in d:  # the facts: first as the watch starts, last as it ends
                 facts = d
             elif "skipped" in d:
                 self.skipped.append(f"{d.get('node', '')}: {d['skipped']}")

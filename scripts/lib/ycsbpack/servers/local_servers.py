@@ -177,6 +177,17 @@ class LocalHBase:
     def running(self) -> bool:
         return bool(self.pids())
 
+    def node_names(self) -> Dict[str, str]:
+        """bin/ycsb servers' names of the region servers and the master (host:RPC port) -> the
+        names their processes have in the phase's records."""
+        host, n = hbase_local.HOST, self._saved_nodes()
+        if n == 1:  # standalone: one JVM
+            return {f"{host}:{port}": "hbase" for port in (self.regionserver_port,
+                                                           self.master_port)}
+        names = {f"{host}:{self.regionserver_port + i - 1}": f"regionserver-{i}"
+                 for i in range(1, n + 1)}
+        return names | {f"{host}:{self.master_port}": "master"}
+
     def start(self) -> None:
         if self.running():
             have = self._saved_nodes()

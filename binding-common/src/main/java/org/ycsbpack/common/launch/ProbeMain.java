@@ -14,7 +14,7 @@ import org.ycsbpack.common.probe.WatchLoop;
  * What every binding's server probe ({@code bin/ycsb servers <binding>}) does around its own
  * {@link ServerSource}: parses the arguments, connects with the binding's properties, prints
  * the facts as one JSON object and, with {@code -watch}, the samples, one JSON line each, until
- * standard input ends. Exit status 0; {@link #BAD_ARGUMENT_EXIT} for a bad argument;
+ * standard input ends, then the facts once more (the last line). Exit status 0; {@link #BAD_ARGUMENT_EXIT} for a bad argument;
  * {@link #CANNOT_CONNECT_EXIT} when a property is refused or the servers cannot be reached, each
  * with one sentence on stderr.
  */
@@ -56,6 +56,8 @@ public final class ProbeMain {
         out.println(Json.compact(facts.toMap()));
         out.flush();
         WatchLoop.run(source, parsed.watchMs, System.in, out);
+        // and again as the watch ends: what the phase left (a load creates the table it reads)
+        out.println(Json.compact(source.facts(true).toMap()));
       } else {
         out.println(Json.pretty(facts.toMap()));
       }
