@@ -41,10 +41,11 @@ def shared_servers(root):
         codes = [p.wait(timeout=900) for p in starting]
         assert codes == [0, 0, 0], f"cassandra, hbase, mysql start exit codes: {codes}"
         yield root
-    finally:
-        subprocess.run(script("cassandra-local", "stop", *cassandra))
-        subprocess.run(script("hbase-local", "stop", *hbase))
-        subprocess.run(script("mysql-local", "stop", *mysql))
+    finally:  # side by side too
+        servers = (("cassandra-local", cassandra), ("hbase-local", hbase), ("mysql-local", mysql))
+        stopping = [subprocess.Popen(script(name, "stop", *opts)) for name, opts in servers]
+        for p in stopping:
+            p.wait(timeout=300)
         left = [
             p for p in (root / "hbase" / "pids").glob("*.pid") if procs.alive(procs.read_pid(p))
         ]

@@ -1,7 +1,8 @@
-"""The client fleet on a real local Ray cluster (scripts/fleet-local) and a real Cassandra node.
+"""The client fleet on a real local Ray cluster (scripts/fleet-local) and a real Cassandra.
 
 One 3-node Ray cluster on 127.0.0.1:6492 for the whole module (started once, stopped at the end
-also when a test fails, every node by its PID) and one Cassandra node on 127.0.0.63 (JMX 7263).
+also when a test fails, every node by its PID); the Cassandra is the scenario tests' shared
+3-node one (conftest's `run_dir`: shared_servers.py).
 The tests run in file order: the last one stops a Ray node for good.
 """
 
@@ -28,7 +29,6 @@ merge = pytest.importorskip("ycsb_analysis.merge")
 summary = pytest.importorskip("ycsb_analysis.summary")
 
 PORT = 6492
-CASSANDRA = ["--first-address", "127.0.0.63", "--jmx-port", "7263"]
 CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
 
 
@@ -100,17 +100,6 @@ def fleet(tmp_path_factory):
             )
 
 
-@pytest.fixture(scope="module")
-def cassandra(tmp_path_factory):
-    root = tmp_path_factory.mktemp("fleet-cassandra")
-    opts = ["--run-dir", root / "cassandra", *CASSANDRA]
-    try:
-        subprocess.run(script("cassandra-local", "start", *opts), check=True, timeout=300)
-        yield root
-    finally:
-        subprocess.run(script("cassandra-local", "stop", *opts))
-
-
 def fleet_command(fleet, out, clients, *ycsb, options=()) -> list:
     """scripts/fleet run of one phase labelled `phase` (results in <out>/phase)."""
     return script(
@@ -155,11 +144,11 @@ def running_phase(fleet, out, seconds=60):
             proc.communicate()
 
 
-def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
+def test_s4_with_three_clients_on_three_ray_nodes(fleet, run_dir, tmp_path):
     p = subprocess.run(
         # the scans (the trials test on real servers runs update-heavy)
         s4_at_ci_scale(
-            tmp_path, cassandra, "127.0.0.63", 7263, "--ray", fleet["address"], "--clients", 3,
+            tmp_path, run_dir, "127.0.0.51", 7251, "--ray", fleet["address"], "--clients", 3,
             "--only", "short-range",
         ),
         capture_output=True,
@@ -218,7 +207,7 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, cassandra, tmp_path):
             "-P",
             str(REPO_ROOT / "workloads" / "db" / "cassandra.properties"),
             "-p",
-            "hosts=127.0.0.63",
+            "hosts=127.0.0.51,127.0.0.52,127.0.0.53",
             "-p",
             "workload=site.ycsb.workloads.CoreWorkload",
             "-p",

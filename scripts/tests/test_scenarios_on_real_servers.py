@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from scenario_commands import s4_at_ci_scale, script
+from server_records import grown, hbase_versions, mysql_version, recorded
 from shared_servers import MYSQL_PORT, run_scenario
 from ycsbpack.core import procs
 from ycsbpack.core.paths import REPO_ROOT
@@ -100,6 +101,8 @@ def test_s1_list_append_on_hbase(run_dir, tmp_path):
         },
         allowed=("OK", "NOT_FOUND"),
     )
+    # the version each phase recorded is the one the region servers' own JVMs run
+    assert recorded(tmp_path) == hbase_versions([23030, 23031, 23032])
 
 
 def test_s1_list_append_on_mysql_the_reports_phases_and_nothing_lost(run_dir, tmp_path):
@@ -134,6 +137,7 @@ def test_s1_list_append_on_mysql_the_reports_phases_and_nothing_lost(run_dir, tm
     )
     assert check.returncode == 0, check.stdout + check.stderr
     assert "OK: every acknowledged append is stored" in check.stdout
+    assert recorded(tmp_path) == {mysql_version(run_dir / "mysql", int(MYSQL_PORT))}
 
 
 S2_PHASES = {
@@ -305,6 +309,8 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
         assert meta["cpu"]["server_cpu_s"]["cassandra-node1"] > 0 and meta["cpu"]["shared_machine"]
         load = json.loads((out / "hbase-load-repeat-1" / "metadata.json").read_text())
         assert load["finite_job"] and "none" in load["warmup"]
+        # the flush and major compaction after the load, within its phase: in its time series
+        assert grown(out / "hbase-load-repeat-1") and grown(out / "cassandra-load-repeat-2")
         for pid_file in [own / "cassandra" / "node1.pid", own / "hbase" / "hbase.pid"]:
             assert not procs.alive(procs.read_pid(pid_file)), f"{pid_file}: still running"
 

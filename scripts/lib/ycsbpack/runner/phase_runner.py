@@ -193,6 +193,8 @@ def run_phase(
             statuses, client_cpu = launcher.run(commands, phase_dir, echo_status, plan), None
         end = datetime.now(timezone.utc)
         after = _then(phase) if phase.then and not any(statuses) else None
+        if after and watch:  # one more round of samples after it, its effects included
+            time.sleep(watch.interval_s + 1)
     finally:
         servers = (watch.stop() if watch else
                    {"skipped": ["the servers were not sampled (run-scenario --no-server-watch)"]})

@@ -75,6 +75,9 @@ class ServerWatch:
             self.command = probe_command(client_command, interval_s, probe_properties)
         elif binding is not None:
             self.skipped.append(f"the {binding.name} binding has no servers to ask")
+        if self.command and not local_pids:
+            self.skipped.append("disk bytes read and written: from /proc of local servers only "
+                                "(these servers are not this runner's)")
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample_local, daemon=True)
         self._probe: Optional[subprocess.Popen] = None

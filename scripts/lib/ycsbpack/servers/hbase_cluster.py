@@ -14,6 +14,7 @@ directory (conf/<process>/, written from local-servers/hbase/cluster/*.template)
 (logs/<process>.log, JVM output logs/<process>.out) and PID file (pids/<process>.pid).
 """
 import json
+import shutil
 import string
 import subprocess
 import time
@@ -119,6 +120,9 @@ def _render(template: str, target: Path, **values) -> None:
     target.write_text(text)
 
 
+METRICS_FILE = "hadoop-metrics2-hbase.properties"  # their metrics' period (1 s)
+
+
 def write_config(layout: Layout, process: str) -> Path:
     """conf/<process>/ with core-site.xml, hdfs-site.xml, hbase-site.xml (and zoo.cfg)."""
     conf = layout.root / "conf" / process
@@ -136,6 +140,7 @@ def write_config(layout: Layout, process: str) -> Path:
                   zk_data_dir=data / "zookeeper")
     for name in ("core-site.xml", "hdfs-site.xml", "hbase-site.xml"):
         _render(f"{name}.template", conf / name, **values)
+    shutil.copy(CLUSTER.parent / METRICS_FILE, conf)
     if process == "zookeeper":
         _render("zoo.cfg.template", conf / "zoo.cfg", **values)
     return conf

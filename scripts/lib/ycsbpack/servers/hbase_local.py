@@ -8,6 +8,7 @@ servers (hbase_cluster.py). Data, logs, configuration and PID files live under o
 import argparse
 import json
 import re
+import shutil
 import string
 import subprocess
 import time
@@ -121,6 +122,7 @@ def _write_config(server: Server) -> Path:
         regionserver_port=server.regionserver_port,
         master_info_port=server.master_port + hbase_cluster.INFO_PORT_OFFSET,
         regionserver_info_port=server.regionserver_port + hbase_cluster.INFO_PORT_OFFSET))
+    shutil.copy(HBASE / hbase_cluster.METRICS_FILE, conf)
     return conf
 
 
