@@ -115,7 +115,8 @@ def client_log(binding_name: str):
 
 def build_command(argv: list) -> list:
     if not argv:
-        raise ScriptError("no command given\n" + usage())
+        raise ScriptError("no command given: bin/ycsb load|run|shell|servers <binding> [options] "
+                          "(bin/ycsb --help lists the options)")
     command = argv[0]
     if command not in COMMANDS:
         raise ScriptError(f"unknown command '{command}'{closest(command, COMMANDS)}: use load, "
