@@ -14,9 +14,9 @@ import org.ycsbpack.common.probe.WatchLoop;
  * What every binding's server probe ({@code bin/ycsb servers <binding>}) does around its own
  * {@link ServerSource}: parses the arguments, connects with the binding's properties, prints
  * the facts as one JSON object and, with {@code -watch}, the samples, one JSON line each, until
- * standard input ends, then the facts once more (the last line). Exit status 0; {@link #BAD_ARGUMENT_EXIT} for a bad argument;
- * {@link #CANNOT_CONNECT_EXIT} when a property is refused or the servers cannot be reached, each
- * with one sentence on stderr.
+ * standard input ends, then the facts once more (the last line). Exit status 0;
+ * {@link #BAD_ARGUMENT_EXIT} for a bad argument; {@link #CANNOT_CONNECT_EXIT} when a property is
+ * refused or the servers cannot be reached, each with one sentence on stderr.
  */
 public final class ProbeMain {
   public static final int BAD_ARGUMENT_EXIT = 2;
