@@ -15,6 +15,9 @@ from ..timeseries import operation_throughput
 from .common import Chart, legend_beside, new_figure, run_colors, save, slug
 
 STYLES = ("-", "--", ":", "-.")
+# one colour per operation in every phase of the figure
+OP_COLORS = {"READ": "tab:blue", "UPDATE": "tab:orange", "INSERT": "tab:green",
+             "SCAN": "tab:purple", "READ_LIST": "tab:blue", "APPEND": "tab:green"}
 
 
 def _throughput(ax, runs: list[Run], t0: float) -> None:
@@ -24,7 +27,7 @@ def _throughput(ax, runs: list[Run], t0: float) -> None:
         shift = origin_s(run) - t0
         for op, g in df.groupby("operation", sort=False):
             ax.plot(g["t_s"] + shift, g["ops_per_s"], lw=1.2, label=op,
-                    color=run_colors(["READ", "UPDATE", "INSERT", "SCAN"]).get(op, "tab:grey"))
+                    color=OP_COLORS.get(op, "tab:grey"))
     handles = dict(zip(*reversed(ax.get_legend_handles_labels())))
     ax.legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0),
               fontsize=7, frameon=False)
