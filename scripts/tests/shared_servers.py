@@ -52,10 +52,13 @@ def shared_servers(root):
         assert not left, f"HBase processes still running after stop: {left}"
 
 
-def run_scenario(name, db, out, run_dir, *extra):
-    """`run-scenario NAME --db DB` at CI scale on the shared servers."""
+def run_scenario(name, db, out, run_dir, *extra, watch=False):
+    """`run-scenario NAME --db DB` at CI scale on the shared servers; the servers sampled only
+    with `watch` (the tests of what sampling records: the probe's JVM beside every phase made
+    each scenario test 10-20% slower)."""
     return subprocess.run(
         scenario_at_ci_scale(name, out, run_dir, "--db", db, "--hbase-ports", HBASE_PORTS,
-                             *CASSANDRA, "--mysql-port", MYSQL_PORT, *extra),
+                             *CASSANDRA, "--mysql-port", MYSQL_PORT, *extra,
+                             *([] if watch else ["--no-server-watch"])),
         capture_output=True, text=True, timeout=900,
     )

@@ -149,7 +149,7 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, run_dir, tmp_path):
         # the scans (the trials test on real servers runs update-heavy)
         s4_at_ci_scale(
             tmp_path, run_dir, "127.0.0.51", 7251, "--ray", fleet["address"], "--clients", 3,
-            "--only", "short-range",
+            "--only", "short-range", "--no-server-watch",
         ),
         capture_output=True,
         text=True,

@@ -30,7 +30,7 @@ REPORT = REPO_ROOT / ".venv" / "bin" / "ycsb-report"
 
 
 def _load(out: Path, run_dir: Path, *extra) -> dict:
-    p = run_scenario("S4", "cassandra", out, run_dir, "--only", "load", *extra)
+    p = run_scenario("S4", "cassandra", out, run_dir, "--only", "load", *extra, watch=True)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return json.loads((out / "cassandra-load" / "metadata.json").read_text())
 

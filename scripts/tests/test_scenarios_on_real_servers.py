@@ -89,7 +89,7 @@ def test_s1_list_append_on_cassandra_every_phase_variant_and_compaction(run_dir,
 
 
 def test_s1_list_append_on_hbase(run_dir, tmp_path):
-    p = run_scenario("S1", "hbase", tmp_path, run_dir)
+    p = run_scenario("S1", "hbase", tmp_path, run_dir, watch=True)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     assert_phases(
         tmp_path,
@@ -106,7 +106,7 @@ def test_s1_list_append_on_hbase(run_dir, tmp_path):
 
 
 def test_s1_list_append_on_mysql_the_reports_phases_and_nothing_lost(run_dir, tmp_path):
-    p = run_scenario("S1", "mysql", tmp_path, run_dir)
+    p = run_scenario("S1", "mysql", tmp_path, run_dir, watch=True)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     assert_phases(
         tmp_path,
