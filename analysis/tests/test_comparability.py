@@ -5,7 +5,8 @@ import pandas as pd
 from ycsb_analysis import comparability as cmp
 
 
-def _meta(driver="4.19.3", netty="4.1.130.Final", setting="64MiB/s", cluster="5.0.9"):
+def _meta(driver="4.19.3", netty="4.1.130.Final", setting="64MiB/s", cluster="5.0.9",
+          server_cores=(2,)):
     return {
         "provenance": {
             "pack": {"commit": "3d189112dd414e55699f42770e9696f1b612aaa0", "modified": False},
@@ -16,6 +17,8 @@ def _meta(driver="4.19.3", netty="4.1.130.Final", setting="64MiB/s", cluster="5.
             "machine": {"cores": 2, "memory_gib": 23.5},
         },
         "servers": {"versions": {"cluster": cluster, "nodes": {"127.0.0.41": cluster}},
+                    "machines": {f"127.0.0.{41 + i}": {"cores": c, "memory_bytes": 25165824000}
+                                 for i, c in enumerate(server_cores)},
                     "settings": {"compaction_throughput": setting},
                     "schema": "CREATE TABLE ycsb.usertable (y_id text PRIMARY KEY)"},
     }
@@ -74,3 +77,26 @@ def test_trials_that_ran_different_software_show_both_values():
     facts = cmp.side_facts([Run(_meta()), Run(_meta(driver="4.17.0"))])
     assert facts[("S4", "t", "p", "cassandra")]["client library java-driver-core"] == \
         "4.17.0 | 4.19.3"
+
+
+def test_servers_on_machines_with_other_core_counts_are_not_like_for_like():
+    a = cmp.fingerprint(_meta(server_cores=(8, 8)))
+    b = cmp.fingerprint(_meta(server_cores=(2, 4)))
+    assert (a["server cores"], b["server cores"]) == ("8", "2, 4")
+    assert a["server memory gib"] == "23.4"
+    assert cmp.differences(a, b, cross_database=False) == [("server cores", "8", "2, 4")]
+    hbase = _meta(cluster="2.6.4", server_cores=(4,))
+    assert ("server cores", "8", "4") in cmp.differences(a, cmp.fingerprint(hbase), True)
+    verdicts = pd.DataFrame([{"scenario": "S4", "phase": "p", "verdict": "no significant "
+                              "difference (95% CI -6% to +3%; 4 paired trials)"}])
+    out, _ = cmp.annotate(verdicts, "current vs baseline",
+                          {0: ("S4", "p", "current", "baseline", a, b, False)}, expected=[])
+    assert out.loc[0, "verdict"].endswith("NOT LIKE FOR LIKE: server cores 8 vs 2, 4")
+
+
+def test_a_side_whose_servers_machines_were_not_read_is_not_called_different_across_databases():
+    hbase = _meta(cluster="2.6.4")
+    del hbase["servers"]["machines"]
+    hbase["servers"]["settings"] = {}
+    hbase["provenance"]["libraries"] = {"core": "0.17.0"}
+    assert cmp.differences(cmp.fingerprint(_meta()), cmp.fingerprint(hbase), True) == []

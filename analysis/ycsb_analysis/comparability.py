@@ -2,14 +2,16 @@
 
 Each phase's metadata.json records what ran: the client side ("provenance": the pack's commit,
 JDK, JVM flags, every client library, telemetry, the machine) and the servers as they describe
-themselves ("servers": versions, effective settings, schema; read by ``bin/ycsb servers``).
+themselves ("servers": versions, their machines' cores and memory, effective settings, schema;
+read by ``bin/ycsb servers``).
 A verdict whose two sides differ in something that can move a figure names it on its line:
 
     "... (95% CI +4% to +20%; 4 paired trials); NOT LIKE FOR LIKE: client library netty-handler
      4.1.130.Final vs 4.1.118.Final"
 
 Cassandra vs HBase compares what both sides share (the pack, JDK, JVM flags, the machine, the
-client libraries both load); their servers differ by design. Current vs ``--baseline`` compares
+client libraries both load, the servers' machines when both sides read them); their servers
+differ by design otherwise. Current vs ``--baseline`` compares
 everything, servers' settings and schema included. Differences the user meant to make are
 listed with ``--expected-difference PATTERN`` (a glob on the fact's name, e.g.
 ``"server setting compaction_*"``): they are named as expected, not as a warning. Every
@@ -33,6 +35,10 @@ MARK = "NOT LIKE FOR LIKE"
 _WHERE = re.compile(r"^\[?(/|\d+\.\d+\.\d+\.\d+|file:)")
 COLUMNS = ["comparison", "scenario", "phase", "side_a", "side_b", "fact", "value_a", "value_b",
            "expected"]
+
+
+# the servers' machines (cores, memory): unlike the rest of the servers, held across databases
+SERVER_MACHINE = ("server cores", "server memory gib")
 
 
 def fingerprint(metadata: dict) -> dict[str, str]:
@@ -66,6 +72,15 @@ def fingerprint(metadata: dict) -> dict[str, str]:
     if nodes:
         facts["server nodes"] = str(len(nodes))
         facts["server versions of the nodes"] = ", ".join(sorted(set(map(str, nodes.values()))))
+    # the machines the nodes run on: the distinct values over the nodes, as their versions
+    machines = [m for m in (servers.get("machines") or {}).values() if isinstance(m, dict)]
+    cores = {m["cores"] for m in machines if isinstance(m.get("cores"), int)}
+    if cores:
+        facts["server cores"] = ", ".join(map(str, sorted(cores)))
+    gib = {round(m["memory_bytes"] / 2**30, 1) for m in machines
+           if isinstance(m.get("memory_bytes"), (int, float))}
+    if gib:
+        facts["server memory gib"] = ", ".join(map(str, sorted(gib)))
     for k, v in (servers.get("settings") or {}).items():
         facts[f"server setting {k}"] = str(v)
     if servers.get("schema"):
@@ -104,6 +119,8 @@ def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> l
 
 
 def _held_across_databases(fact: str, va: str | None, vb: str | None) -> bool:
+    if fact in SERVER_MACHINE:
+        return va is not None and vb is not None  # both sides read their servers' machines
     if fact.startswith(("server ", "schema")):
         return False  # two different databases: their servers differ by design
     if fact.startswith("client library "):
@@ -173,7 +190,8 @@ def against_baseline(comparison: pd.DataFrame, runs, base_runs,
 
 # what the report's "What ran" table shows of each phase (all facts: metadata.json)
 SHOWN = ("pack commit", "JDK", "JVM flags", "server version", "server versions of the nodes",
-         "server nodes", "loader cores", "loader memory gib", "OpenTelemetry agent")
+         "server nodes", "server cores", "server memory gib", "loader cores", "loader memory gib",
+         "OpenTelemetry agent")
 
 
 def html_section(runs, differences: pd.DataFrame) -> str:

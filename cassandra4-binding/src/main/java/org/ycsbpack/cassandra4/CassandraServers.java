@@ -10,7 +10,9 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.ycsbpack.common.ErrorLog;
@@ -22,8 +24,9 @@ import site.ycsb.DBException;
 
 /**
  * The Cassandra nodes as the cassandra4 binding reaches them (same properties, same session
- * settings): each node's {@code release_version}, one node's {@code system_views.settings}, the
- * binding's keyspace and table as the driver describes them, and, under -watch, each node's
+ * settings): each node's {@code release_version}, with {@code serverprobe.jmx} each node's
+ * machine (cores, memory), one node's {@code system_views.settings}, the binding's keyspace and
+ * table as the driver describes them, and, under -watch, each node's
  * flushes and compactions over CQL plus, with {@code serverprobe.jmx}, bytes flushed, GC time
  * and CPU from JMX ({@link NodeSamples}).
  */
@@ -95,12 +98,43 @@ final class CassandraServers implements ServerSource {
             + ErrorLog.describe(e) + ")");
       }
     }
+    Map<Integer, String> jmxFailed = readMachines(facts);
     readSettings(facts);
     facts.schema(schema(facts));
     if (watching) {
-      noteWatchSources(facts);
+      noteWatchSources(facts, jmxFailed);
     }
     return facts;
+  }
+
+  /**
+   * Each node's machine over its JMX; returns, by node index, why a node's JMX could not be
+   * read (the watch's note says it without waiting on the node again).
+   */
+  private Map<Integer, String> readMachines(ServerFacts facts) {
+    Map<Integer, String> failed = new HashMap<>();
+    if (jmx.isEmpty()) {
+      facts.skip("machines: the cores and memory of the nodes' machines need JMX (-p "
+          + JMX_PROPERTY + "=host:port,... one per node, in the nodes' order)");
+      return failed;
+    }
+    for (int i = 0; i < nodes.size(); i++) {
+      if (i >= jmx.size()) {
+        facts.skip("node " + name(nodes.get(i)) + ": its machine's cores and memory are not "
+            + "read (" + JMX_PROPERTY + " gives no JMX address for it)");
+        continue;
+      }
+      try {
+        facts.machine(name(nodes.get(i)), jmx.get(i).machine());
+      } catch (java.io.IOException | RuntimeException e) {
+        if (e instanceof java.io.IOException) {
+          failed.put(i, e.getMessage());
+        }
+        facts.skip("node " + name(nodes.get(i)) + ": its machine's cores and memory could not "
+            + "be read from " + jmx.get(i).where() + " (" + e.getMessage() + ")");
+      }
+    }
+    return failed;
   }
 
   private void readSettings(ServerFacts facts) {
@@ -138,7 +172,7 @@ final class CassandraServers implements ServerSource {
     return ks.get().describe(true) + "\n\n" + table.get().describe(true);
   }
 
-  private void noteWatchSources(ServerFacts facts) {
+  private void noteWatchSources(ServerFacts facts, Map<Integer, String> jmxFailed) {
     if (jmx.isEmpty()) {
       facts.skip("flushed_bytes_total, gc_pause_ms_total and cpu_ms_total: Cassandra 5.0 "
           + "has no virtual table for them (no system_metrics keyspace) and no JMX address "
@@ -153,12 +187,17 @@ final class CassandraServers implements ServerSource {
           + "address get them in order, the others are sampled without JMX");
     }
     for (int i = 0; i < Math.min(jmx.size(), nodes.size()); i++) {
-      try {
-        jmx.get(i).read();
-      } catch (java.io.IOException e) {
+      String error = jmxFailed.get(i);
+      if (error == null) {
+        try {
+          jmx.get(i).read();
+        } catch (java.io.IOException e) {
+          error = e.getMessage();
+        }
+      }
+      if (error != null) {
         facts.skip("node " + name(nodes.get(i)) + ": " + jmx.get(i).where() + " could not be "
-            + "read (" + e.getMessage() + "): its bytes flushed, GC and CPU are skipped until "
-            + "it can");
+            + "read (" + error + "): its bytes flushed, GC and CPU are skipped until it can");
       }
     }
   }

@@ -2,6 +2,7 @@ package org.ycsbpack.cassandra4;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -10,16 +11,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.management.Attribute;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import org.ycsbpack.common.probe.Machine;
 
 /**
  * One Cassandra node's JMX port (as nodetool reaches it, without authentication): the
- * bytes flushed, the compactions still to do, GC time and process CPU of the probe's watch.
+ * bytes flushed, the compactions still to do, GC time and process CPU of the probe's watch, and
+ * the cores and memory of the node's machine.
  * Connects on first use and again after a failure.
  */
 final class JmxNode implements AutoCloseable {
@@ -64,6 +68,29 @@ final class JmxNode implements AutoCloseable {
       return out;
     } catch (JMException e) {
       throw new IOException(e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
+    }
+  }
+
+  /**
+   * The cores and memory of the node's machine as its JVM sees them; an IOException when JMX
+   * cannot be reached, an IllegalArgumentException when the OperatingSystem bean lacks them.
+   */
+  Machine machine() throws IOException {
+    try {
+      Map<String, Object> attributes = new HashMap<>();
+      for (Attribute a : connection().getAttributes(new ObjectName(Machine.OS_BEAN),
+          Machine.ATTRIBUTES).asList()) {
+        attributes.put(a.getName(), a.getValue());
+      }
+      return Machine.of(attributes);
+    } catch (JMException e) {
+      throw new IllegalArgumentException(e.getClass().getSimpleName() + ": " + e.getMessage(),
+          e);
+    } catch (IllegalArgumentException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       close();
       throw e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);

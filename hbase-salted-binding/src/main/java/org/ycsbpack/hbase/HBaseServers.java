@@ -19,7 +19,9 @@ import site.ycsb.DBException;
 
 /**
  * The HBase cluster as the hbase-salted binding reaches it (same properties, same connection):
- * the cluster's and each region server's version, the binding's table descriptor, the master's
+ * the cluster's and each region server's version, the machine (cores, memory) of each region
+ * server and of the master (their info servers' {@code /jmx}), the binding's table descriptor,
+ * the master's
  * configuration where it differs from the defaults (its info server's {@code /conf}), and, under
  * -watch, each region server's flush and compaction counters, GC time and CPU from its info
  * server's {@code /jmx} (and the master's GC and CPU when it is a JVM of its own).
@@ -88,6 +90,7 @@ final class HBaseServers implements ServerSource {
         facts.nodeVersion(name(e.getKey()), version);
       }
     }
+    readMachines(facts);
     readSettings(facts);
     try (Admin admin = connection.connection.getAdmin()) {
       if (admin.tableExists(settings.table)) {
@@ -104,6 +107,33 @@ final class HBaseServers implements ServerSource {
       noteWatchSources(facts);
     }
     return facts;
+  }
+
+  private void readMachines(ServerFacts facts) {
+    for (Map.Entry<String, InfoServer> e : regionServers.entrySet()) {
+      if (e.getValue() == null) {
+        facts.skip("region server " + e.getKey() + " has no info server "
+            + "(hbase.regionserver.info.port=-1): its machine's cores and memory are not read");
+      } else {
+        readMachine(facts, "region server " + e.getKey(), e.getKey(), e.getValue());
+      }
+    }
+    if (master == null) {
+      facts.skip(masterName + " has no info server: its machine's cores and memory are not "
+          + "read");
+    } else {
+      readMachine(facts, masterName, masterName, master);
+    }
+  }
+
+  private static void readMachine(ServerFacts facts, String what, String node, InfoServer info) {
+    try {
+      facts.machine(node, JmxServletMetrics.machine(info.get("/jmx?qry="
+          + JmxServletMetrics.OS_BEAN)));
+    } catch (IOException | RuntimeException x) {
+      facts.skip(what + ": its machine's cores and memory could not be read from "
+          + info.where() + "/jmx (" + ErrorLog.describe(x) + ")");
+    }
   }
 
   private void readSettings(ServerFacts facts) {

@@ -1,21 +1,23 @@
 package org.ycsbpack.hbase;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
+import org.ycsbpack.common.probe.Machine;
 
 /**
  * The probe's metrics in the answers of an HBase info server's {@code /jmx} servlet (HBase
- * 2.6's names): the region server's flush and compaction counters, the JVM's GC time and the
- * process CPU.
+ * 2.6's names): the region server's flush and compaction counters, the JVM's GC time, the
+ * process CPU, and the cores and memory of the machine.
  */
 final class JmxServletMetrics {
   static final String SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server";
   static final String JVM_BEAN = "Hadoop:service=HBase,name=JvmMetrics";
-  static final String OS_BEAN = "java.lang:type=OperatingSystem";
+  static final String OS_BEAN = Machine.OS_BEAN;
   static final String RUNTIME_BEAN = "java.lang:type=Runtime";
   /** Probe metric -> attribute of the region server's Server bean. */
   private static final String[][] SERVER_METRICS = {
@@ -46,6 +48,22 @@ final class JmxServletMetrics {
   /** cpu_ms_total of an {@link #OS_BEAN} answer (ProcessCpuTime is in nanoseconds). */
   static double cpuMillis(String json) {
     return number(bean(json, OS_BEAN), "ProcessCpuTime") / 1e6;
+  }
+
+  /**
+   * The machine's cores and memory of an {@link #OS_BEAN} answer (TotalMemorySize, else
+   * TotalPhysicalMemorySize); an IllegalArgumentException when they are not in it.
+   */
+  static Machine machine(String json) {
+    JsonObject bean = bean(json, OS_BEAN);
+    Map<String, Object> attributes = new HashMap<>();
+    for (String a : Machine.ATTRIBUTES) {
+      JsonElement v = bean.get(a);
+      if (v != null && v.isJsonPrimitive() && v.getAsJsonPrimitive().isNumber()) {
+        attributes.put(a, v.getAsNumber());
+      }
+    }
+    return Machine.of(attributes);
   }
 
   /** The JVM's "pid@host" of a {@link #RUNTIME_BEAN} answer: two servers in one JVM share it. */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.ycsbpack.common.probe.Machine;
 
 /** The server probe's reading of an HBase 2.6 info server's /conf and /jmx answers. */
 class InfoServerAnswersTest {
@@ -50,6 +51,20 @@ class InfoServerAnswersTest {
         + JmxServletMetrics.JVM_BEAN + "\",\"GcTimeMillis\":537}]}"));
     assertEquals(54440.0, JmxServletMetrics.cpuMillis("{\"beans\":[{\"name\":\""
         + JmxServletMetrics.OS_BEAN + "\",\"ProcessCpuTime\":54440000000}]}"));
+    // the OperatingSystem bean as HBase 2.6.4's /jmx serves it on JDK 17 (attributes cut)
+    Machine machine = JmxServletMetrics.machine("{\"beans\":[{\"name\":\""
+        + JmxServletMetrics.OS_BEAN + "\",\"modelerType\":\"com.sun.management.internal."
+        + "OperatingSystemImpl\",\"TotalMemorySize\":25165824000,\"TotalPhysicalMemorySize\":"
+        + "25165824000,\"ProcessCpuTime\":54440000000,\"AvailableProcessors\":2}]}");
+    assertEquals(2, machine.cores);
+    assertEquals(25165824000L, machine.memoryBytes);
+    assertEquals(8589934592L, JmxServletMetrics.machine("{\"beans\":[{\"name\":\""
+        + JmxServletMetrics.OS_BEAN + "\",\"TotalPhysicalMemorySize\":8589934592,"
+        + "\"AvailableProcessors\":4}]}").memoryBytes);
+    assertEquals("java.lang:type=OperatingSystem has no positive AvailableProcessors (null)",
+        assertThrows(IllegalArgumentException.class, () -> JmxServletMetrics.machine(
+            "{\"beans\":[{\"name\":\"" + JmxServletMetrics.OS_BEAN + "\",\"AvailableProcessors"
+            + "\":\"two\",\"TotalMemorySize\":1024}]}")).getMessage());
     assertEquals("22146@vm", JmxServletMetrics.jvmName("{\"beans\":[{\"name\":\""
         + JmxServletMetrics.RUNTIME_BEAN + "\",\"Name\":\"22146@vm\"}]}"));
     assertEquals("bean " + JmxServletMetrics.SERVER_BEAN + " has no number FlushTime_num_ops",

@@ -18,7 +18,8 @@ import site.ycsb.DBException;
 /**
  * The MariaDB or MySQL server as the jdbc binding reaches it (same URL, user, driver):
  * {@code VERSION()}, the global variables that move a benchmark ({@link #VARIABLES}) and the
- * binding's table as {@code SHOW CREATE TABLE} gives it. No samples: -watch prints the facts only.
+ * binding's table as {@code SHOW CREATE TABLE} gives it. Not the server's machine (SQL does not
+ * say it). No samples: -watch prints the facts only.
  */
 final class JdbcServers implements ServerSource {
   /**
@@ -77,6 +78,7 @@ final class JdbcServers implements ServerSource {
       ServerFacts facts = new ServerFacts(version.toLowerCase(Locale.ROOT).contains("mariadb")
           ? "mariadb" : "mysql");
       facts.nodeVersion(rs.getString(2) + ":" + rs.getInt(3), version);
+      facts.skip("machines: the server's machine (cores, memory) is not readable over SQL");
       readVariables(facts);
       readSchema(facts);
       if (watching) {

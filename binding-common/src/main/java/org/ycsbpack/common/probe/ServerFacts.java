@@ -12,13 +12,15 @@ import org.ycsbpack.common.launch.SecretNames;
 
 /**
  * What a server probe read from the servers: versions of the cluster and of each node, the
- * server settings, where they came from, the binding's schema, and one sentence per thing it
- * could not read. Printed as the probe's first JSON object.
+ * machine (cores, memory) each node runs on, the server settings, where they came from, the
+ * binding's schema, and one sentence per thing it could not read. Printed as the probe's first
+ * JSON object.
  */
 public final class ServerFacts {
   private final String database;
   private String clusterVersion;
   private final Map<String, String> nodeVersions = new TreeMap<>();
+  private final Map<String, Map<String, Object>> machines = new TreeMap<>();
   private final Map<String, String> settings = new TreeMap<>();
   private String settingsSource = "";
   private String schema = "";
@@ -45,6 +47,14 @@ public final class ServerFacts {
 
   public void nodeVersion(String node, String version) {
     nodeVersions.put(node, version);
+  }
+
+  /** The machine {@code node} runs on, as the node's JVM sees it. */
+  public void machine(String node, Machine machine) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("cores", machine.cores);
+    m.put("memory_bytes", machine.memoryBytes);
+    machines.put(node, m);
   }
 
   /** One server setting; the value of a secret one (a password, a key) is masked. */
@@ -78,6 +88,7 @@ public final class ServerFacts {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("database", database);
     m.put("versions", versions);
+    m.put("machines", machines);
     m.put("settings", settings);
     m.put("settings_source", settingsSource);
     m.put("schema", schema);

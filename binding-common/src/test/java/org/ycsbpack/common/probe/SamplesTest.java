@@ -36,7 +36,8 @@ class SamplesTest {
     f.setting("num_tokens", "16");
     f.skip("one sentence.");
     assertEquals("{\"database\":\"cassandra\",\"versions\":{\"cluster\":\"mixed: 5.0.8, 5.0.9\","
-        + "\"nodes\":{\"127.0.0.1\":\"5.0.8\",\"127.0.0.2\":\"5.0.9\"}},\"settings\":"
+        + "\"nodes\":{\"127.0.0.1\":\"5.0.8\",\"127.0.0.2\":\"5.0.9\"}},\"machines\":{},"
+        + "\"settings\":"
         + "{\"num_tokens\":\"16\",\"server_encryption_options.keystore_password\":\"*****\"},"
         + "\"settings_source\":\"\",\"schema\":\"\",\"skipped\":[\"one sentence.\"]}",
         Json.compact(f.toMap()));
