@@ -5,14 +5,19 @@ cost of 2%. So the comparison is made within one run: one long measured phase (S
 at local scale on a local server started here, the runner's own sampling off), and beside it
 this script samples the servers exactly as the runner does (runner/server_watch.py: `bin/ycsb
 servers -watch` and /proc) in alternating windows, on then off, then off then on (A,B,B,A: a
-drift of the machine falls on both). The probe's JVM starts some seconds before its window (in
-a phase its start falls in the warm-up), and those seconds count for neither side.
+drift of the machine falls on both), after one sampled window that counts for neither side (the
+servers' side of the sampling warmed, as it is after a run's first phase). Each sampled
+window begins once the probe's start is over (its JVM, connections and first facts: seconds of
+CPU, which in a phase fall in the warm-up); those seconds count for neither side, and the CPU
+the start took is printed.
 
 Per pair of windows: the clients' throughput with and without sampling, from the status lines
 (the analysis package's reader) and their ratio; over the pairs the mean ratio with its 95%
 t-interval. Also what the probe itself used in CPU during its windows (its own series in
-servers.csv), as a share of the machine's CPU. The target (issue 34): less than 2% of the
-phase's throughput. Runs in .venv's Python.
+servers.csv), as a share of the machine's CPU. Then, the phase over and the server idle,
+the servers' own CPU (/proc) in 30-s windows with and without sampling (A,B,B,A): what answering
+the probe costs them, which is lost in a busy phase's noise. The target (issue 34): less than
+2% of the phase's throughput. Runs in .venv's Python.
 """
 import argparse
 import json
@@ -32,9 +37,13 @@ from ..runner import cpu
 from ..runner.run_scenario import timestamp
 from ..runner.server_watch import PROBE_NODE, ServerWatch
 from ..scenarios.scenario_plan import WORKLOADS
+from ..servers.local_servers import LocalCassandra, LocalHBase
 
 PHASE = "update-heavy-threads-8"
-STARTUP_S = 12  # the probe's JVM and connection, before its window
+# the probe's start (JVM, driver, JMX, the facts: 7-10 CPU-s beside a busy phase) is over, and
+# its window begins, once it used less than SETTLED_CPU of one core over the last SETTLED_S
+# (at least STARTUP_S, at most STARTUP_MAX_S after it started)
+STARTUP_S, STARTUP_MAX_S, SETTLED_S, SETTLED_CPU = 12, 90, 5, 0.05
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306}
 SERVERS = {  # script, its options, run-scenario's options, the probe's connection
     "cassandra": ("cassandra-local", ["--first-address", "127.0.0.71", "--jmx-port", "7271"],
@@ -47,6 +56,14 @@ SERVERS = {  # script, its options, run-scenario's options, the probe's connecti
                "-p", "hbase.zookeeper.property.clientPort=28181"]),
 }
 BINDING = {"cassandra": "cassandra4", "hbase": "hbase-salted"}
+IDLE_PAIRS, IDLE_WINDOW_S = 3, 30
+
+
+def _server_pids(db: str, run_dir: Path) -> dict:
+    """{process: pid} of the local server this script started (SERVERS' addresses and ports)."""
+    if db == "cassandra":
+        return LocalCassandra(run_dir / db, 1, "127.0.0.71", 7271).pids()
+    return LocalHBase(run_dir / db, 28181, 28000, 28020).pids()
 
 
 def _script(name: str, *args) -> list:
@@ -86,30 +103,105 @@ def _probe_cpu_share(window_dir: Path, start: datetime, end: datetime) -> float:
     return (pts[-1][1] - pts[0][1]) / 1000 / ((pts[-1][0] - pts[0][0]) * cpu.cores())
 
 
-def _windows(db: str, out: Path, rounds: int, window_s: int) -> list:
-    """Alternating windows beside the running phase: [(on, start, end, window dir), ...]."""
+def _settled(watch: ServerWatch) -> float:
+    """Waits for the probe's start to be over (STARTUP_S...); the CPU-s it used until then."""
+    began, seen = time.monotonic(), []
+    while True:
+        time.sleep(1)
+        seen.append(watch.probe_cpu_s() or 0.0)
+        waited = time.monotonic() - began
+        if waited >= STARTUP_MAX_S or (waited >= STARTUP_S and len(seen) > SETTLED_S
+                                       and seen[-1] - seen[-1 - SETTLED_S] < SETTLED_CPU *
+                                       SETTLED_S):
+            return seen[-1]
+
+
+def _idle_cost(db: str, out: Path, pids: dict) -> list:
+    """The servers' CPU (all their processes, /proc) per second of windows with and without
+    sampling, the server idle after the phase (its loaded table in place), A,B,B,A: what
+    answering the probe costs the servers, which a busy phase cannot show. [(on, servers'
+    CPU-s/s, the probe's CPU-s/s), ...]"""
     done = []
-    for r in range(1, rounds + 1):
-        for on in ([True, False] if r % 2 else [False, True]):
+    for r in range(IDLE_PAIRS):
+        for on in ([False, True] if r % 2 == 0 else [True, False]):
+            d = out / f"idle-{r + 1}-{'on' if on else 'off'}"
+            d.mkdir()
+            watch = ServerWatch(d, _probe_command(db), {}).start() if on else None
+            if watch:
+                _settled(watch)
+            before = sum(cpu.snapshot(pids).values()), watch.probe_cpu_s() if watch else 0.0
+            time.sleep(IDLE_WINDOW_S)
+            after = sum(cpu.snapshot(pids).values()), watch.probe_cpu_s() if watch else 0.0
+            if watch:
+                watch.stop()
+            done.append((on, (after[0] - before[0]) / IDLE_WINDOW_S,
+                         (after[1] - before[1]) / IDLE_WINDOW_S))
+    return done
+
+
+def _windows(db: str, out: Path, rounds: int, window_s: int) -> list:
+    """Alternating windows beside the running phase: [(on, start, end, window dir, the
+    probe's CPU-s until its window began), ...];
+    round 0, a sampled window that counts for neither side, warms the servers' side of the
+    sampling (a run's phases share one server lifetime: only its first phase meets it cold)."""
+    done = []
+    for r in range(0, rounds + 1):
+        for on in ([True] if r == 0 else [True, False] if r % 2 else [False, True]):
             d = out / f"window-{r}-{'on' if on else 'off'}"
             d.mkdir()
             watch = ServerWatch(d, _probe_command(db), {}).start() if on else None
-            if on:
-                time.sleep(STARTUP_S)
+            startup = _settled(watch) if on else math.nan
             start = datetime.now()
             time.sleep(window_s)
             end = datetime.now()
             if watch:
                 (d / "servers.json").write_text(json.dumps(watch.stop(), indent=1))
-            done.append((on, start, end, d))
+            if r:
+                done.append((on, start, end, d, startup))
     return done
+
+
+def _print_pairs(db: str, windows: list, phase_dir: Path, rounds: int, window_s: int) -> None:
+    ops = _ops_at(phase_dir, [m for w in windows for m in (w[1], w[2])])
+    rates = [(ops[2 * i + 1] - ops[2 * i]) / (w[2] - w[1]).total_seconds()
+             for i, w in enumerate(windows)]
+    logs, shares, starts = [], [], []
+    for r in range(rounds):
+        pair = list(zip(windows, rates))[2 * r:2 * r + 2]
+        (sampled, on), (_, off) = sorted(pair, key=lambda wr: not wr[0][0])
+        logs.append(math.log(on / off))
+        shares.append(_probe_cpu_share(sampled[3], sampled[1], sampled[2]))
+        starts.append(sampled[4])
+        print(f"pair {r + 1}: sampled {on:,.0f} ops/s, not sampled {off:,.0f} ops/s, ratio "
+              f"{on / off:.3f}; the probe used {shares[-1]:.2%} of the machine's CPU in its "
+              f"window, {starts[-1]:.1f} CPU-s before it (its start)", flush=True)
+    mean, sd = statistics.mean(logs), statistics.stdev(logs)
+    half = T95[rounds - 1] * sd / math.sqrt(rounds)
+    print(f"{db}, S4 {PHASE} at local scale, {rounds} pairs of {window_s}-s windows in one "
+          f"measured phase (A,B,B,A): throughput sampled/not sampled {math.exp(mean):.3f} "
+          f"(95% CI {math.exp(mean - half):.3f} to {math.exp(mean + half):.3f}); the probe's "
+          f"CPU median {statistics.median(shares):.2%} of the machine's in its windows, its "
+          f"start {statistics.median(starts):.1f} CPU-s (in a phase: during the warm-up)")
+
+
+def _print_idle(idle: list) -> None:
+    served = [sum(w[1] for w in idle if w[0] == on) / IDLE_PAIRS for on in (True, False)]
+    probe = sum(w[2] for w in idle if w[0]) / IDLE_PAIRS
+    print(f"the idle server after the phase, {IDLE_PAIRS} pairs of {IDLE_WINDOW_S}-s windows "
+          f"(A,B,B,A): the servers' CPU {served[0]:.4f} CPU-s/s sampled, {served[1]:.4f} not "
+          f"sampled: answering the probe costs them {served[0] - served[1]:+.4f} CPU-s/s; the "
+          f"probe {probe:.4f} CPU-s/s; together "
+          f"{(served[0] - served[1] + probe) / cpu.cores():.2%} of the machine's "
+          f"{cpu.cores()} cores")
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="bench-server-watch", description=__doc__.splitlines()[0])
     p.add_argument("--db", choices=sorted(SERVERS), default="cassandra")
-    p.add_argument("--rounds", type=int, default=6, help="pairs of windows (default 6)")
+    p.add_argument("--rounds", type=int, default=8, help="pairs of windows (default 8)")
     p.add_argument("--window", type=int, default=20, help="seconds per window (default 20)")
+    p.add_argument("--idle-only", action="store_true",
+                   help="S4's load, then only the idle server's part (~5 minutes)")
     p.add_argument("--out", type=Path, default=None,
                    help="results (default results/bench-server-watch/<timestamp>)")
     args = p.parse_args(argv)
@@ -121,48 +213,38 @@ def main(argv=None) -> int:
     run_dir = out / "servers"
     start = [*server_opts, "--run-dir", run_dir / args.db]  # where run-scenario looks
     warmup_max = 60
-    measured = args.rounds * (2 * args.window + STARTUP_S) + warmup_max + 30
+    measured = (args.rounds + 1) * (2 * args.window + STARTUP_MAX_S) + warmup_max + 30
     subprocess.run(_script(script, "start", *start), check=True, stdout=subprocess.DEVNULL)
-    phase = None
+    phase, windows = None, []
+    phase_dir = out / "run" / f"{args.db}-{PHASE}"
     try:
         log = open(out / "run.log", "w")
         phase = subprocess.Popen(_script(
-            "run-scenario", "S4", "--db", args.db, "--only", "update-heavy", "--no-build",
+            "run-scenario", "S4", "--db", args.db, "--only",
+            "load" if args.idle_only else "update-heavy", "--no-build",
             "--no-server-watch", "--out", out / "run", "--run-dir", run_dir, *scenario_opts,
             "-p", f"maxexecutiontime={measured}", "-p", f"warmup.maxtime={warmup_max}"),
             stdout=log, stderr=subprocess.STDOUT)
-        phase_dir = out / "run" / f"{args.db}-{PHASE}"
-        while not (phase_dir / "client-0.err").exists():  # the load and its settling first
-            if phase.poll() is not None:
-                raise ScriptError(f"the phase ended early: see {out / 'run.log'}")
-            time.sleep(1)
-        time.sleep(warmup_max + 15)  # past the longest warm-up: the measured part
-        windows = _windows(args.db, out, args.rounds, args.window)
+        if not args.idle_only:
+            while not (phase_dir / "client-0.err").exists():  # the load and its settling first
+                if phase.poll() is not None:
+                    raise ScriptError(f"the phase ended early: see {out / 'run.log'}")
+                time.sleep(1)
+            time.sleep(warmup_max + 15)  # past the longest warm-up: the measured part
+            windows = _windows(args.db, out, args.rounds, args.window)
+            (phase_dir / "stop-after-measuring").touch()  # the runner's stop file: it ends
         if phase.wait() != 0:
             raise ScriptError(f"the phase failed: see {out / 'run.log'}")
+        idle = _idle_cost(args.db, out, _server_pids(args.db, run_dir))
     finally:
         if phase and phase.poll() is None:
             phase.terminate()
             phase.wait()
         subprocess.run(_script(script, "stop", *start), stdout=subprocess.DEVNULL)
-    ops = _ops_at(phase_dir, [m for w in windows for m in (w[1], w[2])])
-    rates = [(ops[2 * i + 1] - ops[2 * i]) / (w[2] - w[1]).total_seconds()
-             for i, w in enumerate(windows)]
-    logs, shares = [], []
-    for r in range(args.rounds):
-        (a, ra), (b, rb) = [(w, rate) for w, rate in zip(windows, rates)][2 * r:2 * r + 2]
-        on, off = (ra, rb) if a[0] else (rb, ra)
-        logs.append(math.log(on / off))
-        shares.append(_probe_cpu_share(*((a[3], a[1], a[2]) if a[0] else (b[3], b[1], b[2]))))
-        print(f"pair {r + 1}: sampled {on:,.0f} ops/s, not sampled {off:,.0f} ops/s, ratio "
-              f"{on / off:.3f}; the probe used {shares[-1]:.2%} of the machine's CPU", flush=True)
-    mean, sd = statistics.mean(logs), statistics.stdev(logs)
-    half = T95[args.rounds - 1] * sd / math.sqrt(args.rounds)
-    print(f"{args.db}, S4 {PHASE} at local scale, {args.rounds} pairs of {args.window}-s windows "
-          f"in one measured phase (A,B,B,A): throughput sampled/not sampled "
-          f"{math.exp(mean):.3f} (95% CI {math.exp(mean - half):.3f} to "
-          f"{math.exp(mean + half):.3f}); the probe's CPU median "
-          f"{statistics.median(shares):.2%} of the machine's; results in {out}")
+    if windows:
+        _print_pairs(args.db, windows, phase_dir, args.rounds, args.window)
+    _print_idle(idle)
+    print(f"results in {out}")
     return 0
 
 

@@ -93,11 +93,15 @@ class ServerWatch:
             self._thread.start()
         return self
 
+    def probe_cpu_s(self) -> Optional[float]:
+        """The CPU seconds the probe's JVM has used so far (None when no probe runs)."""
+        return cpu.process_cpu_s(self._probe.pid) if self._probe else None
+
     def _sample_local(self) -> None:
         unreadable = set()
         while True:
             t_ms = int(time.time() * 1000)
-            probe = cpu.process_cpu_s(self._probe.pid) if self._probe else None
+            probe = self.probe_cpu_s()
             if probe is not None:  # what the probe itself costs, on the same time axis
                 self.rows.append((t_ms, PROBE_NODE, "cpu_ms_total", round(probe * 1000)))
             for name, pid in self.local_pids.items():
