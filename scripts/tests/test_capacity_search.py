@@ -50,7 +50,7 @@ def searched(scale: str, checks: tuple = ()):
     _, steps = plan("s4", scale=scale)
     phase = [p for p in phases(steps) if p.command == "run"][0]
     return phase, CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS[scale],
-                                 checks)
+                                 checks, measure_s=capacity.MEASURE_S[scale])
 
 
 def run_search(search, holds_below):
@@ -84,6 +84,16 @@ def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its
     _, search = searched("ci")
     ran, r = run_search(search, 0)
     assert [p.target for p in ran] == [None, 800, 400] and r["capacity"] == 0
+
+
+def test_a_local_step_is_measured_60_s_unless_the_phase_or_the_user_sets_its_time():
+    phase, search = searched("local")
+    assert search.step_phase(1, 500.0).properties["maxexecutiontime"] == "60"
+    assert "each measured 60 s" in search.describe
+    phase.properties["maxexecutiontime"] = "45"  # as `-p maxexecutiontime=45` leaves it
+    assert search.step_phase(1, 500.0).properties["maxexecutiontime"] == "45"
+    _, ci_search = searched("ci")  # CI keeps its scale's seconds
+    assert "maxexecutiontime" not in ci_search.step_phase(1, 500.0).properties
 
 
 def test_slo_replaces_every_measured_run_phase_by_its_search_loads_stay(capsys, tmp_path):

@@ -35,6 +35,10 @@ KEEP_UP = 0.95       # achieved / target at least this: the client kept its sche
 FIRST_STEP = 0.8     # the first target, as a share of the probe's ceiling
 RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
 STEPS = {"cluster": 6, "local": 5, "ci": 2}  # steps after the probe
+# each step's measured seconds, unless the user or the phase sets maxexecutiontime: a p99 of
+# intended latency over 30 s turned on one or two stalls of a busy machine (the same target
+# held once and broke once: docs/benchmarks/capacity.md); 0 keeps the scale's own (CI: seconds)
+MEASURE_S = {"cluster": 120, "local": 60, "ci": 0}
 CHECKS = (0.9, 1.25)  # --slo-check: independent steps at these shares of the capacity found
 UNITS_US = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 _OBJECTIVE = re.compile(r"^(?:(?P<op>[A-Za-z_]+):)?p(?P<pct>\d+(?:\.\d+)?)\s*<=\s*"
@@ -92,7 +96,8 @@ def searches(steps: list, objective: Optional[Objective], scale: str,
     if objective is None:
         return steps
     from .phase_runner import Phase
-    return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else ())
+    return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else (),
+                                 measure_s=MEASURE_S[scale])
              if isinstance(st, Phase) and st.command == "run" and st.repeatable else st)
             for ctx, st in steps]
 
@@ -127,6 +132,7 @@ class CapacitySearch:
     objective: Objective
     steps: int
     checks: tuple = ()     # --slo-check: CHECKS
+    measure_s: int = 0     # each step's measured seconds (MEASURE_S; 0: the phase's own)
     name: str = ""
     index: int = 0
     result: Optional[dict] = None  # what run() found (scenario-run.json keeps it)
@@ -142,7 +148,8 @@ class CapacitySearch:
     def describe(self) -> str:
         return (f"highest rate with {self.objective.text} on intended latency: an unthrottled "
                 f"probe, then at most {self.steps} steps of -target (first {FIRST_STEP:.0%} of "
-                f"the probe's rate, then bisection to {RESOLUTION:.0%})")
+                f"the probe's rate, then bisection to {RESOLUTION:.0%})"
+                + (f", each measured {self.measure_s} s" if self.measure_s else ""))
 
     def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None):
         """Step k of the search (0: the probe, no target), or with `check` the check run at that
@@ -154,6 +161,8 @@ class CapacitySearch:
         p.index = self.index + k
         p.target = int(round(target)) if target else None
         p.properties = dict(p.properties, **{"measurement.interval": "both"})
+        if self.measure_s and "maxexecutiontime" not in p.properties:
+            p.properties["maxexecutiontime"] = str(self.measure_s)
         p.phase_group = f"capacity:{self.phase.name}"
         p.capacity = {"search": self.phase.name, "step": k, "objective":
                       self.objective.metadata(), "keep_up": KEEP_UP}
