@@ -41,6 +41,15 @@ def recorded(out: Path) -> set:
     return seen
 
 
+def machines(out: Path) -> dict:
+    """{node: cores} of the servers' machines the phases of a results directory recorded."""
+    seen = {}
+    for meta in out.glob("*/metadata.json"):
+        for node, m in json.loads(meta.read_text())["servers"].get("machines", {}).items():
+            seen[node] = m["cores"]
+    return seen
+
+
 def grown(phase_dir: Path, metrics=("flushes_total", "compactions_total")) -> set:
     """(node, metric) of the counters among `metrics` that grew during the phase (servers.csv)."""
     series = {}

@@ -58,6 +58,12 @@ def test_versions_the_servers_time_series_and_differences_named_on_the_verdict(r
         said = cassandra.nodetool(i, ["version"], capture=True).stdout
         assert f"ReleaseVersion: {nodes[cassandra.address(i)]}" in said, (i, said, nodes)
     assert a["servers"]["schema"].startswith("CREATE KEYSPACE") and a["servers"]["settings"]
+    # every node's machine as its JVM sees it (JMX): this machine, within what /proc tells
+    mem_total = int(Path("/proc/meminfo").read_text().split()[1]) * 1024
+    machines = a["servers"]["machines"]
+    assert sorted(machines) == sorted(nodes), machines
+    for m in machines.values():
+        assert 1 <= m["cores"] <= os.cpu_count() and 0 < m["memory_bytes"] <= mem_total, m
     assert a["provenance"]["libraries"]["HdrHistogram"] == "2.1.12"
     for f in (tmp_path / "a").rglob("*"):
         if f.is_file() and f.suffix in (".json", ".csv", ".out", ".err", ".jsonl"):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from scenario_commands import s4_at_ci_scale, script
-from server_records import grown, hbase_versions, mysql_version, recorded
+from server_records import grown, hbase_versions, machines, mysql_version, recorded
 from shared_servers import MYSQL_PORT, run_scenario
 from ycsbpack.core import procs
 from ycsbpack.core.paths import REPO_ROOT
@@ -103,6 +103,9 @@ def test_s1_list_append_on_hbase(run_dir, tmp_path):
     )
     # the version each phase recorded is the one the region servers' own JVMs run
     assert recorded(tmp_path) == hbase_versions([23030, 23031, 23032])
+    # the machine of each region server and of the master, as their JVMs see it (/jmx)
+    cores = machines(tmp_path)
+    assert len(cores) == 4 and all(1 <= c <= os.cpu_count() for c in cores.values()), cores
 
 
 def test_s1_list_append_on_mysql_the_reports_phases_and_nothing_lost(run_dir, tmp_path):
