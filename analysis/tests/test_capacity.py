@@ -5,6 +5,7 @@ step whose client ran in another time zone)."""
 
 import json
 import math
+import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -125,3 +126,18 @@ def test_cassandra_vs_hbase_capacity_is_a_ratio_from_the_trials_paired_a_b_b_a()
         assert v["pairs"] == 2 and "2 paired trials" in v["verdict"]
     else:  # a search where nothing held has no ratio to draw
         assert v["verdict"].startswith("no ratio: nothing held in ") and not v["significant"]
+
+
+def test_an_operation_whose_intended_log_cannot_be_read_fails_the_step_named_not_left_out(
+        tmp_path):
+    """A step's operations come from its clients' final reports too: were its Intended-READ
+    log unreadable, the step is judged on READ as well, and fails for want of its figure."""
+    d = tmp_path / "step"
+    shutil.copytree(CASSANDRA / "cassandra-update-heavy-threads-4-step-2", d)
+    log = d / "hdr" / "client-0-Intended-READ.hdr"
+    log.write_text("\n".join(log.read_text().splitlines()[:4] + ["0.030,1.000,0.001,HISTFAAA"])
+                   + "\n")
+    run = load_phase_dir(d)
+    assert any("client-0-Intended-READ.hdr not used" in u for u in run.unused)
+    j = capacity.judge(run)
+    assert not j["held"] and any(w.startswith("no intended latency of READ") for w in j["why"])

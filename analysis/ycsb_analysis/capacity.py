@@ -52,8 +52,13 @@ def objective_key(objective: dict) -> str:
 
 
 def _operations(run: Run, named: str) -> list[str]:
-    """The step's measured operations (from its .hdr logs): the one named, or every one."""
+    """The step's measured operations (its .hdr logs and its clients' final reports: an
+    operation whose log could not be read is judged, and fails for it, never left out): the one
+    named, or every one."""
     metrics = set().union(*(c.hdr_logs for c in run.clients)) if run.clients else set()
+    for c in run.clients:
+        report = c.output.report
+        metrics |= set(report.loc[report["measurement"] == "Operations", "metric"])
     ops = sorted(m for m in metrics if not m.startswith(INTENDED) and m not in SKIPPED_METRICS
                  and not m.endswith(("-FAILED", "-RECORDS")))
     return [named] if named else ops
@@ -75,7 +80,8 @@ def judge(run: Run) -> dict:
         intended = window_percentiles(run, INTENDED + op, start, end, levels)
         if key not in intended:
             why.append(f"no intended latency of {op} in the window (its Intended-{op} .hdr log "
-                       "is missing: was measurement.interval=both set?)")
+                       "is missing or unreadable (the report's skipped inputs say which): was "
+                       "measurement.interval=both set?)")
             continue
         ops[op] = {kind: {n: {"us": e.value, "low": e.low, "high": e.high} for n, e in est.items()}
                    for kind, est in (("service", service), ("intended", intended))}

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from hdrh.codec import HdrHistogramEncoder
 from hdrh.histogram import HdrHistogram
 
 from ..errors import UnreadableInput
@@ -48,6 +49,7 @@ V1_COOKIE_BASE = 0x1C849301
 V2_COMPRESSED_COOKIE_BASE = 0x1C849304
 V0_COMPRESSED_COOKIE_BASE = 0x1C849309
 _COOKIE_BASE_MASK = ~0xF0  # bits 4-7 carry the word size
+MAX_GROW = 16  # _decode_v2: at most 2^16 x the range the header states
 
 _HEADER_LINE = re.compile(r"^#\[(?P<key>[^:\]]+):\s*(?P<value>.*?)\]?\s*$")
 _FORMAT_LINE = re.compile(r"^#\[Histogram log format version [\d.]+\]")
@@ -90,6 +92,25 @@ def decode_v1_counts(payload: bytes) -> CountsHistogram:
                            rank_rounding="half-up")
 
 
+def _decode_v2(encoded: str) -> HdrHistogram:
+    """A V2 histogram by the hdrhistogram package. An auto-resizing Java histogram (YCSB's
+    recorder) can hold counts above the highest trackable value its header states (seen: header
+    8,191 us, values to 14,183 us, after a 4-s stall); the package then refuses ("Destination
+    array overrun"). A bucket's value depends on the lowest value and the precision only, so the
+    counts are decoded again into a range twice as high, up to 2^MAX_GROW times."""
+    grow = 0
+    while True:
+        payload = HdrHistogramEncoder.decode(encoded, True)  # its counts are read once
+        p = payload.payload
+        try:
+            return HdrHistogram(p.lowest_trackable_value, p.highest_trackable_value << grow,
+                                p.significant_figures, hdr_payload=payload)
+        except IndexError:
+            if grow == MAX_GROW:
+                raise
+            grow += 1
+
+
 def decode_histogram(encoded: str) -> CountsHistogram:
     """Decode one base64 histogram of a log line, V2 (via hdrhistogram) or V1 (here)."""
     try:
@@ -104,7 +125,7 @@ def decode_histogram(encoded: str) -> CountsHistogram:
         return decode_v1_counts(raw)
     if base == V2_COMPRESSED_COOKIE_BASE:
         try:
-            h = HdrHistogram.decode(encoded.strip())
+            h = _decode_v2(encoded.strip())
         except Exception as e:  # the package raises its own exception types
             raise ValueError(f"V2 histogram does not decode: {e}") from e
         return CountsHistogram(_counts_of(h), lowest=int(h.lowest_trackable_value),
