@@ -7,8 +7,8 @@ server lifetime at 0.9 and 1.25 times the capacity found (--slo-check). The sear
 when the first keeps the objective on intended latency and the second breaks it. Prints, per
 database, the capacity, what bounded it, each check's achieved rate and outcome, and the minutes
 the search and the checks took; the results and ycsb-report's report stay in --out
-(capacity.csv, capacity-steps.csv, the capacity chart). About 12 minutes per database on 2
-cores. `--read DIR` prints the figures of an earlier run again.
+(capacity.csv, capacity-steps.csv, the capacity chart). About 20 minutes per database on 2
+cores (the search ~13, the checks ~5, the server's start and the load ~1). `--read DIR` prints the figures of an earlier run again.
 """
 import argparse
 import csv
