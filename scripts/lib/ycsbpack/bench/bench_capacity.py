@@ -8,7 +8,8 @@ when the first keeps the objective on intended latency and the second breaks it.
 database, the capacity, what bounded it, each check's achieved rate and outcome, and the minutes
 the search and the checks took; the results and ycsb-report's report stay in --out
 (capacity.csv, capacity-steps.csv, the capacity chart). About 20 minutes per database on 2
-cores (the search ~13, the checks ~5, the server's start and the load ~1). `--read DIR` prints the figures of an earlier run again.
+cores (the search ~13, the checks ~5, the server's start and the load ~1). `--read DIR`
+prints the figures of an earlier run again.
 """
 import argparse
 import csv
