@@ -52,9 +52,7 @@ def objective_key(objective: dict) -> str:
 
 
 def _operations(run: Run, named: str) -> list[str]:
-    """The step's measured operations (its .hdr logs and its clients' final reports: an
-    operation whose log could not be read is judged, and fails for it, never left out): the one
-    named, or every one."""
+    """The one named, or every measured one (.hdr logs and final reports: never left out)."""
     metrics = set().union(*(c.hdr_logs for c in run.clients)) if run.clients else set()
     for c in run.clients:
         report = c.output.report

@@ -2,21 +2,19 @@
 
 Each phase's metadata.json records what ran: the client side ("provenance": the pack's commit,
 JDK, JVM flags, every client library, telemetry, the machine) and the servers as they describe
-themselves ("servers": versions, their machines' cores and memory, effective settings, schema;
-read by ``bin/ycsb servers``).
-A verdict whose two sides differ in something that can move a figure names it on its line:
+themselves ("servers": versions, machines, settings, schema; ``bin/ycsb servers``). A verdict
+whose two sides differ in something that can move a figure names it on its line:
 
     "... (95% CI +4% to +20%; 4 paired trials); NOT LIKE FOR LIKE: client library netty-handler
      4.1.130.Final vs 4.1.118.Final"
 
 Cassandra vs HBase compares what both sides share (the pack, JDK, JVM flags, the machine, the
-client libraries both load, the servers' machines when both sides read them); their servers
-differ by design otherwise. Current vs ``--baseline`` compares
-everything, servers' settings and schema included. Differences the user meant to make are
-listed with ``--expected-difference PATTERN`` (a glob on the fact's name, e.g.
-``"server setting compaction_*"``): they are named as expected, not as a warning. Every
-difference, expected or not, is a row of comparability.csv; settings that only say where
-(a directory, a file, an address) are not compared.
+client libraries both load, the servers' machines); their servers differ by design otherwise.
+Current vs ``--baseline`` compares everything, servers' settings and schema included.
+Differences the user meant to make are listed with ``--expected-difference PATTERN`` (a glob
+on the fact's name, e.g. ``"server setting compaction_*"``): named as expected, not as a
+warning. Every difference is a row of comparability.csv; settings that only say where (a
+directory, a file, an address) are not compared.
 """
 
 from __future__ import annotations
@@ -74,13 +72,11 @@ def fingerprint(metadata: dict) -> dict[str, str]:
         facts["server versions of the nodes"] = ", ".join(sorted(set(map(str, nodes.values()))))
     # the machines the nodes run on: the distinct values over the nodes, as their versions
     machines = [m for m in (servers.get("machines") or {}).values() if isinstance(m, dict)]
-    cores = {m["cores"] for m in machines if isinstance(m.get("cores"), int)}
-    if cores:
-        facts["server cores"] = ", ".join(map(str, sorted(cores)))
-    gib = {round(m["memory_bytes"] / 2**30, 1) for m in machines
-           if isinstance(m.get("memory_bytes"), (int, float))}
-    if gib:
-        facts["server memory gib"] = ", ".join(map(str, sorted(gib)))
+    for fact, values in (("server cores", {m.get("cores") for m in machines}),
+                         ("server memory gib", {round(m["memory_bytes"] / 2**30, 1)
+                                                for m in machines if m.get("memory_bytes")})):
+        if values - {None}:
+            facts[fact] = ", ".join(map(str, sorted(values - {None})))
     for k, v in (servers.get("settings") or {}).items():
         facts[f"server setting {k}"] = str(v)
     if servers.get("schema"):
@@ -119,13 +115,9 @@ def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> l
 
 
 def _held_across_databases(fact: str, va: str | None, vb: str | None) -> bool:
-    if fact in SERVER_MACHINE:
-        return va is not None and vb is not None  # both sides read their servers' machines
-    if fact.startswith(("server ", "schema")):
-        return False  # two different databases: their servers differ by design
-    if fact.startswith("client library "):
-        return va is not None and vb is not None  # a library both sides load
-    return True
+    if fact in SERVER_MACHINE or fact.startswith("client library "):
+        return va is not None and vb is not None  # read by both sides / a library both load
+    return not fact.startswith(("server ", "schema"))  # two databases' servers differ by design
 
 
 def _said(fact: str, va: str, vb: str) -> str:

@@ -93,13 +93,10 @@ def decode_v1_counts(payload: bytes) -> CountsHistogram:
 
 
 def _decode_v2(encoded: str) -> HdrHistogram:
-    """A V2 histogram by the hdrhistogram package. An auto-resizing Java histogram (YCSB's
-    recorder) can hold counts above the highest trackable value its header states (seen: header
-    8,191 us, values to 14,183 us, after a 4-s stall); the package then refuses ("Destination
-    array overrun"). A bucket's value depends on the lowest value and the precision only, so the
-    counts are decoded again into a range twice as high, up to 2^MAX_GROW times."""
-    grow = 0
-    while True:
+    """By the hdrhistogram package; an auto-resized Java histogram may hold counts above the
+    range its header states, which the package refuses: a bucket's value does not depend on
+    the range, so its counts are decoded again into a range 2, 4, ... 2^MAX_GROW times higher."""
+    for grow in range(MAX_GROW + 1):
         payload = HdrHistogramEncoder.decode(encoded, True)  # its counts are read once
         p = payload.payload
         try:
@@ -108,7 +105,6 @@ def _decode_v2(encoded: str) -> HdrHistogram:
         except IndexError:
             if grow == MAX_GROW:
                 raise
-            grow += 1
 
 
 def decode_histogram(encoded: str) -> CountsHistogram:
