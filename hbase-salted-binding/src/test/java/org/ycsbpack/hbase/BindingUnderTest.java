@@ -1,16 +1,17 @@
 package org.ycsbpack.hbase;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import site.ycsb.DBException;
 
 /**
  * Test support: hbase-salted clients on the test HBase, each with its own properties, all
- * cleaned up by {@link #close()} (which flushes buffered writes).
+ * cleaned up by {@link #close()} (which flushes buffered writes). Threads may create and clean
+ * up clients at once (BufferedWritesIT does, as YCSB's threads do), so the list is thread-safe.
  */
 final class BindingUnderTest implements AutoCloseable {
-  private final List<HBaseSaltedClient> clients = new ArrayList<>();
+  private final List<HBaseSaltedClient> clients = new CopyOnWriteArrayList<>();
 
   /** A client initialised with the test HBase's address and the given properties (k, v...). */
   HBaseSaltedClient client(String... kv) throws DBException {
