@@ -9,6 +9,7 @@ import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from ycsb_analysis import capacity
 from ycsb_analysis.loader import load, load_phase_dir
@@ -90,6 +91,23 @@ def test_the_capacity_is_the_highest_target_that_held_or_nothing():
     # a probe alone decides nothing: without a schedule its intended latency is its service
     est = capacity.capacities(capacity.steps_table(load([str(EST.parent)], skipped=[])))
     assert est["bounded_by"].tolist() == ["nothing held"] and est["ceiling_ops_per_s"].iloc[0] > 0
+
+
+def test_a_target_counts_only_when_every_step_at_it_held_its_confirmation_too():
+    """The rule on the steps' judgements alone (the runner's capacity_of is the same rule)."""
+    def search(*tried):
+        rows = [dict(step=k, target=t, held=h) for k, (t, h) in enumerate(tried)]
+        return capacity.capacities(pd.DataFrame(rows).assign(
+            scenario="S4", timestamp="t", database="hbase", search="update-heavy", repeat=0,
+            objective="p99<=50ms", check=math.nan, achieved_ops_per_s=1000.0)).iloc[0]
+
+    probe, tried = (None, False), [(800, False), (400, True), (600, True), (700, False)]
+    confirmed = search(probe, *tried, (600, True))
+    assert (confirmed["capacity_ops_per_s"], confirmed["confirmed"]) == (600, True)
+    stalled = search(probe, *tried, (600, False), (400, True))
+    assert (stalled["capacity_ops_per_s"], stalled["confirmed"]) == (400, True)
+    once = search(probe, *tried)
+    assert (once["capacity_ops_per_s"], once["confirmed"]) == (600, False)
 
 
 def test_the_runner_reads_one_step_as_json_and_bad_input_gets_one_sentence(capsys):

@@ -12,10 +12,11 @@ and the achieved rate is at least keep-up x target. Where intended latency excee
 by more than FELL_BEHIND_MARGIN the client fell behind its schedule: its service times hide the
 queueing (coordinated omission) and the intended figure is the one to believe.
 
-The capacity of a trial's search is the highest target that held; the unthrottled probe only
-gives the ceiling (without a schedule its intended latency is its service time). Trials give
-the capacity an interval and two databases a ratio, drawn as every comparison of the pack
-(verdicts.compare: trials paired A,B then B,A).
+The capacity of a trial's search is the highest target at which every step held (the runner
+runs the rate found again to confirm it); the unthrottled probe only gives the ceiling (without
+a schedule its intended latency is its service time). Trials give the capacity an interval and
+two databases a ratio, drawn as every comparison of the pack (verdicts.compare: trials paired
+A,B then B,A).
 
 ``python -m ycsb_analysis.capacity STEP_DIR`` prints one step's judgement as JSON (what the
 runner reads to choose its next rate).
@@ -155,8 +156,8 @@ def steps_table(runs: list[Run]) -> pd.DataFrame:
 
 
 def capacities(steps: pd.DataFrame) -> pd.DataFrame:
-    """One row per search and trial: the highest target that held (the probe's rate when the
-    probe held), what bounded it, the steps run."""
+    """One row per search and trial: the highest target at which every step held, whether a
+    second step confirmed it, what bounded it, the steps run."""
     if steps.empty:
         return pd.DataFrame()
     rows = []
@@ -167,14 +168,16 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
         checks = everything[everything["check"].notna()]
         g = everything[everything["check"].isna()]
         probe = g[g["step"] == 0]
-        held = g[(g["step"] > 0) & g["held"]]
+        paced = g[g["step"] > 0]
+        every = paced.groupby("target")["held"].all()
         ceiling = float(probe["achieved_ops_per_s"].iloc[0]) if len(probe) else math.nan
-        found = float(held["target"].max()) if len(held) else 0.0
+        found = float(every[every].index.max()) if every.any() else 0.0
         # the search climbed to within RESOLUTION of the ceiling: throughput bounds it there
         bounded = ("nothing held" if not found else "ceiling"
                    if found >= (1 - RESOLUTION) * ceiling else "objective")
         row = dict(zip(keys, key), objective=g["objective"].iloc[0],
                    capacity_ops_per_s=found, bounded_by=bounded, steps=len(g),
+                   confirmed=bool(found) and int((paced["target"] == found).sum()) > 1,
                    ceiling_ops_per_s=ceiling)
         for _, c in checks.iterrows():  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
             row[f"check_{c['check']:g}x_held"] = bool(c["held"])
@@ -230,7 +233,8 @@ def html_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFram
         '<p class="note">Each step ran at a YCSB -target with measurement.interval=both; a step '
         "holds when the objective's percentile of intended latency is within the bound and the "
         f"client achieved at least {steps['keep_up'].iloc[0]:.0%} of the target. A trial's "
-        "capacity is the highest target that held; trials give the interval (capacity.csv, "
+        "capacity is the highest target at which every step held (the rate found is run again "
+        "to confirm it); trials give the interval (capacity.csv, "
         "capacity-steps.csv).</p>"
         + html_table(found) + html_table(verdict_rows) + html_table(per_step[cols])
     )
@@ -244,12 +248,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         run = load_phase_dir(Path(args[0]))
+        if not run.metadata.get("capacity"):
+            raise UnreadableInput(args[0], "not a capacity step (its metadata.json has no "
+                                  "'capacity'; run-scenario --slo writes it)")
     except UnreadableInput as e:
         print(f"ERROR {e}", file=sys.stderr)
-        return 2
-    if not run.metadata.get("capacity"):
-        print(f"ERROR {args[0]}: not a capacity step (its metadata.json has no 'capacity'; "
-              "run-scenario --slo writes it)", file=sys.stderr)
         return 2
     print(json.dumps(judge(run), default=float))
     return 0

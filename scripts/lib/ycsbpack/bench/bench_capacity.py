@@ -2,8 +2,9 @@
 
 Per database (fresh local servers, S4's load, flush and compaction): the capacity search of
 S4's update-heavy phase at the objective (run-scenario --slo, local scale: an unthrottled probe,
-then at most 5 steps of -target), then two independent runs of the same phase in the same
-server lifetime at 0.9 and 1.25 times the capacity found (--slo-check). The search is right
+at most 4 steps of -target, then 1-2 confirmations of the rate found), then two independent runs
+of the same phase in the same server lifetime at 0.9 and 1.25 times the capacity found
+(--slo-check). The search is right
 when the first keeps the objective on intended latency and the second breaks it. Prints, per
 database, the capacity, what bounded it, each check's achieved rate and outcome, and the minutes
 the search and the checks took; the results and ycsb-report's report stay in --out
@@ -16,6 +17,7 @@ import csv
 import json
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from ..core.errors import ScriptError, run_main
@@ -44,8 +46,18 @@ def _report(out: Path) -> Path:
 
 
 def _minutes(out: Path) -> dict:
-    steps = json.loads((out / "scenario-run.json").read_text())["steps"]
-    return {s["database"]: s["seconds"] / 60 for s in steps if s["step"].startswith("capacity")}
+    """{(database, "search" or "checks"): minutes from the first phase's start to the last's
+    end}, read from the steps' metadata.json."""
+    spans: dict = {}
+    for meta in out.glob("*/metadata.json"):
+        m = json.loads(meta.read_text())
+        if not m.get("capacity"):
+            continue
+        key = (m["database"], "checks" if m["capacity"].get("check") else "search")
+        start, end = (datetime.fromisoformat(m[k]) for k in ("start_time", "end_time"))
+        lo, hi = spans.get(key, (start, end))
+        spans[key] = (min(lo, start), max(hi, end))
+    return {k: (hi - lo).total_seconds() / 60 for k, (lo, hi) in spans.items()}
 
 
 def print_figures(out: Path) -> int:
@@ -67,9 +79,11 @@ def print_figures(out: Path) -> int:
                           f"ops/s ({'as it should' if ok else 'WRONG'})")
         print(f"{r['database']}: capacity at {r['objective']} (intended) "
               f"{float(r['capacity_ops_per_s']):,.0f} ops/s, bounded by {r['bounded_by']}, "
-              f"ceiling {float(r['ceiling_ops_per_s']):,.0f} ops/s, {r['steps']} steps; "
+              f"ceiling {float(r['ceiling_ops_per_s']):,.0f} ops/s, {r['steps']} steps, "
+              f"{'confirmed' if r.get('confirmed') == 'True' else 'NOT confirmed'}; "
               + "; ".join(checks)
-              + f"; search and checks {minutes.get(r['database'], float('nan')):.1f} min")
+              + f"; search {minutes.get((r['database'], 'search'), float('nan')):.1f} min, "
+              f"checks {minutes.get((r['database'], 'checks'), float('nan')):.1f} min")
     print(f"chart: {report}/capacity-s4-update-heavy-threads-*.png")
     return 1 if wrong else 0
 

@@ -14,11 +14,16 @@ is at least KEEP_UP of the target. The analysis judges a step (`python -m ycsb_a
 STEP_DIR`, one definition of the rule); this module only chooses the next rate: the first step
 at FIRST_STEP x C (where databases usually still keep a p99 objective), then bisection between
 the highest rate that held and the lowest above it that did not (C at first), until the two are
-within RESOLUTION of each other or the scale's number of steps is spent. The capacity of a trial
-is the highest target that held; with --repeat the trials give its interval, and with two
-databases their ratio (ycsb-report: capacity.csv, verdicts.csv). The probe never holds: with
-no schedule its intended latency is its service time (a closed loop waits for the database, the
-coordinated omission this mode exists to avoid); only paced steps decide.
+within RESOLUTION of each other or the scale's number of steps is spent. Then the highest
+target that held is CONFIRMED: run again, in a window of its own (a p99 over a minute can turn
+on one stall of the server, and the search's windows come one after another as its data grows).
+A target counts as held only when every step at it held, so a failed confirmation sends the
+search below it (bisecting again if the gap is wide, else confirming the next lower target that
+held), within the scale's CONFIRMS. The capacity of a trial is the highest target at which every
+step held; with --repeat the trials give its interval, and with two databases their ratio
+(ycsb-report: capacity.csv, verdicts.csv). The probe never holds: with no schedule its intended
+latency is its service time (a closed loop waits for the database, the coordinated omission
+this mode exists to avoid); only paced steps decide.
 """
 import copy
 import json
@@ -34,7 +39,10 @@ from ..core.report_tool import VENV, ensure_report_tool
 KEEP_UP = 0.95       # achieved / target at least this: the client kept its schedule
 FIRST_STEP = 0.8     # the first target, as a share of the probe's ceiling
 RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
-STEPS = {"cluster": 6, "local": 5, "ci": 2}  # steps after the probe
+STEPS = {"cluster": 6, "local": 4, "ci": 2}  # bisection steps after the probe
+# confirmations at most: the HBase run of 2026-11-29 found a rate that held once (47.8 ms) in
+# a search whose check at 0.9 x broke (355 ms); local: probe, 4 steps, 1-2 confirmations
+CONFIRMS = {"cluster": 2, "local": 2, "ci": 0}
 # each step's measured seconds, unless the user or the phase sets maxexecutiontime: a p99 of
 # intended latency over 30 s turned on one or two stalls of a busy machine (the same target
 # held once and broke once: docs/benchmarks/capacity.md); 0 keeps the scale's own (CI: seconds)
@@ -69,23 +77,29 @@ def parse_objective(text: str) -> Objective:
     return Objective(text.strip(), float(m.group("pct")), bound, (m.group("op") or "").upper())
 
 
-def next_rate(ceiling: float, tried: List[Tuple[float, bool]], steps: int) -> Optional[float]:
+def capacity_of(tried: List[Tuple[float, bool]]) -> float:
+    """The highest target at which every step held (0 when none; a target is run again to
+    confirm it)."""
+    return max((r for r, _ in tried if all(ok for t, ok in tried if t == r)), default=0.0)
+
+
+def next_rate(ceiling: float, tried: List[Tuple[float, bool]], steps: int,
+              confirms: int = 0) -> Optional[float]:
     """The next target (ops/s) after the steps `tried` ((target, held), in order), or None when
-    the search is over (module docstring)."""
-    if len(tried) >= steps or ceiling <= 0:
+    the search is over (module docstring): `steps` bisection steps, then `confirms` runs again
+    of the highest target that held until one target has held twice."""
+    if ceiling <= 0:
         return None
     if not tried:
         return FIRST_STEP * ceiling
-    lo = max((r for r, ok in tried if ok), default=0.0)
+    lo = capacity_of(tried)
     hi = min((r for r, ok in tried if not ok and r > lo), default=ceiling)
-    if hi <= lo or (hi - lo) <= RESOLUTION * hi:
-        return None
-    return (lo + hi) / 2
-
-
-def capacity_of(tried: List[Tuple[float, bool]]) -> float:
-    """The highest target that held (0 when nothing held)."""
-    return max((r for r, ok in tried if ok), default=0.0)
+    repeats = len(tried) - len({r for r, _ in tried})
+    if len(tried) - repeats < steps and hi > lo and (hi - lo) > RESOLUTION * hi:
+        return (lo + hi) / 2
+    if lo and repeats < confirms and [r for r, _ in tried].count(lo) < 2:
+        return lo
+    return None
 
 
 def searches(steps: list, objective: Optional[Objective], scale: str,
@@ -97,7 +111,7 @@ def searches(steps: list, objective: Optional[Objective], scale: str,
         return steps
     from .phase_runner import Phase
     return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else (),
-                                 measure_s=MEASURE_S[scale])
+                                 measure_s=MEASURE_S[scale], confirms=CONFIRMS[scale])
              if isinstance(st, Phase) and st.command == "run" and st.repeatable else st)
             for ctx, st in steps]
 
@@ -133,6 +147,7 @@ class CapacitySearch:
     steps: int
     checks: tuple = ()     # --slo-check: CHECKS
     measure_s: int = 0     # each step's measured seconds (MEASURE_S; 0: the phase's own)
+    confirms: int = 0      # the found target run again at most this often (CONFIRMS)
     name: str = ""
     index: int = 0
     result: Optional[dict] = None  # what run() found (scenario-run.json keeps it)
@@ -142,18 +157,21 @@ class CapacitySearch:
 
     @property
     def phases(self) -> int:
-        return self.steps + 1 + len(self.checks)
+        return self.steps + self.confirms + 1 + len(self.checks)
 
     @property
     def describe(self) -> str:
         return (f"highest rate with {self.objective.text} on intended latency: an unthrottled "
                 f"probe, then at most {self.steps} steps of -target (first {FIRST_STEP:.0%} of "
                 f"the probe's rate, then bisection to {RESOLUTION:.0%})"
+                + (f", the rate found confirmed by a second window (at most {self.confirms} "
+                   "confirmations)" if self.confirms else "")
                 + (f", each measured {self.measure_s} s" if self.measure_s else ""))
 
-    def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None):
-        """Step k of the search (0: the probe, no target), or with `check` the check run at that
-        share of the capacity found."""
+    def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None,
+                   confirm: bool = False):
+        """Step k of the search (0: the probe, no target), a confirmation of a target run
+        before, or with `check` the check run at that share of the capacity found."""
         p = copy.deepcopy(self.phase)
         p.name = f"{self.phase.name}-" + (f"check-{check:g}" if check else f"step-{k}")
         suffix = f"-repeat-{p.repeat}" if p.repeat else ""
@@ -168,6 +186,8 @@ class CapacitySearch:
                       self.objective.metadata(), "keep_up": KEEP_UP}
         if check:
             p.capacity["check"] = check
+        if confirm:
+            p.capacity["confirm"] = True
         return p
 
     def run(self, run: Callable[[object], Path], judge: Callable[[Path], dict] = judge_step,
@@ -179,23 +199,29 @@ class CapacitySearch:
         say(f"   probe: {ceiling:,.0f} ops/s unthrottled (the ceiling; without a schedule its "
             f"intended latency is its service time, so it decides nothing); {probe['summary']}")
         tried: List[Tuple[float, bool]] = []
-        rate = next_rate(ceiling, tried, self.steps)
+        rate = next_rate(ceiling, tried, self.steps, self.confirms)
         while rate is not None:
-            step = judge(run(self.step_phase(len(tried) + 1, rate)))
+            again = round(rate) in {r for r, _ in tried}
+            step = judge(run(self.step_phase(len(tried) + 1, rate, confirm=again)))
             tried.append((round(rate), bool(step["held"])))
-            say(f"   step {len(tried)}: target {rate:,.0f} ops/s: "
+            say(f"   step {len(tried)}: target {rate:,.0f} ops/s"
+                f"{' (confirmation)' if again else ''}: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
-            rate = next_rate(ceiling, tried, self.steps)
+            rate = next_rate(ceiling, tried, self.steps, self.confirms)
         found = capacity_of(tried)
+        confirmed = [r for r, _ in tried].count(found) > 1
         say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s, the highest "
-            f"target that held ({found / ceiling if ceiling else 0:.0%} of the ceiling; "
-            "the interval comes from trials: --repeat)")
+            f"target at which every step held ({found / ceiling if ceiling else 0:.0%} of the "
+            "ceiling" + ("" if confirmed or not found or not self.confirms else
+                         "; NOT confirmed: the confirmations were spent")
+            + "; the interval comes from trials: --repeat)")
         checked = {}
+        first_check = self.steps + self.confirms + 1
         for i, share in enumerate(self.checks if found else ()):
-            step = judge(run(self.step_phase(self.steps + 1 + i, share * found, check=share)))
+            step = judge(run(self.step_phase(first_check + i, share * found, check=share)))
             checked[share] = bool(step["held"])
             say(f"   check at {share:g} x capacity = {share * found:,.0f} ops/s: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
         self.result = {"ceiling": ceiling, "steps": tried, "capacity": found,
-                       "checks": checked}
+                       "confirmed": confirmed, "checks": checked}
         return self.result
