@@ -255,11 +255,12 @@ def test_a_capacity_search_on_three_hbase_nodes_its_steps_table_and_chart_in_the
     assert "Capacity under a latency objective" in (report / "report.html").read_text()
 
 
-def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
+def test_s3_thread_sweep_with_intervals_and_two_clients_splitting_the_rows_on_three_nodes(
+        run_dir, tmp_path):
     p = run_scenario("S3", "cassandra", tmp_path, run_dir)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     expected = {}
-    for suffix in ("clients-2-threads-4",):
+    for suffix in ("threads-2", "threads-4", "clients-2-threads-4"):
         expected.update(
             {
                 f"cassandra-insert-{suffix}": ["INSERT"],
@@ -278,6 +279,19 @@ def test_s3_two_clients_split_the_rows_on_three_nodes(run_dir, tmp_path):
         for c in meta["client_properties"]
     ]
     assert len(set(starts)) == 2, "the two loading clients have disjoint key ranges"
+    # the thread sweep: time-bound points with their intervals, drawn per operation
+    report = tmp_path / "report"
+    subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(tmp_path), "-o",
+                    str(report)], check=True, capture_output=True)
+    points = {r["phase"]: r for r in csv.DictReader(open(report / "summary.csv"))}
+    for op in ("select", "update"):
+        for t in (2, 4):
+            r = points[f"{op}-threads-{t}"]
+            low, mid, high = (float(r[f"throughput_ops_per_s{k}"]) for k in ("_ci_low", "",
+                                                                               "_ci_high"))
+            # (a few seconds measured at CI scale: wide intervals, the low end clipped at 0)
+            assert 0 <= low <= mid <= high and low < high and mid > 0, (op, t, low, mid, high)
+        assert list(report.glob(f"thread-sweep-*-{op}*.png")), sorted(report.glob("*.png"))
 
 
 OWN_HBASE_PORTS = "27181,27000,27020"

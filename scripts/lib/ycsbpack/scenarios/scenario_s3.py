@@ -18,7 +18,8 @@ OPERATIONS = ["insert", "select", "update", "delete"]
 SCALE = {"cluster": {"threads": [100, 200, 500, 1000, 1500], "clients": [2, 3, 4, 5, 6, 7, 8],
                      "client_threads": 500},
          "local": {"threads": [4, 16, 64], "clients": [2], "client_threads": 16},
-         "ci": {"threads": [], "clients": [2], "client_threads": 4}}  # CI: the split only
+         # CI: a two-point sweep (its chart and intervals are tested) and the clients' split
+         "ci": {"threads": [2, 4], "clients": [2], "client_threads": 4}}
 
 
 def plan(ctx: Context) -> list:
