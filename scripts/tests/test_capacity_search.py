@@ -35,6 +35,19 @@ def test_the_schedule_starts_at_80_percent_of_the_ceiling_then_bisects_to_10_per
     assert next_rate(0, [], 5) is None  # the probe did nothing: nothing to search
 
 
+def test_the_target_found_is_confirmed_and_one_that_fails_again_no_longer_counts():
+    tried = [(800, False), (400, True), (600, True), (700, False)]
+    assert next_rate(1000, tried, 4) is None  # no confirmations: 600 found
+    assert capacity.capacity_of(tried) == 600
+    assert next_rate(1000, tried, 4, confirms=2) == 600   # steps spent: confirm 600
+    assert next_rate(1000, tried + [(600, True)], 4, confirms=2) is None  # held twice
+    failed = tried + [(600, False)]  # a stall in the confirmation's window
+    assert capacity.capacity_of(failed) == 400  # a target counts when every step at it held
+    assert next_rate(1000, failed, 4, confirms=2) == 400  # gap 400..600 too wide, no steps left
+    assert next_rate(1000, failed, 5, confirms=2) == 500  # a step left: bisect 400..600 again
+    assert next_rate(1000, failed + [(400, False)], 4, confirms=2) is None  # confirms spent
+
+
 def step_judge(holds_below, ceiling=1000.0):
     """A judge whose database keeps the objective at targets below `holds_below`."""
     def judge(phase_dir):
@@ -50,7 +63,8 @@ def searched(scale: str, checks: tuple = ()):
     _, steps = plan("s4", scale=scale)
     phase = [p for p in phases(steps) if p.command == "run"][0]
     return phase, CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS[scale],
-                                 checks, measure_s=capacity.MEASURE_S[scale])
+                                 checks, measure_s=capacity.MEASURE_S[scale],
+                                 confirms=capacity.CONFIRMS[scale])
 
 
 def run_search(search, holds_below):
@@ -61,11 +75,13 @@ def run_search(search, holds_below):
     return ran, result
 
 
-def test_the_search_ends_at_the_highest_target_that_held():
+def test_the_search_ends_at_the_highest_target_that_held_confirmed():
     phase, search = searched("local")
     ran, result = run_search(search, 650)
-    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650]  # probe, then bisection
-    assert result["capacity"] == 600
+    # probe, bisection (4 steps at local scale), then 600 run again to confirm it
+    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 600]
+    assert result["capacity"] == 600 and result["confirmed"]
+    assert ran[-1].capacity["confirm"] is True and "confirm" not in ran[3].capacity
     probe, first = ran[0], ran[1]
     assert probe.name == f"{phase.name}-step-0"
     assert probe.dir_name == f"cassandra-{phase.name}-step-0"
@@ -80,10 +96,25 @@ def test_the_search_ends_at_the_highest_target_that_held():
 def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its_ceiling():
     _, search = searched("local")
     ran, r = run_search(search, 5000)
-    assert [p.target for p in ran] == [None, 800, 900] and r["capacity"] == 900
+    assert [p.target for p in ran] == [None, 800, 900, 900] and r["capacity"] == 900
     _, search = searched("ci")
     ran, r = run_search(search, 0)
     assert [p.target for p in ran] == [None, 800, 400] and r["capacity"] == 0
+
+
+def test_a_failed_confirmation_sends_the_search_below_the_target_it_had_found():
+    _, search = searched("local")
+    stalls = {5}  # the confirmation of 600 meets a stall of the server
+    ran = []
+
+    def judge(phase):
+        k = len(ran) - 1
+        held = phase.target is not None and phase.target < 650 and k not in stalls
+        return {"achieved_ops_per_s": phase.target or 1000.0, "held": held, "summary": "..."}
+
+    r = search.run(lambda p: ran.append(p) or p, judge=judge, say=lambda _: None)
+    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 600, 400]
+    assert r["capacity"] == 400 and r["confirmed"] and search.phases == 7
 
 
 def test_a_local_step_is_measured_60_s_unless_the_phase_or_the_user_sets_its_time():
