@@ -1,7 +1,8 @@
 """The client fleet on a real local Ray cluster (scripts/fleet-local) and a real Cassandra.
 
-One 3-node Ray cluster on 127.0.0.1:6492 for the whole module (started once, stopped at the end
-also when a test fails, every node by its PID); the Cassandra is the scenario tests' shared
+One 2-node Ray cluster on 127.0.0.1:6492 for the whole module (one loader per core of a 2-core
+machine: --pin-cores), started once, stopped at the end also when a test fails, every node by
+its PID; the Cassandra is the scenario tests' shared
 3-node one (conftest's `run_dir`: shared_servers.py).
 The tests run in file order: the last one stops a Ray node for good.
 """
@@ -29,6 +30,8 @@ merge = pytest.importorskip("ycsb_analysis.merge")
 summary = pytest.importorskip("ycsb_analysis.summary")
 
 PORT = 6492
+# loader nodes (head included): a client on each in the phases below; the last test stops one
+NODES = 2
 CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
 
 
@@ -80,13 +83,13 @@ def fleet(tmp_path_factory):
         t0 = time.monotonic()
         p = subprocess.run(
             # one-core loaders: the client-bound phase saturates its own core, whatever else runs
-            script("fleet-local", "start", "--nodes", 3, "--pin-cores", *opts),
+            script("fleet-local", "start", "--nodes", NODES, "--pin-cores", *opts),
             capture_output=True,
             text=True,
             timeout=300,
         )
         assert p.returncode == 0, p.stdout + p.stderr
-        print(f"3-node Ray cluster up in {time.monotonic() - t0:.1f} s")
+        print(f"{NODES}-node Ray cluster up in {time.monotonic() - t0:.1f} s")
         address = p.stdout.strip().splitlines()[-1]
         assert address == f"127.0.0.1:{PORT}"
         yield {"address": address, "opts": opts, "root": root}
@@ -127,16 +130,16 @@ def fleet_run(fleet, out, clients, *ycsb):
 
 @contextlib.contextmanager
 def running_phase(fleet, out, seconds=60):
-    """A BasicDB phase of 3 clients on the fleet, yielded once every client printed a status
+    """A BasicDB phase of a client per loader node, yielded once every client printed a status
     line; killed on the way out if it still runs (the test has failed then)."""
     proc = subprocess.Popen(
-        fleet_command(fleet, out, 3, *basic(seconds)),
+        fleet_command(fleet, out, NODES, *basic(seconds)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        wait_for_status_lines(out / "phase", 3)
+        wait_for_status_lines(out / "phase", NODES)
         yield proc
     finally:
         if proc.poll() is None:
@@ -144,11 +147,11 @@ def running_phase(fleet, out, seconds=60):
             proc.communicate()
 
 
-def test_s4_with_three_clients_on_three_ray_nodes(fleet, run_dir, tmp_path):
+def test_s4_with_a_client_on_each_ray_node(fleet, run_dir, tmp_path):
     p = subprocess.run(
         # the scans (the trials test on real servers runs update-heavy)
         s4_at_ci_scale(
-            tmp_path, run_dir, "127.0.0.51", 7251, "--ray", fleet["address"], "--clients", 3,
+            tmp_path, run_dir, "127.0.0.51", 7251, "--ray", fleet["address"], "--clients", NODES,
             "--only", "short-range", "--no-server-watch",
         ),
         capture_output=True,
@@ -161,7 +164,7 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, run_dir, tmp_path):
     for d in phases:
         meta = json.loads((d / "metadata.json").read_text())
         clients = meta["fleet"]["clients"]
-        assert len({c["ray_node_id"] for c in clients}) == 3, "three distinct Ray nodes"
+        assert len({c["ray_node_id"] for c in clients}) == NODES, "distinct Ray nodes"
         for c in clients:
             assert c["exit_status"] == 0 and c["java_version"].startswith("17")
             assert c["jars_sha256"] == meta["fleet"]["coordinator_jars_sha256"]
@@ -171,11 +174,11 @@ def test_s4_with_three_clients_on_three_ray_nodes(fleet, run_dir, tmp_path):
         # client's CPU time (one core each: --pin-cores)
         assert meta["warmup"].get("in_run", False) is (meta["command"][1] == "run"), meta["warmup"]
         cpu = meta["cpu"]
-        assert all(s > 0 for s in cpu["client_cpu_s"]) and len(cpu["client_cpu_s"]) == 3, cpu
-        assert cpu["client_cores"] == [1, 1, 1] and len(set(cpu["client_loader"])) == 3
+        assert all(s > 0 for s in cpu["client_cpu_s"]) and len(cpu["client_cpu_s"]) == NODES, cpu
+        assert cpu["client_cores"] == [1] * NODES and len(set(cpu["client_loader"])) == NODES
         run = loader.load_phase_dir(d)
-        assert sorted(c.index for c in run.clients) == [0, 1, 2] and not run.partial
-        for i in range(3):  # every client's output came back, .hdr logs included
+        assert sorted(c.index for c in run.clients) == list(range(NODES)) and not run.partial
+        for i in range(NODES):  # every client's output came back, .hdr logs included
             assert "[OVERALL], RunTime(ms)" in (d / f"client-{i}.out").read_text()
             assert " sec: " in (d / f"client-{i}.err").read_text()
             assert list((d / "hdr").glob(f"client-{i}-*.hdr"))
@@ -252,11 +255,11 @@ def warmed_up_fleet_phase(fleet, out, clients, *ycsb) -> tuple:
 def test_a_fleet_phase_is_warmed_up_and_a_client_bound_one_is_flagged(fleet, tmp_path):
     """The same warm-up as local clients (the stop reaches every loader through Ray), client
     CPU measured on each loader, and the analysis's client-bound flag from it: 8 threads of
-    BasicDB (no I/O, nothing to wait for) on one loader keep its cores busy; three clients
-    paced at 100 ops/s each do not."""
+    BasicDB (no I/O, nothing to wait for) on one loader keep its core busy; a client per
+    loader paced at 300 ops/s does not."""
     measured_s = 5
     phases = {
-        "paced": (3, basic(measured_s, threads=1, target=300)),
+        "paced": (NODES, basic(measured_s, threads=1, target=300)),
         "client-bound": (1, basic(measured_s, threads=8, target=None)),
     }
     rows = {}
@@ -313,18 +316,19 @@ def test_a_loader_with_another_pack_build_and_too_few_loaders_are_refused(fleet,
     )
     assert p.returncode == 0, p.stdout + p.stderr
     try:
-        r = fleet_run(fleet, tmp_path / "out", 4, *basic())
+        r = fleet_run(fleet, tmp_path / "out", NODES + 1, *basic())
         assert r.returncode == 1, r.stdout + r.stderr
         assert f"pack {home}) runs a different pack build" in r.stderr, r.stderr
         assert "Traceback" not in r.stderr
         assert not fleet_jvms(), "nothing started on any loader"
-        r = fleet_run(fleet, tmp_path / "out", 5, *basic())
+        r = fleet_run(fleet, tmp_path / "out", NODES + 2, *basic())
         assert r.returncode == 1
-        assert "need 5 loader nodes, but the Ray cluster at 127.0.0.1:6492 has 4" in r.stderr, (
+        assert (f"need {NODES + 2} loader nodes, but the Ray cluster at 127.0.0.1:6492 has "
+                f"{NODES + 1}") in r.stderr, (
             r.stderr
         )
     finally:
-        subprocess.run(script("fleet-local", "stop", "--node", 3, *fleet["opts"]))
+        subprocess.run(script("fleet-local", "stop", "--node", NODES, *fleet["opts"]))
 
 
 def wait_for_status_lines(phase_dir: Path, clients: int, timeout: float = 120) -> None:
@@ -340,7 +344,7 @@ def wait_for_status_lines(phase_dir: Path, clients: int, timeout: float = 120) -
 def test_every_process_of_a_local_fleet_running_a_phase_uses_loopback_only(fleet, tmp_path):
     """GCS, raylets (node and object managers), agents, the actors' core workers and the
     coordinator's driver: every TCP/UDP socket they hold, listening or connected, is on
-    127.0.0.0/8 while three clients run."""
+    127.0.0.0/8 while a client per node runs."""
     with running_phase(fleet, tmp_path, seconds=8) as proc:
         nodes = json.loads((fleet["root"] / "fleet.json").read_text())["nodes"]
         sockets = procs.inet_sockets(procs.process_tree([n["pid"] for n in nodes] + [proc.pid]))
@@ -353,8 +357,8 @@ def test_every_process_of_a_local_fleet_running_a_phase_uses_loopback_only(fleet
     # the inventory saw every kind of Ray server: one GCS, a raylet per node, an actor's core
     # worker per client, and the driver in the coordinator
     assert len(listeners.get("gcs_server", ())) == 1, listeners
-    assert len(listeners.get("raylet", ())) == 3, listeners
-    assert len(listeners.get("ray::ClientAgen", ())) == 3, listeners
+    assert len(listeners.get("raylet", ())) == NODES, listeners
+    assert len(listeners.get("ray::ClientAgen", ())) == NODES, listeners
     assert proc.pid in set().union(*listeners.values()), listeners
     elsewhere = [
         f"{s['name']} (pid {s['pid']}) {s['proto']} {s['local']} -> {s['remote']}"
@@ -367,7 +371,7 @@ def test_every_process_of_a_local_fleet_running_a_phase_uses_loopback_only(fleet
 
 def test_ctrl_c_on_the_coordinator_stops_every_remote_client(fleet, tmp_path):
     with running_phase(fleet, tmp_path) as proc:
-        assert len(fleet_jvms()) == 3
+        assert len(fleet_jvms()) == NODES
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, err[-2000:]
@@ -376,9 +380,9 @@ def test_ctrl_c_on_the_coordinator_stops_every_remote_client(fleet, tmp_path):
 
 def test_a_loader_node_stopped_mid_phase_fails_the_phase_naming_the_client(fleet, tmp_path):
     with running_phase(fleet, tmp_path, seconds=25) as proc:
-        # node 2 dies as a host does: SIGKILL of its raylet, agents and workers
+        # the last worker dies as a host does: SIGKILL of its raylet, agents and workers
         subprocess.run(
-            script("fleet-local", "stop", "--node", 2, "--kill", *fleet["opts"]), check=True
+            script("fleet-local", "stop", "--node", NODES - 1, "--kill", *fleet["opts"]), check=True
         )
         out, err = proc.communicate(timeout=180)
     assert proc.returncode == 1, out + err

@@ -18,8 +18,9 @@ OPERATIONS = ["insert", "select", "update", "delete"]
 SCALE = {"cluster": {"threads": [100, 200, 500, 1000, 1500], "clients": [2, 3, 4, 5, 6, 7, 8],
                      "client_threads": 500},
          "local": {"threads": [4, 16, 64], "clients": [2], "client_threads": 16},
-         # CI: a two-point sweep (its chart and intervals are tested) and the clients' split
-         "ci": {"threads": [2, 4], "clients": [2], "client_threads": 4}}
+         # CI: a two-point sweep (its chart and intervals are tested); several clients' split
+         # of a load is tested on the fleet (test_fleet_on_real_ray), of a point by unit tests
+         "ci": {"threads": [2, 4], "clients": [], "client_threads": 4}}
 
 
 def plan(ctx: Context) -> list:
