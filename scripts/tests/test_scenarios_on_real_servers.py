@@ -4,8 +4,8 @@ Every scenario once, seconds per phase: each phase must leave a result the analy
 parses, with the operations the phase is about and no error status it does not expect; S2's
 fault phase, on each database, a node crashed (SIGKILL) mid-run: on Cassandra CL ALL writes
 failing while the node is down and CL ONE reads going on, on HBase the dead region server's
-regions reassigned; on both every acknowledged write read back. About 24 minutes on 2 busy
-cores (the fresh-clone CI run of 2026-11-29).
+regions reassigned; on both every acknowledged write read back. The eight slowest took 16
+minutes on 2 cores (a fresh-clone run of 2026-12-04).
 
 Servers: those of shared_servers.py (conftest's `run_dir`: a 3-node Cassandra, a 3-node HBase and
 a MariaDB, started once for every test file that uses them); S4 starts and stops its own

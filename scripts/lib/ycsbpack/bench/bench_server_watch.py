@@ -4,24 +4,28 @@ Between runs on a shared 2-core machine throughput differs by 10-20%: two runs c
 cost of 2%. So the comparison is made within one run: one long measured phase (S4 update-heavy
 at local scale on a local server started here, the runner's own sampling off), and beside it
 this script samples the servers exactly as the runner does (runner/server_watch.py: `bin/ycsb
-servers -watch` and /proc) in alternating windows, on then off, then off then on (A,B,B,A: a
-drift of the machine falls on both), after one sampled window that counts for neither side (the
-servers' side of the sampling warmed, as it is after a run's first phase). Each sampled
-window begins once the probe's start is over (its JVM, connections and first facts: seconds of
-CPU, which in a phase fall in the warm-up); those seconds count for neither side, and the CPU
-the start took is printed.
+servers -watch` and /proc) in short alternating windows, on then off, then off then on
+(A,B,B,A: a drift of the machine falls on both). As in a run, one probe samples the whole
+measured part: it starts (its JVM, connections and first facts: seconds of CPU, which in a
+phase fall in the warm-up) and samples one window that counts for neither side; from then on
+a window without sampling is one in which the probe's JVM is paused (SIGSTOP: it neither
+runs nor asks the servers anything) and resumed (SIGCONT) for the next window with sampling.
+Its missed rounds are skipped, not made up (WatchLoop), so a sampled window has the rounds a
+run's window has.
 
 Per pair of windows: the clients' throughput with and without sampling, from the status lines
-(the analysis package's reader) and their ratio; over the pairs the mean ratio with its 95%
-t-interval. Also what the probe itself used in CPU during its windows (its own series in
-servers.csv), as a share of the machine's CPU. Then, the phase over and the server idle,
-the servers' own CPU (/proc) in 30-s windows with and without sampling (A,B,B,A): what answering
-the probe costs them, which is lost in a busy phase's noise. The target (issue 34): less than
-2% of the phase's throughput. Runs in .venv's Python.
+(the analysis package's reader) and their ratio; over the pairs the mean log ratio with its 95%
+t-interval. Also what the probe itself used in CPU during its windows (/proc), as a share of
+the machine's CPU. Then, the phase over and the server idle, the servers' own CPU (/proc) in
+30-s windows with and without sampling (A,B,B,A): what answering the probe costs them, which is
+lost in a busy phase's noise. The target (issue 34): less than 2% of the phase's throughput.
+Runs in .venv's Python.
 """
 import argparse
 import json
 import math
+import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -35,7 +39,7 @@ from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT
 from ..runner import cpu
 from ..runner.run_scenario import timestamp
-from ..runner.server_watch import PROBE_NODE, ServerWatch
+from ..runner.server_watch import ServerWatch
 from ..scenarios.scenario_plan import WORKLOADS
 from ..servers.local_servers import LocalCassandra, LocalHBase
 
@@ -44,7 +48,7 @@ PHASE = "update-heavy-threads-8"
 # its window begins, once it used less than SETTLED_CPU of one core over the last SETTLED_S
 # (at least STARTUP_S, at most STARTUP_MAX_S after it started)
 STARTUP_S, STARTUP_MAX_S, SETTLED_S, SETTLED_CPU = 12, 90, 5, 0.05
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306}
+MAX_ROUNDS = 200
 SERVERS = {  # script, its options, run-scenario's options, the probe's connection
     "cassandra": ("cassandra-local", ["--first-address", "127.0.0.71", "--jmx-port", "7271"],
                   ["--cassandra-address", "127.0.0.71", "--cassandra-jmx-port", "7271"],
@@ -92,17 +96,6 @@ def _ops_at(phase_dir: Path, moments: list) -> np.ndarray:
     return total
 
 
-def _probe_cpu_share(window_dir: Path, start: datetime, end: datetime) -> float:
-    """The probe's CPU in its window (servers.csv) over the machine's CPU time in it."""
-    rows = [r.split(",") for r in (window_dir / "servers.csv").read_text().splitlines()[1:]]
-    pts = [(int(t) / 1000, float(v)) for t, node, metric, v in rows
-           if node == PROBE_NODE and metric == "cpu_ms_total"
-           and start.timestamp() <= int(t) / 1000 <= end.timestamp()]
-    if len(pts) < 2:
-        return math.nan
-    return (pts[-1][1] - pts[0][1]) / 1000 / ((pts[-1][0] - pts[0][0]) * cpu.cores())
-
-
 def _settled(watch: ServerWatch) -> float:
     """Waits for the probe's start to be over (STARTUP_S...); the CPU-s it used until then."""
     began, seen = time.monotonic(), []
@@ -140,48 +133,53 @@ def _idle_cost(db: str, out: Path, pids: dict) -> list:
 
 
 def _windows(db: str, out: Path, rounds: int, window_s: int) -> list:
-    """Alternating windows beside the running phase: [(on, start, end, window dir, the
-    probe's CPU-s until its window began), ...];
-    round 0, a sampled window that counts for neither side, warms the servers' side of the
-    sampling (a run's phases share one server lifetime: only its first phase meets it cold)."""
-    done = []
-    for r in range(0, rounds + 1):
-        for on in ([True] if r == 0 else [True, False] if r % 2 else [False, True]):
-            d = out / f"window-{r}-{'on' if on else 'off'}"
-            d.mkdir()
-            watch = ServerWatch(d, _probe_command(db), {}).start() if on else None
-            startup = _settled(watch) if on else math.nan
-            start = datetime.now()
-            time.sleep(window_s)
-            end = datetime.now()
-            if watch:
-                (d / "servers.json").write_text(json.dumps(watch.stop(), indent=1))
-            if r:
-                done.append((on, start, end, d, startup))
-    return done
+    """Alternating windows beside the running phase, one probe for all of them (paused in the
+    windows without sampling): [(on, start, end, the probe's CPU-s in the window), ...] and
+    the probe's CPU-s until its first window began (its start). A first sampled window counts
+    for neither side: the probe's JIT and the servers' side of the sampling warm in it, as in a
+    run's warm-up."""
+    d = out / "watch"
+    d.mkdir()
+    watch = ServerWatch(d, _probe_command(db), {}).start()
+    pid, done = watch.probe_pid(), []
+    try:
+        startup = _settled(watch)
+        time.sleep(window_s)
+        for r in range(1, rounds + 1):
+            for on in ([True, False] if r % 2 else [False, True]):
+                os.kill(pid, signal.SIGCONT if on else signal.SIGSTOP)
+                start, cpu_before = datetime.now(), watch.probe_cpu_s()
+                time.sleep(window_s)
+                done.append((on, start, datetime.now(), watch.probe_cpu_s() - cpu_before))
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        (d / "servers.json").write_text(json.dumps(watch.stop(), indent=1))
+    return done, startup
 
 
-def _print_pairs(db: str, windows: list, phase_dir: Path, rounds: int, window_s: int) -> None:
+def _print_pairs(db: str, windows: list, startup: float, phase_dir: Path, rounds: int,
+                 window_s: int) -> None:
+    from ycsb_analysis.uncertainty import t95
     ops = _ops_at(phase_dir, [m for w in windows for m in (w[1], w[2])])
     rates = [(ops[2 * i + 1] - ops[2 * i]) / (w[2] - w[1]).total_seconds()
              for i, w in enumerate(windows)]
-    logs, shares, starts = [], [], []
+    logs, shares = [], []
     for r in range(rounds):
         pair = list(zip(windows, rates))[2 * r:2 * r + 2]
         (sampled, on), (_, off) = sorted(pair, key=lambda wr: not wr[0][0])
         logs.append(math.log(on / off))
-        shares.append(_probe_cpu_share(sampled[3], sampled[1], sampled[2]))
-        starts.append(sampled[4])
+        shares.append(sampled[3] / ((sampled[2] - sampled[1]).total_seconds() * cpu.cores()))
         print(f"pair {r + 1}: sampled {on:,.0f} ops/s, not sampled {off:,.0f} ops/s, ratio "
               f"{on / off:.3f}; the probe used {shares[-1]:.2%} of the machine's CPU in its "
-              f"window, {starts[-1]:.1f} CPU-s before it (its start)", flush=True)
+              f"window", flush=True)
     mean, sd = statistics.mean(logs), statistics.stdev(logs)
-    half = T95[rounds - 1] * sd / math.sqrt(rounds)
+    half = t95(rounds - 1) * sd / math.sqrt(rounds)
     print(f"{db}, S4 {PHASE} at local scale, {rounds} pairs of {window_s}-s windows in one "
-          f"measured phase (A,B,B,A): throughput sampled/not sampled {math.exp(mean):.3f} "
-          f"(95% CI {math.exp(mean - half):.3f} to {math.exp(mean + half):.3f}); the probe's "
-          f"CPU median {statistics.median(shares):.2%} of the machine's in its windows, its "
-          f"start {statistics.median(starts):.1f} CPU-s (in a phase: during the warm-up)")
+          f"measured phase (A,B,B,A), one probe paused in the windows without sampling: "
+          f"throughput sampled/not sampled {math.exp(mean):.3f} (95% CI "
+          f"{math.exp(mean - half):.3f} to {math.exp(mean + half):.3f}); the probe's CPU "
+          f"median {statistics.median(shares):.2%} of the machine's in its windows, its start "
+          f"{startup:.1f} CPU-s (in a phase: during the warm-up)")
 
 
 def _print_idle(idle: list) -> None:
@@ -198,24 +196,24 @@ def _print_idle(idle: list) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="bench-server-watch", description=__doc__.splitlines()[0])
     p.add_argument("--db", choices=sorted(SERVERS), default="cassandra")
-    p.add_argument("--rounds", type=int, default=8, help="pairs of windows (default 8)")
+    p.add_argument("--rounds", type=int, default=20, help="pairs of windows (default 20)")
     p.add_argument("--window", type=int, default=20, help="seconds per window (default 20)")
     p.add_argument("--idle-only", action="store_true",
                    help="S4's load, then only the idle server's part (~5 minutes)")
     p.add_argument("--out", type=Path, default=None,
                    help="results (default results/bench-server-watch/<timestamp>)")
     args = p.parse_args(argv)
-    if not 2 <= args.rounds <= max(T95):
-        raise ScriptError(f"--rounds {args.rounds}: give 2 to {max(T95)}")
+    if not 2 <= args.rounds <= MAX_ROUNDS:
+        raise ScriptError(f"--rounds {args.rounds}: give 2 to {MAX_ROUNDS}")
     out = (args.out or REPO_ROOT / "results" / "bench-server-watch" / timestamp()).resolve()
     out.mkdir(parents=True, exist_ok=True)
     script, server_opts, scenario_opts, _ = SERVERS[args.db]
     run_dir = out / "servers"
     start = [*server_opts, "--run-dir", run_dir / args.db]  # where run-scenario looks
     warmup_max = 60
-    measured = (args.rounds + 1) * (2 * args.window + STARTUP_MAX_S) + warmup_max + 30
+    measured = (2 * args.rounds + 1) * args.window + STARTUP_MAX_S + warmup_max + 30
     subprocess.run(_script(script, "start", *start), check=True, stdout=subprocess.DEVNULL)
-    phase, windows = None, []
+    phase, windows, startup = None, [], math.nan
     phase_dir = out / "run" / f"{args.db}-{PHASE}"
     try:
         log = open(out / "run.log", "w")
@@ -231,7 +229,7 @@ def main(argv=None) -> int:
                     raise ScriptError(f"the phase ended early: see {out / 'run.log'}")
                 time.sleep(1)
             time.sleep(warmup_max + 15)  # past the longest warm-up: the measured part
-            windows = _windows(args.db, out, args.rounds, args.window)
+            windows, startup = _windows(args.db, out, args.rounds, args.window)
             (phase_dir / "stop-after-measuring").touch()  # the runner's stop file: it ends
         if phase.wait() != 0:
             raise ScriptError(f"the phase failed: see {out / 'run.log'}")
@@ -242,7 +240,7 @@ def main(argv=None) -> int:
             phase.wait()
         subprocess.run(_script(script, "stop", *start), stdout=subprocess.DEVNULL)
     if windows:
-        _print_pairs(args.db, windows, phase_dir, args.rounds, args.window)
+        _print_pairs(args.db, windows, startup, phase_dir, args.rounds, args.window)
     _print_idle(idle)
     print(f"results in {out}")
     return 0

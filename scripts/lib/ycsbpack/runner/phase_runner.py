@@ -46,6 +46,9 @@ from .warmup import InRunWarmUp, WarmUp
 YCSB = REPO_ROOT / "bin" / "ycsb"
 # Run-phase inserts of client i start this many keys after client i-1's: room for 1e9 inserts each.
 RUN_INSERT_STRIDE = 1_000_000_000
+# seconds between a phase's action after its clients (flush, compaction) and the servers'
+# last samples: HBase refreshes its metrics every 5 s by default (the local servers every 1 s)
+METRICS_LAG_S = 6
 
 
 @dataclass
@@ -193,8 +196,8 @@ def run_phase(
             statuses, client_cpu = launcher.run(commands, phase_dir, echo_status, plan), None
         end = datetime.now(timezone.utc)
         after = _then(phase) if phase.then and not any(statuses) else None
-        if after and watch:  # one more round of samples after it, its effects included
-            time.sleep(watch.interval_s + 1)
+        if after and watch:  # the watch's last round, as it stops, sees the action's effects
+            time.sleep(METRICS_LAG_S)
     finally:
         servers = (watch.stop() if watch else
                    {"skipped": ["the servers were not sampled (run-scenario --no-server-watch)"]})

@@ -1,6 +1,7 @@
 """What the servers were and did during a phase: their facts and their time series.
 
-While a phase's clients run, two samplers run beside them, every `interval_s` seconds:
+While a phase's clients run, two samplers run beside them, every `interval_s` seconds and once
+more as they stop (a phase shorter than the interval still has its start and its end):
 
 - `bin/ycsb servers <binding> ... -watch S` (the binding's ServerProbe, connected as the
   clients are, so it works on the user's cluster too): first the servers' facts as they
@@ -27,7 +28,9 @@ from ..core.bindings import BINDINGS
 from ..core.paths import REPO_ROOT
 from . import cpu
 
-INTERVAL_S = 5.0  # a round costs the probe ~0.1 CPU-s: every 2 s that was ~2% of 2 cores
+# a round costs the probe ~0.05-0.1 CPU-s and the servers about as much again: every 5 s that
+# took 1-1.7% of a busy 2-core machine's throughput (docs/benchmarks/server-watch.md)
+INTERVAL_S = 10.0
 FILE = "servers.csv"
 PROBE_OUT, PROBE_ERR = "servers-probe.jsonl", "servers-probe.err"
 _CONNECTION_OPTIONS = ("-P", "-p", "-cp")
@@ -93,6 +96,10 @@ class ServerWatch:
             self._thread.start()
         return self
 
+    def probe_pid(self) -> Optional[int]:
+        """The probe's JVM (bin/ycsb execs it), None when no probe runs."""
+        return self._probe.pid if self._probe else None
+
     def probe_cpu_s(self) -> Optional[float]:
         """The CPU seconds the probe's JVM has used so far (None when no probe runs)."""
         return cpu.process_cpu_s(self._probe.pid) if self._probe else None
@@ -100,25 +107,29 @@ class ServerWatch:
     def _sample_local(self) -> None:
         unreadable = set()
         while True:
-            t_ms = int(time.time() * 1000)
-            probe = self.probe_cpu_s()
-            if probe is not None:  # what the probe itself costs, on the same time axis
-                self.rows.append((t_ms, PROBE_NODE, "cpu_ms_total", round(probe * 1000)))
-            for name, pid in self.local_pids.items():
-                used = cpu.process_cpu_s(pid)
-                if used is not None:
-                    self.rows.append((t_ms, name, "cpu_ms_total", round(used * 1000)))
-                io = proc_io(pid)
-                if io is None and name not in unreadable:
-                    unreadable.add(name)
-                    self.skipped.append(f"{name}: /proc/{pid}/io is not readable (another "
-                                        "user's process?): no disk bytes for it")
-                elif io is not None:
-                    self.rows.append((t_ms, name, "disk_read_bytes_total", io["read"]))
-                    self.rows.append((t_ms, name, "disk_write_bytes_total", io["write"]))
-            if self._stop.wait(self.interval_s):
+            self._sample_proc(unreadable)
+            if self._stop.is_set():  # that was the last, as the phase ended
                 self.cost_cpu_s["proc_sampler"] = round(time.thread_time(), 3)
                 return
+            self._stop.wait(self.interval_s)
+
+    def _sample_proc(self, unreadable: set) -> None:
+        t_ms = int(time.time() * 1000)
+        probe = self.probe_cpu_s()
+        if probe is not None:  # what the probe itself costs, on the same time axis
+            self.rows.append((t_ms, PROBE_NODE, "cpu_ms_total", round(probe * 1000)))
+        for name, pid in self.local_pids.items():
+            used = cpu.process_cpu_s(pid)
+            if used is not None:
+                self.rows.append((t_ms, name, "cpu_ms_total", round(used * 1000)))
+            io = proc_io(pid)
+            if io is None and name not in unreadable:
+                unreadable.add(name)
+                self.skipped.append(f"{name}: /proc/{pid}/io is not readable (another "
+                                    "user's process?): no disk bytes for it")
+            elif io is not None:
+                self.rows.append((t_ms, name, "disk_read_bytes_total", io["read"]))
+                self.rows.append((t_ms, name, "disk_write_bytes_total", io["write"]))
 
     def _stop_probe(self) -> None:
         if self._probe is None:

@@ -9,32 +9,47 @@ import org.ycsbpack.common.ErrorLog;
 
 /**
  * The probe's {@code -watch SECONDS}: a round of samples every period until standard input
- * ends (or the process is killed), each round's lines flushed at once. A failed round is said
- * once and the watch goes on.
+ * ends (or the process is killed) and one more then, each round's lines flushed at once. A
+ * failed round is said once and the watch goes on. A round missed (a round slower than the
+ * period, the JVM paused) is skipped, not made up in a burst of rounds against servers that
+ * were slow already.
  */
 public final class WatchLoop {
   private WatchLoop() {
   }
 
-  /** Samples {@code source} every {@code periodMs} until {@code stdin} reaches its end. */
+  /** Samples {@code source} every {@code periodMs} until {@code stdin} reaches its end, and
+   * once more then: the series ends where the phase did, however short it was. */
   public static void run(ServerSource source, long periodMs, InputStream stdin,
                          PrintStream out) {
     CountDownLatch ended = endOf(stdin);
     Samples samples = new Samples();
     long next = System.currentTimeMillis();
     do {
-      try {
-        source.sample(samples);
-      } catch (RuntimeException e) {
-        samples.skip(System.currentTimeMillis(), "*", "round",
-            "a round of samples failed: " + ErrorLog.describe(e) + "; the watch goes on");
-      }
-      for (String line : samples.drain()) {
-        out.println(line);
-      }
-      out.flush();
-      next += periodMs;
+      round(source, samples, out);
+      next = nextRound(next, System.currentTimeMillis(), periodMs);
     } while (!waitFor(ended, Math.max(0, next - System.currentTimeMillis())));
+    round(source, samples, out);
+  }
+
+  private static void round(ServerSource source, Samples samples, PrintStream out) {
+    try {
+      source.sample(samples);
+    } catch (RuntimeException e) {
+      samples.skip(System.currentTimeMillis(), "*", "round",
+          "a round of samples failed: " + ErrorLog.describe(e) + "; the watch goes on");
+    }
+    for (String line : samples.drain()) {
+      out.println(line);
+    }
+    out.flush();
+  }
+
+  /** When the round after the one due at {@code due} is: a period later, or the first moment
+   * on that schedule not before {@code now} when rounds were missed. */
+  static long nextRound(long due, long now, long periodMs) {
+    long next = due + periodMs;
+    return next >= now ? next : next + (now - next + periodMs - 1) / periodMs * periodMs;
   }
 
   /** True when the input ended (or the wait was interrupted) within {@code ms}. */

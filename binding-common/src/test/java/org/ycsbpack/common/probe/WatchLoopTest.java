@@ -1,0 +1,53 @@
+package org.ycsbpack.common.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class WatchLoopTest {
+  @Test
+  void aRoundOnTimeIsFollowedAPeriodLater() {
+    assertEquals(6_000, WatchLoop.nextRound(1_000, 1_200, 5_000));
+  }
+
+  @Test
+  void roundsMissedWhileTheProbeWasPausedAreSkippedNotMadeUp() {
+    // due at 1 s, the JVM paused until 23.5 s: the rounds of 6, 11, 16 and 21 s are gone and
+    // the next is at 26 s, on the same schedule
+    assertEquals(26_000, WatchLoop.nextRound(1_000, 23_500, 5_000));
+    assertEquals(21_000, WatchLoop.nextRound(1_000, 21_000, 5_000));
+    // a round that ends just as the next is due: that one runs at once
+    assertEquals(6_000, WatchLoop.nextRound(1_000, 6_000, 5_000));
+  }
+
+  @Test
+  void aPhaseShorterThanThePeriodIsSampledAsItStartsAndAsItEnds() {
+    AtomicInteger rounds = new AtomicInteger();
+    ServerSource source = new ServerSource() {
+      @Override
+      public ServerFacts facts(boolean watching) {
+        throw new UnsupportedOperationException("the loop asks for samples only");
+      }
+
+      @Override
+      public void sample(Samples out) {
+        out.add(rounds.incrementAndGet(), "n1", "flushes_total", rounds.get());
+      }
+
+      @Override
+      public void close() {
+      }
+    };
+    ByteArrayOutputStream sink = new ByteArrayOutputStream();
+    // the input has ended already: a 60-s period never comes round
+    WatchLoop.run(source, 60_000, new ByteArrayInputStream(new byte[0]),
+        new PrintStream(sink, true, StandardCharsets.UTF_8));
+    assertEquals(2, rounds.get());
+    assertEquals(2, sink.toString(StandardCharsets.UTF_8).lines().count());
+  }
+}
