@@ -12,11 +12,12 @@ import csv
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from server_records import grown
-from shared_servers import run_scenario
+from shared_servers import HBASE_PORTS, run_scenario
 from ycsbpack.core.paths import REPO_ROOT
 from ycsbpack.servers.local_servers import LocalCassandra
 
@@ -107,3 +108,37 @@ def test_versions_the_servers_time_series_and_differences_named_on_the_verdict(r
     assert "NOT LIKE FOR LIKE" not in _rows(rep_c2 / "comparison.csv")[0]["verdict"]
     assert {r["expected"] for r in _rows(rep_c2 / "comparability.csv")
             if r["fact"].startswith("server setting compaction_throughput")} == {"True"}
+
+
+def _threads(pid: int) -> set:
+    return {(t / "comm").read_text().strip() for t in Path(f"/proc/{pid}/task").iterdir()}
+
+
+def test_the_hbase_watch_asks_the_info_servers_and_never_starts_the_hbase_client(run_dir):
+    """Under -watch the HBase probe's own JVM opens no HBase connection: a child JVM reads the
+    facts and exits. Once used, the HBase client keeps two timers ticking every 10 ms for the rest
+    of its JVM's life (three quarters of the probe's CPU when it did; issue 34's cost). The
+    rounds come from the info servers the facts name (sampled_from); the shared 3-node HBase."""
+    zk = HBASE_PORTS.split(",")[0]
+    cmd = [sys.executable, str(REPO_ROOT / "bin" / "ycsb"), "servers", "hbase-salted",
+           "-P", str(REPO_ROOT / "workloads" / "db" / "hbase.properties"),
+           "-p", "hbase.zookeeper.quorum=127.0.0.1",
+           "-p", f"hbase.zookeeper.property.clientPort={zk}", "-watch", "1"]
+    probe = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        facts = json.loads(probe.stdout.readline())
+        first_sample = json.loads(probe.stdout.readline())
+        threads = _threads(probe.pid)  # bin/ycsb execs the JVM
+    finally:
+        probe.stdin.close()
+    rest = [json.loads(line) for line in probe.stdout.read().splitlines()]
+    assert probe.wait(timeout=60) == 0, probe.stderr.read()[-2000:]
+    assert "main" in threads, threads  # the JVM's, not a launcher's
+    assert not [t for t in threads if t.startswith(("RpcClient-timer", "Async-Client-Retry"))], \
+        threads
+    rs = [f"127.0.0.1:{int(HBASE_PORTS.split(',')[2]) + i}" for i in range(3)]
+    assert set(rs) <= set(facts["sampled_from"]), facts["sampled_from"]
+    samples = [first_sample] + [d for d in rest if "metric" in d]
+    assert {d["node"] for d in samples if d["metric"] == "flushes_total"} == set(rs), samples
+    assert rest[-1]["database"] == "hbase" and rest[-1]["versions"] == facts["versions"]

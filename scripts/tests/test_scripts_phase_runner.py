@@ -1,6 +1,9 @@
 """How a phase becomes a bin/ycsb command and a metadata record."""
+import subprocess
+import sys
 from pathlib import Path
 
+from ycsbpack.runner import cpu
 from ycsbpack.runner.phase_runner import Phase, read_property_files, ycsb_command, ycsb_props
 
 
@@ -24,3 +27,20 @@ def test_every_phase_writes_hdr_logs_and_status_lines(tmp_path):
     assert cmd[1:3] == ["run", "cassandra4"]
     assert cmd[-5:] == ["-s", "-threads", "8", "-target", "1000"]
     assert Path(cmd[0]).name == "ycsb"
+
+
+def test_a_processs_cpu_counts_its_ended_children_only_when_asked():
+    """The HBase probe's facts are read by a child JVM that exits (HBaseWatch): the probe's cost
+    counts it (children=True); a server's CPU is its own."""
+    burn = "x = 0\nfor i in range(4_000_000): x += i"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import subprocess, sys; subprocess.run([sys.executable, '-c', "
+         f"{burn!r}]); print('ended', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout.readline().strip() == "ended"
+        own, with_children = cpu.process_cpu_s(parent.pid), cpu.process_cpu_s(parent.pid, True)
+    finally:
+        parent.stdin.close()
+        parent.wait()
+    assert with_children - own >= 0.1, (own, with_children)

@@ -11,12 +11,14 @@ from typing import Dict, Optional
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def process_cpu_s(pid: int) -> Optional[float]:
-    """User + system CPU seconds of a running process (its threads included); None if gone."""
+def process_cpu_s(pid: int, children: bool = False) -> Optional[float]:
+    """User + system CPU seconds of a running process (its threads included; with `children`,
+    those of its children that ended and were waited for, too); None if gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime (fields 14, 15)
+        # utime, stime (fields 14, 15); cutime, cstime (16, 17)
+        return sum(int(f) for f in fields[11:15 if children else 13]) / _TICKS
     except (OSError, IndexError, ValueError):
         return None
 

@@ -28,8 +28,8 @@ from ..core.bindings import BINDINGS
 from ..core.paths import REPO_ROOT
 from . import cpu
 
-# a round costs the probe ~0.05-0.1 CPU-s and the servers about as much again: every 5 s that
-# took 1-1.7% of a busy 2-core machine's throughput (docs/benchmarks/server-watch.md)
+# every 10 s, HBase's watch (no HBase client in its JVM) cost S4's update-heavy phase 0.3% of
+# its throughput (95% CI -1.3% to 1.9%; docs/benchmarks/server-watch.md)
 INTERVAL_S = 10.0
 FILE = "servers.csv"
 PROBE_OUT, PROBE_ERR = "servers-probe.jsonl", "servers-probe.err"
@@ -101,8 +101,9 @@ class ServerWatch:
         return self._probe.pid if self._probe else None
 
     def probe_cpu_s(self) -> Optional[float]:
-        """The CPU seconds the probe's JVM has used so far (None when no probe runs)."""
-        return cpu.process_cpu_s(self._probe.pid) if self._probe else None
+        """The CPU seconds the probe's JVM has used so far, with its children that ended (the
+        JVM that read the facts: HBaseWatch), None when no probe runs."""
+        return cpu.process_cpu_s(self._probe.pid, children=True) if self._probe else None
 
     def _sample_local(self) -> None:
         unreadable = set()
@@ -135,7 +136,7 @@ class ServerWatch:
         if self._probe is None:
             return
         # the probe's JVM (bin/ycsb execs it) before it ends: the CPU the watch cost
-        self.cost_cpu_s["probe"] = cpu.process_cpu_s(self._probe.pid) or 0.0
+        self.cost_cpu_s["probe"] = self.probe_cpu_s() or 0.0
         try:
             self._probe.stdin.close()   # end of input: the probe's signal to stop
             self._probe.wait(timeout=15)

@@ -27,6 +27,8 @@ import site.ycsb.DBException;
  * server's {@code /jmx} (and the master's GC and CPU when it is a JVM of its own).
  */
 final class HBaseServers implements ServerSource {
+  /** How the master's node name begins ("master host:port"); a region server's is host:port. */
+  static final String MASTER = "master ";
   /** What ServerMetrics.getVersion() says when the region server's version did not reach it. */
   private static final String UNKNOWN_VERSION = "0.0.0";
 
@@ -51,7 +53,7 @@ final class HBaseServers implements ServerSource {
           ? new InfoServer(e.getKey().getHostname(), port) : null);
     }
     ServerName m = cluster.getMasterName();
-    masterName = m == null ? "master" : "master " + name(m);
+    masterName = m == null ? MASTER.strip() : MASTER + name(m);
     master = m != null && cluster.getMasterInfoPort() > 0
         ? new InfoServer(m.getHostname(), cluster.getMasterInfoPort()) : null;
   }
@@ -92,6 +94,15 @@ final class HBaseServers implements ServerSource {
     }
     readMachines(facts);
     readSettings(facts);
+    readSchema(facts);
+    if (watching) {
+      noteWatchSources(facts);
+      sampled().forEach((node, info) -> facts.sampledFrom(node, info.where()));
+    }
+    return facts;
+  }
+
+  private void readSchema(ServerFacts facts) {
     try (Admin admin = connection.connection.getAdmin()) {
       if (admin.tableExists(settings.table)) {
         facts.schema(admin.getDescriptor(settings.table).toString());
@@ -103,10 +114,6 @@ final class HBaseServers implements ServerSource {
       facts.skip("schema: the descriptor of table " + settings.table + " could not be read ("
           + ErrorLog.describe(e) + ")");
     }
-    if (watching) {
-      noteWatchSources(facts);
-    }
-    return facts;
   }
 
   private void readMachines(ServerFacts facts) {
@@ -193,37 +200,24 @@ final class HBaseServers implements ServerSource {
     }
   }
 
-  @Override
-  public void sample(Samples out) {
-    for (Map.Entry<String, InfoServer> e : regionServers.entrySet()) {
-      if (e.getValue() != null) {
-        sampleNode(e.getKey(), e.getValue(), true, out);
+  /** The nodes a round samples: the region servers with an info server, and the master when
+   * it is a JVM of its own (known once facts(true) have been read). */
+  private Map<String, InfoServer> sampled() {
+    Map<String, InfoServer> nodes = new LinkedHashMap<>();
+    regionServers.forEach((node, info) -> {
+      if (info != null) {
+        nodes.put(node, info);
       }
-    }
+    });
     if (master != null && !masterSharesJvm) {
-      sampleNode(masterName, master, false, out);
+      nodes.put(masterName, master);
     }
+    return nodes;
   }
 
-  private static void sampleNode(String node, InfoServer info, boolean regionServer,
-                                 Samples out) {
-    try {
-      if (regionServer) {
-        long t = System.currentTimeMillis();
-        String json = info.get("/jmx?qry=" + JmxServletMetrics.SERVER_BEAN);
-        for (Map.Entry<String, Double> m : JmxServletMetrics.regionServer(json).entrySet()) {
-          out.add(t, node, m.getKey(), m.getValue());
-        }
-      }
-      long t = System.currentTimeMillis();
-      out.add(t, node, "gc_pause_ms_total", JmxServletMetrics.gcMillis(
-          info.get("/jmx?qry=" + JmxServletMetrics.JVM_BEAN)));
-      out.add(t, node, "cpu_ms_total", JmxServletMetrics.cpuMillis(
-          info.get("/jmx?qry=" + JmxServletMetrics.OS_BEAN)));
-    } catch (IOException | RuntimeException e) {
-      out.skip(System.currentTimeMillis(), node, "jmx", info.where() + "/jmx could not be read ("
-          + ErrorLog.describe(e) + "); this node's samples are missing until it can");
-    }
+  @Override
+  public void sample(Samples out) {
+    HBaseWatch.sample(sampled(), out);
   }
 
   private static void closeQuietly(HBaseConnection c) {

@@ -22,6 +22,17 @@ final class InfoServer {
     this.port = port;
   }
 
+  /** The info server at {@code where} ("http://host:port", as {@link #where()} says it). */
+  static InfoServer at(String where) {
+    String hostPort = where.replaceFirst("^http://", "");
+    int colon = hostPort.lastIndexOf(':');
+    if (colon < 1) {
+      throw new IllegalArgumentException("not an info server's address: " + where);
+    }
+    return new InfoServer(hostPort.substring(0, colon),
+        Integer.parseInt(hostPort.substring(colon + 1)));
+  }
+
   String where() {
     return "http://" + host + ":" + port;
   }

@@ -31,8 +31,20 @@ public final class ProbeMain {
   private ProbeMain() {
   }
 
-  /** Runs the probe of {@code binding} (its name in messages) and exits. */
+  /** Opens the watch of the servers: the probe's arguments without -watch, for a child. */
+  public interface WatchOpener {
+    /** Throws an exception whose message is the one sentence to print when that fails. */
+    Watched open(Properties props, String[] args) throws Exception;
+  }
+
+  /** Runs the probe of {@code binding} (its name in messages), watching in its own JVM. */
   public static void run(String binding, String[] args, Opener opener) throws IOException {
+    run(binding, args, opener, (props, a) -> Watched.of(opener.open(props)));
+  }
+
+  /** Runs the probe of {@code binding}; under -watch on what {@code watchOpener} opens. */
+  public static void run(String binding, String[] args, Opener opener, WatchOpener watchOpener)
+      throws IOException {
     PrintStream out = new PrintStream(System.out, false, "UTF-8");
     System.setErr(new PrintStream(new SecretMaskingStream(System.err), true, "UTF-8"));
     ProbeArguments parsed;
@@ -42,30 +54,60 @@ public final class ProbeMain {
       exit(binding, e.getMessage(), BAD_ARGUMENT_EXIT);
       return;
     }
-    ServerSource source;
+    boolean child = Boolean.getBoolean(FactsChild.PROPERTY);
+    if (parsed.watchMs > 0) {
+      watch(binding, parsed, args, watchOpener, out);
+    } else {
+      ServerSource source = open(binding, parsed, opener);
+      try {
+        ServerFacts facts = source.facts(child);
+        out.println(child ? Json.compact(facts.toMap()) : Json.pretty(facts.toMap()));
+        out.flush();
+      } finally {
+        closeQuietly(source);
+      }
+    }
+    System.exit(0);
+  }
+
+  private static ServerSource open(String binding, ProbeArguments parsed, Opener opener) {
     try {
-      source = opener.open(parsed.properties);
+      return opener.open(parsed.properties);
     } catch (Exception e) {
-      String m = e.getMessage() == null ? ErrorLog.describe(e) : e.getMessage();
-      exit(binding, m + ClientLog.mention(), CANNOT_CONNECT_EXIT);
+      exit(binding, sentence(e) + ClientLog.mention(), CANNOT_CONNECT_EXIT);
+      return null;
+    }
+  }
+
+  /** The facts line, the rounds until standard input ends, the facts line again. */
+  private static void watch(String binding, ProbeArguments parsed, String[] args,
+                            WatchOpener opener, PrintStream out) {
+    Watched watched;
+    String first;
+    try {
+      watched = opener.open(parsed.properties, args);
+      first = watched.factsLine();
+    } catch (Exception e) {
+      exit(binding, sentence(e) + ClientLog.mention(), CANNOT_CONNECT_EXIT);
       return;
     }
     try {
-      ServerFacts facts = source.facts(parsed.watchMs > 0);
-      if (parsed.watchMs > 0) {
-        out.println(Json.compact(facts.toMap()));
-        out.flush();
-        WatchLoop.run(source, parsed.watchMs, System.in, out);
-        // and again as the watch ends: what the phase left (a load creates the table it reads)
-        out.println(Json.compact(source.facts(true).toMap()));
-      } else {
-        out.println(Json.pretty(facts.toMap()));
-      }
+      out.println(first);
       out.flush();
+      WatchLoop.run(watched, parsed.watchMs, System.in, out);
+      // and again as the watch ends: what the phase left (a load creates the table it reads)
+      out.println(watched.factsLine());
+      out.flush();
+    } catch (Exception e) {
+      exit(binding, "the facts could not be read again as the watch ended: " + sentence(e),
+          CANNOT_CONNECT_EXIT);
     } finally {
-      closeQuietly(source);
+      watched.close();
     }
-    System.exit(0);
+  }
+
+  private static String sentence(Exception e) {
+    return e.getMessage() == null ? ErrorLog.describe(e) : e.getMessage();
   }
 
   private static void closeQuietly(ServerSource source) {

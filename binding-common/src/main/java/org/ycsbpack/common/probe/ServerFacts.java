@@ -24,6 +24,7 @@ public final class ServerFacts {
   private final Map<String, String> settings = new TreeMap<>();
   private String settingsSource = "";
   private String schema = "";
+  private final Map<String, String> sampledFrom = new TreeMap<>();
   private final List<String> skipped = new ArrayList<>();
   private final Set<String> notSecret = new HashSet<>();
 
@@ -71,6 +72,11 @@ public final class ServerFacts {
     schema = text;
   }
 
+  /** Where a watch reads {@code node}'s samples (e.g. its info server's address). */
+  public void sampledFrom(String node, String where) {
+    sampledFrom.put(node, where);
+  }
+
   /** One sentence: what could not be read, and why. */
   public void skip(String sentence) {
     skipped.add(sentence);
@@ -92,6 +98,9 @@ public final class ServerFacts {
     m.put("settings", settings);
     m.put("settings_source", settingsSource);
     m.put("schema", schema);
+    if (!sampledFrom.isEmpty()) {
+      m.put("sampled_from", sampledFrom);
+    }
     m.put("skipped", skipped);
     return m;
   }

@@ -20,7 +20,7 @@ public final class WatchLoop {
 
   /** Samples {@code source} every {@code periodMs} until {@code stdin} reaches its end, and
    * once more then: the series ends where the phase did, however short it was. */
-  public static void run(ServerSource source, long periodMs, InputStream stdin,
+  public static void run(Sampler source, long periodMs, InputStream stdin,
                          PrintStream out) {
     CountDownLatch ended = endOf(stdin);
     Samples samples = new Samples();
@@ -32,7 +32,7 @@ public final class WatchLoop {
     round(source, samples, out);
   }
 
-  private static void round(ServerSource source, Samples samples, PrintStream out) {
+  private static void round(Sampler source, Samples samples, PrintStream out) {
     try {
       source.sample(samples);
     } catch (RuntimeException e) {
