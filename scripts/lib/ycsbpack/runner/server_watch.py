@@ -156,6 +156,10 @@ class ServerWatch:
             self.skipped.append(f"bin/ycsb servers printed nothing (exit {self._probe.returncode}"
                                 f"): {err[-1] if err else 'no message'}; see {PROBE_ERR}")
             return {}
+        if self._probe.returncode not in (0, None, -9):  # -9: killed, said in stop_probe
+            err = (self.phase_dir / PROBE_ERR).read_text().strip().splitlines()
+            self.skipped.append(f"bin/ycsb servers exited with status {self._probe.returncode}"
+                                f": {err[-1] if err else 'no message'}; see {PROBE_ERR}")
         facts = {}
         for n, line in enumerate(lines, 1):
             try:
