@@ -130,11 +130,12 @@ def test_the_hbase_watch_asks_the_info_servers_and_never_starts_the_hbase_client
         facts = json.loads(probe.stdout.readline())
         first_sample = json.loads(probe.stdout.readline())
         threads = _threads(probe.pid)  # bin/ycsb execs the JVM
+        command = Path(f"/proc/{probe.pid}/cmdline").read_bytes().split(b"\0")
     finally:
         probe.stdin.close()
     rest = [json.loads(line) for line in probe.stdout.read().splitlines()]
     assert probe.wait(timeout=60) == 0, probe.stderr.read()[-2000:]
-    assert "main" in threads, threads  # the JVM's, not a launcher's
+    assert b"org.ycsbpack.hbase.ServerProbe" in command and "VM Thread" in threads, threads
     assert not [t for t in threads if t.startswith(("RpcClient-timer", "Async-Client-Retry"))], \
         threads
     rs = [f"127.0.0.1:{int(HBASE_PORTS.split(',')[2]) + i}" for i in range(3)]
