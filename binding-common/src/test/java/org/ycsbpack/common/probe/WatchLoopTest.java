@@ -28,21 +28,8 @@ class WatchLoopTest {
   @Test
   void aPhaseShorterThanThePeriodIsSampledAsItStartsAndAsItEnds() {
     AtomicInteger rounds = new AtomicInteger();
-    ServerSource source = new ServerSource() {
-      @Override
-      public ServerFacts facts(boolean watching) {
-        throw new UnsupportedOperationException("the loop asks for samples only");
-      }
-
-      @Override
-      public void sample(Samples out) {
-        out.add(rounds.incrementAndGet(), "n1", "flushes_total", rounds.get());
-      }
-
-      @Override
-      public void close() {
-      }
-    };
+    Sampler source = out -> out.add(rounds.incrementAndGet(), "n1", "flushes_total",
+        rounds.get());
     ByteArrayOutputStream sink = new ByteArrayOutputStream();
     // the input has ended already: a 60-s period never comes round
     WatchLoop.run(source, 60_000, new ByteArrayInputStream(new byte[0]),
