@@ -15,6 +15,7 @@ import java.util.Set;
 public final class Samples {
   private final List<String> lines = new ArrayList<>();
   private final Set<String> reported = new HashSet<>();
+  private int failures;
 
   /** One reading of a metric (a cumulative counter as the server reports it, or a gauge). */
   public void add(long tMs, String node, String metric, double value) {
@@ -31,6 +32,7 @@ public final class Samples {
    * fail alike add nothing.
    */
   public void skip(long tMs, String node, String what, String sentence) {
+    failures++;
     if (reported.add(node + '\n' + what)) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("t_ms", tMs);
@@ -38,6 +40,11 @@ public final class Samples {
       m.put("skipped", sentence);
       lines.add(Json.compact(m));
     }
+  }
+
+  /** How many readings failed so far, said or not. */
+  public int failures() {
+    return failures;
   }
 
   /** The lines since the last call. */

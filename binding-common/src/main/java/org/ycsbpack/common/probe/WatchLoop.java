@@ -12,9 +12,15 @@ import org.ycsbpack.common.ErrorLog;
  * ends (or the process is killed) and one more then, each round's lines flushed at once. A
  * failed round is said once and the watch goes on. A round missed (a round slower than the
  * period, the JVM paused) is skipped, not made up in a burst of rounds against servers that
- * were slow already.
+ * were slow already. Until a round has read every node, rounds come a second apart (at most
+ * {@link #START_RETRIES}).
  */
 public final class WatchLoop {
+  /** Until a round has read every node, the next comes RETRY_MS later, at most START_RETRIES
+   * times: a fresh HBase registers its region server's metrics seconds after it serves, and a
+   * load's flush can come before a round a whole period later (its "before" would be lost). */
+  static final long RETRY_MS = 1000;
+  static final int START_RETRIES = 15;
   private WatchLoop() {
   }
 
@@ -25,9 +31,21 @@ public final class WatchLoop {
     CountDownLatch ended = endOf(stdin);
     Samples samples = new Samples();
     long next = System.currentTimeMillis();
+    boolean answered = false;
+    int retries = 0;
     do {
+      int failed = samples.failures();
       round(source, samples, out);
-      next = nextRound(next, System.currentTimeMillis(), periodMs);
+      long now = System.currentTimeMillis();
+      if (samples.failures() == failed) {
+        answered = true;
+      }
+      if (!answered && retries < START_RETRIES && RETRY_MS < periodMs) {
+        retries++;
+        next = now + RETRY_MS;
+      } else {
+        next = nextRound(next, now, periodMs);
+      }
     } while (!waitFor(ended, Math.max(0, next - System.currentTimeMillis())));
     round(source, samples, out);
   }

@@ -1,11 +1,15 @@
 package org.ycsbpack.common.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -36,5 +40,32 @@ class WatchLoopTest {
         new PrintStream(sink, true, StandardCharsets.UTF_8));
     assertEquals(2, rounds.get());
     assertEquals(2, sink.toString(StandardCharsets.UTF_8).lines().count());
+  }
+
+  @Test
+  void untilEveryNodeHasAnsweredRoundsComeASecondApart() throws Exception {
+    AtomicInteger rounds = new AtomicInteger();
+    PipedOutputStream input = new PipedOutputStream();
+    PipedInputStream stdin = new PipedInputStream(input);
+    Sampler source = out -> {
+      long t = rounds.incrementAndGet();
+      if (t <= 2) {  // a fresh server: its metrics are not there yet
+        out.skip(t, "n1", "jmx", "no bean yet");
+      } else {
+        out.add(t, "n1", "flushes_total", 0);
+        try {
+          input.close();  // the phase ends
+        } catch (java.io.IOException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    ByteArrayOutputStream sink = new ByteArrayOutputStream();
+    // a 60-s period: the old loop waited a whole period after the failed first round
+    assertTimeoutPreemptively(Duration.ofSeconds(10), () -> WatchLoop.run(source, 60_000, stdin,
+        new PrintStream(sink, true, StandardCharsets.UTF_8)));
+    assertEquals(4, rounds.get());  // 2 failed, 1 answered, the last as the input ended
+    assertEquals(1, sink.toString(StandardCharsets.UTF_8).lines()
+        .filter(l -> l.contains("skipped")).count());
   }
 }
