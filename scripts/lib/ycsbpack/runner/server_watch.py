@@ -151,15 +151,14 @@ class ServerWatch:
         samples appended to the rows."""
         path = self.phase_dir / PROBE_OUT
         lines = path.read_text().splitlines() if path.exists() else []
+        code = self._probe.returncode
+        if not lines or code not in (0, None, -9):  # -9: killed, said in _stop_probe
+            err = (self.phase_dir / PROBE_ERR).read_text().strip().splitlines()
+            how = "exited with status" if lines else "printed nothing, exit"
+            self.skipped.append(f"bin/ycsb servers {how} {code}: "
+                                f"{err[-1] if err else 'no message'}; see {PROBE_ERR}")
         if not lines:
-            err = (self.phase_dir / PROBE_ERR).read_text().strip().splitlines()
-            self.skipped.append(f"bin/ycsb servers printed nothing (exit {self._probe.returncode}"
-                                f"): {err[-1] if err else 'no message'}; see {PROBE_ERR}")
             return {}
-        if self._probe.returncode not in (0, None, -9):  # -9: killed, said in stop_probe
-            err = (self.phase_dir / PROBE_ERR).read_text().strip().splitlines()
-            self.skipped.append(f"bin/ycsb servers exited with status {self._probe.returncode}"
-                                f": {err[-1] if err else 'no message'}; see {PROBE_ERR}")
         facts = {}
         for n, line in enumerate(lines, 1):
             try:

@@ -102,7 +102,7 @@ public final class ProbeMain {
       exit(binding, "the facts could not be read again as the watch ended: " + sentence(e),
           CANNOT_CONNECT_EXIT);
     } finally {
-      watched.close();
+      closeQuietly(watched);
     }
   }
 
@@ -110,10 +110,10 @@ public final class ProbeMain {
     return e.getMessage() == null ? ErrorLog.describe(e) : e.getMessage();
   }
 
-  private static void closeQuietly(ServerSource source) {
+  private static void closeQuietly(AutoCloseable source) {
     try {
       source.close();
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       // the output is complete; a failed close changes nothing in it
     }
   }
