@@ -64,7 +64,8 @@ def searched(scale: str, checks: tuple = ()):
     phase = [p for p in phases(steps) if p.command == "run"][0]
     return phase, CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS[scale],
                                  checks, measure_s=capacity.MEASURE_S[scale],
-                                 confirms=capacity.CONFIRMS[scale])
+                                 confirms=capacity.CONFIRMS[scale],
+                                 probe_measure_s=capacity.PROBE_MEASURE_S[scale])
 
 
 def run_search(search, holds_below):
@@ -78,8 +79,9 @@ def run_search(search, holds_below):
 def test_the_search_ends_at_the_highest_target_that_held_confirmed():
     phase, search = searched("local")
     ran, result = run_search(search, 650)
-    # probe, bisection (4 steps at local scale), then 600 run again to confirm it
-    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 600]
+    # probe, bisection (5 steps at local scale: 650 closes the gap to 10%), then 600 run
+    # again to confirm it
+    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650, 600]
     assert result["capacity"] == 600 and result["confirmed"]
     assert ran[-1].capacity["confirm"] is True and "confirm" not in ran[3].capacity
     probe, first = ran[0], ran[1]
@@ -90,7 +92,7 @@ def test_the_search_ends_at_the_highest_target_that_held_confirmed():
     assert first.capacity == {"search": phase.name, "step": 1, "keep_up": capacity.KEEP_UP,
                               "objective": {"text": "p99<=10ms", "percentile": 99.0,
                                             "bound_us": 10_000.0, "operation": ""}}
-    assert [p.index for p in ran] == [search.index + k for k in range(6)]
+    assert [p.index for p in ran] == [search.index + k for k in range(7)]
 
 
 def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its_ceiling():
@@ -104,7 +106,7 @@ def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its
 
 def test_a_failed_confirmation_sends_the_search_below_the_target_it_had_found():
     _, search = searched("local")
-    stalls = {5}  # the confirmation of 600 meets a stall of the server
+    stalls = {6}  # the confirmation of 600 meets a stall of the server
     ran = []
 
     def judge(phase):
@@ -113,16 +115,18 @@ def test_a_failed_confirmation_sends_the_search_below_the_target_it_had_found():
         return {"achieved_ops_per_s": phase.target or 1000.0, "held": held, "summary": "..."}
 
     r = search.run(lambda p: ran.append(p) or p, judge=judge, say=lambda _: None)
-    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 600, 400]
-    assert r["capacity"] == 400 and r["confirmed"] and search.phases == 7
+    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650, 600, 400]
+    assert r["capacity"] == 400 and r["confirmed"] and search.phases == 8
 
 
 def test_a_local_step_is_measured_60_s_unless_the_phase_or_the_user_sets_its_time():
     phase, search = searched("local")
     assert search.step_phase(1, 500.0).properties["maxexecutiontime"] == "60"
-    assert "each measured 60 s" in search.describe
+    assert search.step_phase(0, None).properties["maxexecutiontime"] == "30"  # the probe
+    assert "each measured 60 s (the probe 30 s)" in search.describe
     phase.properties["maxexecutiontime"] = "45"  # as `-p maxexecutiontime=45` leaves it
     assert search.step_phase(1, 500.0).properties["maxexecutiontime"] == "45"
+    assert search.step_phase(0, None).properties["maxexecutiontime"] == "45"
     _, ci_search = searched("ci")  # CI keeps its scale's seconds
     assert "maxexecutiontime" not in ci_search.step_phase(1, 500.0).properties
 

@@ -2,7 +2,7 @@
 
 Per database (fresh local servers, S4's load, flush and compaction): the capacity search of
 S4's update-heavy phase at the objective (run-scenario --slo, local scale: an unthrottled probe,
-at most 4 steps of -target, then 1-2 confirmations of the rate found), then two independent runs
+at most 5 steps of -target, then 1-2 confirmations of the rate found), then two independent runs
 of the same phase in the same server lifetime at 0.9 and 1.25 times the capacity found
 (--slo-check). The search is right
 when the first keeps the objective on intended latency and the second breaks it. Prints, per

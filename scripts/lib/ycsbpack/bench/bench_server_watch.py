@@ -43,7 +43,7 @@ from ..runner.server_watch import ServerWatch
 from ..scenarios.scenario_plan import WORKLOADS
 from ..servers.local_servers import LocalCassandra, LocalHBase
 
-PHASE = "update-heavy-threads-8"
+WORKLOADS_S4 = ("update-heavy", "short-range")  # S4's run phases at local scale, 8 threads
 # the probe's start (JVM, driver, JMX, the facts: 7-10 CPU-s beside a busy phase) is over, and
 # its window begins, once it used less than SETTLED_CPU of one core over the last SETTLED_S
 # (at least STARTUP_S, at most STARTUP_MAX_S after it started)
@@ -157,8 +157,8 @@ def _windows(db: str, out: Path, rounds: int, window_s: int) -> list:
     return done, startup
 
 
-def _print_pairs(db: str, windows: list, startup: float, phase_dir: Path, rounds: int,
-                 window_s: int) -> None:
+def _print_pairs(db: str, phase: str, windows: list, startup: float, phase_dir: Path,
+                 rounds: int, window_s: int) -> None:
     from ycsb_analysis.uncertainty import t95
     ops = _ops_at(phase_dir, [m for w in windows for m in (w[1], w[2])])
     rates = [(ops[2 * i + 1] - ops[2 * i]) / (w[2] - w[1]).total_seconds()
@@ -174,12 +174,14 @@ def _print_pairs(db: str, windows: list, startup: float, phase_dir: Path, rounds
               f"window", flush=True)
     mean, sd = statistics.mean(logs), statistics.stdev(logs)
     half = t95(rounds - 1) * sd / math.sqrt(rounds)
-    print(f"{db}, S4 {PHASE} at local scale, {rounds} pairs of {window_s}-s windows in one "
+    spread = statistics.stdev(math.log(r) for r in rates) if len(rates) > 1 else math.nan
+    print(f"{db}, S4 {phase} at local scale, {rounds} pairs of {window_s}-s windows in one "
           f"measured phase (A,B,B,A), one probe paused in the windows without sampling: "
           f"throughput sampled/not sampled {math.exp(mean):.3f} (95% CI "
           f"{math.exp(mean - half):.3f} to {math.exp(mean + half):.3f}); the probe's CPU "
           f"median {statistics.median(shares):.2%} of the machine's in its windows, its start "
-          f"{startup:.1f} CPU-s (in a phase: during the warm-up)")
+          f"{startup:.1f} CPU-s (in a phase: during the warm-up); the windows' throughput "
+          f"varied by {spread:.1%} (sd of its log), the pairs' log ratio by {sd:.1%}")
 
 
 def _print_idle(idle: list) -> None:
@@ -196,6 +198,9 @@ def _print_idle(idle: list) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="bench-server-watch", description=__doc__.splitlines()[0])
     p.add_argument("--db", choices=sorted(SERVERS), default="cassandra")
+    p.add_argument("--workload", choices=WORKLOADS_S4, default="update-heavy",
+                   help="S4's phase measured (default update-heavy; short-range: 95%% scans, "
+                        "whose writes flush far less often)")
     p.add_argument("--rounds", type=int, default=20, help="pairs of windows (default 20)")
     p.add_argument("--window", type=int, default=20, help="seconds per window (default 20)")
     p.add_argument("--idle-only", action="store_true",
@@ -214,12 +219,13 @@ def main(argv=None) -> int:
     measured = (2 * args.rounds + 1) * args.window + STARTUP_MAX_S + warmup_max + 30
     subprocess.run(_script(script, "start", *start), check=True, stdout=subprocess.DEVNULL)
     phase, windows, startup = None, [], math.nan
-    phase_dir = out / "run" / f"{args.db}-{PHASE}"
+    phase_name = f"{args.workload}-threads-8"
+    phase_dir = out / "run" / f"{args.db}-{phase_name}"
     try:
         log = open(out / "run.log", "w")
         phase = subprocess.Popen(_script(
             "run-scenario", "S4", "--db", args.db, "--only",
-            "load" if args.idle_only else "update-heavy", "--no-build",
+            "load" if args.idle_only else args.workload, "--no-build",
             "--no-server-watch", "--out", out / "run", "--run-dir", run_dir, *scenario_opts,
             "-p", f"maxexecutiontime={measured}", "-p", f"warmup.maxtime={warmup_max}"),
             stdout=log, stderr=subprocess.STDOUT)
@@ -240,7 +246,7 @@ def main(argv=None) -> int:
             phase.wait()
         subprocess.run(_script(script, "stop", *start), stdout=subprocess.DEVNULL)
     if windows:
-        _print_pairs(args.db, windows, startup, phase_dir, args.rounds, args.window)
+        _print_pairs(args.db, phase_name, windows, startup, phase_dir, args.rounds, args.window)
     _print_idle(idle)
     print(f"results in {out}")
     return 0

@@ -39,14 +39,22 @@ from ..core.report_tool import VENV, ensure_report_tool
 KEEP_UP = 0.95       # achieved / target at least this: the client kept its schedule
 FIRST_STEP = 0.8     # the first target, as a share of the probe's ceiling
 RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
-STEPS = {"cluster": 6, "local": 4, "ci": 2}  # bisection steps after the probe
+# bisection steps after the probe. Local 5 (was 4): from 80% of the ceiling, 5 steps reach the
+# 10% resolution for a capacity between 40% and 80% of it, 4 do not; the HBase search of
+# 2026-11-29 stopped with 2,822 held and 3,386 failed (20% apart) and its check at 1.25 x
+# landed where HBase's p99 turns on one stall (docs/benchmarks/capacity.md). The 5th step is
+# paid for by the steps that break: they end once broken for certain (objective_watch.py).
+STEPS = {"cluster": 6, "local": 5, "ci": 2}
 # confirmations at most: the HBase run of 2026-11-29 found a rate that held once (47.8 ms) in
-# a search whose check at 0.9 x broke (355 ms); local: probe, 4 steps, 1-2 confirmations
+# a search whose check at 0.9 x broke (355 ms); local: probe, 5 steps, 1-2 confirmations
 CONFIRMS = {"cluster": 2, "local": 2, "ci": 0}
 # each step's measured seconds, unless the user or the phase sets maxexecutiontime: a p99 of
 # intended latency over 30 s turned on one or two stalls of a busy machine (the same target
 # held once and broke once: docs/benchmarks/capacity.md); 0 keeps the scale's own (CI: seconds)
 MEASURE_S = {"cluster": 120, "local": 60, "ci": 0}
+# the probe's: it decides nothing, its steady throughput only sets the targets' scale (2-s
+# intervals: 15 samples locally)
+PROBE_MEASURE_S = {"cluster": 60, "local": 30, "ci": 0}
 CHECKS = (0.9, 1.25)  # --slo-check: independent steps at these shares of the capacity found
 UNITS_US = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 _OBJECTIVE = re.compile(r"^(?:(?P<op>[A-Za-z_]+):)?p(?P<pct>\d+(?:\.\d+)?)\s*<=\s*"
@@ -111,7 +119,8 @@ def searches(steps: list, objective: Optional[Objective], scale: str,
         return steps
     from .phase_runner import Phase
     return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else (),
-                                 measure_s=MEASURE_S[scale], confirms=CONFIRMS[scale])
+                                 measure_s=MEASURE_S[scale], confirms=CONFIRMS[scale],
+                                 probe_measure_s=PROBE_MEASURE_S[scale])
              if isinstance(st, Phase) and st.command == "run" and st.repeatable else st)
             for ctx, st in steps]
 
@@ -148,6 +157,7 @@ class CapacitySearch:
     checks: tuple = ()     # --slo-check: CHECKS
     measure_s: int = 0     # each step's measured seconds (MEASURE_S; 0: the phase's own)
     confirms: int = 0      # the found target run again at most this often (CONFIRMS)
+    probe_measure_s: int = 0  # the probe's measured seconds (PROBE_MEASURE_S; 0: measure_s)
     name: str = ""
     index: int = 0
     result: Optional[dict] = None  # what run() found (scenario-run.json keeps it)
@@ -166,7 +176,8 @@ class CapacitySearch:
                 f"the probe's rate, then bisection to {RESOLUTION:.0%})"
                 + (f", the rate found confirmed by a second window (at most {self.confirms} "
                    "confirmations)" if self.confirms else "")
-                + (f", each measured {self.measure_s} s" if self.measure_s else ""))
+                + (f", each measured {self.measure_s} s" if self.measure_s else "")
+                + (f" (the probe {self.probe_measure_s} s)" if self.probe_measure_s else ""))
 
     def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None,
                    confirm: bool = False):
@@ -179,8 +190,9 @@ class CapacitySearch:
         p.index = self.index + k
         p.target = int(round(target)) if target else None
         p.properties = dict(p.properties, **{"measurement.interval": "both"})
-        if self.measure_s and "maxexecutiontime" not in p.properties:
-            p.properties["maxexecutiontime"] = str(self.measure_s)
+        measure_s = (self.probe_measure_s or self.measure_s) if target is None else self.measure_s
+        if measure_s and "maxexecutiontime" not in p.properties:
+            p.properties["maxexecutiontime"] = str(measure_s)
         p.phase_group = f"capacity:{self.phase.name}"
         p.capacity = {"search": self.phase.name, "step": k, "objective":
                       self.objective.metadata(), "keep_up": KEEP_UP}

@@ -38,6 +38,7 @@ from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from ..core.secrets import mask_command
 from . import cpu
+from .objective_watch import ObjectiveWatch
 from .phase_metadata import phase_metadata
 from .properties import read_property_files, ycsb_props  # noqa: F401 (also theirs to import)
 from .server_watch import ServerWatch
@@ -123,6 +124,11 @@ def client_split(command: str, props: Dict[str, str], clients: int, client: int)
     }
 
 
+def client_target(phase: Phase) -> int:
+    """Each client's -target: the phase's shared out (YCSB spreads it over the threads)."""
+    return max(1, phase.target // max(1, phase.clients))
+
+
 def ycsb_command(
     phase: Phase, phase_dir: Path, client: int = 0, split: Optional[Dict[str, str]] = None
 ) -> list:
@@ -139,7 +145,7 @@ def ycsb_command(
         cmd += ["-p", f"{k}={v}"]
     cmd += list(phase.extra_args) + ["-s", "-threads", str(phase.threads)]
     if phase.target:
-        cmd += ["-target", str(max(1, phase.target // max(1, phase.clients)))]
+        cmd += ["-target", str(client_target(phase))]
     if phase.label:
         cmd += ["-l", phase.label]
     return cmd
@@ -260,8 +266,14 @@ def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp, touch: bool = Tru
             f"phase {phase.name}: maxexecutiontime={props['maxexecutiontime']} is "
             "not a number of seconds"
         )
+    watch = None
+    if phase.capacity and phase.target and measured > 0:  # a paced capacity step
+        o = phase.capacity["objective"]
+        watch = ObjectiveWatch(o["percentile"], o["bound_us"], o["operation"],
+                               [client_target(phase)] * phase.clients,
+                               [phase.threads] * phase.clients, measured)
     return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients,
-                       touch)
+                       touch, watch)
 
 
 def _run_clients(

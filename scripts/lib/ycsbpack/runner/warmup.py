@@ -74,14 +74,17 @@ class Judge:
     """Collects each client's per-interval throughput from its status lines and says when the
     clients together are stable (sum over clients of their k-th samples)."""
 
-    def __init__(self, clients: int, warmup: WarmUp):
+    def __init__(self, clients: int, warmup: WarmUp, objective_watch=None):
         self.warmup = warmup
+        self.objective_watch = objective_watch  # a capacity step's (objective_watch.py)
         self.series: List[List[tuple]] = [[] for _ in range(clients)]  # (status seconds, ops/s)
         self.lock = threading.Lock()
         self.stable = threading.Event()
         self.decided = False  # set by the runner when the warm-up is over: no more samples
 
     def feed(self, client: int, line: str) -> None:
+        if self.objective_watch:
+            self.objective_watch.feed(client, line)
         m = _STATUS.search(line)
         if not m or self.stable.is_set():
             return
@@ -117,9 +120,10 @@ class InRunWarmUp:
     judge of their status lines, and the stop once warm and measured."""
 
     def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int,
-                 touch: bool = True):
+                 touch: bool = True, objective_watch=None):
         self.warmup, self.measured_s, self.stop_file = warmup, measured_s, stop_file
-        self.judge = Judge(clients, warmup)
+        self.judge = Judge(clients, warmup, objective_watch)
+        self.ended_early = None  # why a capacity step's objective broke for certain, and when
         self.end_s = None       # status-line seconds where the warm-up ended
         self.steady = False
         self.took_s = None
@@ -180,9 +184,26 @@ class InRunWarmUp:
               f"{[round(x) for x in self.judge.window()]} ops/s; measuring "
               + (f"at most {self.measured_s:g} s more" if self.measured_s > 0
                  else "until the count is done"), flush=True)
-        if self.measured_s > 0 and not ended.wait(self.measured_s):
+        if self.measured_s > 0 and not self._measure(ended):
             (stop or self.stop_file.touch)()
         ended.wait()
+
+    def _measure(self, ended: threading.Event) -> bool:
+        """Waits out the measured part; True when the clients ended by themselves. A capacity
+        step ends early once its objective is broken for certain (objective_watch.py)."""
+        deadline = time.monotonic() + self.measured_s
+        watch = self.judge.objective_watch
+        while not ended.wait(max(0.0, min(1.0, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                return False
+            why = watch.broken(self.end_s) if watch else None
+            if why:
+                took = self.measured_s - (deadline - time.monotonic())
+                self.ended_early = {"after_s": round(took, 1), "why": why}
+                print(f"  measured part ended after {took:.0f} s of {self.measured_s:g}: {why}",
+                      flush=True)
+                return False
+        return True
 
     def record(self) -> dict:
         w = self.judge.window()
@@ -193,6 +214,8 @@ class InRunWarmUp:
                "trend": round(stability.trend(w), 4) if len(w) > 1 else None,
                "spread": round(stability.spread(w), 4) if len(w) > 1 else None,
                "rule": {"trend": stability.TREND, "spread": stability.SPREAD}}
+        if self.ended_early:
+            out["ended_early"] = self.ended_early
         if self.end_s is None:
             out["note"] = ("the clients ended (count-bound) before the warm-up was over, or had "
                            "no throughput yet at its maximum time: the analysis finds the steady "

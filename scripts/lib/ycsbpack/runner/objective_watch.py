@@ -1,0 +1,104 @@
+"""A capacity step ends early when its objective is broken for certain: whatever the rest of its
+measured window brings, the window's percentile of intended latency cannot come back within the
+bound. A step at 80% of the ceiling that breaks p99<=50ms at 213 ms (docs/benchmarks/capacity.md)
+tells everything in its first seconds; measuring it a whole minute only spends the search's
+budget, which then lacks a bisection step where the answer is decided.
+
+Certain, not likely: the rule compares a lower bound of the operations above the bound with an
+upper bound of the operations the whole window can hold.
+- Above the bound, per status interval and operation (`[Intended-READ: Count=c, ..., 90=v90,
+  99=v99, ...]`, the interval's own histogram): when the interval's q-th percentile is above
+  the bound, fewer than ceil(q c / 100) of its c operations were within it (HdrHistogram's
+  value at a percentile is the lowest whose cumulative count reaches that many), so at least
+  c - ceil(q c / 100) + 1 were above; the rule takes c - floor(q c / 100), the same or one
+  fewer (safe against the rounding of q c / 100); at least 1 when its Max is above. A value
+  counts as above only beyond the bound by the histogram's precision (3 significant digits:
+  values in one bucket differ by < 0.1%; 1% is taken).
+- The whole window, per client: YCSB's `-target` never lets a thread run ahead of its schedule
+  (thread start + done x tick), so a client has done at most target x seconds since its start
+  + its threads; the window holds at most that at its end (warm-up end + measured seconds +
+  SLACK_S) less what the client had done when its warm-up ended. Every operation of the phase
+  counts toward each operation's bound (an upper bound, whatever the mix).
+The window's percentile p is above the bound for certain when the operations above it exceed
+(1 - p/100) x that upper bound: the analysis then judges the shorter window the same way (its
+share above the bound is larger still).
+"""
+import math
+import re
+import threading
+from typing import Dict, List, Optional, Tuple
+
+from ycsb_analysis.readers.status import STATUS_MEASUREMENT
+
+_HEAD = re.compile(r" (\d+) sec: (\d+) operations;")
+_PAIR = re.compile(r"(\d+(?:\.\d+)?)=(-?\d+)")
+_MEASUREMENT = re.compile(STATUS_MEASUREMENT)
+INTENDED = "Intended-"
+PRECISION = 1.01  # a reported value above bound x this: every value of its bucket is above
+SLACK_S = 5       # status seconds truncated (1), the judge (0.2), the stop file poll (0.1), a relay
+
+
+class ObjectiveWatch:
+    """Fed every status line of a paced step's clients; `broken(end_s)` says, once the warm-up
+    ended at status second `end_s`, whether the objective is broken for certain (module
+    docstring), with why."""
+
+    def __init__(self, percentile: float, bound_us: float, operation: str,
+                 client_targets: List[float], client_threads: List[int], measured_s: float):
+        self.percentile, self.bound_us, self.operation = percentile, bound_us, operation
+        self.targets, self.threads, self.measured_s = client_targets, client_threads, measured_s
+        # per client: [(status seconds, operations done, {operation: at least this many above})]
+        self.lines: List[List[Tuple[int, int, Dict[str, int]]]] = [[] for _ in client_targets]
+        self.lock = threading.Lock()
+
+    def feed(self, client: int, line: str) -> None:
+        head = _HEAD.search(line)
+        if not head:
+            return
+        above = {}
+        for m in _MEASUREMENT.finditer(line):
+            metric = m.group("hdr_metric")
+            if not metric or not metric.startswith(INTENDED):
+                continue
+            op = metric[len(INTENDED):]
+            if (op.endswith(("-FAILED", "-RECORDS")) or op == "CLEANUP"
+                    or self.operation and op != self.operation):
+                continue
+            above[op] = self._above(int(m.group("hdr_count")), int(m.group("hdr_max")),
+                                    m.group("hdr_percentiles"))
+        with self.lock:
+            self.lines[client].append((int(head.group(1)), int(head.group(2)), above))
+
+    def _above(self, count: int, max_us: int, percentiles: str) -> int:
+        """The fewest operations of one interval that were above the bound."""
+        over = self.bound_us * PRECISION
+        least = 1 if count and max_us > over else 0
+        for q, v in _PAIR.findall(percentiles or ""):
+            if int(v) > over:
+                least = max(least, count - math.floor(float(q) * count / 100 + 1e-9))
+        return least
+
+    def broken(self, end_s: Optional[int]) -> Optional[str]:
+        """Why the objective is broken for certain over the window after status second
+        `end_s`, or None while it can still hold."""
+        if end_s is None:
+            return None
+        above: Dict[str, int] = {}
+        most = 0.0
+        with self.lock:
+            for lines, target, threads in zip(self.lines, self.targets, self.threads):
+                done_before = max((ops for s, ops, _ in lines if s <= end_s), default=0)
+                most += max(0.0, target * (end_s + self.measured_s + SLACK_S) + threads
+                            - done_before)
+                for s, _, ops in lines:
+                    if s > end_s:
+                        for op, n in ops.items():
+                            above[op] = above.get(op, 0) + n
+        allowed = (1 - self.percentile / 100) * most
+        for op, n in sorted(above.items()):
+            if n > allowed:
+                return (f"{op}: at least {n:,} operations above {self.bound_us / 1000:g} ms of "
+                        f"intended latency, more than {100 - self.percentile:g}% of the "
+                        f"{most:,.0f} the window can hold at its target: p{self.percentile:g} "
+                        "is broken whatever follows")
+        return None

@@ -1,0 +1,112 @@
+"""A capacity step ends early only when its objective is broken for certain
+(runner/objective_watch.py): replayed on real steps' status lines against the analysis's own
+judgement of the whole window, and on a real YCSB client whose latency breaks the bound."""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from ycsbpack.runner import warmup
+from ycsbpack.runner.objective_watch import ObjectiveWatch
+from ycsbpack.runner.phase_runner import Phase, run_phase
+
+FIXTURES = Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixtures"
+STEPS = sorted(FIXTURES.glob("capacity-*/*/*-step-[1-9]*"))
+
+
+def judged(step: Path) -> dict:
+    sys.path.insert(0, str(FIXTURES.parents[2] / "analysis"))
+    from ycsb_analysis.capacity import judge
+    from ycsb_analysis.loader import load_phase_dir
+    return judge(load_phase_dir(step))
+
+
+def replay(step: Path):
+    """The watch of a real step fed its clients' status lines in order; the status second at
+    which it first called the objective broken (None: never) and its reason."""
+    meta = json.loads((step / "metadata.json").read_text())
+    o, clients = meta["capacity"]["objective"], meta.get("clients", 1)
+    measured = meta["warmup"]["measured_s"]
+    watch = ObjectiveWatch(o["percentile"], o["bound_us"], o["operation"],
+                           [meta["target"] // clients] * clients, [meta["threads"]] * clients,
+                           measured)
+    end_s = meta["warmup"]["end_s"]
+    for i in range(clients):
+        for line in (step / f"client-{i}.err").read_text().splitlines():
+            watch.feed(i, line)
+            why = watch.broken(end_s)
+            if why:
+                return int(line.split(" sec:")[0].split()[-1]), why
+    return None, None
+
+
+def test_the_real_steps_are_there_both_held_and_broken():
+    held = [judged(s)["held"] for s in STEPS]
+    assert len(STEPS) >= 8 and True in held and False in held
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: s.name)
+def test_a_step_is_called_broken_early_only_when_its_whole_window_breaks(step):
+    at, why = replay(step)
+    verdict = judged(step)
+    if verdict["held"]:
+        assert at is None, f"called broken at {at} s ({why}) but the window held"
+    if at is not None:
+        assert not verdict["held"] and "whatever follows" in why
+
+
+def test_a_real_step_far_above_its_objective_is_called_broken_before_its_window_ends():
+    # CI scale: 990 ops/s aimed, 4 threads, measured 5 s from second 14; intended p99 > 200 ms
+    step = next(s for s in STEPS if s.name == "cassandra-update-heavy-threads-4-step-1-repeat-2")
+    at, why = replay(step)
+    assert at is not None and at < 14 + 5 and why.startswith("READ: at least ")
+
+
+def test_the_fewest_operations_above_the_bound_in_an_interval_of_a_real_line():
+    # a real interval of the step above (CI scale, p99<=20ms): 135 updates, 90th at 822 ms
+    line = ("2026-11-28 18:40:40:003 20 sec: 2427 operations; 255.2 current ops/sec; "
+            "[Intended-UPDATE: Count=135, Max=834559, Min=516608, Avg=691975.59, 90=821759, "
+            "99=831487, 99.9=834559, 99.99=834559] [Intended-READ: Count=10, Max=20100, "
+            "Min=900, Avg=5000.0, 90=9000, 99=20100, 99.9=20100, 99.99=20100] ")
+    watch = ObjectiveWatch(99.0, 20_000.0, "", [269], [4], 5)
+    watch.feed(0, line)
+    (_, done, above), = watch.lines[0]
+    # more than 90% above 20 ms: 135 - floor(0.9 x 135) = 14 at least; READ's 20.1 ms is
+    # within the histogram's precision of the bound: not counted
+    assert done == 2427 and above == {"UPDATE": 14, "READ": 0}
+    named = ObjectiveWatch(99.0, 20_000.0, "READ", [269], [4], 5)
+    named.feed(0, line)
+    assert named.lines[0][0][2] == {"READ": 0}
+
+
+def basic_phase(bound_ms: float, measured_s: int) -> Phase:
+    """A paced capacity step on YCSB's BasicDB sleeping up to 40 ms per operation (4 threads
+    at 40 ops/s keep their schedule: the latency alone decides)."""
+    return Phase("t", "step", "basic", "basic", "run", [], {
+        "workload": "site.ycsb.workloads.CoreWorkload", "recordcount": "100",
+        "operationcount": "1000000000", "maxexecutiontime": str(measured_s),
+        "basicdb.verbose": "false", "basicdb.simulatedelay": "40",
+        "measurement.interval": "both", "status.interval": "1"},
+        threads=4, target=40, capacity={
+            "search": "t", "step": 1, "keep_up": 0.95, "objective": {
+                "text": f"p99<={bound_ms:g}ms", "percentile": 99.0,
+                "bound_us": bound_ms * 1000, "operation": ""}})
+
+
+def test_a_real_client_breaking_its_objective_ends_its_measured_part_early(tmp_path):
+    d = run_phase(basic_phase(10, 60), tmp_path / "broken", echo_status=False,
+                  warmup=warmup.WarmUp(4, 2, 1), watch_servers=False)
+    w = json.loads((d / "metadata.json").read_text())["warmup"]
+    assert w["measured_s"] == 60 and w["ended_early"]["after_s"] < 20
+    assert "whatever follows" in w["ended_early"]["why"]
+    assert not judged(d)["held"]
+
+
+def test_a_real_client_within_its_objective_is_measured_to_the_end(tmp_path):
+    d = run_phase(basic_phase(1000, 6), tmp_path / "held", echo_status=False,
+                  warmup=warmup.WarmUp(4, 2, 1), watch_servers=False)
+    meta = json.loads((d / "metadata.json").read_text())
+    assert "ended_early" not in meta["warmup"]
+    out = (d / "client-0.out").read_text()
+    runtime_s = int(out.split("[OVERALL], RunTime(ms), ")[1].split()[0]) / 1000
+    assert runtime_s >= meta["warmup"]["end_s"] + 6
