@@ -39,7 +39,7 @@ from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT
 from ..runner import cpu
 from ..runner.run_scenario import timestamp
-from ..runner.server_watch import ServerWatch
+from ..runner.server_watch import INTERVAL_S, PROBE_NODE, ServerWatch
 from ..scenarios.scenario_plan import WORKLOADS
 from ..servers.local_servers import LocalCassandra, LocalHBase
 
@@ -94,6 +94,19 @@ def _ops_at(phase_dir: Path, moments: list) -> np.ndarray:
         t = np.array([ts.to_pydatetime().timestamp() for ts in e["time"]])
         total += np.interp(x, t, e["operations"].to_numpy(dtype=float))
     return total
+
+
+def _rounds_in(servers_csv: Path, windows: list) -> list:
+    """The probe's rounds in each sampled window, from the times of its samples of the servers
+    (servers.csv without the probe's own CPU, PROBE_NODE: a round's rows come within a second;
+    rounds are seconds apart)."""
+    import csv
+    with open(servers_csv, newline="") as f:
+        times = sorted({int(r["t_ms"]) / 1000 for r in csv.DictReader(f)
+                        if r["node"] != PROBE_NODE})
+    rounds = [t for i, t in enumerate(times) if i == 0 or t - times[i - 1] > 1.0]
+    return [sum(w[1].timestamp() <= t < w[2].timestamp() for t in rounds)
+            for w in windows if w[0]]
 
 
 def _settled(watch: ServerWatch) -> float:
@@ -175,13 +188,16 @@ def _print_pairs(db: str, phase: str, windows: list, startup: float, phase_dir: 
     mean, sd = statistics.mean(logs), statistics.stdev(logs)
     half = t95(rounds - 1) * sd / math.sqrt(rounds)
     spread = statistics.stdev(math.log(r) for r in rates) if len(rates) > 1 else math.nan
+    rounds = _rounds_in(phase_dir.parents[1] / "watch" / "servers.csv", windows)
     print(f"{db}, S4 {phase} at local scale, {rounds} pairs of {window_s}-s windows in one "
           f"measured phase (A,B,B,A), one probe paused in the windows without sampling: "
           f"throughput sampled/not sampled {math.exp(mean):.3f} (95% CI "
           f"{math.exp(mean - half):.3f} to {math.exp(mean + half):.3f}); the probe's CPU "
           f"median {statistics.median(shares):.2%} of the machine's in its windows, its start "
           f"{startup:.1f} CPU-s (in a phase: during the warm-up); the windows' throughput "
-          f"varied by {spread:.1%} (sd of its log), the pairs' log ratio by {sd:.1%}")
+          f"varied by {spread:.1%} (sd of its log), the pairs' log ratio by {sd:.1%}; the "
+          f"probe's rounds in its windows: {sum(rounds)} in {len(rounds)} (a run's every "
+          f"{INTERVAL_S:g} s: {len(rounds) * window_s / INTERVAL_S:g})")
 
 
 def _print_idle(idle: list) -> None:

@@ -17,11 +17,14 @@ upper bound of the operations the whole window can hold.
 - The whole window, per client: YCSB's `-target` never lets a thread run ahead of its schedule
   (thread start + done x tick), so a client has done at most target x seconds since its start
   + its threads; the window holds at most that at its end (warm-up end + measured seconds +
-  SLACK_S) less what the client had done when its warm-up ended. Every operation of the phase
-  counts toward each operation's bound (an upper bound, whatever the mix).
+  SLACK_S) less what the client had done when its warm-up ended.
 The window's percentile p is above the bound for certain when the operations above it exceed
 (1 - p/100) x that upper bound: the analysis then judges the shorter window the same way (its
-share above the bound is larger still).
+share above the bound is larger still). An objective on one operation counts that operation's
+above the bound against every operation of the window (an upper bound of its own, whatever
+the mix). An objective on every operation counts them all together: if each operation had at
+most (1 - p/100) of its own above the bound, all of them together would have at most that
+share of the total, so more than that share means at least one operation breaks.
 """
 import math
 import re
@@ -94,11 +97,14 @@ class ObjectiveWatch:
                     if s > end_s:
                         for op, n in ops.items():
                             above[op] = above.get(op, 0) + n
+        # an objective on every operation: together (pigeonhole, module docstring)
+        counted = ({" and ".join(sorted(above)): sum(above.values())} if not self.operation
+                   else above)
         allowed = (1 - self.percentile / 100) * most
-        for op, n in sorted(above.items()):
+        for ops, n in counted.items():
             if n > allowed:
-                return (f"{op}: at least {n:,} operations above {self.bound_us / 1000:g} ms of "
-                        f"intended latency, more than {100 - self.percentile:g}% of the "
+                return (f"{ops}: at least {n:,} operations above {self.bound_us / 1000:g} ms "
+                        f"of intended latency, more than {100 - self.percentile:g}% of the "
                         f"{most:,.0f} the window can hold at its target: p{self.percentile:g} "
                         "is broken whatever follows")
         return None

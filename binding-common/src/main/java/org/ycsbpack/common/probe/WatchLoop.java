@@ -12,8 +12,10 @@ import org.ycsbpack.common.ErrorLog;
  * ends (or the process is killed) and one more then, each round's lines flushed at once. A
  * failed round is said once and the watch goes on. A round missed (a round slower than the
  * period, the JVM paused) is skipped, not made up in a burst of rounds against servers that
- * were slow already. Until a round has read every node, rounds come a second apart (at most
- * {@link #START_RETRIES}).
+ * were slow already: a wake-up later than {@link #missed} allows skips the round it was for
+ * and waits for the next on the schedule, so a watch paused and resumed (scripts/bench-server-
+ * watch's windows) samples as often as one that ran through. Until a round has read every
+ * node, rounds come a second apart (at most {@link #START_RETRIES}).
  */
 public final class WatchLoop {
   /** Until a round has read every node, the next comes RETRY_MS later, at most START_RETRIES
@@ -34,6 +36,10 @@ public final class WatchLoop {
     boolean answered = false;
     int retries = 0;
     do {
+      if (missed(next, System.currentTimeMillis(), periodMs)) {
+        next = nextRound(next, System.currentTimeMillis(), periodMs);
+        continue;
+      }
       int failed = samples.failures();
       round(source, samples, out);
       long now = System.currentTimeMillis();
@@ -61,6 +67,14 @@ public final class WatchLoop {
       out.println(line);
     }
     out.flush();
+  }
+
+  /** Whether a wake-up at {@code now} for the round due at {@code due} came so late that the
+   * round's moment has passed (the JVM was paused or starved): more than a quarter of the
+   * period, and more than a second, after it. A late round run at once would come seconds
+   * before the next on the schedule: two rounds where a running watch makes one. */
+  static boolean missed(long due, long now, long periodMs) {
+    return now - due > Math.max(1000, periodMs / 4);
   }
 
   /** When the round after the one due at {@code due} is: a period later, or the first moment

@@ -1,7 +1,9 @@
 package org.ycsbpack.common.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -27,6 +29,18 @@ class WatchLoopTest {
     assertEquals(21_000, WatchLoop.nextRound(1_000, 21_000, 5_000));
     // a round that ends just as the next is due: that one runs at once
     assertEquals(6_000, WatchLoop.nextRound(1_000, 6_000, 5_000));
+  }
+
+  @Test
+  void aWakeUpLongAfterItsRoundWasDueSkipsThatRound() {
+    // bench-server-watch resumed a probe paused over 48 s: its round at once and the one due
+    // 2 s later made two rounds where a running watch makes one (the probe's log, 2026-12-05)
+    assertTrue(WatchLoop.missed(1_000, 49_100, 10_000));
+    assertEquals(51_000, WatchLoop.nextRound(1_000, 49_100, 10_000));
+    // a thread scheduled late on busy cores still samples: within a quarter of the period
+    assertFalse(WatchLoop.missed(1_000, 3_400, 10_000));
+    assertFalse(WatchLoop.missed(1_000, 1_900, 2_000));  // and within a second at short periods
+    assertTrue(WatchLoop.missed(1_000, 2_100, 2_000));
   }
 
   @Test
