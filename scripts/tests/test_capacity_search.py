@@ -65,7 +65,8 @@ def searched(scale: str, checks: tuple = ()):
     return phase, CapacitySearch(phase, parse_objective("p99<=10ms"), capacity.STEPS[scale],
                                  checks, measure_s=capacity.MEASURE_S[scale],
                                  confirms=capacity.CONFIRMS[scale],
-                                 probe_measure_s=capacity.PROBE_MEASURE_S[scale])
+                                 probe_measure_s=capacity.PROBE_MEASURE_S[scale],
+                                 budget_s=capacity.BUDGET_S[scale])
 
 
 def run_search(search, holds_below):
@@ -117,6 +118,30 @@ def test_a_failed_confirmation_sends_the_search_below_the_target_it_had_found():
     r = search.run(lambda p: ran.append(p) or p, judge=judge, say=lambda _: None)
     assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650, 600, 400]
     assert r["capacity"] == 400 and r["confirmed"] and search.phases == 8
+
+
+def test_a_local_search_starts_no_step_that_would_end_past_its_15_minutes():
+    # the durations of the Cassandra search of 2026-12-05 (s): the probe, 5 steps, a
+    # confirmation that broke; the second confirmation would have ended at about 16 minutes
+    _, search = searched("local")
+    took = iter([143, 128, 107, 107, 122, 107, 105, 107])
+    now, ran, said = [0.0], [], []
+
+    def run(phase):
+        now[0] += next(took)
+        ran.append(phase)
+        return phase
+
+    def judge(phase):
+        held = phase.target is not None and phase.target < 750 and len(ran) != 7
+        return {"achieved_ops_per_s": phase.target or 1000.0, "held": held, "summary": "..."}
+
+    r = search.run(run, judge=judge, say=said.append, clock=lambda: now[0])
+    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 750, 700]
+    assert r["capacity"] == 600 and not r["confirmed"] and now[0] <= 15 * 60
+    assert any("the search's time is spent: 13.7 of 15 min" in line for line in said)
+    assert "NOT confirmed: the confirmations or the time were spent" in said[-1]
+    assert "within 15 min" in search.describe
 
 
 def test_a_local_step_is_measured_60_s_unless_the_phase_or_the_user_sets_its_time():

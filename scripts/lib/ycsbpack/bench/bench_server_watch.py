@@ -188,7 +188,7 @@ def _print_pairs(db: str, phase: str, windows: list, startup: float, phase_dir: 
     mean, sd = statistics.mean(logs), statistics.stdev(logs)
     half = t95(rounds - 1) * sd / math.sqrt(rounds)
     spread = statistics.stdev(math.log(r) for r in rates) if len(rates) > 1 else math.nan
-    rounds = _rounds_in(phase_dir.parents[1] / "watch" / "servers.csv", windows)
+    sampled_rounds = _rounds_in(phase_dir.parents[1] / "watch" / "servers.csv", windows)
     print(f"{db}, S4 {phase} at local scale, {rounds} pairs of {window_s}-s windows in one "
           f"measured phase (A,B,B,A), one probe paused in the windows without sampling: "
           f"throughput sampled/not sampled {math.exp(mean):.3f} (95% CI "
@@ -196,8 +196,8 @@ def _print_pairs(db: str, phase: str, windows: list, startup: float, phase_dir: 
           f"median {statistics.median(shares):.2%} of the machine's in its windows, its start "
           f"{startup:.1f} CPU-s (in a phase: during the warm-up); the windows' throughput "
           f"varied by {spread:.1%} (sd of its log), the pairs' log ratio by {sd:.1%}; the "
-          f"probe's rounds in its windows: {sum(rounds)} in {len(rounds)} (a run's every "
-          f"{INTERVAL_S:g} s: {len(rounds) * window_s / INTERVAL_S:g})")
+          f"probe's rounds in its windows: {sum(sampled_rounds)} in {len(sampled_rounds)} (a "
+          f"run's every {INTERVAL_S:g} s: {len(sampled_rounds) * window_s / INTERVAL_S:g})")
 
 
 def _print_idle(idle: list) -> None:

@@ -29,6 +29,7 @@ import copy
 import json
 import re
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
@@ -55,6 +56,11 @@ MEASURE_S = {"cluster": 120, "local": 60, "ci": 0}
 # the probe's: it decides nothing, its steady throughput only sets the targets' scale (2-s
 # intervals: 15 samples locally)
 PROBE_MEASURE_S = {"cluster": 60, "local": 30, "ci": 0}
+# seconds a search may take (its probe and steps, not the checks; 0: no bound): a step starts
+# only when the time spent plus the longest step so far fits. Local: issue 33's 15 minutes on
+# 2 cores; the Cassandra search of 2026-12-05 (5 steps, a confirmation that broke, a second)
+# took 15.7 (docs/benchmarks/capacity.md)
+BUDGET_S = {"cluster": 0, "local": 15 * 60, "ci": 0}
 CHECKS = (0.9, 1.25)  # --slo-check: independent steps at these shares of the capacity found
 UNITS_US = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 _OBJECTIVE = re.compile(r"^(?:(?P<op>[A-Za-z_]+):)?p(?P<pct>\d+(?:\.\d+)?)\s*<=\s*"
@@ -120,7 +126,8 @@ def searches(steps: list, objective: Optional[Objective], scale: str,
     from .phase_runner import Phase
     return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else (),
                                  measure_s=MEASURE_S[scale], confirms=CONFIRMS[scale],
-                                 probe_measure_s=PROBE_MEASURE_S[scale])
+                                 probe_measure_s=PROBE_MEASURE_S[scale],
+                                 budget_s=BUDGET_S[scale])
              if isinstance(st, Phase) and st.command == "run" and st.repeatable else st)
             for ctx, st in steps]
 
@@ -158,6 +165,7 @@ class CapacitySearch:
     measure_s: int = 0     # each step's measured seconds (MEASURE_S; 0: the phase's own)
     confirms: int = 0      # the found target run again at most this often (CONFIRMS)
     probe_measure_s: int = 0  # the probe's measured seconds (PROBE_MEASURE_S; 0: measure_s)
+    budget_s: float = 0    # BUDGET_S
     name: str = ""
     index: int = 0
     result: Optional[dict] = None  # what run() found (scenario-run.json keeps it)
@@ -177,7 +185,8 @@ class CapacitySearch:
                 + (f", the rate found confirmed by a second window (at most {self.confirms} "
                    "confirmations)" if self.confirms else "")
                 + (f", each measured {self.measure_s} s" if self.measure_s else "")
-                + (f" (the probe {self.probe_measure_s} s)" if self.probe_measure_s else ""))
+                + (f" (the probe {self.probe_measure_s} s)" if self.probe_measure_s else "")
+                + (f", within {self.budget_s / 60:g} min" if self.budget_s else ""))
 
     def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None,
                    confirm: bool = False):
@@ -203,18 +212,29 @@ class CapacitySearch:
         return p
 
     def run(self, run: Callable[[object], Path], judge: Callable[[Path], dict] = judge_step,
-            say: Callable[[str], None] = print) -> dict:
+            say: Callable[[str], None] = print, clock: Callable[[], float] = time.monotonic
+            ) -> dict:
         """Runs the probe and the steps (`run(phase)` runs one phase, warmed up, and returns its
         directory); returns {"ceiling", "steps", "capacity", "checks"}."""
+        began = clock()
         probe = judge(run(self.step_phase(0, None)))
+        longest = 0.0
         ceiling = float(probe["achieved_ops_per_s"] or 0.0)
         say(f"   probe: {ceiling:,.0f} ops/s unthrottled (the ceiling; without a schedule its "
             f"intended latency is its service time, so it decides nothing); {probe['summary']}")
         tried: List[Tuple[float, bool]] = []
         rate = next_rate(ceiling, tried, self.steps, self.confirms)
         while rate is not None:
+            spent = clock() - began
+            if self.budget_s and tried and spent + longest > self.budget_s:
+                say(f"   the search's time is spent: {spent / 60:.1f} of {self.budget_s / 60:g} "
+                    f"min, and a step took up to {longest / 60:.1f}: no step at {rate:,.0f} "
+                    "ops/s")
+                break
             again = round(rate) in {r for r, _ in tried}
+            started = clock()
             step = judge(run(self.step_phase(len(tried) + 1, rate, confirm=again)))
+            longest = max(longest, clock() - started)
             tried.append((round(rate), bool(step["held"])))
             say(f"   step {len(tried)}: target {rate:,.0f} ops/s"
                 f"{' (confirmation)' if again else ''}: "
@@ -225,7 +245,7 @@ class CapacitySearch:
         say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s, the highest "
             f"target at which every step held ({found / ceiling if ceiling else 0:.0%} of the "
             "ceiling" + ("" if confirmed or not found or not self.confirms else
-                         "; NOT confirmed: the confirmations were spent")
+                         "; NOT confirmed: the confirmations or the time were spent")
             + "; the interval comes from trials: --repeat)")
         checked = {}
         first_check = self.steps + self.confirms + 1
