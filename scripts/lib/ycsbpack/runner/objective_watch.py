@@ -31,7 +31,7 @@ import re
 import threading
 from typing import Dict, List, Optional, Tuple
 
-from ycsb_analysis.readers.status import STATUS_MEASUREMENT
+from ycsb_analysis.readers.status_format import STATUS_MEASUREMENT
 
 _HEAD = re.compile(r" (\d+) sec: (\d+) operations;")
 _PAIR = re.compile(r"(\d+(?:\.\d+)?)=(-?\d+)")
