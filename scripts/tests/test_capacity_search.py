@@ -24,14 +24,15 @@ def test_a_malformed_objective_is_refused_in_one_sentence(text):
         parse_objective(text)
 
 
-def test_the_schedule_starts_at_80_percent_of_the_ceiling_then_bisects_to_10_percent():
-    assert next_rate(1000, [], 5) == 800
-    assert next_rate(1000, [(800, True)], 5) == 900
-    assert next_rate(1000, [(800, True), (900, True)], 5) is None   # 900..1000: within 10%
-    assert next_rate(1000, [(800, False)], 5) == 400
-    assert next_rate(1000, [(800, False), (400, True)], 5) == 600
-    assert next_rate(1000, [(800, False), (400, True), (600, False)], 5) == 500
-    assert next_rate(1000, [(800, False), (400, True), (600, False)], 3) is None  # steps spent
+def test_the_schedule_starts_at_60_percent_of_the_ceiling_then_bisects_to_10_percent():
+    assert next_rate(1000, [], 5) == 600
+    assert next_rate(1000, [(600, True)], 5) == 800
+    assert next_rate(1000, [(600, True), (800, True)], 5) == 900
+    assert next_rate(1000, [(600, True), (800, True), (900, True)], 5) is None  # within 10%
+    assert next_rate(1000, [(600, False)], 5) == 300
+    assert next_rate(1000, [(600, False), (300, True)], 5) == 450
+    assert next_rate(1000, [(600, False), (300, True), (450, False)], 5) == 375
+    assert next_rate(1000, [(600, False), (300, True), (450, False)], 3) is None  # steps spent
     assert next_rate(0, [], 5) is None  # the probe did nothing: nothing to search
 
 
@@ -80,11 +81,10 @@ def run_search(search, holds_below):
 def test_the_search_ends_at_the_highest_target_that_held_confirmed():
     phase, search = searched("local")
     ran, result = run_search(search, 650)
-    # probe, bisection (5 steps at local scale: 650 closes the gap to 10%), then 600 run
-    # again to confirm it
-    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650, 600]
+    # probe, bisection (4 steps: 650 closes the gap to 10%), then 600 run again to confirm it
+    assert [p.target for p in ran] == [None, 600, 800, 700, 650, 600]
     assert result["capacity"] == 600 and result["confirmed"]
-    assert ran[-1].capacity["confirm"] is True and "confirm" not in ran[3].capacity
+    assert ran[-1].capacity["confirm"] is True and "confirm" not in ran[1].capacity
     probe, first = ran[0], ran[1]
     assert probe.name == f"{phase.name}-step-0"
     assert probe.dir_name == f"cassandra-{phase.name}-step-0"
@@ -93,31 +93,32 @@ def test_the_search_ends_at_the_highest_target_that_held_confirmed():
     assert first.capacity == {"search": phase.name, "step": 1, "keep_up": capacity.KEEP_UP,
                               "objective": {"text": "p99<=10ms", "percentile": 99.0,
                                             "bound_us": 10_000.0, "operation": ""}}
-    assert [p.index for p in ran] == [search.index + k for k in range(7)]
+    assert [p.index for p in ran] == [search.index + k for k in range(6)]
 
 
 def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its_ceiling():
     _, search = searched("local")
     ran, r = run_search(search, 5000)
-    assert [p.target for p in ran] == [None, 800, 900, 900] and r["capacity"] == 900
+    assert [p.target for p in ran] == [None, 600, 800, 900, 900] and r["capacity"] == 900
     _, search = searched("ci")
     ran, r = run_search(search, 0)
-    assert [p.target for p in ran] == [None, 800, 400] and r["capacity"] == 0
+    assert [p.target for p in ran] == [None, 600, 300] and r["capacity"] == 0
 
 
 def test_a_failed_confirmation_sends_the_search_below_the_target_it_had_found():
     _, search = searched("local")
-    stalls = {6}  # the confirmation of 600 meets a stall of the server
+    stalls = {5}  # the confirmation of 700 meets a stall of the server
     ran = []
 
     def judge(phase):
         k = len(ran) - 1
-        held = phase.target is not None and phase.target < 650 and k not in stalls
+        held = phase.target is not None and phase.target < 750 and k not in stalls
         return {"achieved_ops_per_s": phase.target or 1000.0, "held": held, "summary": "..."}
 
     r = search.run(lambda p: ran.append(p) or p, judge=judge, say=lambda _: None)
-    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 650, 600, 400]
-    assert r["capacity"] == 400 and r["confirmed"] and search.phases == 8
+    # 600..700 is wider than 10% and a step is left: bisect it, then confirm what held there
+    assert [p.target for p in ran] == [None, 600, 800, 700, 750, 700, 650, 650]
+    assert r["capacity"] == 650 and r["confirmed"] and search.phases == 8
 
 
 def test_a_local_search_starts_no_step_that_would_end_past_its_15_minutes():
@@ -133,12 +134,14 @@ def test_a_local_search_starts_no_step_that_would_end_past_its_15_minutes():
         return phase
 
     def judge(phase):
-        held = phase.target is not None and phase.target < 750 and len(ran) != 7
+        held = phase.target is not None and phase.target < 750 and len(ran) != 6
         return {"achieved_ops_per_s": phase.target or 1000.0, "held": held, "summary": "..."}
 
     r = search.run(run, judge=judge, say=said.append, clock=lambda: now[0])
-    assert [p.target for p in ran] == [None, 800, 400, 600, 700, 750, 700]
-    assert r["capacity"] == 600 and not r["confirmed"] and now[0] <= 15 * 60
+    # the confirmation of 700 breaks, 650 bisects 600..700 and holds; confirming it would end
+    # at 819 + 128 s, past 900
+    assert [p.target for p in ran] == [None, 600, 800, 700, 750, 700, 650]
+    assert r["capacity"] == 650 and not r["confirmed"] and now[0] <= 15 * 60
     assert any("the search's time is spent: 13.7 of 15 min" in line for line in said)
     assert "NOT confirmed: the confirmations or the time were spent" in said[-1]
     assert "within 15 min" in search.describe
@@ -170,8 +173,8 @@ def test_slo_replaces_every_measured_run_phase_by_its_search_loads_stay(capsys, 
 
 def test_slo_check_runs_the_phase_at_0_9_and_1_25_times_the_capacity_found():
     phase, search = searched("ci", capacity.CHECKS)
-    ran, r = run_search(search, 450)
-    assert [p.target for p in ran] == [None, 800, 400, 360, 500] and r["capacity"] == 400
+    ran, r = run_search(search, 650)
+    assert [p.target for p in ran] == [None, 600, 800, 540, 750] and r["capacity"] == 600
     assert [p.capacity.get("check") for p in ran] == [None, None, None, 0.9, 1.25]
     assert ran[-1].name == f"{phase.name}-check-1.25" and search.phases == 5
     assert r["checks"] == {0.9: True, 1.25: False}

@@ -15,13 +15,15 @@ run's window has.
 
 Per pair of windows: the clients' throughput with and without sampling, from the status lines
 (the analysis package's reader) and their ratio; over the pairs the mean log ratio with its 95%
-t-interval. Also what the probe itself used in CPU during its windows (/proc), as a share of
-the machine's CPU. Then, the phase over and the server idle, the servers' own CPU (/proc) in
-30-s windows with and without sampling (A,B,B,A): what answering the probe costs them, which is
-lost in a busy phase's noise. The target (issue 34): less than 2% of the phase's throughput.
-Runs in .venv's Python.
+interval (neighbouring pairs are correlated: _interval); the pairs are kept in pairs.csv, which
+`--read` pools over runs. Also what the probe itself used in CPU during its windows (/proc), as
+a share of the machine's CPU. Then, the phase over and the server idle, the servers' own CPU
+(/proc) in 30-s windows with and without sampling (A,B,B,A): what answering the probe costs
+them, which is lost in a busy phase's noise. The target (issue 34): less than 2% of the
+phase's throughput. Runs in .venv's Python.
 """
 import argparse
+import csv
 import json
 import math
 import os
@@ -61,6 +63,8 @@ SERVERS = {  # script, its options, run-scenario's options, the probe's connecti
 }
 BINDING = {"cassandra": "cassandra4", "hbase": "hbase-salted"}
 IDLE_PAIRS, IDLE_WINDOW_S = 3, 30
+PAIRS_CSV = "pairs.csv"  # in --out: one row per pair of windows, what --read reads back
+PAIRS_COLUMNS = ("pair", "sampled_ops_per_s", "not_sampled_ops_per_s", "probe_cpu_share")
 
 
 def _server_pids(db: str, run_dir: Path) -> dict:
@@ -100,7 +104,6 @@ def _rounds_in(servers_csv: Path, windows: list) -> list:
     """The probe's rounds in each sampled window, from the times of its samples of the servers
     (servers.csv without the probe's own CPU, PROBE_NODE: a round's rows come within a second;
     rounds are seconds apart)."""
-    import csv
     with open(servers_csv, newline="") as f:
         times = sorted({int(r["t_ms"]) / 1000 for r in csv.DictReader(f)
                         if r["node"] != PROBE_NODE})
@@ -170,29 +173,67 @@ def _windows(db: str, out: Path, rounds: int, window_s: int) -> list:
     return done, startup
 
 
+def _interval(logs: list) -> str:
+    """The mean ratio sampled/not sampled with its 95% interval, from the pairs' log ratios in
+    order. Neighbouring pairs share two adjacent windows of one kind (A,B | B,A | A,B: the B,B
+    and the A,A), which the throughput's wander makes alike, so their ratios are correlated (lag
+    1: 0.39 in the Cassandra run of 2026-12-05): the interval is the pack's within-run one for
+    correlated samples (uncertainty.within_run: effective sample size from the lag-1
+    autocorrelation), not a t-interval over independent pairs, which would be too narrow."""
+    from ycsb_analysis.uncertainty import effective_n, lag1_autocorrelation, t95, within_run
+    e = within_run(logs)  # on log ratios, which may be below 0: not Estimate.low (clips at 0)
+    half = t95(e.df) * e.se
+    return (f"{math.exp(e.value):.3f} (95% CI {math.exp(e.value - half):.3f} to "
+            f"{math.exp(e.value + half):.3f}; {len(logs)} pairs, lag-1 autocorrelation "
+            f"{lag1_autocorrelation(logs):.2f}, effective {effective_n(logs):.0f})")
+
+
+def _write_pairs(out: Path, rows: list) -> None:
+    """Keeps the pairs in out/pairs.csv: [(pair, sampled ops/s, not sampled, probe's CPU), ...]."""
+    with open(out / PAIRS_CSV, "w", newline="") as f:
+        csv.writer(f).writerows([PAIRS_COLUMNS, *((k, f"{on:.2f}", f"{off:.2f}", f"{share:.5f}")
+                                                 for k, on, off, share in rows)])
+
+
+def _read_pairs(out: Path) -> list:
+    """The pairs' log ratios an earlier run of this script kept (its pairs.csv)."""
+    f = out / PAIRS_CSV
+    if not f.is_file():
+        raise ScriptError(f"--read {out}: no {PAIRS_CSV} there; give the --out directory of "
+                          "an earlier bench-server-watch run")
+    with open(f, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    try:
+        return [math.log(float(r["sampled_ops_per_s"]) / float(r["not_sampled_ops_per_s"]))
+                for r in rows]
+    except (KeyError, ValueError, ZeroDivisionError) as e:
+        raise ScriptError(f"--read {f}: a row without two positive throughputs ({e}); the file "
+                          f"needs the columns {', '.join(PAIRS_COLUMNS)}") from None
+
+
 def _print_pairs(db: str, phase: str, windows: list, startup: float, phase_dir: Path,
                  rounds: int, window_s: int) -> None:
-    from ycsb_analysis.uncertainty import t95
+    """Prints each pair and the run's figure; keeps the pairs in pairs.csv (--read)."""
     ops = _ops_at(phase_dir, [m for w in windows for m in (w[1], w[2])])
     rates = [(ops[2 * i + 1] - ops[2 * i]) / (w[2] - w[1]).total_seconds()
              for i, w in enumerate(windows)]
-    logs, shares = [], []
+    logs, shares, rows = [], [], []
     for r in range(rounds):
         pair = list(zip(windows, rates))[2 * r:2 * r + 2]
         (sampled, on), (_, off) = sorted(pair, key=lambda wr: not wr[0][0])
         logs.append(math.log(on / off))
         shares.append(sampled[3] / ((sampled[2] - sampled[1]).total_seconds() * cpu.cores()))
+        rows.append((r + 1, on, off, shares[-1]))
         print(f"pair {r + 1}: sampled {on:,.0f} ops/s, not sampled {off:,.0f} ops/s, ratio "
               f"{on / off:.3f}; the probe used {shares[-1]:.2%} of the machine's CPU in its "
               f"window", flush=True)
-    mean, sd = statistics.mean(logs), statistics.stdev(logs)
-    half = t95(rounds - 1) * sd / math.sqrt(rounds)
+    _write_pairs(phase_dir.parents[1], rows)
+    sd = statistics.stdev(logs)
     spread = statistics.stdev(math.log(r) for r in rates) if len(rates) > 1 else math.nan
     sampled_rounds = _rounds_in(phase_dir.parents[1] / "watch" / "servers.csv", windows)
     print(f"{db}, S4 {phase} at local scale, {rounds} pairs of {window_s}-s windows in one "
           f"measured phase (A,B,B,A), one probe paused in the windows without sampling: "
-          f"throughput sampled/not sampled {math.exp(mean):.3f} (95% CI "
-          f"{math.exp(mean - half):.3f} to {math.exp(mean + half):.3f}); the probe's CPU "
+          f"throughput sampled/not sampled {_interval(logs)}; the probe's CPU "
           f"median {statistics.median(shares):.2%} of the machine's in its windows, its start "
           f"{startup:.1f} CPU-s (in a phase: during the warm-up); the windows' throughput "
           f"varied by {spread:.1%} (sd of its log), the pairs' log ratio by {sd:.1%}; the "
@@ -223,7 +264,18 @@ def main(argv=None) -> int:
                    help="S4's load, then only the idle server's part (~5 minutes)")
     p.add_argument("--out", type=Path, default=None,
                    help="results (default results/bench-server-watch/<timestamp>)")
+    p.add_argument("--read", type=Path, action="append", default=[], metavar="OUT",
+                   help="run nothing: the figure over the pairs earlier runs kept (their --out "
+                        "directories, in order; repeatable: the runs' pairs pooled)")
     args = p.parse_args(argv)
+    if args.read:
+        logs = [lg for d in args.read for lg in _read_pairs(d)]
+        if len(logs) < 3:
+            raise ScriptError(f"--read: {len(logs)} pairs in {', '.join(map(str, args.read))}; "
+                              "an interval needs at least 3")
+        print(f"throughput sampled/not sampled over {', '.join(map(str, args.read))}: "
+              f"{_interval(logs)}")
+        return 0
     if not 2 <= args.rounds <= MAX_ROUNDS:
         raise ScriptError(f"--rounds {args.rounds}: give 2 to {MAX_ROUNDS}")
     out = (args.out or REPO_ROOT / "results" / "bench-server-watch" / timestamp()).resolve()
