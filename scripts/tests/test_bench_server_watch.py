@@ -50,3 +50,5 @@ def test_a_directory_without_pairs_is_refused_in_one_sentence(tmp_path):
     (tmp_path / sw.PAIRS_CSV).write_text("pair,sampled_ops_per_s\n1,2961\n")
     with pytest.raises(ScriptError, match="a row without two positive throughputs"):
         sw.main(["--read", str(tmp_path)])
+    with pytest.raises(ScriptError, match="--rounds 2: give 3 to 200"):
+        sw.main(["--rounds", "2", "--out", str(tmp_path)])  # before any server starts

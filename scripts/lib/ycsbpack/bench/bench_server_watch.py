@@ -276,8 +276,8 @@ def main(argv=None) -> int:
         print(f"throughput sampled/not sampled over {', '.join(map(str, args.read))}: "
               f"{_interval(logs)}")
         return 0
-    if not 2 <= args.rounds <= MAX_ROUNDS:
-        raise ScriptError(f"--rounds {args.rounds}: give 2 to {MAX_ROUNDS}")
+    if not 3 <= args.rounds <= MAX_ROUNDS:  # an interval needs 3 pairs (within_run)
+        raise ScriptError(f"--rounds {args.rounds}: give 3 to {MAX_ROUNDS}")
     out = (args.out or REPO_ROOT / "results" / "bench-server-watch" / timestamp()).resolve()
     out.mkdir(parents=True, exist_ok=True)
     script, server_opts, scenario_opts, _ = SERVERS[args.db]
