@@ -48,9 +48,9 @@ FIRST_STEP = 0.6
 RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
 # bisection steps after the probe. Local 5 (was 4): the HBase search of 2026-11-29 stopped
 # with 2,822 held and 3,386 failed (20% apart) and its check at 1.25 x landed where HBase's p99
-# turns on one stall (docs/benchmarks/capacity.md). Steps broken for
-# certain end early (objective_watch.py; on 2026-12-05 two of HBase's, none of Cassandra's), and
-# BUDGET_S keeps the search within its time whatever the steps cost.
+# turns on one stall (docs/benchmarks/capacity.md). Steps broken for certain end early
+# (objective_watch.py; on 2026-12-05 three of HBase's, none of Cassandra's), and BUDGET_S keeps
+# the search within its time whatever the steps cost.
 STEPS = {"cluster": 6, "local": 5, "ci": 2}
 # confirmations at most: the HBase run of 2026-11-29 found a rate that held once (47.8 ms) in
 # a search whose check at 0.9 x broke (355 ms); local: probe, 5 steps, 1-2 confirmations
