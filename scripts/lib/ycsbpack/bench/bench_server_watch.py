@@ -180,12 +180,12 @@ def _interval(logs: list) -> str:
     1: 0.39 in the Cassandra run of 2026-12-05): the interval is the pack's within-run one for
     correlated samples (uncertainty.within_run: effective sample size from the lag-1
     autocorrelation), not a t-interval over independent pairs, which would be too narrow."""
-    from ycsb_analysis.uncertainty import effective_n, lag1_autocorrelation, t95, within_run
+    from ycsb_analysis.uncertainty import lag1_autocorrelation, t95, within_run
     e = within_run(logs)  # on log ratios, which may be below 0: not Estimate.low (clips at 0)
     half = t95(e.df) * e.se
     return (f"{math.exp(e.value):.3f} (95% CI {math.exp(e.value - half):.3f} to "
             f"{math.exp(e.value + half):.3f}; {len(logs)} pairs, lag-1 autocorrelation "
-            f"{lag1_autocorrelation(logs):.2f}, effective {effective_n(logs):.0f})")
+            f"{lag1_autocorrelation(logs):.2f}, effective {e.df + 1:.0f})")
 
 
 def _write_pairs(out: Path, rows: list) -> None:
