@@ -105,17 +105,19 @@ def judge(run: Run) -> dict:
         "objective": objective["text"], "achieved_ops_per_s": rate,
         "achieved_low": achieved.low if achieved else math.nan,
         "achieved_high": achieved.high if achieved else math.nan,
-        "window": how, "steady": bool(steady), "operations": ops, "held": held, "why": why,
+        "window": how, "window_s": end - start if math.isfinite(end) else math.nan,
+        "steady": bool(steady), "operations": ops, "held": held, "why": why,
         "fell_behind": fell_behind,
-        "summary": _summary(rate, target, key, ops, held, why, fell_behind),
+        "summary": _summary(rate, target, key, ops, held, why, fell_behind, end - start),
     }
 
 
-def _summary(rate, target, key, ops, held, why, fell_behind) -> str:
+def _summary(rate, target, key, ops, held, why, fell_behind, seconds) -> str:
     lat = "; ".join(f"{op} {key} intended {o['intended'][key]['us'] / 1000:,.1f} ms, service "
                     f"{o['service'].get(key, {}).get('us', math.nan) / 1000:,.1f} ms"
                     for op, o in ops.items())
-    text = f"achieved {rate:,.0f} ops/s" + (f" of {target:,}" if target else "") + f"; {lat}"
+    text = (f"achieved {rate:,.0f} ops/s" + (f" of {target:,}" if target else "")
+            + (f" over {seconds:.0f} s" if math.isfinite(seconds) else "") + f"; {lat}")
     if fell_behind:
         text += (f"; the client fell behind its schedule on {', '.join(fell_behind)} (intended "
                  f"> service by more than {FELL_BEHIND_MARGIN:.0%} and "
@@ -141,7 +143,8 @@ def steps_table(runs: list[Run]) -> pd.DataFrame:
                 "keep_up": run.metadata["capacity"]["keep_up"],
                 "achieved_ops_per_s": j["achieved_ops_per_s"],
                 "achieved_low": j["achieved_low"], "achieved_high": j["achieved_high"],
-                "steady": j["steady"], "held": j["held"], "why": "; ".join(j["why"]),
+                "window_s": j["window_s"], "steady": j["steady"], "held": j["held"],
+                "why": "; ".join(j["why"]),
                 "check": run.metadata["capacity"].get("check", math.nan)}
         for op, o in (j["operations"] or {"": {}}).items():
             row = dict(base, operation=op, fell_behind=op in j["fell_behind"])
@@ -224,8 +227,8 @@ def html_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFram
         return ""
     per_step = steps.assign(
         fell_behind=steps["fell_behind"].map({True: "yes: believe intended", False: ""}))
-    cols = ["database", "search", "repeat", "step", "target", "achieved_ops_per_s", "operation",
-            "intended_p99_us", "service_p99_us", "held", "fell_behind", "why"]
+    cols = ["database", "search", "repeat", "step", "target", "window_s", "achieved_ops_per_s",
+            "operation", "intended_p99_us", "service_p99_us", "held", "fell_behind", "why"]
     verdict_rows = (verdicts[["phase", "figure", "ratio", "ratio_low", "ratio_high", "verdict"]]
                     if not verdicts.empty else pd.DataFrame())
     return (

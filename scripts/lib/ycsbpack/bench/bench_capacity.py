@@ -2,14 +2,14 @@
 
 Per database (fresh local servers, S4's load, flush and compaction): the capacity search of
 S4's update-heavy phase at the objective (run-scenario --slo, local scale: an unthrottled probe,
-at most 5 steps of -target, then 1-2 confirmations of the rate found), then two independent runs
-of the same phase in the same server lifetime at 0.9 and 1.25 times the capacity found
-(--slo-check). The search is right
-when the first keeps the objective on intended latency and the second breaks it. Prints, per
+then at most 5 steps of -target, each measured 60 s, 180 s when undecided), then two independent
+runs of the same phase in the same server lifetime at 0.9 and 1.25 times the capacity found
+(--slo-check), judged by the same rule as the steps. The search is right when the first keeps
+the objective on intended latency and the second breaks it. Prints, per
 database, the capacity, what bounded it, each check's achieved rate and outcome, and the minutes
 the search and the checks took; the results and ycsb-report's report stay in --out
 (capacity.csv, capacity-steps.csv, the capacity chart). About 20 minutes per database on 2
-cores (the search ~13, the checks ~5, the server's start and the load ~1). `--read DIR`
+cores (the search 10-15, the checks 4-8, the server's start and the load ~1). `--read DIR`
 prints the figures of an earlier run again.
 """
 import argparse

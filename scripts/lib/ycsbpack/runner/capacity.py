@@ -11,19 +11,27 @@ then measured; its own results directory `<database>-<phase>-step-<k>`):
 A step HOLDS when, over its measured window, the objective's percentile of intended latency is
 within the bound for the operation named (every operation when none is) and the achieved rate
 is at least KEEP_UP of the target. The analysis judges a step (`python -m ycsb_analysis.capacity
-STEP_DIR`, one definition of the rule); this module only chooses the next rate: the first step
-at FIRST_STEP x C (about where the searches on record ended), then bisection between
-the highest rate that held and the lowest above it that did not (C at first), until the two are
-within RESOLUTION of each other or the scale's number of steps is spent. Then the highest
-target that held is CONFIRMED: run again, in a window of its own (a p99 over a minute can turn
-on one stall of the server, and the search's windows come one after another as its data grows).
-A target counts as held only when every step at it held, so a failed confirmation sends the
-search below it (bisecting again if the gap is wide, else confirming the next lower target that
-held), within the scale's CONFIRMS. The capacity of a trial is the highest target at which every
-step held; with --repeat the trials give its interval, and with two databases their ratio
-(ycsb-report: capacity.csv, verdicts.csv). The probe never holds: with no schedule its intended
-latency is its service time (a closed loop waits for the database, the coordinated omission
-this mode exists to avoid); only paced steps decide.
+STEP_DIR`, one definition of the rule); this module only chooses the next rate and how long a
+step is measured:
+- the rate: the first step at FIRST_STEP x C (about where the searches on record ended), then
+  steps of STRIDE x C towards the answer until the objective changes side (up while every step
+  held, down while none did), then bisection between the highest rate that held and the lowest
+  above it that did not, until the two are within RESOLUTION of each other or the scale's
+  number of steps is spent;
+- the window: near its answer a step's p99 over a minute turns on whether one stall of the
+  server falls in it (docs/benchmarks/capacity.md: 23.5 and 169 ms at one rate). So a step whose
+  percentile, at the end of its window, is within a factor UNDECIDED of the bound either way (the
+  runner's estimate from the status lines: objective_watch.py) is measured LONGER times as
+  long, in the same run, and decided on the whole window; a step that held or broke clearly
+  ends at its window (or earlier, once broken for certain).
+Where the scale asks for it (CONFIRMS), the highest target that held is then CONFIRMED: run
+again, in a window of its own. A target counts as held only when every step at it held, so a
+failed confirmation sends the search below it (bisecting again if the gap is wide, else
+confirming the next lower target that held). The capacity of a trial is the highest target at
+which every step held; with --repeat the trials give its interval, and with two databases their
+ratio (ycsb-report: capacity.csv, verdicts.csv). The probe never holds: with no schedule its
+intended latency is its service time (a closed loop waits for the database, the coordinated
+omission this mode exists to avoid); only paced steps decide.
 """
 import copy
 import json
@@ -38,34 +46,40 @@ from ..core.errors import ScriptError
 from ..core.report_tool import VENV, ensure_report_tool
 
 KEEP_UP = 0.95       # achieved / target at least this: the client kept its schedule
-# the first target, as a share of the probe's ceiling. 0.6 (was 0.8): the seven searches in
-# docs/benchmarks/capacity.md found 40-65% of it. From 0.6 a capacity at 62-90% of the
-# ceiling is reached within RESOLUTION in 4 steps and one at 34-60% in 5 (from 0.8: 5 steps
-# for 46-80%, 6 below), so a local search keeps a step to bisect again after a confirmation
-# breaks: Cassandra's of 2026-12-05, started at 0.8, fell a whole gap (9,698 to 8,313 ops/s)
-# and its check at 1.25 x landed where one stall decides its p99
+# the first target, as a share of the probe's ceiling: the seven searches up to 2026-12-05 in
+# docs/benchmarks/capacity.md found 40-65% of it
 FIRST_STEP = 0.6
+# then steps of this share of the ceiling until the objective changes side: a capacity at
+# 40-80% of the ceiling is bracketed within 0.1 x the ceiling in 2-3 steps and found within
+# RESOLUTION in 3-4 (bisection from 0.6 spent a step at 0.8 or 0.3 in six of those searches);
+# outside that range the search takes more steps and may end with a wider gap, which it says
+STRIDE = 0.1
 RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
-# bisection steps after the probe. Local 5 (was 4): the HBase search of 2026-11-29 stopped
-# with 2,822 held and 3,386 failed (20% apart) and its check at 1.25 x landed where HBase's p99
-# turns on one stall (docs/benchmarks/capacity.md). Steps broken for certain end early
-# (objective_watch.py; on 2026-12-05 three of HBase's, none of Cassandra's), and BUDGET_S keeps
-# the search within its time whatever the steps cost.
+# paced steps at most (after the probe). Local 5: 3-4 within 40-80% of the ceiling, one for a
+# longer window's worth of time left; broken steps end early (objective_watch.py) and BUDGET_S
+# keeps the search within its time whatever the steps cost
 STEPS = {"cluster": 6, "local": 5, "ci": 2}
-# confirmations at most: the HBase run of 2026-11-29 found a rate that held once (47.8 ms) in
-# a search whose check at 0.9 x broke (355 ms); local: probe, 5 steps, 1-2 confirmations
-CONFIRMS = {"cluster": 2, "local": 2, "ci": 0}
+# confirmations of the rate found, at most. Local 0: the longer window of an undecided step
+# (LONGER) takes their time and decides on three minutes where a confirmation added one (a
+# confirmation cost 107 s); the cluster scale has no time bound and keeps both
+CONFIRMS = {"cluster": 2, "local": 0, "ci": 0}
 # each step's measured seconds, unless the user or the phase sets maxexecutiontime: a p99 of
 # intended latency over 30 s turned on one or two stalls of a busy machine (the same target
 # held once and broke once: docs/benchmarks/capacity.md); 0 keeps the scale's own (CI: seconds)
 MEASURE_S = {"cluster": 120, "local": 60, "ci": 0}
+# an undecided step (its percentile within UNDECIDED x the bound either way, estimated at the
+# end of its window) is measured LONGER x its seconds in all. The 60-s windows of the 2026-12-05
+# searches near their answers ranged over 2.5-7 x at one rate (Cassandra 10,380-10,391 ops/s:
+# 23.5, 42.0, 103.2 ms; HBase 6,938: 20.9, 41.5); 3 x the window averages over 3 x as many
+# stalls. CI: 1, never (its steps check code paths, not figures)
+UNDECIDED = 3.0
+LONGER = {"cluster": 3, "local": 3, "ci": 1}
 # the probe's: it decides nothing, its steady throughput only sets the targets' scale (2-s
 # intervals: 15 samples locally)
 PROBE_MEASURE_S = {"cluster": 60, "local": 30, "ci": 0}
 # seconds a search may take (its probe and steps, not the checks; 0: no bound): a step starts
 # only when the time spent plus the longest step so far fits. Local: issue 33's 15 minutes on
-# 2 cores; the Cassandra search of 2026-12-05 (5 steps, a confirmation that broke, a second)
-# took 15.7 (docs/benchmarks/capacity.md)
+# 2 cores (a step: about 45 s of warm-up, 60 s measured, 180 when undecided)
 BUDGET_S = {"cluster": 0, "local": 15 * 60, "ci": 0}
 CHECKS = (0.9, 1.25)  # --slo-check: independent steps at these shares of the capacity found
 UNITS_US = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
@@ -106,16 +120,21 @@ def capacity_of(tried: List[Tuple[float, bool]]) -> float:
 def next_rate(ceiling: float, tried: List[Tuple[float, bool]], steps: int,
               confirms: int = 0) -> Optional[float]:
     """The next target (ops/s) after the steps `tried` ((target, held), in order), or None when
-    the search is over (module docstring): `steps` bisection steps, then `confirms` runs again
-    of the highest target that held until one target has held twice."""
+    the search is over (module docstring): `steps` paced steps, then `confirms` runs again of
+    the highest target that held until one target has held twice."""
     if ceiling <= 0:
         return None
     if not tried:
         return FIRST_STEP * ceiling
     lo = capacity_of(tried)
-    hi = min((r for r, ok in tried if not ok and r > lo), default=ceiling)
+    failed = [r for r, ok in tried if not ok and r > lo]
+    hi = min(failed, default=ceiling)
     repeats = len(tried) - len({r for r, _ in tried})
     if len(tried) - repeats < steps and hi > lo and (hi - lo) > RESOLUTION * hi:
+        if not failed:  # no step above the highest held failed: up
+            return min(lo + STRIDE * ceiling, ceiling)
+        if not lo:  # none held: down
+            return max(hi - STRIDE * ceiling, hi / 2)
         return (lo + hi) / 2
     if lo and repeats < confirms and [r for r, _ in tried].count(lo) < 2:
         return lo
@@ -133,7 +152,7 @@ def searches(steps: list, objective: Optional[Objective], scale: str,
     return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else (),
                                  measure_s=MEASURE_S[scale], confirms=CONFIRMS[scale],
                                  probe_measure_s=PROBE_MEASURE_S[scale],
-                                 budget_s=BUDGET_S[scale])
+                                 budget_s=BUDGET_S[scale], longer=LONGER[scale])
              if isinstance(st, Phase) and st.command == "run" and st.repeatable else st)
             for ctx, st in steps]
 
@@ -172,6 +191,7 @@ class CapacitySearch:
     confirms: int = 0      # the found target run again at most this often (CONFIRMS)
     probe_measure_s: int = 0  # the probe's measured seconds (PROBE_MEASURE_S; 0: measure_s)
     budget_s: float = 0    # BUDGET_S
+    longer: int = 1        # LONGER: an undecided step's window, times its measured seconds
     name: str = ""
     index: int = 0
     result: Optional[dict] = None  # what run() found (scenario-run.json keeps it)
@@ -187,11 +207,14 @@ class CapacitySearch:
     def describe(self) -> str:
         return (f"highest rate with {self.objective.text} on intended latency: an unthrottled "
                 f"probe, then at most {self.steps} steps of -target (first {FIRST_STEP:.0%} of "
-                f"the probe's rate, then bisection to {RESOLUTION:.0%})"
+                f"the probe's rate, then {STRIDE:.0%} of it up or down until the objective "
+                f"changes side, then bisection to {RESOLUTION:.0%})"
                 + (f", the rate found confirmed by a second window (at most {self.confirms} "
                    "confirmations)" if self.confirms else "")
                 + (f", each measured {self.measure_s} s" if self.measure_s else "")
                 + (f" (the probe {self.probe_measure_s} s)" if self.probe_measure_s else "")
+                + (f", {self.longer} x as long when its p{self.objective.percentile:g} is within "
+                   f"{UNDECIDED:g} x the bound either way" if self.longer > 1 else "")
                 + (f", within {self.budget_s / 60:g} min" if self.budget_s else ""))
 
     def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None,
@@ -215,6 +238,8 @@ class CapacitySearch:
             p.capacity["check"] = check
         if confirm:
             p.capacity["confirm"] = True
+        if target and self.longer > 1:
+            p.capacity["longer"] = {"times": self.longer, "factor": UNDECIDED}
         return p
 
     def run(self, run: Callable[[object], Path], judge: Callable[[Path], dict] = judge_step,

@@ -25,6 +25,13 @@ above the bound against every operation of the window (an upper bound of its own
 the mix). An objective on every operation counts them all together: if each operation had at
 most (1 - p/100) of its own above the bound, all of them together would have at most that
 share of the total, so more than that share means at least one operation breaks.
+
+A step that neither held nor broke clearly is measured longer (`undecided`, capacity.py's
+LONGER): at the end of its window, the watch ESTIMATES each operation's percentile over the
+window from the status intervals (the share of an interval's operations above a value,
+interpolated between its reported percentiles: geometric in the share, linear in the value;
+the window's share is the intervals' shares weighted by their counts). The estimate only
+chooses the window's length; the step's verdict is the analysis's, from the .hdr logs.
 """
 import math
 import re
@@ -52,13 +59,15 @@ class ObjectiveWatch:
         self.targets, self.threads, self.measured_s = client_targets, client_threads, measured_s
         # per client: [(status seconds, operations done, {operation: at least this many above})]
         self.lines: List[List[Tuple[int, int, Dict[str, int]]]] = [[] for _ in client_targets]
+        # per client: [(status seconds, operation, count, [(percentile, µs), ..., (100, max)])]
+        self.intervals: List[List[tuple]] = [[] for _ in client_targets]
         self.lock = threading.Lock()
 
     def feed(self, client: int, line: str) -> None:
         head = _HEAD.search(line)
         if not head:
             return
-        above = {}
+        above, interval = {}, []
         for m in _MEASUREMENT.finditer(line):
             metric = m.group("hdr_metric")
             if not metric or not metric.startswith(INTENDED):
@@ -67,10 +76,15 @@ class ObjectiveWatch:
             if (op.endswith(("-FAILED", "-RECORDS")) or op == "CLEANUP"
                     or self.operation and op != self.operation):
                 continue
-            above[op] = self._above(int(m.group("hdr_count")), int(m.group("hdr_max")),
-                                    m.group("hdr_percentiles"))
+            count, max_us = int(m.group("hdr_count")), int(m.group("hdr_max"))
+            above[op] = self._above(count, max_us, m.group("hdr_percentiles"))
+            points = sorted((float(q), int(v)) for q, v in
+                            _PAIR.findall(m.group("hdr_percentiles") or ""))
+            interval.append((op, count, points + [(100.0, max_us)]))
         with self.lock:
-            self.lines[client].append((int(head.group(1)), int(head.group(2)), above))
+            s = int(head.group(1))
+            self.lines[client].append((s, int(head.group(2)), above))
+            self.intervals[client] += [(s, *i) for i in interval]
 
     def _above(self, count: int, max_us: int, percentiles: str) -> int:
         """The fewest operations of one interval that were above the bound."""
@@ -108,3 +122,54 @@ class ObjectiveWatch:
                         f"{most:,.0f} the window can hold at its target: p{self.percentile:g} "
                         "is broken whatever follows")
         return None
+
+    def estimate(self, end_s: Optional[int]) -> Dict[str, float]:
+        """{operation: its objective percentile over the window after status second `end_s`,
+        estimated from the status intervals (module docstring), µs}."""
+        counts: Dict[str, list] = {}
+        with self.lock:
+            for intervals in self.intervals:
+                for s, op, count, points in intervals:
+                    if end_s is not None and s > end_s and count:
+                        counts.setdefault(op, []).append((count, points))
+        allowed = 1 - self.percentile / 100
+        out = {}
+        for op, rows in counts.items():
+            total = sum(c for c, _ in rows)
+
+            def share(v: float) -> float:
+                return sum(c * _share_above(points, v) for c, points in rows) / total
+            lo, hi = 0.0, float(max(p[-1][1] for _, p in rows))
+            for _ in range(40):  # the window's share above v falls as v grows: bisect
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if share(mid) > allowed else (lo, mid)
+            out[op] = hi
+        return out
+
+    def undecided(self, end_s: Optional[int], factor: float) -> Optional[str]:
+        """Why the window after `end_s` should be measured longer: an operation's estimated
+        percentile within `factor` of the bound either way and none clearly beyond it (None
+        when the step held or broke clearly)."""
+        est = self.estimate(end_s)
+        if not est or any(v > self.bound_us * factor for v in est.values()):
+            return None
+        near = {op: v for op, v in est.items() if v >= self.bound_us / factor}
+        if not near:
+            return None
+        return ("; ".join(f"{op} p{self.percentile:g} about {v / 1000:,.1f} ms" for op, v
+                          in sorted(near.items()))
+                + f", within a factor {factor:g} of {self.bound_us / 1000:g} ms")
+
+
+def _share_above(points: List[Tuple[float, int]], v: float) -> float:
+    """The share of one interval's operations above `v` µs, from its percentiles (points:
+    (percentile, µs) ascending, the last (100, max)): interpolated geometrically in the share
+    above, linearly in the value; below the lowest point, linearly from (0 µs, all)."""
+    prev_q, prev_v = 0.0, 0.0
+    for q, value in points:
+        if v < value:
+            a, b = 1 - prev_q / 100, 1 - q / 100
+            t = (v - prev_v) / (value - prev_v)
+            return a * (b / a) ** t if b > 0 and prev_q > 0 else a + (b - a) * t
+        prev_q, prev_v = q, float(value)
+    return 0.0

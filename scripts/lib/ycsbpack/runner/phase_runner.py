@@ -266,14 +266,17 @@ def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp, touch: bool = Tru
             f"phase {phase.name}: maxexecutiontime={props['maxexecutiontime']} is "
             "not a number of seconds"
         )
-    watch = None
+    watch, longer = None, None
     if phase.capacity and phase.target and measured > 0:  # a paced capacity step
         o = phase.capacity["objective"]
         watch = ObjectiveWatch(o["percentile"], o["bound_us"], o["operation"],
                                [client_target(phase)] * phase.clients,
                                [phase.threads] * phase.clients, measured)
+        if phase.capacity.get("longer"):  # an undecided step is measured longer (capacity.py)
+            longer = (measured * phase.capacity["longer"]["times"],
+                      phase.capacity["longer"]["factor"])
     return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients,
-                       touch, watch)
+                       touch, watch, longer)
 
 
 def _run_clients(

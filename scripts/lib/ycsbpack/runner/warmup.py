@@ -120,9 +120,13 @@ class InRunWarmUp:
     judge of their status lines, and the stop once warm and measured."""
 
     def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int,
-                 touch: bool = True, objective_watch=None):
+                 touch: bool = True, objective_watch=None, longer: Optional[tuple] = None):
         self.warmup, self.measured_s, self.stop_file = warmup, measured_s, stop_file
         self.judge = Judge(clients, warmup, objective_watch)
+        # a capacity step's (seconds, factor): measured this long when, at the end of its
+        # window, the objective's percentile is within the factor of its bound (capacity.py)
+        self.longer = longer if objective_watch and longer and longer[0] > measured_s else None
+        self.extended = None    # why and to how long a capacity step's window was extended
         self.ended_early = None  # why a capacity step's objective broke for certain, and when
         self.end_s = None       # status-line seconds where the warm-up ended
         self.steady = False
@@ -133,7 +137,8 @@ class InRunWarmUp:
         if measured_s > 0:
             # the clients' own bound: warm-up, measured part, and some slack; the stop file
             # normally ends them earlier
-            self.overrides["maxexecutiontime"] = str(int(warmup.max_s + measured_s + 30))
+            self.overrides["maxexecutiontime"] = str(
+                int(warmup.max_s + max(measured_s, self.longer[0] if self.longer else 0) + 30))
         if touch:  # (not for --dry-run, which only shows the plan)
             stop_file.unlink(missing_ok=True)
 
@@ -147,7 +152,8 @@ class InRunWarmUp:
             return (f"warm-up {now - self.t0:.0f} s of at most {self.warmup.max_s:g} s, "
                     f"until the last {self.warmup.window_s:g} s are steady")
         if self.measured_s > 0:
-            left = self.measured_s - (now - self.t0 - self.took_s)
+            planned = self.extended["to_s"] if self.extended else self.measured_s
+            left = planned - (now - self.t0 - self.took_s)
             return f"measuring, {max(0.0, left):.0f} s left"
         return "measuring until the count is done"
 
@@ -191,16 +197,28 @@ class InRunWarmUp:
     def _measure(self, ended: threading.Event) -> bool:
         """Waits out the measured part; True when the clients ended by themselves. A capacity
         step ends early once its objective is broken for certain (objective_watch.py)."""
-        deadline = time.monotonic() + self.measured_s
+        start = time.monotonic()
+        deadline = start + self.measured_s
         watch = self.judge.objective_watch
         while not ended.wait(max(0.0, min(1.0, deadline - time.monotonic()))):
             if time.monotonic() >= deadline:
-                return False
+                why = (watch.undecided(self.end_s, self.longer[1])
+                       if self.longer and not self.extended else None)
+                if not why:
+                    return False
+                seconds = self.longer[0]
+                self.extended = {"to_s": seconds, "why": why}
+                watch.measured_s = seconds  # the window "broken for certain" is judged on
+                deadline = start + seconds
+                print(f"  measuring {seconds:g} s in all instead of {self.measured_s:g}: {why}",
+                      flush=True)
+                continue
             why = watch.broken(self.end_s) if watch else None
             if why:
-                took = self.measured_s - (deadline - time.monotonic())
+                took = time.monotonic() - start
+                planned = self.extended["to_s"] if self.extended else self.measured_s
                 self.ended_early = {"after_s": round(took, 1), "why": why}
-                print(f"  measured part ended after {took:.0f} s of {self.measured_s:g}: {why}",
+                print(f"  measured part ended after {took:.0f} s of {planned:g}: {why}",
                       flush=True)
                 return False
         return True
@@ -214,6 +232,8 @@ class InRunWarmUp:
                "trend": round(stability.trend(w), 4) if len(w) > 1 else None,
                "spread": round(stability.spread(w), 4) if len(w) > 1 else None,
                "rule": {"trend": stability.TREND, "spread": stability.SPREAD}}
+        if self.extended:
+            out["extended"] = self.extended
         if self.ended_early:
             out["ended_early"] = self.ended_early
         if self.end_s is None:
