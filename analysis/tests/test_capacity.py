@@ -159,3 +159,18 @@ def test_an_operation_whose_intended_log_cannot_be_read_fails_the_step_named_not
     assert any("client-0-Intended-READ.hdr not used" in u for u in run.unused)
     j = capacity.judge(run)
     assert not j["held"] and any(w.startswith("no intended latency of READ") for w in j["why"])
+
+
+def test_a_step_measured_longer_is_judged_over_its_whole_longer_window(tmp_path):
+    # a real step (warm at 18 s, then 5 s measured), its metadata as if 2 s had been planned
+    # and the runner had extended the window to 4 s (capacity.py's LONGER)
+    d = tmp_path / "step-2"
+    shutil.copytree(CASSANDRA / "cassandra-update-heavy-threads-4-step-2", d)
+    meta = json.loads((d / "metadata.json").read_text())
+    meta["warmup"]["measured_s"] = 2.0
+    (d / "metadata.json").write_text(json.dumps(meta))
+    assert capacity.judge(load_phase_dir(d))["window_s"] == 2
+    meta["warmup"]["extended"] = {"to_s": 4, "why": "READ p99 about 5 ms, within a factor 3"}
+    (d / "metadata.json").write_text(json.dumps(meta))
+    judged = capacity.judge(load_phase_dir(d))
+    assert judged["window_s"] == 4 and " over 4 s;" in judged["summary"]

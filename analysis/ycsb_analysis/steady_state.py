@@ -95,10 +95,12 @@ def window(run: Run, series: pd.DataFrame,
     warm = run.metadata.get("warmup")
     if isinstance(warm, dict) and warm.get("end_s") is not None:
         start = float(warm["end_s"])
-        if warm.get("measured_s"):
-            # the runner asked the clients to stop measured_s after the warm-up: the intervals
-            # after that hold their shutdown (a second or two of few or no operations)
-            end = min(end, start + float(warm["measured_s"]))
+        # the runner asked the clients to stop measured_s after the warm-up (or, for a
+        # capacity step it measured longer, extended.to_s): the intervals after that hold
+        # their shutdown (a second or two of few or no operations)
+        measured_s = (warm.get("extended") or {}).get("to_s") or warm.get("measured_s")
+        if measured_s:
+            end = min(end, start + float(measured_s))
         measured = list(series.loc[(series["t_s"] > start + 1e-9)
                                    & (series["t_s"] <= end + 1e-9), "ops_per_s"])
         trends = stability.still_trends(measured)
