@@ -99,11 +99,13 @@ def test_a_target_counts_only_when_every_step_at_it_held_its_confirmation_too():
         rows = [dict(step=k, target=t, held=h) for k, (t, h) in enumerate(tried)]
         return capacity.capacities(pd.DataFrame(rows).assign(
             scenario="S4", timestamp="t", database="hbase", search="update-heavy", repeat=0,
-            objective="p99<=50ms", check=math.nan, achieved_ops_per_s=1000.0)).iloc[0]
+            objective="p99<=50ms", check=math.nan, achieved_ops_per_s=1000.0,
+            window_s=60.0)).iloc[0]
 
     probe, tried = (None, False), [(800, False), (400, True), (600, True), (700, False)]
     confirmed = search(probe, *tried, (600, True))
     assert (confirmed["capacity_ops_per_s"], confirmed["confirmed"]) == (600, True)
+    assert confirmed["held_over_s"] == 120  # two windows of 60 s
     stalled = search(probe, *tried, (600, False), (400, True))
     assert (stalled["capacity_ops_per_s"], stalled["confirmed"]) == (400, True)
     once = search(probe, *tried)

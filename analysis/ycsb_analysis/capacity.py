@@ -160,7 +160,8 @@ def steps_table(runs: list[Run]) -> pd.DataFrame:
 
 def capacities(steps: pd.DataFrame) -> pd.DataFrame:
     """One row per search and trial: the highest target at which every step held, whether a
-    second step confirmed it, what bounded it, the steps run."""
+    second step confirmed it, the seconds it held over (its windows together), what bounded it,
+    the steps run."""
     if steps.empty:
         return pd.DataFrame()
     rows = []
@@ -178,9 +179,11 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
         # the search climbed to within RESOLUTION of the ceiling: throughput bounds it there
         bounded = ("nothing held" if not found else "ceiling"
                    if found >= (1 - RESOLUTION) * ceiling else "objective")
+        at_found = paced[paced["target"] == found] if found else paced.iloc[:0]
         row = dict(zip(keys, key), objective=g["objective"].iloc[0],
                    capacity_ops_per_s=found, bounded_by=bounded, steps=len(g),
-                   confirmed=bool(found) and int((paced["target"] == found).sum()) > 1,
+                   confirmed=len(at_found) > 1,
+                   held_over_s=float(at_found["window_s"].sum()) if found else math.nan,
                    ceiling_ops_per_s=ceiling)
         for _, c in checks.iterrows():  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
             row[f"check_{c['check']:g}x_held"] = bool(c["held"])

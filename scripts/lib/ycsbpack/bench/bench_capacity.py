@@ -80,7 +80,8 @@ def print_figures(out: Path) -> int:
         print(f"{r['database']}: capacity at {r['objective']} (intended) "
               f"{float(r['capacity_ops_per_s']):,.0f} ops/s, bounded by {r['bounded_by']}, "
               f"ceiling {float(r['ceiling_ops_per_s']):,.0f} ops/s, {r['steps']} steps, "
-              f"{'confirmed' if r.get('confirmed') == 'True' else 'NOT confirmed'}; "
+              f"held over {float(r.get('held_over_s') or 'nan'):.0f} s"
+              f"{' (confirmed by a second window)' if r.get('confirmed') == 'True' else ''}; "
               + "; ".join(checks)
               + f"; search {minutes.get((r['database'], 'search'), float('nan')):.1f} min, "
               f"checks {minutes.get((r['database'], 'checks'), float('nan')):.1f} min")
