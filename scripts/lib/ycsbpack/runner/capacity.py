@@ -19,11 +19,11 @@ step is measured:
   above it that did not, until the two are within RESOLUTION of each other or the scale's
   number of steps is spent;
 - the window: near its answer a step's p99 over a minute turns on whether one stall of the
-  server falls in it (docs/benchmarks/capacity.md: 23.5 and 169 ms at one rate). So a step whose
-  percentile, at the end of its window, is within a factor UNDECIDED of the bound either way (the
-  runner's estimate from the status lines: objective_watch.py) is measured LONGER times as
-  long, in the same run, and decided on the whole window; a step that held or broke clearly
-  ends at its window (or earlier, once broken for certain).
+  server falls in it (docs/benchmarks/capacity.md: 23.5, 42.0 and 103.2 ms at one rate). So a
+  step whose percentile, at the end of its window, is within a factor UNDECIDED of the bound
+  either way (the runner's estimate from the status lines: objective_watch.py) is measured
+  LONGER times as long, in the same run, and decided on the whole window; a step that held or
+  broke clearly ends at its window (or earlier, once broken for certain).
 Where the scale asks for it (CONFIRMS), the highest target that held is then CONFIRMED: run
 again, in a window of its own. A target counts as held only when every step at it held, so a
 failed confirmation sends the search below it (bisecting again if the gap is wide, else
