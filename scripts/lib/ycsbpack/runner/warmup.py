@@ -196,7 +196,8 @@ class InRunWarmUp:
 
     def _measure(self, ended: threading.Event) -> bool:
         """Waits out the measured part; True when the clients ended by themselves. A capacity
-        step ends early once its objective is broken for certain (objective_watch.py)."""
+        step ends early once its objective is broken for certain, and goes on to its longer
+        window when it is undecided at the end of its own (objective_watch.py)."""
         start = time.monotonic()
         deadline = start + self.measured_s
         watch = self.judge.objective_watch
