@@ -100,15 +100,16 @@ def judge(run: Run) -> dict:
     if not ops and not why:
         why.append("no operation measured in the window")
     held = not why
+    seconds = end - start if math.isfinite(end) else math.nan
     return {
         "run": run_label(run), "search": cap["search"], "step": cap["step"], "target": target,
         "objective": objective["text"], "achieved_ops_per_s": rate,
         "achieved_low": achieved.low if achieved else math.nan,
         "achieved_high": achieved.high if achieved else math.nan,
-        "window": how, "window_s": end - start if math.isfinite(end) else math.nan,
+        "window": how, "window_s": seconds,
         "steady": bool(steady), "operations": ops, "held": held, "why": why,
         "fell_behind": fell_behind,
-        "summary": _summary(rate, target, key, ops, held, why, fell_behind, end - start),
+        "summary": _summary(rate, target, key, ops, held, why, fell_behind, seconds),
     }
 
 

@@ -128,6 +128,22 @@ def test_a_failed_confirmation_sends_the_search_below_the_target_it_had_found():
     assert ran[5].capacity["confirm"] is True and "confirm" not in ran[2].capacity
 
 
+def test_a_capacity_whose_confirmations_were_spent_is_said_not_confirmed():
+    _, search = searched("cluster")  # both confirmations of 700 meet a stall
+    ran, said = [], []
+
+    def judge(phase):
+        held = phase.target is not None and phase.target < 750 and "confirm" not in phase.capacity
+        return {"achieved_ops_per_s": phase.target or 1000.0, "held": held, "summary": "..."}
+
+    r = search.run(lambda p: ran.append(p) or p, judge=judge, say=said.append)
+    # 700's confirmation fails, 650 bisects 600..700 and holds, its confirmation fails too:
+    # 600 is left, held once, and both confirmations are spent
+    assert [p.target for p in ran] == [None, 600, 700, 800, 750, 700, 650, 650]
+    assert r["capacity"] == 600 and not r["confirmed"]
+    assert "NOT confirmed: the confirmations or the time were spent" in said[-1]
+
+
 def test_a_local_search_starts_no_step_that_would_end_past_its_15_minutes():
     # a probe of 91 s, a broken step ended early (70 s), then three undecided steps measured
     # 180 s (227 s each): the fifth step would end past 15 minutes

@@ -14,10 +14,10 @@ is at least KEEP_UP of the target. The analysis judges a step (`python -m ycsb_a
 STEP_DIR`, one definition of the rule); this module only chooses the next rate and how long a
 step is measured:
 - the rate: the first step at FIRST_STEP x C (about where the searches on record ended), then
-  steps of STRIDE x C towards the answer until the objective changes side (up while every step
-  held, down while none did), then bisection between the highest rate that held and the lowest
-  above it that did not, until the two are within RESOLUTION of each other or the scale's
-  number of steps is spent;
+  steps of STRIDE x C towards the answer until the objective changes side (up while no step
+  above the highest that held has failed, down while none held), then bisection between the
+  highest rate that held and the lowest above it that did not, until the two are within
+  RESOLUTION of each other or the scale's number of steps is spent;
 - the window: near its answer a step's p99 over a minute turns on whether one stall of the
   server falls in it (docs/benchmarks/capacity.md: 23.5, 42.0 and 103.2 ms at one rate). So a
   step whose percentile, at the end of its window, is within a factor UNDECIDED of the bound
