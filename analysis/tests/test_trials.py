@@ -104,8 +104,8 @@ def test_one_trial_of_each_database_on_real_outputs_shows_figures_and_no_verdict
     assert main([str(FIXTURES / "warm-s4-s1"), "-o", str(out)]) == 0
     v = pd.read_csv(out / "verdicts.csv")
     assert len(v) and not v["significant"].any()
-    for text in v["verdict"]:
-        assert text.startswith(("one trial: no verdict", "not judged")), text
+    for text in v["verdict"]:  # (the secondary figures' start "secondary: <figure>: ")
+        assert "one trial: no verdict" in text or "not judged" in text, text
     summary = pd.read_csv(out / "summary.csv")
     run = summary[summary["phase"] == "update-heavy-threads-8"]
     assert (run["throughput_ops_per_s_ci_low"] < run["throughput_ops_per_s"]).all()

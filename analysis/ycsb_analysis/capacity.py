@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import sides
 from .errors import UnreadableInput
 from .intervals_html import html_table
 from .loader import Run, load_phase_dir, run_label
@@ -193,28 +194,34 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def capacity_verdicts(found: pd.DataFrame, a: str = "cassandra",
-                      b: str = "hbase") -> pd.DataFrame:
-    """Per search: each database's capacity over its trials, and a/b with its interval from the
-    trials paired by number (the rows of verdicts.csv; phase = the phase searched)."""
-    if found.empty or not {a, b} <= set(found["database"]):
+def capacity_verdicts(found: pd.DataFrame, known: dict | None = None) -> pd.DataFrame:
+    """Per search: each side's capacity over its trials, and a/b with its interval from the
+    trials paired by number (the rows of verdicts.csv; phase = the phase searched). The sides
+    are the search's two databases, or an A/A test's two sides (``known``: sides.known_sides
+    of the summary)."""
+    if found.empty:
         return pd.DataFrame()
     rows = []
     for (scenario, ts, search), g in found.groupby(["scenario", "timestamp", "search"],
                                                    sort=False):
-        sides = {}
+        both = sides.pairs(g["database"], known)
+        if not both:
+            continue
+        a, b = both[0]
+        per_side = {}
         for db, d in g.groupby("database"):
             trials = {int(t) or 1: float(v) for t, v in zip(d["repeat"], d["capacity_ops_per_s"])}
             mean, _, _ = mean_interval(trials)
-            sides[db] = pd.Series({"capacity_ops_per_s_trials": trials,
-                                   "capacity_ops_per_s": mean, "steady": True})
-        if a in sides and b in sides:
+            per_side[db] = pd.Series({"capacity_ops_per_s_trials": trials,
+                                      "capacity_ops_per_s": mean, "steady": True})
+        if a in per_side and b in per_side:
             words = f"max sustainable throughput at {g['objective'].iloc[0]} (intended)"
-            compared = compare(sides[a], sides[b], a, b,
+            compared = compare(per_side[a], per_side[b], a, b,
                                {"scenario": scenario, "timestamp": ts, "phase": search},
-                               paired=True, compared=[("capacity_ops_per_s", words, "higher")])
+                               paired=True, compared=[("capacity_ops_per_s", words, "higher")],
+                               aa=sides.is_aa(a, b, known))
             none = [f"{db} trial {t}" for db in (a, b)
-                    for t, v in sides[db]["capacity_ops_per_s_trials"].items() if not v > 0]
+                    for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
             for row in compared:
                 if none:  # a ratio of nothing is no ratio
                     row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (the "

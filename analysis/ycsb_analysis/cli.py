@@ -2,7 +2,7 @@
 
     ycsb-report results/s3-thread-sweep -o out/
     ycsb-report cassandra=seed-cassandra.txt hbase=seed-hbase.txt --batchsize hbase=100 -o out/
-    ycsb-report results/new -o out/ --baseline results/old
+    ycsb-report results/new -o out/ --baseline results/old --session-spread 5%
 
 Exit status (:data:`EXIT_CODES`): 0 when every input was used completely; 3 when the report
 was written but something was not used or is incomplete (an input skipped, a client file
@@ -34,6 +34,7 @@ from .plausibility import implausible_figures
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
 from .servers import servers_table
+from .sides import known_sides
 from .summary import runs_summary
 from .tables import write_csv, write_parquet
 from .verdicts import against_baseline, aggregate, between_databases, unmatched_phases
@@ -67,6 +68,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", nargs="+", metavar="RESULTS",
                    help="comparison mode: results to compare against; the report shows both "
                    "and the change in %%")
+    p.add_argument("--session-spread", metavar="PERCENT",
+                   help="with --baseline: the between-session CV of a figure as you measured "
+                   "it (an A/A run in each session, e.g. 5%%, or 0.05); the interval of "
+                   "current/baseline then includes the spread between sessions. Without it a "
+                   "difference between the two sessions' trials is 'within-session only': it "
+                   "may be the sessions'")
     p.add_argument(
         "--batchsize", action="append", default=[], metavar="[LABEL=]N",
         help="records per operation for plain files, for all of them (N) or for the file "
@@ -207,6 +214,20 @@ def parse_batchsizes(values: list[str]) -> dict[str, int]:
     return out
 
 
+def parse_spread(text: str) -> float:
+    """``"20%"`` → 0.2, ``"0.2"`` → 0.2 (the runner's --precision reads the same way); a bare
+    number of 1 or more is refused: 20 could mean 20% or 2000%. Raises ValueError."""
+    value = float(text.strip().rstrip("%"))
+    if not text.strip().endswith("%"):
+        if value >= 1:
+            raise ValueError(f"{text}: give a percentage ({text}%) or a fraction below 1")
+    else:
+        value /= 100
+    if value < 0:
+        raise ValueError(f"{text}: a spread is not negative")
+    return value
+
+
 @dataclass
 class ReportOutcome:
     """What ``ycsb-report`` wrote and what it could not use."""
@@ -225,7 +246,8 @@ class ReportOutcome:
 def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | None = None,
                          batchsize: int | dict[str, int] = 1, title: str = "YCSB results",
                          skip: float | None = None, raw_rows: bool = False,
-                         expected: list[str] = ()) -> ReportOutcome:
+                         expected: list[str] = (),
+                         session_spread: float | None = None) -> ReportOutcome:
     """Everything ``ycsb-report`` does, and what it could not use.
 
     Raises :class:`UnreadableInput` only when no input can be used at all.
@@ -234,7 +256,7 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
     out.mkdir(parents=True, exist_ok=True)
     try:
         return _report_outcome(inputs, out, baseline, batchsize, title, skip, raw_rows,
-                               list(expected))
+                               list(expected), session_spread)
     except UnreadableInput:
         if made and not any(out.iterdir()):
             out.rmdir()   # (nothing could be used: no empty directory left behind)
@@ -243,7 +265,8 @@ def build_report_outcome(inputs: list[str], out: Path, baseline: list[str] | Non
 
 def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
                     batchsize: int | dict[str, int], title: str, skip: float | None,
-                    raw_rows: bool, expected: list[str]) -> ReportOutcome:
+                    raw_rows: bool, expected: list[str],
+                    session_spread: float | None) -> ReportOutcome:
     skipped: list[SkippedInput] = []
     runs = load(inputs, batchsize=batchsize, skipped=skipped, raw_rows=raw_rows)
     if not runs:
@@ -257,7 +280,7 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     db_verdicts = between_databases(agg)
     cap_steps = capacity.steps_table(runs)
     cap_found = capacity.capacities(cap_steps)
-    cap_verdicts = capacity.capacity_verdicts(cap_found)
+    cap_verdicts = capacity.capacity_verdicts(cap_found, known_sides(summary))
     if not cap_verdicts.empty:
         db_verdicts = pd.concat([db_verdicts, cap_verdicts.reindex(columns=db_verdicts.columns)],
                                 ignore_index=True)
@@ -283,7 +306,8 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         skipped += [SkippedInput(s.path, f"(baseline) {s.reason}") for s in base_skipped]
         base_summary = runs_summary(base_runs, skip=skip)
         comparison, base_differences = comparability.against_baseline(
-            against_baseline(agg, aggregate(base_summary)), runs, base_runs, expected)
+            against_baseline(agg, aggregate(base_summary), session_spread), runs, base_runs,
+            expected)
         differences = pd.concat([differences, base_differences], ignore_index=True)
         write_csv(comparison, out / "comparison.csv")
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
@@ -315,10 +339,19 @@ def main(argv: list[str] | None = None) -> int:
         batchsizes = parse_batchsizes(args.batchsize)
     except ValueError as e:
         parser.error(f"--batchsize: {e}")
+    spread = None
+    if args.session_spread is not None:
+        if not args.baseline:
+            parser.error("--session-spread: only with --baseline (a comparison across sessions)")
+        try:
+            spread = parse_spread(args.session_spread)
+        except ValueError as e:
+            parser.error(f"--session-spread: {e}")
     try:
         outcome = build_report_outcome(args.inputs, args.out, args.baseline, batchsizes,
                                        args.title, args.skip, raw_rows=args.raw_rows,
-                                       expected=args.expected_difference)
+                                       expected=args.expected_difference,
+                                       session_spread=spread)
     except UnreadableInput as e:
         print(f"ycsb-report: error: {e.path}: {e.problem}", file=sys.stderr)
         return EXIT_NO_REPORT

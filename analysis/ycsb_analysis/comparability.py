@@ -10,6 +10,7 @@ whose two sides differ in something that can move a figure names it on its line:
 
 Cassandra vs HBase compares what both sides share (the pack, JDK, JVM flags, the machine, the
 client libraries both load, the servers' machines); their servers differ by design otherwise.
+The two sides of an A/A test (one database, sides.py) are compared on everything.
 Current vs ``--baseline`` compares everything, servers' settings and schema included.
 Differences the user meant to make are listed with ``--expected-difference PATTERN`` (a glob
 on the fact's name, e.g. ``"server setting compaction_*"``): named as expected, not as a
@@ -25,6 +26,7 @@ import re
 import pandas as pd
 
 from .intervals_html import html_table
+from .sides import side_of
 
 KEY = ("scenario", "timestamp", "phase", "database")
 MARK = "NOT LIKE FOR LIKE"
@@ -152,15 +154,21 @@ def annotate(verdicts: pd.DataFrame, comparison: str, pairs: dict, expected: lis
     return verdicts, table
 
 
-def between_databases(verdicts: pd.DataFrame, runs, expected: list[str], a: str = "cassandra",
-                      b: str = "hbase") -> tuple[pd.DataFrame, pd.DataFrame]:
+def between_databases(verdicts: pd.DataFrame, runs,
+                      expected: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The verdicts' two sides (``side_a``, ``side_b``) held against each other: two databases
+    on what both share; the two sides of an A/A test, one database, on everything."""
     facts = side_facts(runs)
-    pairs = {}
+    real = {r.database: side_of(r.metadata).database for r in runs}
+    pairs, names = {}, set()
     for i, v in verdicts.iterrows():
+        a, b = v["side_a"], v["side_b"]
         fa = facts.get((v["scenario"], v["timestamp"], v["phase"], a), {})
         fb = facts.get((v["scenario"], v["timestamp"], v["phase"], b), {})
-        pairs[i] = (v["scenario"], v["phase"], a, b, fa, fb, True)
-    return annotate(verdicts, "cassandra vs hbase", pairs, expected)
+        pairs[i] = (v["scenario"], v["phase"], a, b, fa, fb, real.get(a, a) != real.get(b, b))
+        names.add(f"{a} vs {b}")
+    return annotate(verdicts, " and ".join(sorted(names)) or "between databases", pairs,
+                    expected)
 
 
 def against_baseline(comparison: pd.DataFrame, runs, base_runs,

@@ -196,7 +196,8 @@ def _comparison_html(table: pd.DataFrame) -> str:
             ("better" if good else "worse")
         rows.append(f'<tr><td class="text">{html.escape(r["scenario"])}</td>'
                     f'<td class="text">{html.escape(r["phase"])}</td><td class="text">'
-                    f'{html.escape(r["database"])}</td><td class="text">{html.escape(r["figure"])}</td>'
+                    f'{html.escape(r["database"])}</td><td class="text">{html.escape(r["figure"])}'
+                    + (" (primary)" if str(r.get("primary")) == "True" else "") + '</td>'
                     f'<td>{_fmt(r["baseline"])}</td><td>{_fmt(r["current"])}</td>'
                     f'<td class="{cls}">{"–" if math.isnan(ch) else f"{ch:+.1f} %"}</td>'
                     + (f'<td class="text">{html.escape(r["verdict"])}</td>' if "verdict" in r else "")
@@ -231,8 +232,10 @@ FILE_CONTENTS = {
     "status.csv": "every per-interval status-line figure (gzipped: a long run)",
     "raw-datapoints.csv": "measurementtype=raw datapoints: one row per operation (gzipped)",
     "summary": "one row per run (the overview)",
-    "comparison": "baseline vs current, change in percent, ratio with its 95% interval, verdict",
-    "verdicts": "Cassandra vs HBase per phase: ratio with its 95% interval, verdict",
+    "comparison": "baseline vs current, change in percent, ratio with its 95% interval (with "
+    "--session-spread, the spread between sessions included), verdict; primary figure marked",
+    "verdicts": "Cassandra vs HBase (or an A/A test's two sides) per phase and figure: ratio "
+    "with its 95% interval, verdict, which figure is primary",
 }
 
 

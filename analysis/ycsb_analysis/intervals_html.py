@@ -1,5 +1,6 @@
-"""The report's sections on trust: figures with 95% intervals and their window, Cassandra vs
-HBase verdicts, and who was the bottleneck (client/server CPU per operation)."""
+"""The report's sections on trust: figures with 95% intervals and their window, the verdicts
+between two sides (Cassandra vs HBase, or an A/A test's two sides), and who was the bottleneck
+(client/server CPU per operation)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import math
 import pandas as pd
 
 from .bottleneck import CLIENT_BOUND
+from .sides import is_aa, known_sides, title
 
 METHOD = (
     "Each figure describes the phase's steady window (column <i>window</i>): the intervals after "
@@ -112,18 +114,43 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
         html_table(figures_table(agg)),
     ]
     if not db_verdicts.empty:
-        v = db_verdicts.copy()
-        v["ratio (95% CI)"] = [
-            f"{r:.2f} ({lo:.2f}–{hi:.2f})" if lo == lo else f"{r:.2f}"
-            for r, lo, hi in zip(v["ratio"], v["ratio_low"], v["ratio_high"])
-        ]
-        shown = ["scenario", "phase", "figure", "cassandra", "hbase", "trials", "ratio (95% CI)",
-                 "verdict"]
-        out += [
-            '<h2 id="verdicts">Cassandra vs HBase</h2><p class="note">Ratio Cassandra ÷ HBase '
-            "per phase and figure, its 95% interval from the spread between trials (paired by "
-            "trial number); a difference is called only when that interval excludes 1, and "
-            "only with two or more trials of each database, every one steady.</p>",
-            html_table(v[shown]),
-        ]
+        known = known_sides(agg)
+        for i, ((a, b), v) in enumerate(db_verdicts.groupby(["side_a", "side_b"], sort=False)):
+            out.append(_verdicts_html(v, a, b, known, anchor=i == 0))
     return "".join(out)
+
+
+def _verdicts_html(v: pd.DataFrame, a: str, b: str, known: dict, anchor: bool) -> str:
+    """One comparison's verdicts, phase by phase, each phase's primary figure first."""
+    primary = v["primary"].fillna(False).astype(bool)
+    phase = v.groupby(["scenario", "timestamp", "phase"], sort=False).ngroup()
+    v = v.assign(role=primary.map({True: "primary", False: "secondary"}), _phase=phase,
+                 _second=~primary).sort_values(["_phase", "_second"], kind="stable")
+    v["ratio (95% CI)"] = [
+        f"{r:.2f} ({lo:.2f}–{hi:.2f})" if lo == lo else f"{r:.2f}"
+        for r, lo, hi in zip(v["ratio"], v["ratio_low"], v["ratio_high"])
+    ]
+    shown = ["scenario", "phase", "figure", "role", a, b, "trials", "ratio (95% CI)"]
+    aa = is_aa(a, b, known)
+    if aa:  # the smallest difference this environment resolves at the trials run
+        v["resolves ±%"] = v["resolves_percent"].map(lambda x: f"{x:.1f}" if x == x else "–")
+        v["80% power ±%"] = v["detectable_80_percent"].map(
+            lambda x: f"{x:.1f}" if x == x else "–")
+        shown += ["resolves ±%", "80% power ±%"]
+    what = ("A/A: the same configuration on both sides; a difference should be called in "
+            "about 1 comparison in 20, and the widths say how small a difference these trials "
+            "resolve (the interval's half width; the difference found with 80% power). "
+            if aa else "")
+    head = ' id="verdicts"' if anchor else ""
+    return (
+        f"<h2{head}>{html.escape(title(a, b, known))}</h2>"
+        '<p class="note">Ratio '
+        f"{html.escape(a)} ÷ {html.escape(b)} per phase and figure, its 95% interval from the "
+        "spread between trials (paired by trial number); a difference is called only when that "
+        "interval excludes 1, and only with two or more trials of each side, every one steady. "
+        f"{what}One figure decides each phase (primary: records/s of a batched phase, else "
+        "throughput); the others are secondary. In a closed loop (no -target) each side ran at "
+        "its own saturation point: its latencies are service times there, and the mean is "
+        "threads ÷ throughput (Little's law), the throughput verdict again.</p>"
+        + html_table(v[shown + ["verdict"]])
+    )

@@ -25,6 +25,10 @@ from .layout import HDR_FILE as _HDR_FILE
 from .readers.hdr import HdrLog, read_hdr_log
 from .readers.output import ParsedOutput, parse_file
 
+# the scenario of a plain output file's run: no runner wrote metadata for it, so what its
+# command line set (its -target, say) is not known
+PLAIN_FILES_SCENARIO = "files"
+
 
 @dataclass(frozen=True)
 class SkippedInput:
@@ -246,7 +250,7 @@ def load_plain_file(
     """A plain YCSB output file as one run; each output inside it is one client."""
     outputs = parse_file(path, raw_rows=raw_rows)
     clients = [Client(i, o) for i, o in enumerate(outputs)]
-    meta = {"scenario": "files", "phase": label or path.stem, "phase_index": 0,
+    meta = {"scenario": PLAIN_FILES_SCENARIO, "phase": label or path.stem, "phase_index": 0,
             "database": "unknown", "threads": None, "clients": len(clients),
             "batchsize": batchsize, "target": None, "properties": {},
             "label": label or path.name, "_plain_file": True}

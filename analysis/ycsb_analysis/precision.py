@@ -1,10 +1,13 @@
 """How precise the headline ratios of a results directory are so far: what the runner's
 ``--precision`` reads after each round of trials (``python -m ycsb_analysis.precision DIR``).
 
-The headlines are the throughput of every measured run phase (not a load: a finite job has a
-figure and a verdict too, but does not decide when to stop): with two databases, the ratio of
-the first to the second (Cassandra / HBase) with its interval from paired trials; with one, the
-t-interval of its trials' mean. Precision = half the interval's width relative to the figure
+The headlines are the primary figure (verdicts.py: records/s of a batched phase, else
+throughput) of every measured run phase (not a load: a finite job has a figure and a verdict
+too, but does not decide when to stop): with two sides, the ratio of the first to the second
+(Cassandra / HBase, or an A/A test's cassandra-A / cassandra-B: sides.py) with its interval from
+paired trials, and for an A/A test the difference these trials resolve (``resolves`` and, with
+80% power, ``detectable``, both as a precision); with one database, the t-interval of its
+trials' mean. Precision = half the interval's width relative to the figure
 (trials.py); with a target (0.05 for +-5%), each headline also says how many more trials of
 each database the spread so far would need to reach it. Prints one JSON object:
 {"headlines": [...], "unsteady": [...]}.
@@ -21,8 +24,6 @@ from .summary import runs_summary
 from .trials import log_sd, mean_interval, pairs_needed
 from .verdicts import aggregate, between_databases, capacity_steps
 
-ORDER = ["cassandra", "hbase", "mysql"]
-
 
 def headlines(results: str, target: float = math.nan) -> dict:
     agg = aggregate(runs_summary(load([results], skipped=[])))
@@ -34,15 +35,18 @@ def headlines(results: str, target: float = math.nan) -> dict:
     runs = runs[~capacity_steps(runs)]
     out["unsteady"] = [f"{r['database']} {r['phase']}: {r['unsteady']}"
                        for _, r in runs.iterrows() if not r.get("steady", True)]
-    dbs = sorted(set(runs["database"]), key=lambda d: ORDER.index(d) if d in ORDER else 9)
-    if len(dbs) >= 2:
-        v = between_databases(runs, dbs[0], dbs[1])
-        for _, r in v[v["figure"] == "throughput"].iterrows():
-            out["headlines"].append({
-                "phase": r["phase"], "what": f"{dbs[0]}/{dbs[1]} throughput",
+    if runs["database"].nunique() >= 2:
+        v = between_databases(runs)
+        for _, r in v[v["primary"].astype(bool)].iterrows():
+            headline = {
+                "phase": r["phase"], "what": f"{r['side_a']}/{r['side_b']} {r['figure']}",
                 "ratio": r["ratio"], "precision": _num(r["precision"]),
                 "trials": r["trials"], "verdict": r["verdict"],
-                "more_trials": _more(r["sd_log"], target, int(r["pairs"]))})
+                "more_trials": _more(r["sd_log"], target, int(r["pairs"]))}
+            if r["aa"]:
+                headline |= {"resolves": _num(r["resolves_percent"] / 100),
+                             "detectable": _num(r["detectable_80_percent"] / 100)}
+            out["headlines"].append(headline)
         return out
     for _, r in runs.iterrows():
         values = r.get("throughput_ops_per_s_trials") or {}

@@ -1,33 +1,69 @@
 """When is a throughput series steady? The one rule shared by the runner and the analysis.
 
-The runner's live warm-up judge (scripts/lib/ycsbpack/runner/warmup.py) stops a warm-up when
-the last intervals are stable; the analysis (steady_state.py) drops the leading intervals of an
-output that had no separate warm-up. Both apply the functions below, so "steady" means one thing.
-This module uses the standard library only: the runner is stdlib-only Python (the system
-python3, without the analysis package's dependencies) and imports it as
-`ycsb_analysis.stability` with analysis/ on its sys.path (scripts/lib/ycsbpack/__init__.py),
-so the rule is defined once.
+The runner's live warm-up judge (scripts/lib/ycsbpack/runner/warmup.py) ends a warm-up when the
+last intervals are steady (:func:`is_warm`); the analysis (steady_state.py) re-checks the
+measured window after a warm-up (:func:`still_trends`) and drops the leading intervals of an
+output that had no separate warm-up (:func:`steady_start`). They share one test, "does this
+window trend?" (:func:`trends`), so "steady" means one thing. This module uses the standard
+library only: the runner is stdlib-only Python (the system python3, without the analysis
+package's dependencies) and imports it as `ycsb_analysis.stability` with analysis/ on its
+sys.path (scripts/lib/ycsbpack/__init__.py), so the rule is defined once.
 
-The rule (method: a linear fit of the per-interval throughput, as in the Measuring doc):
-  trend   the change the least-squares line predicts across the window, relative to the mean
-          (a climb from 2,000 to 4,000 ops/s over the window is +0.67);
-  spread  the coefficient of variation of the window (standard deviation / mean).
-A window is stable when |trend| <= TREND and spread <= SPREAD. A live warm-up judges the last
-`window` seconds and, since noise can hide a slow climb inside one window, also asks that their
-mean is within TREND of the window before (is_warm); a recorded run's steady window starts at
-the first interval after which the rest of the run has |trend| <= TREND (spread is not
-required there: a run may be steady and noisy, and its interval then says so). The measured
-window after a warm-up is checked again: it still trends when its fitted change exceeds TREND
-and twice its standard error.
+The rule. A window of per-interval throughputs TRENDS when the least-squares line through it
+changes by more than TREND (10%) of the mean across the window AND that change is significant:
+more than t(0.975, df) of its standard error. Throughput ticks swing +-15% around their level on
+this 2-core machine and are autocorrelated (a GC pause, a flush or a compaction spans several
+2-s intervals), so:
+  * a point threshold on the fitted change alone fires on that noise, and a naive standard
+    error (independent residuals) is too small: with a lag-1 correlation of 0.5 the slope's
+    variance is about 3 times the naive one, and the residuals' own spread understates the
+    noise (the fitted line absorbs part of a slow wander). The standard error here is the OLS
+    slope's under AR(1) noise of correlation rho, exact for n samples: noise variance =
+    SSR / E[SSR / sigma^2], slope variance = sigma^2 x'Rx / Sxx^2 (R_ij = rho^|i-j|), with
+    df = (n - 2)(1 - rho^2)/(1 + rho^2) (Bartlett's variance of a variance under AR(1));
+  * rho is the residuals' lag-1 autocorrelation, but never below RHO_FLOOR = 0.5. From 10-30
+    samples after a line fit that estimate is useless low: simulated with a true 0.5 it
+    averages 0.03 at n = 10, 0.17 at 15, 0.33 at 30, and an understated rho understates the
+    error. So the floor does the work at these lengths; the estimate counts only when it is
+    higher (long or strongly correlated series). The floor is an assumption, not a
+    measurement: the few recorded series here (test fixtures, 1-s and 2-s ticks, n = 10-20)
+    gave residual r1 from -0.47 to 0.52, median 0.17 (so truly perhaps up to 0.7). With
+    rho = 0.5 flat noise is called trending at most 5% of the time; were it 0.7, 8-14%
+    (analysis/tests/test_stability_simulation.py, whose docstring also gives the rule's power
+    by noise and window length). rho is capped at RHO_CAP: a window that looks more correlated
+    than that is a curve, not noise.
+A window is STABLE when it does not trend and its spread (sd / mean) is at most SPREAD: noise
+that large leaves the test no power, so "no trend found" would mean nothing.
+
+Uses:
+  still_trends  the measured window after a warm-up trends: the phase gets no verdict. A false
+                flag costs a verdict, so the rule's 5% false-flag bound matters most here.
+  is_warm       the last `samples` intervals and the `samples` before them are each stable and
+                at the same level (a difference above WARM_TREND that is significant by the
+                same AR(1) error). The warm-up's bound is half the measured window's: a false
+                "not yet" costs one more interval of warm-up, a false "warm" costs the figure.
+  steady_start  the first interval after which the rest of a run has a fitted change within
+                TREND: the point estimate, not :func:`trends`. There the costs are reversed: a
+                start too early keeps part of a warm-up climb in the figure, one too late only
+                drops some level intervals. Simulated (37 2-s ticks, an exponential warm-up of
+                time constant 3-10 ticks, noise 5-15%), stopping at "no significant trend" left
+                4-12% of bias in the window's mean; the point estimate left 0-5%.
 """
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
-TREND = 0.10    # |fitted change across the window| / mean
-SPREAD = 0.25   # standard deviation / mean of the window (2-s intervals on a busy 2-core
-                # machine spread 10-30% even when the level holds)
+TREND = 0.10    # |fitted change across the window| / mean below which no trend is called
+SPREAD = 0.25   # standard deviation / mean of a window above which it is not called stable
+                # (2-s intervals on a busy 2-core machine spread 10-30% even when the level
+                # holds; above that the trend test has no power left)
 MIN_SAMPLES = 4  # fewer intervals cannot show a trend
+# the warm-up asks more: a false "not yet warm" costs one more interval of warm-up, a false
+# "warm" costs the figure, so a significant change of half the measured window's bound is one
+WARM_TREND = TREND / 2
+RHO_FLOOR = 0.5  # the least lag-1 autocorrelation assumed of the ticks' noise (see above)
+RHO_CAP = 0.8    # the most: (1 + rho) / (1 - rho) = 9 times the naive slope variance
 
 
 def _positive_mean(values) -> float | None:
@@ -38,16 +74,26 @@ def _positive_mean(values) -> float | None:
     return mean if mean > 0 else None
 
 
+def _sxx(n: int) -> float:
+    """Sum of squares of the centred sample index 0..n-1."""
+    return n * (n * n - 1) / 12.0
+
+
+def _fit(values) -> tuple[float, float, list[float]]:
+    """(mean, slope per sample, residuals) of the least-squares line through the values."""
+    n = len(values)
+    mean = sum(values) / n
+    xm = (n - 1) / 2.0
+    slope = sum((i - xm) * (v - mean) for i, v in enumerate(values)) / _sxx(n)
+    return mean, slope, [v - mean - slope * (i - xm) for i, v in enumerate(values)]
+
+
 def trend(values) -> float:
     """Least-squares change across the samples, relative to their mean (nan if undefined)."""
-    n = len(values)
     mean = _positive_mean(values)
     if mean is None:
         return math.nan
-    xm = (n - 1) / 2.0
-    sxx = sum((i - xm) ** 2 for i in range(n))
-    slope = sum((i - xm) * (v - mean) for i, v in enumerate(values)) / sxx
-    return slope * (n - 1) / mean
+    return _fit(values)[1] * (len(values) - 1) / mean
 
 
 def spread(values) -> float:
@@ -60,56 +106,189 @@ def spread(values) -> float:
     return math.sqrt(var) / mean
 
 
+def _lag1(residuals: list[list[float]]) -> float:
+    """Lag-1 autocorrelation of residuals (pooled over windows, never across their border)."""
+    num = sum(r[i] * r[i + 1] for r in residuals for i in range(len(r) - 1))
+    den = sum(x * x for r in residuals for x in r)
+    return num / den if den > 0 else 0.0
+
+
+def _assumed_rho(residuals: list[list[float]]) -> float:
+    return min(RHO_CAP, max(RHO_FLOOR, _lag1(residuals)))
+
+
+def _ar1_sums(n: int, rho: float) -> tuple[float, float]:
+    """(1'R1, x'Rx): R the AR(1) correlation matrix of n samples (R_ij = rho^|i-j|), x the
+    centred sample index. Lag h holds n - h pairs; sum over them of x_i x_(i+h) in closed form."""
+    xm = (n - 1) / 2.0
+    ones, xrx, p = float(n), _sxx(n), 1.0
+    for h in range(1, n):
+        p *= rho
+        if p < 1e-12:
+            break
+        m = n - h
+        s1 = m * (m - 1) / 2.0 - m * xm                                  # sum of (i - xm)
+        s2 = (m - 1) * m * (2 * m - 1) / 6.0 - xm * m * (m - 1) + m * xm * xm  # of (i - xm)^2
+        ones += 2 * p * m
+        xrx += 2 * p * (s2 + h * s1)
+    return ones, xrx
+
+
+def _expected_ssr(n: int, rho: float) -> float:
+    """E[SSR] / sigma^2 of a line fit to n samples of AR(1) noise: n - 1'R1/n - x'Rx/Sxx, less
+    than the n - 2 of independent noise (the line absorbs part of a slow wander)."""
+    ones, xrx = _ar1_sums(n, rho)
+    return n - ones / n - xrx / _sxx(n)
+
+
+def _df(n_minus_fitted: float, rho: float) -> float:
+    return max(1.0, n_minus_fitted * (1 - rho * rho) / (1 + rho * rho))
+
+
 def trend_se(values) -> float:
-    """Standard error of :func:`trend` from the residuals of the fit (nan if undefined)."""
+    """Standard error of :func:`trend` under AR(1) noise (module docstring; nan if undefined)."""
+    return _trend_test(values)[1]
+
+
+def _trend_test(values) -> tuple[float, float, float]:
+    """(trend, its standard error, degrees of freedom); nan when undefined."""
     n = len(values)
     mean = _positive_mean(values)
     if mean is None or n < 3:
-        return math.nan
-    xm = (n - 1) / 2.0
-    sxx = sum((i - xm) ** 2 for i in range(n))
-    slope = sum((i - xm) * (v - mean) for i, v in enumerate(values)) / sxx
-    ssr = sum((v - mean - slope * (i - xm)) ** 2 for i, v in enumerate(values))
-    return math.sqrt(ssr / (n - 2) / sxx) * (n - 1) / mean
+        return math.nan, math.nan, math.nan
+    _, slope, resid = _fit(values)
+    rho = _assumed_rho([resid])
+    sigma2 = sum(r * r for r in resid) / _expected_ssr(n, rho)
+    se_slope = math.sqrt(sigma2 * _ar1_sums(n, rho)[1]) / _sxx(n)
+    scale = (n - 1) / mean
+    return slope * scale, se_slope * scale, _df(n - 2, rho)
+
+
+def trends(values, max_trend: float = TREND) -> bool:
+    """THE rule: the fitted change across the window exceeds max_trend of its mean AND is
+    significant (more than t(0.975, df) of its AR(1) standard error). Fewer than MIN_SAMPLES
+    values: False (too few to say)."""
+    if len(values) < MIN_SAMPLES:
+        return False
+    t, se, df = _trend_test(values)
+    return not math.isnan(t) and abs(t) > max_trend and abs(t) > t975(df) * se
 
 
 def still_trends(values, max_trend: float = TREND) -> bool:
-    """Whether a measured window trends: its fitted change exceeds max_trend AND is more than
-    twice its standard error (a noisy flat window is not a trend; a clear climb is)."""
-    if len(values) < MIN_SAMPLES:
-        return False
-    t, se = trend(values), trend_se(values)
-    return not math.isnan(t) and abs(t) > max_trend and not abs(t) <= 2 * se
+    """Whether a measured window trends (:func:`trends`): such a window averages a climb."""
+    return trends(values, max_trend)
 
 
 def is_stable(values, max_trend: float = TREND, max_spread: float = SPREAD) -> bool:
-    """Whether a window of per-interval throughputs has no trend and a low spread."""
+    """Whether a window of per-interval throughputs does not trend and has a low spread."""
     if len(values) < MIN_SAMPLES:
         return False
-    t, s = trend(values), spread(values)
-    return not math.isnan(t) and abs(t) <= max_trend and s <= max_spread
+    s = spread(values)
+    return s == s and s <= max_spread and not trends(values, max_trend)
 
 
-def is_warm(values, samples: int, max_trend: float = TREND, max_spread: float = SPREAD) -> bool:
-    """The live warm-up's rule: the last `samples` values are stable (:func:`is_stable`) AND
-    their mean is within max_trend of the mean of the `samples` before them. A window alone can
-    look flat in the middle of a slow climb when its noise hides the slope (a fresh Cassandra:
-    600 ops/s "steady" for 20 s, then 3,000 ops/s 20 s later); a level that has stopped moving
-    between two windows has not."""
+def level_shift(before, last, max_shift: float = TREND) -> bool:
+    """Whether the mean of `last` differs from the mean of `before` (two adjacent windows of
+    equal length) by more than max_shift of it AND significantly, by the AR(1) error of the
+    difference of the two means (the noise from the residuals of each window's own line)."""
+    n = len(last)
+    if n < MIN_SAMPLES or len(before) != n:
+        return False
+    (m_b, _, r_b), (m_l, _, r_l) = _fit(before), _fit(last)
+    if m_l <= 0:
+        return False
+    rho = _assumed_rho([r_b, r_l])
+    sigma2 = sum(x * x for x in r_b + r_l) / (2 * _expected_ssr(n, rho))
+    ones = _ar1_sums(n, rho)[0]
+    # var(mean) = sigma^2 1'R1 / n^2; adjacent windows' means covary by
+    # sigma^2 rho (1 - rho^n)^2 / (1 - rho)^2 / n^2
+    var_diff = 2 * sigma2 * (ones - rho * (1 - rho**n) ** 2 / (1 - rho) ** 2) / (n * n)
+    diff = m_l - m_b
+    return (abs(diff) > max_shift * m_l
+            and abs(diff) > t975(_df(2 * (n - 2), rho)) * math.sqrt(max(var_diff, 0.0)))
+
+
+def is_warm(values, samples: int, max_trend: float = WARM_TREND,
+            max_spread: float = SPREAD) -> bool:
+    """The live warm-up's rule: the last `samples` values and the `samples` before them are
+    each stable (:func:`is_stable`) AND at the same level (:func:`level_shift`). A window alone
+    can look flat in the middle of a slow climb when its noise hides the slope (a fresh
+    Cassandra: 600 ops/s "steady" for 20 s, then 3,000 ops/s 20 s later); a level that has
+    stopped moving between two windows has not. The window before must be stable too: one that
+    still holds the end of a climb has residuals so large that no level difference would be
+    significant against them."""
     if samples < MIN_SAMPLES or len(values) < 2 * samples:
         return False
     last, before = values[-samples:], values[-2 * samples:-samples]
-    if not is_stable(last, max_trend, max_spread):
-        return False
-    m_last, m_before = sum(last) / samples, sum(before) / samples
-    return m_last > 0 and abs(m_last - m_before) / m_last <= max_trend
+    return (is_stable(last, max_trend, max_spread) and is_stable(before, max_trend, max_spread)
+            and not level_shift(before, last, max_trend))
 
 
 def steady_start(values, max_trend: float = TREND, min_samples: int = MIN_SAMPLES):
     """Index of the first sample of the steady window: the first k after which values[k:] has
-    |trend| <= max_trend and at least min_samples samples; None when there is none."""
+    at least min_samples samples and a fitted change within max_trend of its mean (the point
+    estimate: see the module docstring for why not :func:`trends`); None when there is none."""
     for k in range(0, len(values) - min_samples + 1):
         t = trend(values[k:])
         if not math.isnan(t) and abs(t) <= max_trend:
             return k
     return None
+
+
+# --- Student's t quantile, standard library only -------------------------------------------
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+                    -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-14:
+            break
+    return h
+
+
+def _betai(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+@lru_cache(maxsize=4096)
+def _t975(df: float) -> float:
+    # the t above which the upper tail holds 2.5%: P(T > t) = I_(df/(df+t^2))(df/2, 1/2) / 2,
+    # which falls as t grows; bisection to 1e-10
+    lo, hi = 0.0, 1.0
+    while _betai(df / 2, 0.5, df / (df + hi * hi)) / 2 > 0.025:
+        hi *= 2
+    while hi - lo > 1e-10 * hi:
+        mid = (lo + hi) / 2
+        if _betai(df / 2, 0.5, df / (df + mid * mid)) / 2 > 0.025:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def t975(df: float) -> float:
+    """The 97.5% quantile of Student's t (two-sided 95%), df >= 1 (below: 1). df is rounded
+    to 0.001 for the cache: the quantile moves by less than 1e-4 relative for that."""
+    if not df == df or df < 1:
+        df = 1.0
+    return _t975(round(df, 3))

@@ -9,6 +9,7 @@ from .batched import BATCH_PREFIX, RECORDS_SUFFIX, records_table
 from .bottleneck import cpu_figures
 from .loader import Run, run_label
 from .merge import MergedRun, merge_clients
+from .sides import side_of
 from .steady_state import FIGURES, steady_figures
 
 NOT_MAIN = {"CLEANUP", "INIT"}
@@ -31,6 +32,18 @@ def main_operation(merged: MergedRun) -> pd.Series | None:
     batches = cand[cand["operation"].str.startswith(BATCH_PREFIX)]
     pool = batches if not batches.empty else cand
     return pool.sort_values("operations", ascending=False).iloc[0]
+
+
+def _target(run: Run):
+    """The client's -target (ops/s): the runner's metadata, else a ``target`` property (a
+    workload file can set it too); None in a closed loop."""
+    target = run.metadata.get("target")
+    if target is None and run.properties.get("target") not in (None, "", "0"):
+        try:
+            return float(run.properties["target"])
+        except ValueError:
+            return None
+    return target
 
 
 def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = None) -> dict:
@@ -57,7 +70,7 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
         "threads": run.threads,
         "clients": len(run.clients),
         "batchsize": run.batchsize,
-        "target": run.metadata.get("target"),
+        "target": _target(run),
         "runtime_ms": merged.overall["runtime_ms"],
         "throughput_ops_per_s": merged.overall["throughput_ops_per_s"],
         "errors": errors,
@@ -77,6 +90,9 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
         row["per_record_latency_us"] = float(top["per_record_latency_us"])
         row["records_source"] = ",".join(sorted(set(rec["records_source"])))
     row["repeat"] = run.metadata.get("repeat")
+    side = side_of(run.metadata)
+    if side.aa:  # a side of an A/A test (sides.py): which database it really is
+        row["aa_database"], row["aa_side"] = side.database, side.aa
     # YCSB's own figures over the whole run (warm-up climb and shutdown included), kept beside
     # the steady-window figures that replace them
     for f in FIGURES:

@@ -14,7 +14,10 @@ two configurations differ. So:
   A block's own drift (a machine slowing down over the session) hits both members of a pair and
   cancels; an A,B,B,A order cancels a linear drift across blocks;
 * trials that were not run as pairs (a run against a --baseline made another day): Welch's
-  interval on the logs of the two sides' trial figures.
+  interval on the logs of the two sides' trial figures. Those trials come from two sessions
+  (days, machines), and the spread between sessions is not in them: with the between-session
+  CV the user measured (an A/A run in each session), each side's session adds its own offset,
+  log(1 + cv)^2 of variance per side, 2 log(1 + cv)^2 to the variance of the difference.
 
 The precision of a ratio is the half width of its interval relative to it,
 (high - low) / (2 ratio): "+-5%" is 0.05.
@@ -26,6 +29,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import t as student_t
 
 from .uncertainty import t95
 
@@ -77,8 +81,9 @@ def paired_ratio(a: dict, b: dict) -> TrialRatio:
     return out
 
 
-def unpaired_ratio(a: dict, b: dict) -> TrialRatio:
-    """A / B from independent trials: Welch's interval on the logs of the figures."""
+def unpaired_ratio(a: dict, b: dict, session_cv: float | None = None) -> TrialRatio:
+    """A / B from independent trials: Welch's interval on the logs of the figures; with
+    ``session_cv`` (the between-session CV, 0.2 for 20%) the two sessions' offsets widen it."""
     la, lb = np.array(list(_logs(a).values())), np.array(list(_logs(b).values()))
     out = TrialRatio(math.nan, trials_a=len(la), trials_b=len(lb))
     if len(la) == 0 or len(lb) == 0:
@@ -87,8 +92,12 @@ def unpaired_ratio(a: dict, b: dict) -> TrialRatio:
     if len(la) < 2 or len(lb) < 2:
         return out
     va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
-    se = math.sqrt(va + vb)
+    # degrees of freedom stay Welch's of the trials alone: the session term, taken as exact,
+    # would add degrees of freedom it did not earn (the CV itself came from a few A/A pairs), so
+    # the t quantile used is at least that of any honest count: conservative
     out.df = (va + vb) ** 2 / ((va**2 / (len(la) - 1) + vb**2 / (len(lb) - 1)) or 1e-300)
+    sessions = 2 * math.log1p(session_cv) ** 2 if session_cv else 0.0
+    se = math.sqrt(va + vb + sessions)
     out.sd_log = se
     h = t95(out.df) * se
     out.low, out.high = out.ratio * math.exp(-h), out.ratio * math.exp(h)
@@ -122,3 +131,13 @@ def pairs_needed(sd_log: float, precision: float, most: int = 200) -> int | None
         if t95(k - 1.0) * sd_log / math.sqrt(k) <= target:
             return k
     return None
+
+
+def detectable(sd_log: float, pairs: int, power: float = 0.8) -> float:
+    """The smallest difference k pairs spread by sd_log detect with ``power`` at alpha 0.05
+    (two-sided): (t_0.975 + t_power) sd_log / sqrt(k) on the log scale, given as a precision is
+    (sinh: +-5% is 0.05); nan with fewer than two pairs."""
+    if pairs < 2 or sd_log != sd_log:
+        return math.nan
+    df = pairs - 1.0
+    return math.sinh((t95(df) + float(student_t.ppf(power, df))) * sd_log / math.sqrt(pairs))

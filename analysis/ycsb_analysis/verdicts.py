@@ -11,9 +11,18 @@ results directory, where the runner ran them A,B then B,A; unpaired against a ba
     "one trial: no verdict (cassandra 9% higher in it; ...)"   a side has a single trial
     "not judged: hbase trial 2 NOT steady"                      a trial never became steady
 
+One figure decides (``primary``): records/s where the phase has it (a batched phase), else
+throughput. Every other figure is secondary and says so ("secondary: p99 latency: ..."): five
+figures judged at 95% are five chances of a false call. In a closed loop (no -target) each side
+ran at its own saturation point, so its latencies are service times there ("p99 service time"),
+and the mean is threads / throughput (Little's law): it repeats the throughput verdict.
+
 Within-run intervals (steady_state.py) stay on the figures of a single trial: they describe one
-server lifetime, never a difference. Two comparisons: Cassandra vs HBase within the same results
-(:func:`between_databases`), and current vs ``--baseline`` (:func:`against_baseline`).
+server lifetime, never a difference. Two comparisons: two sides within the same results
+(:func:`between_databases`: Cassandra vs HBase, or the two sides of an A/A test, sides.py), and
+current vs ``--baseline`` (:func:`against_baseline`). A baseline is another session (day,
+machine): trials of two sessions do not sample the spread between sessions, so without the
+user's measure of it (``--session-spread``) a difference there is "within-session only".
 """
 
 from __future__ import annotations
@@ -23,6 +32,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from . import sides
+from .loader import PLAIN_FILES_SCENARIO
 from .steady_state import FIGURES
 from .trials import TrialRatio, mean_interval, paired_ratio, unpaired_ratio
 
@@ -42,6 +53,14 @@ COMPARED = [
 
 
 RATIO_COLUMNS = ["ratio", "ratio_low", "ratio_high", "precision", "trials"]
+# the figure that decides a phase: the first of these both sides have (else the first compared)
+PRIMARY = ["records_per_s", "throughput_ops_per_s"]
+LATENCIES = {"average_latency_us": "mean service time", "p95_latency_us": "p95 service time",
+             "p99_latency_us": "p99 service time"}
+LITTLE = ("; in a closed loop mean service time is threads / throughput (Little's law): it "
+          "repeats the throughput verdict")
+NOT_SAMPLED = "sessions were not sampled"
+GIVE_SPREAD = "give --session-spread, measured by an A/A run in each session"
 
 
 def _trials(g: pd.DataFrame) -> list[int]:
@@ -91,8 +110,30 @@ def aggregate(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def closed_loop(row: pd.Series) -> bool:
+    """A phase whose clients ran without a -target (summary "target": the runner's metadata or
+    a ``target`` property). Plain output files do not say: never taken for one."""
+    scenario = row.get("scenario")
+    if not isinstance(scenario, str) or scenario == PLAIN_FILES_SCENARIO:
+        return False
+    target = row.get("target")
+    return target is None or target != target or not target
+
+
+def primary_figure(a: pd.Series, b: pd.Series, compared: list) -> str | None:
+    """The figure that decides the comparison of ``a`` and ``b``: records/s where both have it
+    (a batched phase), else throughput; a comparison of neither (a capacity) its first."""
+    have = [f for f, _, _ in compared if _trials_of(a, f) and _trials_of(b, f)]
+    return next((f for f in PRIMARY if f in have), have[0] if have else None)
+
+
+def _trials_of(row: pd.Series, figure: str) -> dict:
+    v = row.get(f"{figure}_trials")
+    return v if isinstance(v, dict) else {}
+
+
 def verdict(name_a: str, name_b: str, words: str, better: str, r: TrialRatio,
-            how: str) -> str:
+            how: str, sessions_sampled: bool = True) -> str:
     if r.ratio != r.ratio:
         return "no figure to compare"
     change = (r.ratio - 1) * 100
@@ -101,6 +142,10 @@ def verdict(name_a: str, name_b: str, words: str, better: str, r: TrialRatio,
     ci = f"95% CI {(r.low - 1) * 100:+.0f}% to {(r.high - 1) * 100:+.0f}%; {how}"
     if not r.significant:
         return f"no significant difference ({ci})"
+    if not sessions_sampled:
+        # trials of one session each: the difference may be the sessions', not the change's
+        return (f"within-session only: trials differ by {change:+.0f}% ({ci}, trials only), "
+                f"but {NOT_SAMPLED}: {GIVE_SPREAD}")
     higher = r.ratio > 1
     good = higher == (better == "higher")
     return (
@@ -109,13 +154,16 @@ def verdict(name_a: str, name_b: str, words: str, better: str, r: TrialRatio,
     )
 
 
-def _trial_ratio(a: dict, b: dict, paired: bool) -> tuple[TrialRatio, str]:
+def _trial_ratio(a: dict, b: dict, paired: bool,
+                 session_cv: float | None = None) -> tuple[TrialRatio, str]:
     if paired:
         r = paired_ratio(a, b)
         if r.pairs >= 2:
             return r, f"{r.pairs} paired trials"
-    r = unpaired_ratio(a, b)
-    return r, f"{r.trials_a} vs {r.trials_b} trials, unpaired"
+    r = unpaired_ratio(a, b, session_cv)
+    spread = (f"; between-session spread {session_cv * 100:g}% included"
+              if session_cv is not None else "")
+    return r, f"{r.trials_a} vs {r.trials_b} trials, unpaired{spread}"
 
 
 def _listed(values: dict) -> str:
@@ -124,17 +172,26 @@ def _listed(values: dict) -> str:
 
 
 def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
-            paired: bool, compared: list = COMPARED) -> list[dict]:
+            paired: bool, compared: list = COMPARED, aa: bool = False,
+            session_cv: float | None = None, sessions_sampled: bool = True) -> list[dict]:
     """One row per figure of ``compared`` both rows have: a / b from their trials (paired by
-    trial number, or unpaired), its interval, and the verdict in words; ``key`` starts each."""
+    trial number, or unpaired, then with ``session_cv`` the between-session spread), its
+    interval, the verdict in words and whether the figure is the phase's ``primary``; ``key``
+    starts each. ``aa``: the two sides are one database (sides.py); ``sessions_sampled``: False
+    for trials of two sessions whose spread between sessions is unknown."""
     rows = []
     unsteady = [f"{n} {r['unsteady']}" for n, r in ((name_a, a), (name_b, b))
                 if not r.get("steady", True)]
-    for figure, words, better in compared:
-        va, vb = a.get(f"{figure}_trials"), b.get(f"{figure}_trials")
-        if not isinstance(va, dict) or not isinstance(vb, dict) or not va or not vb:
+    primary = primary_figure(a, b, compared)
+    closed = closed_loop(a) and closed_loop(b)
+    for figure, label, better in compared:
+        va, vb = _trials_of(a, figure), _trials_of(b, figure)
+        if not va or not vb:
             continue
-        r, how = _trial_ratio(va, vb, paired)
+        # in a closed loop each side ran as fast as it could: its latency is its service time
+        # there (the words only: the figure column keeps its name for the readers of the CSV)
+        words = LATENCIES[figure] if closed and figure in LATENCIES else label
+        r, how = _trial_ratio(va, vb, paired, session_cv)
         single = [n for n, v in ((name_a, va), (name_b, vb)) if len(v) < 2]
         if unsteady:
             # a figure that averages a climb says nothing about either database
@@ -146,35 +203,64 @@ def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
                     f"{' and '.join(single)}: an interval within one run describes one server "
                     "lifetime, not a difference; run more trials: --repeat or --precision)")
             r = TrialRatio(r.ratio, trials_a=r.trials_a, trials_b=r.trials_b)
+        elif aa:
+            text = sides.aa_words(r, name_a, name_b, how)
         else:
-            text = verdict(name_a, name_b, words, better, r, how)
+            text = verdict(name_a, name_b, words, better, r, how, sessions_sampled)
+        judged = not unsteady and not single
+        if not sessions_sampled and not text.startswith("within-session only"):
+            text += (f"; the interval covers trials only: {NOT_SAMPLED} ({GIVE_SPREAD})"
+                     if r.known else f"; {NOT_SAMPLED} either ({GIVE_SPREAD})")
+        if figure != primary:  # named, unless the sentence starts with the figure already
+            named = text.startswith((f"{name_a}: {words} ", f"not judged: {words} "))
+            text = "secondary: " + (text if named else f"{words}: {text}")
+        if closed and figure == "average_latency_us":
+            text += LITTLE
+        resolves, power80 = sides.resolution(r) if aa and judged else (math.nan, math.nan)
         rows.append(key | {
-            "figure": words, name_b: b.get(figure, math.nan), name_a: a.get(figure, math.nan),
+            "figure": label, "primary": figure == primary, "side_a": name_a, "side_b": name_b,
+            name_b: b.get(figure, math.nan), name_a: a.get(figure, math.nan),
             "ratio": r.ratio, "ratio_low": r.low, "ratio_high": r.high, "precision": r.precision,
             "trials": f"{len(va)}/{len(vb)}", f"{name_a}_trials": _listed(va),
             f"{name_b}_trials": _listed(vb), "pairs": r.pairs, "sd_log": r.sd_log,
-            "significant": bool(r.significant) and not unsteady and not single,
+            "significant": bool(r.significant) and judged and sessions_sampled,
+            "within_session_only": bool(r.significant) and judged and not sessions_sampled,
+            "aa": aa, "resolves_percent": resolves * 100, "detectable_80_percent": power80 * 100,
             "better_when": better, "verdict": text,
         })
     return rows
 
 
-def between_databases(agg: pd.DataFrame, a: str = "cassandra", b: str = "hbase") -> pd.DataFrame:
-    """Cassandra vs HBase for every phase both ran in the same results (scenario, timestamp),
-    trials paired by number (the runner ran them in blocks A,B then B,A)."""
-    cols = ["scenario", "timestamp", "phase", "figure", b, a, *RATIO_COLUMNS, f"{a}_trials",
-            f"{b}_trials", "pairs", "sd_log", "significant", "verdict"]
-    if agg.empty or not {a, b} <= set(agg["database"]):
-        return pd.DataFrame(columns=cols)
-    rows = []
+def between_databases(agg: pd.DataFrame, a: str | None = None,
+                      b: str | None = None) -> pd.DataFrame:
+    """The two sides of every phase both ran in the same results (scenario, timestamp), trials
+    paired by number (the runner ran them in blocks A,B then B,A): Cassandra vs HBase, or the
+    sides of an A/A test ("cassandra-A" vs "cassandra-B"), whichever are there (sides.py orders
+    them; ``a`` and ``b`` choose instead). The value and trials columns are named after the
+    sides; ``side_a``/``side_b`` say which they are."""
+    known = sides.known_sides(agg)
+    found: list[tuple[str, str]] = [(a, b)] if a and b else []
+    if not found and not agg.empty:  # (capacity steps too: their verdicts join these columns)
+        for _, g in agg.groupby(["scenario", "timestamp", "phase"], sort=False):
+            found += [p for p in sides.pairs(g["database"], known) if p not in found]
     # a capacity search's steps ran at each database's own targets: their figures are not
     # comparable; the searches' capacities are (capacity.capacity_verdicts)
-    agg = agg[~capacity_steps(agg)]
-    for (scenario, ts, phase), g in agg.groupby(["scenario", "timestamp", "phase"], sort=False):
+    agg = agg[~capacity_steps(agg)] if not agg.empty else agg
+    cols = ["scenario", "timestamp", "phase", "figure", "primary", "side_a", "side_b"]
+    cols += list(dict.fromkeys(name for x, y in found for name in (y, x)))
+    cols += RATIO_COLUMNS
+    cols += list(dict.fromkeys(f"{name}_trials" for p in found for name in p))
+    cols += ["pairs", "sd_log", "significant", "aa", "resolves_percent", "detectable_80_percent",
+             "verdict"]
+    rows = []
+    for (scenario, ts, phase), g in (agg.groupby(["scenario", "timestamp", "phase"], sort=False)
+                                     if found else ()):
         by_db = {r["database"]: r for _, r in g.iterrows()}
-        if a in by_db and b in by_db:
-            rows += compare(by_db[a], by_db[b], a, b,
-                            {"scenario": scenario, "timestamp": ts, "phase": phase}, paired=True)
+        for x, y in found:
+            if x in by_db and y in by_db:
+                rows += compare(by_db[x], by_db[y], x, y,
+                                {"scenario": scenario, "timestamp": ts, "phase": phase},
+                                paired=True, aa=sides.is_aa(x, y, known))
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -186,21 +272,31 @@ def _latest(summary: pd.DataFrame) -> pd.DataFrame:
                                                                            keep="last")
 
 
-def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
+def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame,
+                     session_spread: float | None = None) -> pd.DataFrame:
     """Current vs baseline per phase (matched on scenario, phase and database; the latest
     timestamp of each side): the ratio current/baseline with its interval (unpaired trials:
-    they were not run in alternating blocks) and verdict."""
-    cols = BASELINE_KEY + ["figure", "baseline", "current", "change_percent", *RATIO_COLUMNS,
-                           "current_trials", "baseline_trials", "pairs", "sd_log", "significant",
-                           "better_when", "verdict"]
+    they were not run in alternating blocks) and verdict.
+
+    The two sides are two sessions. ``session_spread`` is the between-session CV the user
+    measured (0.2 for 20%; an A/A run in each session): the interval includes it (trials.py).
+    Without it the interval covers the trials only, and a difference it finds is
+    ``within_session_only``, not ``significant``: it may be the sessions'."""
+    cols = BASELINE_KEY + ["figure", "primary", "baseline", "current", "change_percent",
+                           *RATIO_COLUMNS, "current_trials", "baseline_trials", "pairs",
+                           "sd_log", "session_spread_percent", "significant",
+                           "within_session_only", "better_when", "verdict"]
+    sampled = session_spread is not None
     base = {tuple(r[k] for k in BASELINE_KEY): r for _, r in _latest(baseline).iterrows()}
     rows = []
     for _, c in _latest(current).iterrows():
         key = {k: c[k] for k in BASELINE_KEY}
         if tuple(key.values()) in base:
             for r in compare(c, base[tuple(key.values())], "current", "baseline", key,
-                             paired=False):
-                rows.append(r | {"change_percent": (r["ratio"] - 1) * 100})
+                             paired=False, session_cv=session_spread, sessions_sampled=sampled):
+                rows.append(r | {"change_percent": (r["ratio"] - 1) * 100,
+                                 "session_spread_percent": session_spread * 100 if sampled
+                                 else math.nan})
     return pd.DataFrame(rows, columns=cols)
 
 

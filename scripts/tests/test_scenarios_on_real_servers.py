@@ -297,14 +297,16 @@ OWN_HBASE_PORTS = "27181,27000,27020"
 
 def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_their_spread(
         tmp_path):
-    """Two trials of S4 (its load and update-heavy phase: --only) on Cassandra and on HBase,
-    each trial on fresh servers this run starts and stops (back to back in one run directory),
-    in blocks A,B then B,A; the report's Cassandra/HBase interval is the paired-trial interval
-    of the trials' own figures. About 4-6 minutes."""
+    """Two trials of S4 (its update-heavy phase: --only) on Cassandra and on HBase, each trial on
+    fresh servers this run starts and stops (back to back in one run directory), in blocks A,B
+    then B,A, every trial on a copy of the data its database loaded once (saved_data.py), the
+    servers and the clients on disjoint CPU sets; the report's Cassandra/HBase interval is the
+    paired-trial interval of the trials' own figures. About 4 minutes."""
     own, out = tmp_path / "own-servers", tmp_path / "out"
     proc = subprocess.run(
         s4_at_ci_scale(out, own, "127.0.0.61", 7261, "--db", "both", "--repeat", "2",
-                       "--hbase-ports", OWN_HBASE_PORTS, "--only", "update-heavy"),
+                       "--hbase-ports", OWN_HBASE_PORTS, "--only", "update-heavy",
+                       "--cpu-sets", "split"),
         capture_output=True,
         text=True,
         timeout=900,
@@ -312,20 +314,34 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         steps = json.loads((out / "scenario-run.json").read_text())["steps"]
-        starts = [(s["database"], s["trial"]) for s in steps if s["step"] == "load"]
-        assert starts == [("cassandra", 1), ("hbase", 1), ("hbase", 2), ("cassandra", 2)]
-        kinds = (("load", ["INSERT"]), ("update-heavy-threads-4", ["READ", "UPDATE"]))
-        phases = {f"{db}-{p}-repeat-{t}": ops for db in ("cassandra", "hbase") for t in (1, 2)
-                  for p, ops in kinds}
+        # each database loads once (in its first trial's block), then every trial starts
+        # fresh servers on a copy of that data
+        loads = [(s["database"], s["trial"]) for s in steps if s["step"] == "load"]
+        assert loads == [("cassandra", 1), ("hbase", 1)]
+        runs = [(s["database"], s["trial"]) for s in steps if s["step"].startswith("update")]
+        assert runs == [("cassandra", 1), ("hbase", 1), ("hbase", 2), ("cassandra", 2)]
+        phases = {f"{db}-update-heavy-threads-4-repeat-{t}": ["READ", "UPDATE"]
+                  for db in ("cassandra", "hbase") for t in (1, 2)}
+        phases |= {f"{db}-load-repeat-1": ["INSERT"] for db in ("cassandra", "hbase")}
         assert_phases(out, phases)
+        assert not (out / "cassandra-load-repeat-2").exists()
+        for db in ("cassandra", "hbase"):
+            states = [json.loads((out / f"{db}-update-heavy-threads-4-repeat-{t}" /
+                                  "metadata.json").read_text())["start_state"] for t in (1, 2)]
+            assert states[0]["fingerprint"] == states[1]["fingerprint"], states
+            assert states[0]["bytes"] > 1_000_000  # the loaded table, not an empty directory
         meta = json.loads((out / "cassandra-update-heavy-threads-4-repeat-2" / "metadata.json")
                           .read_text())
         assert meta["repeat"] == 2 and meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 12
         assert meta["cpu"]["server_cpu_s"]["cassandra-node1"] > 0 and meta["cpu"]["shared_machine"]
+        # servers and clients on disjoint CPU sets, as the kernel reported them during the phase
+        sets = meta["cpu"]["cpu_sets"]
+        assert sets["clients"] and sets["servers"]["cassandra-node1"]
+        assert not set(sets["clients"]) & set(sets["servers"]["cassandra-node1"])
         load = json.loads((out / "hbase-load-repeat-1" / "metadata.json").read_text())
         assert load["finite_job"] and "none" in load["warmup"]
         # the flush and major compaction after the load, within its phase: in its time series
-        assert grown(out / "hbase-load-repeat-1") and grown(out / "cassandra-load-repeat-2")
+        assert grown(out / "hbase-load-repeat-1") and grown(out / "cassandra-load-repeat-1")
         for pid_file in [own / "cassandra" / "node1.pid", own / "hbase" / "hbase.pid"]:
             assert not procs.alive(procs.read_pid(pid_file)), f"{pid_file}: still running"
 
@@ -335,7 +351,9 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
         verdicts = {(r["phase"], r["figure"]): r
                     for r in csv.DictReader(open(report / "verdicts.csv"))}
         summary = list(csv.DictReader(open(report / "summary.csv")))
-        for phase in ("update-heavy-threads-4", "load"):
+        # one load per database: a figure each, no verdict
+        assert verdicts[("load", "throughput")]["verdict"].startswith("one trial")
+        for phase in ("update-heavy-threads-4",):
             own_figures = {(r["database"], int(float(r["repeat"]))):
                            float(r["throughput_ops_per_s"]) for r in summary
                            if r["phase"] == phase}
@@ -362,4 +380,41 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
                               "--first-address", "127.0.0.61", "--jmx-port", "7261"),
                        capture_output=True)
         subprocess.run(script("hbase-local", "stop", "--run-dir", own / "hbase"),
+                       capture_output=True)
+
+
+def test_s4_aa_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
+    """`--aa`: Cassandra as both sides of the comparison, two trials each in blocks A,B then B,A
+    from the data loaded once; the report compares cassandra-A with cassandra-B like two
+    databases and says what difference this environment resolves. About 2-3 minutes."""
+    own, out = tmp_path / "own-servers", tmp_path / "out"
+    proc = subprocess.run(
+        s4_at_ci_scale(out, own, "127.0.0.63", 7263, "--db", "cassandra", "--aa", "--repeat",
+                       "2", "--only", "update-heavy"),
+        capture_output=True, text=True, timeout=900)
+    try:
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        steps = json.loads((out / "scenario-run.json").read_text())["steps"]
+        runs = [(s["database"], s["trial"]) for s in steps if s["step"].startswith("update")]
+        assert runs == [("cassandra-A", 1), ("cassandra-B", 1), ("cassandra-B", 2),
+                        ("cassandra-A", 2)]
+        assert [s["step"] for s in steps].count("load") == 1  # one load for both sides
+        states = set()
+        for side in ("A", "B"):
+            for t in (1, 2):
+                meta = json.loads((out / f"cassandra-{side}-update-heavy-threads-4-repeat-{t}" /
+                                   "metadata.json").read_text())
+                assert meta["database"] == f"cassandra-{side}" and meta["binding"] == "cassandra4"
+                assert meta["aa"] == {"database": "cassandra", "side": side}
+                states.add(meta["start_state"]["fingerprint"])
+        assert len(states) == 1, states
+        report = tmp_path / "report"
+        subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(out), "-o",
+                        str(report)], check=True, capture_output=True)
+        (v,) = [r for r in csv.DictReader(open(report / "verdicts.csv"))
+                if r["phase"] == "update-heavy-threads-4" and r["figure"] == "throughput"]
+        assert v["trials"] == "2/2" and int(v["pairs"]) == 2, v
+    finally:
+        subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
+                              "--first-address", "127.0.0.63", "--jmx-port", "7263"),
                        capture_output=True)

@@ -3,12 +3,14 @@
 The status lines and final reports are real YCSB outputs: the analysis fixtures' batch-run
 phase (BatchedWorkload, batch size 10, two clients).
 """
+import subprocess
 from pathlib import Path
 
 import pytest
 from ycsbpack.bench import bench_batches
 from ycsbpack.core.bindings import BINDINGS, DATABASE_BINDINGS
 from ycsbpack.core.errors import ScriptError
+from ycsbpack.core.paths import REPO_ROOT
 from ycsbpack.runner import quickstart
 
 (BATCH_RUN,) = (Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixtures" / "results"
@@ -103,7 +105,7 @@ def test_quickstart_runs_s4_trials_to_a_10_percent_interval_and_prints_the_repor
     s = recorded["settings"]
     assert (s.scale, s.keep_going, s.user_properties) == (
         "local", True, {"maxexecutiontime": "12"})
-    assert (s.trials.precision, s.trials.budget_s) == (0.10, 540.0)
+    assert (s.trials.precision, s.trials.budget_s) == (0.10, 1800.0)
     assert recorded["out"] == (tmp_path / "r").resolve()
     assert capsys.readouterr().out.splitlines()[-1] == str((tmp_path / "r" / "report").resolve()
                                                           / "report.html")
@@ -128,3 +130,16 @@ def test_quickstart_refuses_an_unknown_database(recorded, capsys):
     with pytest.raises(SystemExit) as e:
         quickstart.main(["--db", "mongodb"])
     assert e.value.code == 2 and "invalid choice: 'mongodb'" in capsys.readouterr().err
+
+
+def test_the_quickstart_headline_is_the_primary_verdict_of_each_phase(tmp_path):
+    """headline() on a real report (ycsb-report on the kept fixture of S4 trials): one line per
+    compared phase, its primary figure only, the two sides named as the report names them."""
+    fixture = REPO_ROOT / "analysis" / "tests" / "fixtures" / "trials-s4"
+    subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(fixture), "-o",
+                    str(tmp_path)], check=True, capture_output=True)
+    lines = quickstart.headline(tmp_path).splitlines()
+    assert lines and all(" throughput, cassandra/hbase " in x or " records/s, " in x
+                         for x in lines), lines
+    assert not any("latency" in x or "service time" in x for x in lines)
+    assert quickstart.headline(tmp_path / "nothing") == "== no comparison (one database shown)"

@@ -7,6 +7,7 @@ import pytest
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.runner import run_scenario
 from ycsbpack.runner.trials import (
+    MIN_PAIRS,
     Headline,
     Precision,
     TrialRule,
@@ -37,6 +38,11 @@ def test_precision_is_a_percentage_and_excludes_a_fixed_repeat():
         rule("--precision", "5%", "--repeat", "3")
     with pytest.raises(ScriptError, match="--max-trials 1: give 2 or more"):
         rule("--precision", "5%", "--max-trials", "1")
+    # a precision stop needs MIN_PAIRS pairs: a smaller trial budget could never reach it
+    with pytest.raises(ScriptError, match=f"--max-trials {MIN_PAIRS - 1}: give {MIN_PAIRS} or "
+                                          "more with --precision"):
+        rule("--precision", "5%", "--max-trials", str(MIN_PAIRS - 1))
+    assert rule("--repeat", "3", "--max-trials", "3").repeat == 3  # no precision: no floor
 
 
 def test_a_fixed_number_of_trials_stops_there():
@@ -45,19 +51,21 @@ def test_a_fixed_number_of_trials_stops_there():
     assert stop_reason(r, 3, 0, 60, None).startswith("3 trial(s) as asked")
 
 
-def test_precision_stops_once_every_headline_is_within_the_target_and_not_before_two_trials():
+def test_precision_stops_once_every_headline_is_within_the_target_and_not_before_the_floor():
+    # (the floor was 2 trials; an early stop overstates the precision: test_stopping_rule.py)
     r = rule("--precision", "10%")
     assert stop_reason(r, 1, 0, 60, None) is None
-    assert stop_reason(r, 2, 0, 60, found(0.04, 0.12)) is None
-    assert stop_reason(r, 3, 0, 60, found(0.04, 0.09)).startswith("precision reached")
+    assert stop_reason(r, MIN_PAIRS - 1, 0, 60, found(0.04, 0.09)) is None
+    assert stop_reason(r, MIN_PAIRS, 0, 60, found(0.04, 0.12)) is None
+    assert stop_reason(r, MIN_PAIRS, 0, 60, found(0.04, 0.09)).startswith("precision reached")
 
 
 def test_a_budget_stops_and_says_how_many_more_trials_the_spread_would_need():
-    r = rule("--precision", "5%", "--max-trials", "4", "--budget", "10")
+    r = rule("--precision", "5%", "--max-trials", str(MIN_PAIRS), "--budget", "10")
     why = stop_reason(r, 2, 500, 120, found(0.2, more=7))
     assert why.startswith("time budget") and "about 7 more trial(s) of each database" in why
-    why = stop_reason(r, 4, 0, 60, found(0.2, more=None))
-    assert why.startswith("trial budget: 4 trials") and "more than 200 trials" in why
+    why = stop_reason(r, MIN_PAIRS, 0, 60, found(0.2, more=None))
+    assert why.startswith(f"trial budget: {MIN_PAIRS} trials") and "more than 200 trials" in why
 
 
 def test_an_unsteady_trial_stops_the_search_since_no_verdict_can_follow():
@@ -78,6 +86,7 @@ def test_dry_run_shows_the_commands_as_run_with_the_split_the_warm_up_and_the_st
                               "--dry-run", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "until every headline ratio's 95% interval is within +-10%" in out
+    assert f"(at least {MIN_PAIRS}, at most 10 trials" in out
     assert "warm-up: the phase's own workload until the last 20 s are steady" in out
     stop = tmp_path / "cassandra-update-heavy-threads-8-repeat-1" / "stop-after-measuring"
     assert f"-p ycsbpack.stopfile={stop}" in out and "-p maxexecutiontime=180" in out

@@ -11,9 +11,9 @@ import pandas as pd
 
 from ..capacity import capacities, steps_table
 from ..loader import Run
+from ..sides import color, side_of
 from .common import Chart, new_figure, save, slug
 
-COLORS = {"cassandra": "tab:blue", "hbase": "tab:orange", "mysql": "tab:green"}
 LINES = (("intended", "p99", "o-", 1.8), ("service", "p99", "s--", 1.2),
          ("intended", "p50", "o:", 1.0), ("service", "p50", "s:", 0.8))
 
@@ -37,6 +37,7 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
     if steps.empty:
         return []
     found = capacities(steps)
+    known = {r.database: side_of(r.metadata) for r in runs}  # an A/A test's sides too
     steps = steps[steps["check"].isna()]  # the --slo-check runs are in capacity.csv
     charts = []
     for (scenario, ts, search), g in steps.groupby(["scenario", "timestamp", "search"],
@@ -48,7 +49,7 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
         ax, axb = axes
         for (db, trial), t in g.groupby(["database", "repeat"], sort=False, dropna=False):
             t = _deciding(t, key)
-            c = COLORS.get(db, "tab:grey")
+            c = color(db, known)
             label = db + (f" trial {trial}" if trial else "")
             for kind, level, style, width in LINES:
                 col = f"{kind}_{level}_us"

@@ -16,6 +16,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 
 from ..loader import Run
+from ..sides import side_of
 from .common import Chart, save
 
 FAULT_PHASE = "fault-node-down"
@@ -31,8 +32,11 @@ def fault_verdicts(runs: list[Run]) -> dict[str, dict]:
     for r in sorted(runs, key=lambda r: r.timestamp):
         if r.phase != FAULT_PHASE:
             continue
-        f = Path(r.path).parent / f"fault-verdict-{r.database}.json"
-        if f.exists():
+        # named after the database; in an A/A test maybe after the side ("cassandra-A")
+        names = dict.fromkeys((r.database, side_of(r.metadata).database))
+        f = next((f for f in (Path(r.path).parent / f"fault-verdict-{n}.json" for n in names)
+                  if f.exists()), None)
+        if f is not None:
             verdict = json.loads(f.read_text())
             if verdict.get("client_timeline") and (verdict.get("events") or {}).get("node_down"):
                 found[r.database] = verdict

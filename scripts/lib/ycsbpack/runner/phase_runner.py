@@ -34,6 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
+from ..core import cpu_sets
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from ..core.secrets import mask_command
@@ -81,6 +82,9 @@ class Phase:
     # after its load: the load's own consequences, in the load's servers' time series)
     then: Optional[Callable[[], None]] = None
     then_what: str = ""
+    # what the runner adds to metadata.json: "start_state" (saved_data.py: the saved load the
+    # servers started from), "aa" (run-scenario --aa: which side of an A/A comparison)
+    notes: Dict[str, object] = field(default_factory=dict)
 
     def __post_init__(self):
         if self.client_property_files and len(self.client_property_files) != self.clients:
@@ -226,11 +230,16 @@ def run_phase(
         "server_cpu_s": cpu.used(before, cpu.snapshot(pids)),
         # every local run: client and servers share this machine's cores
         "shared_machine": bool(pids),
+        # the CPUs each side could use, read from the kernel (cpu_sets.py): the clients are
+        # this runner's children and share its set
+        "cpu_sets": {"clients": cpu_sets.affinity(os.getpid()),
+                     "servers": {name: cpu_sets.affinity(pid) for name, pid in pids.items()}},
     }
     if launcher is not None:  # fleet: per client its CPU, run time, loader and loader's cores
         metadata["cpu"].update(launcher.client_cpu(bool(pids)))
     if phase.repeats > 1:
         metadata["repeat"], metadata["repeats"] = phase.repeat, phase.repeats
+    metadata.update(phase.notes)
     (phase_dir / "metadata.json").write_text(json.dumps(metadata, indent=2) + "\n")
     failed = [i for i, st in enumerate(statuses) if st != 0]
     if failed:

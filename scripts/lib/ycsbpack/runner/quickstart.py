@@ -18,7 +18,7 @@ from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT
 from ..core.report_tool import write_report
-from .run_scenario import DATABASES, Settings, run_scenarios, timestamp
+from .run_scenario import DATABASES, Settings, run_scenarios, terminate_on_sigterm, timestamp
 from .trials import add_trial_options, trial_rule
 
 
@@ -30,9 +30,15 @@ def main(argv=None) -> int:
                     help="database(s) to show (default both)")
     ap.add_argument("--with-s1", action="store_true",
                     help="add S1's list-append phases to every trial (about 2 minutes more each)")
+    ap.add_argument("--aa", action="store_true",
+                    help="A/A: run --db cassandra or --db hbase as both sides and report the "
+                         "smallest difference this machine resolves (docs/method.md)")
     ap.add_argument("--out", type=Path, help="results directory (default "
                                              "results/quickstart/<UTC time>)")
-    add_trial_options(ap, precision="10%", budget=9.0)
+    # 30 minutes: the stopping rule's floor of 6 trials a database (trials.MIN_PAIRS) at about 2
+    # minutes a trial on a 2-core machine (a fresh server's warm-up is most of it:
+    # docs/benchmarks/trials.md)
+    add_trial_options(ap, precision="10%", budget=30.0)
     args = ap.parse_args(argv)
     out = (args.out or REPO_ROOT / "results" / "quickstart" / timestamp()).resolve()
     t0 = time.monotonic()
@@ -40,12 +46,16 @@ def main(argv=None) -> int:
         ap.error("--seconds must be 1 or more")
     if args.repeat > 1:
         args.precision = None  # an explicit number of trials instead of the default target
+    if args.aa and args.db == "both":
+        ap.error("--aa compares one database with itself: give --db cassandra or --db hbase")
     try:
         rule = trial_rule(args)
     except ScriptError as e:
         ap.error(str(e))
+    # a SIGTERM stops the servers and clients of this run, as Ctrl-C does
+    terminate_on_sigterm()
     ensure_built()
-    settings = Settings(scale="local", keep_going=True, trials=rule,
+    settings = Settings(scale="local", keep_going=True, trials=rule, aa=args.aa,
                         user_properties={"maxexecutiontime": str(args.seconds)})
     databases = DATABASES if args.db == "both" else [args.db]
     failed = run_scenarios(["s4", "s1"] if args.with_s1 else ["s4"], databases, settings, out,
@@ -60,15 +70,16 @@ def main(argv=None) -> int:
 
 
 def headline(report_dir: Path) -> str:
-    """The verdicts of the report's throughput comparisons, one line each (verdicts.csv)."""
+    """The primary verdict of each compared phase, one line each (verdicts.csv: one primary
+    figure per phase decides; the others are secondary and stay in the report)."""
     verdicts = report_dir / "verdicts.csv"
     if not verdicts.exists():
-        return "== no Cassandra-vs-HBase comparison (one database shown)"
+        return "== no comparison (one database shown)"
     with open(verdicts, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["figure"] in ("throughput", "records/s")]
-    return "\n".join(f"== {r['scenario']} {r['phase']} {r['figure']}, cassandra/hbase "
-                     f"{float(r['ratio']):.2f} (trials {r['trials']}): {r['verdict']}"
-                     for r in rows)
+        rows = [r for r in csv.DictReader(f) if r.get("primary") == "True"]
+    return "\n".join(f"== {r['scenario']} {r['phase']} {r['figure']}, {r['side_a']}/"
+                     f"{r['side_b']} {float(r['ratio']):.2f} (trials {r['trials']}): "
+                     f"{r['verdict']}" for r in rows)
 
 
 if __name__ == "__main__":

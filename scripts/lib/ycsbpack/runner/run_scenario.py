@@ -16,10 +16,12 @@ import json
 import signal
 import sys
 import time
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
+from ..core import cpu_sets
 from ..core.arg_checks import validate_run_scenario
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
@@ -27,10 +29,12 @@ from ..core.paths import REPO_ROOT, run_dir
 from ..scenarios.catalogue import SCENARIOS, scenario_id
 from ..scenarios.scenario_plan import Composite, Context, estimate_seconds
 from ..servers.local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
+from . import saved_data
 from .capacity import CapacitySearch, searches
 from .dry_run import phase_warmup, print_plan, step_line
 from .phase_runner import Phase, run_phase, summary
 from .progress import Progress, _clock
+from .saved_data import SavedData
 from .scenario_args import ALL_DATABASES, DATABASES, Settings, parser, settings_from
 from .trials import (
     MIN_TRIALS,
@@ -55,15 +59,16 @@ def connection(database: str, settings: Settings, server) -> Dict[str, str]:
     return server.connection()
 
 
-def local_server(database: str, nodes: int, settings: Settings):
+def local_server(database: str, nodes: int, settings: Settings, cpus=None):
+    """The runner's local server of `database`; `cpus`: the CPU set its processes run on."""
     root = settings.run_root or run_dir("scenarios")
     if database == "cassandra":
         return LocalCassandra(root / "cassandra", nodes, settings.cassandra_address,
-                              settings.cassandra_jmx_port)
+                              settings.cassandra_jmx_port, cpus=cpus)
     if database == "mysql":
         return LocalMySQL(root / "mysql", settings.mysql_port)
     zk, master, rs = settings.hbase_ports
-    return LocalHBase(root / "hbase", zk, master, rs, nodes=nodes)
+    return LocalHBase(root / "hbase", zk, master, rs, nodes=nodes, cpus=cpus)
 
 
 def alternating(databases: List[str], repeat: int) -> List[tuple]:
@@ -122,10 +127,17 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     """Runs the phases of `scenarios` on each database in turn (servers of one database at a
     time), trial after trial in blocks A,B then B,A (trials.py: a fixed number, or until the
     headline ratios are precise enough); returns the number of failed steps."""
+    local = [db for db in databases if db not in settings.hosts]
+    # servers and clients on their own cores when they share this host (cpu_sets.py)
+    cpus = cpu_sets.choose(settings.cpu_sets) if local and not settings.ray else None
     servers_of = {}
     for db in databases:
         nodes = max(getattr(SCENARIOS[s], f"{db.upper()}_NODES", 1) for s in scenarios)
-        servers_of[db] = None if db in settings.hosts else local_server(db, nodes, settings)
+        servers_of[db] = (None if db in settings.hosts
+                          else local_server(db, nodes, settings, cpus.servers if cpus else None))
+    saved = SavedData((settings.run_root or run_dir("scenarios")) / "saved-data")
+    loads_each = {db: saved_data.why_not(scenarios, db, settings, servers_of[db])
+                  for db in databases}
     rule = settings.trials
     if settings.dry_run:
         plans = [(db, servers_of[db], _plan(db, 1, scenarios, settings, servers_of[db], out, quick))
@@ -143,17 +155,30 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     outcomes = []
     out.mkdir(parents=True, exist_ok=True)
     servers = ServerSet()
+    # the two sides of the comparison: the databases, or one database twice (--aa)
+    sides = aa_sides(databases[0]) if settings.aa else list(databases)
+    session = Session(servers_of, loads_each, saved, launcher, servers)
     t0 = time.monotonic()
     why = None
+    if local and not settings.ray:
+        print(f"CPU sets: {cpus.describe() if cpus else 'servers and clients share every core'}"
+              f" (--cpu-sets {settings.cpu_sets})", flush=True)
+    if settings.aa:
+        print(f"A/A: {databases[0]} as both sides ({' and '.join(sides)}), the same "
+              "configuration: a difference called between them is a false call", flush=True)
+    for db in databases:
+        print(f"{db}: " + (f"each trial loads ({loads_each[db]})" if loads_each[db] else
+                           "loaded once; every trial starts fresh servers on a copy of that "
+                           "data (--load-each-trial: load in each)"), flush=True)
     try:
         trial = 0
         while why is None:
             trial += 1
             block_t0 = time.monotonic()
-            for db in block_order(databases, trial):
-                steps = _plan(db, trial, scenarios, settings, servers_of[db], out, quick)
-                outcomes += _run_trial(db, servers_of[db], steps, settings, out, launcher,
-                                       servers, trial)
+            for side in block_order(sides, trial):
+                with cpu_sets.confined(cpus.clients if cpus else None):
+                    outcomes += _trial(side, trial, scenarios, settings, out, quick, session)
+                block_t0 += session.prepare_s.pop(side, 0.0)  # a load once: not every block's
             found = None
             if rule.precision and trial >= MIN_TRIALS:
                 found = measure(out, rule.precision)
@@ -164,9 +189,14 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
                 why = "a step failed"
     finally:
         servers.stop_started()
+        saved.discard()
         (out / "scenario-run.json").write_text(json.dumps(
             {"scenarios": scenarios, "databases": databases, "scale": settings.scale,
              "trials": trial, "stopped": why, "precision_target": rule.precision,
+             "cpu_sets": ({"servers": sorted(cpus.servers), "clients": sorted(cpus.clients)}
+                          if cpus else None),
+             "start_state": {db: (f"loaded in each trial: {w}" if w else "saved data")
+                             for db, w in loads_each.items()},
              "steps": outcomes}, indent=2) + "\n")
     failed = [o for o in outcomes if not o["ok"]]
     print(f"== done in {_clock(time.monotonic() - t0)}: {trial} trial(s) "
@@ -177,16 +207,75 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     return len(failed)
 
 
+def aa_sides(db: str) -> List[str]:
+    """The two sides of an A/A comparison of `db`: the same configuration, labelled A and B."""
+    return [f"{db}-A", f"{db}-B"]
+
+
+@dataclass
+class Session:
+    """What the trials of one run share: each database's servers, whether it loads in every
+    trial (and why) or starts from saved data, the client launcher, the servers started."""
+    servers_of: Dict[str, object]
+    loads_each: Dict[str, Optional[str]]
+    saved: SavedData
+    launcher: object
+    servers: ServerSet
+    prepare_s: Dict[str, float] = field(default_factory=dict)  # a side's load-once seconds
+
+
+def _trial(side: str, trial: int, scenarios: List[str], settings: Settings, out: Path,
+           quick: bool, session: Session) -> List[dict]:
+    """Trial `trial` of one side: its database's steps on fresh servers; from saved data (loaded
+    once, the first time) unless the database loads in every trial."""
+    db = side.rsplit("-", 1)[0] if settings.aa else side
+    server = session.servers_of[db]
+    steps = _plan(db, trial, scenarios, settings, server, out, quick)
+    if settings.aa:
+        for _, step in steps:
+            for phase in _phases(step, loads=True):
+                phase.dir_name = side + phase.dir_name[len(phase.database):]
+                phase.database = side
+                phase.notes["aa"] = {"database": db, "side": side[-1]}
+
+    def run(steps, what=""):
+        done = _run_trial(db, server, steps, settings, out, session.launcher, session.servers,
+                          trial, what)
+        return [dict(o, database=side) for o in done]
+    if session.loads_each[db]:
+        return run(steps)
+    prepare, measured = saved_data.split(steps)
+    outcomes = []
+    if not session.saved.have(db):
+        t0 = time.monotonic()
+        outcomes += run(prepare, "load once")
+        session.saved.save(db, server)
+        session.prepare_s[side] = time.monotonic() - t0
+    start_state = session.saved.restore(db, server)
+    for _, step in measured:
+        for phase in _phases(step):
+            phase.notes["start_state"] = start_state
+    return outcomes + run(measured)
+
+
+def _phases(step, loads: bool = False) -> list:
+    """The phases of a step whose metadata the runner adds to (not loads unless `loads`)."""
+    if isinstance(step, Phase):
+        return [step] if loads or step.command != "load" else []
+    return [step.phase] if isinstance(step, CapacitySearch) else []
+
+
 def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, launcher,
-               servers: ServerSet, trial: int) -> List[dict]:
-    """One trial of one database: start its servers, every step, stop them."""
+               servers: ServerSet, trial: int, what: str = "") -> List[dict]:
+    """One trial of one database (or, `what` = "load once", the load its trials start from):
+    start its servers, every step, stop them."""
     rule = settings.trials
     estimates = ([START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75)] if server else [])
     estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
     estimates += [10] if server else []
     of = (f"trial {trial} of {rule.planned}" if not rule.precision
           else f"trial {trial} (at most {rule.max_trials}; until +-{rule.precision:.0%})")
-    progress = Progress(estimates, f"{db} {of}" if rule.numbered else db)
+    progress = Progress(estimates, f"{db} {what or of}" if rule.numbered or what else db)
     outcomes, n = [], 0
     if server:
         progress.begin(n, f"start local {db} servers")
@@ -258,7 +347,7 @@ def timestamp() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
-def _terminate_on_sigterm() -> None:
+def terminate_on_sigterm() -> None:
     """SIGTERM ends the run like Ctrl-C, so the servers it started are stopped."""
     def handler(signum, frame):
         raise KeyboardInterrupt
@@ -280,7 +369,7 @@ def main(argv=None) -> int:
                           f"{sid.upper()}")
     out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
     if not settings.dry_run:
-        _terminate_on_sigterm()
+        terminate_on_sigterm()
         if not args.no_build:
             ensure_built()
     print(f"{SCENARIOS[sid].TITLE} on {', '.join(databases)}, {settings.scale} scale; "

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from ..core import cpu_sets
 from ..core.errors import ArgParser, ScriptError
 from .capacity import Objective, add_capacity_option, parse_objective
 from .trials import TrialRule, add_trial_options, trial_rule
@@ -37,6 +38,12 @@ class Settings:
     slo_check: bool = False  # --slo-check: runs at 0.9 and 1.25 x each capacity found
     watch_servers: bool = True  # sample the servers during each phase (--no-server-watch: not)
     client_cp: List[str] = field(default_factory=list)  # --client-cp: jars before the binding's
+    # local servers: trials of an opted-in scenario start from the data loaded once
+    # (saved_data.py; --load-each-trial: not); servers and clients on disjoint CPU sets or not
+    # (--cpu-sets auto, split or shared: core/cpu_sets.py)
+    saved_data: bool = True
+    cpu_sets: str = "auto"
+    aa: bool = False  # --aa: one database as both sides of the comparison (run_scenario.aa_sides)
 
 
 def parser(doc: str) -> argparse.ArgumentParser:
@@ -107,6 +114,16 @@ def parser(doc: str) -> argparse.ArgumentParser:
                        help="ZooKeeper, master and region server ports (default 2181,16000,16020; "
                             "a cluster also uses master+1, master+2 for HDFS and region server "
                             "port + i - 1 for region server i)")
+    p.add_argument("--aa", action="store_true",
+                   help="A/A: run the one --db as both sides (A,B,B,A) and report the smallest "
+                        "difference this environment resolves (docs/method.md)")
+    local.add_argument("--load-each-trial", action="store_true",
+                       help="load in every trial instead of starting each trial's fresh servers "
+                            "on a copy of the data loaded once (S4; docs/method.md)")
+    local.add_argument("--cpu-sets", choices=cpu_sets.MODES, default="auto",
+                       help="split: local servers on the first half of the cores, clients on the "
+                            "other half; shared: both on every core; auto (default): split from "
+                            f"{cpu_sets.AUTO_MIN_CORES} cores on (docs/method.md)")
     local.add_argument("--node-failure", choices=["crash", "drain"], default="crash",
                        help="how S2's fault phase takes a node down: crash = SIGKILL, a dead "
                             "machine (default); drain = SIGTERM, a graceful stop")
@@ -151,7 +168,18 @@ def settings_from(args) -> Settings:
                     not args.no_warmup, args.ray, args.clients_per_node,
                     [o.strip() for o in (args.only or "").split(",") if o.strip()],
                     parse_objective(args.slo) if args.slo else None, args.slo_check,
-                    not args.no_server_watch, [_client_cp(c) for c in args.client_cp])
+                    not args.no_server_watch, [_client_cp(c) for c in args.client_cp],
+                    not args.load_each_trial, args.cpu_sets, aa(args))
+
+
+def aa(args) -> bool:
+    """--aa: valid with one database only."""
+    if not getattr(args, "aa", False):
+        return False
+    if args.db in ("both", "all"):
+        raise ScriptError(f"--aa with --db {args.db}: an A/A run compares one database with "
+                          "itself; give --db cassandra or --db hbase")
+    return True
 
 
 def _client_cp(path: str) -> str:

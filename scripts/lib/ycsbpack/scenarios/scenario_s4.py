@@ -9,6 +9,9 @@ from .scenario_actions import settle_after_load
 from .scenario_plan import Context
 
 TITLE = "S4 update-heavy and short-range"
+# every trial's run phases start on a copy of the data loaded (and settled) once
+# (runner/saved_data.py): no run phase needs more than the loaded records
+SAVED_DATA = True
 CASSANDRA_NODES = 1
 SCALE = {"cluster": {"load_threads": 64, "threads": [100, 300, 500, 700]},
          "local": {"load_threads": 4, "threads": [8]},

@@ -175,7 +175,10 @@ def start(server: Server, timeout: float = 180, owner_pid=None, node=None) -> No
     for name in ("hbase.log", "hbase.out", "probe.log"):
         if (server.logs / name).exists():
             (server.logs / name).replace(server.logs / f"{name}.previous")
-    cmd = [java.java17(), f"-Xmx{server.heap}"] + _jvm_flags(server, "hbase.log") + [
+    # the whole heap from the start, as Cassandra's (-Xms = -Xmx): the two sides of a comparison
+    # run with the same heap and GC settings
+    cmd = [java.java17(), f"-Xms{server.heap}", f"-Xmx{server.heap}"] + _jvm_flags(
+        server, "hbase.log") + [
         "-cp", ":".join([str(conf), str(hbase_cluster.webapps(server.root))] + classpath), MAIN,
         "start"]
     out = open(server.logs / "hbase.out", "ab")

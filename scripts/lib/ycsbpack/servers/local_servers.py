@@ -16,9 +16,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, FrozenSet, List, Optional
 
-from ..core import procs
+from ..core import cpu_sets, procs
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from . import cassandra_local, hbase_local, mysql_local
@@ -26,10 +26,13 @@ from . import cassandra_local, hbase_local, mysql_local
 SCRIPTS = REPO_ROOT / "scripts"
 
 
-def _cli(script: str, args: List[str], capture: bool = False) -> subprocess.CompletedProcess:
+def _cli(script: str, args: List[str], capture: bool = False,
+         cpus: Optional[FrozenSet[int]] = None) -> subprocess.CompletedProcess:
+    """scripts/<script> args; with `cpus`, it and every process it starts (the server JVMs,
+    nodetool) on those CPUs only (cpu_sets.py)."""
     cmd = [sys.executable, str(SCRIPTS / script)] + args
     proc = subprocess.run(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, text=True,
-                          capture_output=capture)
+                          capture_output=capture, preexec_fn=cpu_sets.starter(cpus))
     if proc.returncode != 0 and not capture:
         raise ScriptError(f"`scripts/{script} {' '.join(args)}` failed (exit {proc.returncode}); "
                           "its messages are above")
@@ -43,6 +46,8 @@ class LocalCassandra:
     first_address: str = "127.0.0.1"
     jmx_port: int = 7199
     started_here: bool = False
+    cpus: Optional[FrozenSet[int]] = None  # the servers' CPU set (cpu_sets.py), None: any
+    keep_data: bool = False  # start on the data in run_dir (saved_state.restore put it there)
 
     def _opts(self) -> List[str]:
         return ["--run-dir", str(self.run_dir), "--first-address", self.first_address,
@@ -77,6 +82,13 @@ class LocalCassandra:
                     f"of {c.nodes} running; this scenario needs {self.nodes} running node(s) from "
                     f"{self.first_address}: stop it (scripts/cassandra-local stop --run-dir "
                     f"{self.run_dir}) and start again")
+        if self.keep_data:
+            print(f"starting {self.nodes} local Cassandra node(s) on {self.hosts()} (on the "
+                  f"saved data in {self.run_dir})", flush=True)
+            self.started_here = True
+            _cli("cassandra-local", ["start", "--nodes", str(self.nodes)] + self._opts(),
+                 cpus=self.cpus)
+            return
         if saved.exists() or any(self.run_dir.glob("node*")):
             for d in self.run_dir.glob("node*"):
                 if d.is_dir():
@@ -85,10 +97,17 @@ class LocalCassandra:
         print(f"starting {self.nodes} local Cassandra node(s) on {self.hosts()} "
               f"(fresh data in {self.run_dir})", flush=True)
         self.started_here = True
-        _cli("cassandra-local", ["start", "--nodes", str(self.nodes)] + self._opts())
+        _cli("cassandra-local", ["start", "--nodes", str(self.nodes)] + self._opts(),
+             cpus=self.cpus)
 
     def stop(self) -> None:
         _cli("cassandra-local", ["stop"] + self._opts())
+
+    def data_dirs(self) -> List[str]:
+        """What a stopped cluster's state is, relative to run_dir (saved_state.py): each node's
+        data, commit log, saved caches and hints, and cluster.json; not its logs or config."""
+        return ["cluster.json"] + [f"node{i}/{sub}" for i in range(1, self.nodes + 1)
+                                   for sub in ("data", "commitlog", "saved_caches", "hints")]
 
     def pids(self) -> Dict[str, int]:
         """The running nodes' server processes (their CPU time goes into each phase's record)."""
@@ -114,13 +133,13 @@ class LocalCassandra:
              + self._opts())
 
     def start_node(self, node: int) -> None:
-        _cli("cassandra-local", ["start", "--node", str(node)] + self._opts())
+        _cli("cassandra-local", ["start", "--node", str(node)] + self._opts(), cpus=self.cpus)
 
     def nodetool(
         self, node: int, args: List[str], capture: bool = False
     ) -> subprocess.CompletedProcess:
         return _cli("cassandra-local", ["nodetool", "--node", str(node)] + self._opts()
-                    + ["--"] + args, capture=capture)
+                    + ["--"] + args, capture=capture, cpus=self.cpus)
 
     def wait_all_up(self, timeout: float = 120) -> None:
         """Until every node sees every node Up/Normal (`nodetool status`): a restarted node must
@@ -153,6 +172,8 @@ class LocalHBase:
     regionserver_port: int = 16020
     nodes: int = 1
     started_here: bool = False
+    cpus: Optional[FrozenSet[int]] = None  # the servers' CPU set (cpu_sets.py), None: any
+    keep_data: bool = False  # start on the data in run_dir (saved_state.restore put it there)
 
     def _opts(self) -> List[str]:
         return ["--run-dir", str(self.run_dir), "--zk-port", str(self.zk_port),
@@ -200,19 +221,28 @@ class LocalHBase:
             print(f"using the running {have}-node HBase in {self.run_dir} (left running)",
                   flush=True)
             return
-        for sub in ("data", "tmp"):
+        for sub in ("tmp",) if self.keep_data else ("data", "tmp"):
             if (self.run_dir / sub).is_dir():
                 shutil.rmtree(self.run_dir / sub)
         what = "standalone" if self.nodes == 1 else f"{self.nodes}-node cluster"
-        print(f"starting a local HBase {what} (ZooKeeper 127.0.0.1:{self.zk_port}, fresh data "
+        data = "the saved data" if self.keep_data else "fresh data"
+        print(f"starting a local HBase {what} (ZooKeeper 127.0.0.1:{self.zk_port}, {data} "
               f"in {self.run_dir})", flush=True)
         self.started_here = True
         # --owner-pid: HBase also stops if this runner is killed without a chance to clean up
         _cli("hbase-local", ["start", "--nodes", str(self.nodes), "--owner-pid",
-                             str(os.getpid())] + self._opts())
+                             str(os.getpid())] + self._opts(), cpus=self.cpus)
 
     def stop(self) -> None:
         _cli("hbase-local", ["stop"] + self._opts())
+
+    def data_dirs(self) -> List[str]:
+        """What a stopped HBase's state is, relative to run_dir (saved_state.py): its root
+        directory and ZooKeeper's data (standalone), and hbase.json; not its logs or config."""
+        if self.nodes != 1:
+            raise ScriptError("saved data is for a standalone HBase (its data/ directory); an "
+                              "N-node HBase on HDFS loads in every trial")
+        return ["hbase.json", "data"]
 
     # node failures (S2's fault phase): node i is region server i and DataNode i
     def running_nodes_count(self) -> int:
@@ -226,14 +256,14 @@ class LocalHBase:
 
     def start_node(self, node: int) -> None:
         """Restarts the node; returns once a client sees every region server live."""
-        _cli("hbase-local", ["start", "--node", str(node)] + self._opts())
+        _cli("hbase-local", ["start", "--node", str(node)] + self._opts(), cpus=self.cpus)
 
     def wait_all_up(self, timeout: float = 120) -> None:
         """start_node already waits until every region server is live again."""
 
     def compact(self, table: str) -> None:
         """Flush and major-compact `table`, waiting until done (scripts/hbase-local compact)."""
-        _cli("hbase-local", ["compact", "--table", table] + self._opts())
+        _cli("hbase-local", ["compact", "--table", table] + self._opts(), cpus=self.cpus)
 
     def region_layout(self) -> Dict[str, Dict[str, int]]:
         """{region server address: {table: regions}} of the live region servers."""
