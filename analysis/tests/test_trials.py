@@ -116,3 +116,15 @@ def test_the_precision_headlines_are_the_run_phases_not_the_loads():
     found = headlines(str(FIXTURES / "trials-s4"), 0.05)
     assert [h["phase"] for h in found["headlines"]] == ["update-heavy-threads-4"]
     assert found["headlines"][0]["what"] == "cassandra/hbase throughput"
+
+
+def test_a_real_window_that_declines_after_a_steady_warm_up_is_said_not_vetoed():
+    """A real Cassandra trial (fixtures/declining-window): the measured window falls by about a
+    fifth (the trend test flags it), which is the database's own course after the warm-up, not
+    a warm-up that ended too early: the run stays steady and says so; a climb is vetoed."""
+    (row,) = runs_summary(load([str(FIXTURES / "declining-window")], skipped=[])).to_dict(
+        "records")
+    assert row["steady"], row["window"]
+    assert "declines across the measured window (-2" in row["window"], row["window"]
+    assert "STILL TRENDS" not in row["window"]
+    assert stability.still_trends([1.0, 1.02, 1.05, 1.09, 1.12, 1.16, 1.2, 1.25, 1.28, 1.33])

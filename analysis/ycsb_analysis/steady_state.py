@@ -11,8 +11,10 @@ The window:
     (a load's records per second from start to end), without a within-run interval;
   * ``--skip SECONDS``: everything after the first SECONDS, whatever the above says.
 ``steady`` is false when the warm-up reached its maximum time without a steady window, when
-the measured window after it still trends (stability.still_trends), or when no steady window
-exists: such a phase keeps its figures but gets no verdict (verdicts.py).
+the measured window after it still climbs (stability.still_trends, upwards: the warm-up ended
+too early), or when no steady window exists: such a phase keeps its figures but gets no verdict
+(verdicts.py). A decline across the measured window is said in the window's description, not
+vetoed (see window()).
 The figures over the window: throughput (mean per-interval ops/s), mean latency of the main
 operation (count-weighted per-interval means), p95/p99 (merged .hdr histograms of the window's
 intervals), records/s of batched phases; each with a within-run interval (uncertainty.py).
@@ -104,12 +106,20 @@ def window(run: Run, series: pd.DataFrame,
         measured = list(series.loc[(series["t_s"] > start + 1e-9)
                                    & (series["t_s"] <= end + 1e-9), "ops_per_s"])
         trends = stability.still_trends(measured)
+        change = stability.trend(measured) if trends else 0.0
         how = f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run " + (
             "(steady)" if warm.get("stable") else "(NOT steady: its maximum time was reached)")
-        if trends:
-            how += (f"; the measured window STILL TRENDS "
-                    f"({stability.trend(measured):+.0%} across it)")
-        return start, end, how, bool(warm.get("stable")) and not trends
+        # a climb means the warm-up ended too early: the figure would average part of it. A
+        # decline after a steady warm-up is the database's own course over the window (an LSM
+        # store's flushes and compactions under updates): every trial started from the same
+        # saved data and ran the same window, so the spread between trials holds it; said,
+        # not vetoed
+        if change > 0:
+            how += f"; the measured window STILL TRENDS ({change:+.0%} across it)"
+        elif change < 0:
+            how += (f"; throughput declines across the measured window ({change:+.0%}): the "
+                    "database's own course after the warm-up, in every trial's spread")
+        return start, end, how, bool(warm.get("stable")) and not change > 0
     k = stability.steady_start(list(series["ops_per_s"]))
     if k is None:
         return (float(t[0]) - step, end,

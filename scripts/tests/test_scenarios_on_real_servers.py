@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(
     os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
 )
 
-T95_ONE_DF = 12.706  # two-sided 95% t quantile, 1 degree of freedom (two pairs)
+T95_ONE_DF = 12.706204736174694  # two-sided 95% t quantile, 1 df (two pairs): scipy t.ppf
 
 loader = pytest.importorskip("ycsb_analysis.loader")
 merge = pytest.importorskip("ycsb_analysis.merge")

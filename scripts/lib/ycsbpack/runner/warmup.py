@@ -7,8 +7,9 @@ does not help: the measured client JVM would start cold again (measured here: 10
 operation and a 20-s climb on a warm local Cassandra). So a warmed-up phase is ONE run of its
 clients, in two parts:
   1. warm-up: the runner reads the status lines (every `interval` s) as they come and judges the
-     last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.is_warm: no
-     trend, low spread, and the same level as the window before); it ends when they are
+     last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.is_warm: that
+     window and the one before each without a trend by the autocorrelation-corrected test and
+     with a low spread, and at the same level); it ends when they are
      stable, or after `max_s` seconds (so it lasts at least two windows; the maximum counts
      once every client runs operations: a client creating its table has nothing to warm up);
   2. measured: the phase's own maxexecutiontime more seconds; then the runner creates the stop
@@ -232,7 +233,8 @@ class InRunWarmUp:
                "window_ops_per_s": [round(x, 1) for x in w],
                "trend": round(stability.trend(w), 4) if len(w) > 1 else None,
                "spread": round(stability.spread(w), 4) if len(w) > 1 else None,
-               "rule": {"trend": stability.TREND, "spread": stability.SPREAD}}
+               "rule": {"trend": stability.TREND, "spread": stability.SPREAD,
+                        "same_level": stability.WARM_TREND, "rho_floor": stability.RHO_FLOOR}}
         if self.extended:
             out["extended"] = self.extended
         if self.ended_early:
