@@ -100,3 +100,16 @@ def test_a_side_whose_servers_machines_were_not_read_is_not_called_different_acr
     hbase["servers"]["settings"] = {}
     hbase["provenance"]["libraries"] = {"core": "0.17.0"}
     assert cmp.differences(cmp.fingerprint(_meta()), cmp.fingerprint(hbase), True) == []
+
+
+def test_servers_and_clients_on_other_cpu_sets_are_not_like_for_like_across_databases():
+    """metadata.json cpu.cpu_sets (the runner reads them from the kernel): a Cassandra whose
+    server had CPU 0 against an HBase on CPUs 0-1 is marked; the same sets are not."""
+    def meta(servers):
+        return {"cpu": {"cpu_sets": {"clients": [1], "servers": servers}}}
+    one = cmp.fingerprint(meta({"cassandra-node1": [0]}))
+    assert one == {"CPUs of the clients": "1", "CPUs of the local servers": "0"}
+    two = cmp.fingerprint(meta({"hbase": [0, 1]}))
+    assert cmp.differences(one, two, cross_database=True) == [
+        ("CPUs of the local servers", "0", "0,1")]
+    assert cmp.differences(one, cmp.fingerprint(meta({"hbase": [0]})), cross_database=True) == []

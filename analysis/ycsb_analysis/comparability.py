@@ -64,6 +64,14 @@ def fingerprint(metadata: dict) -> dict[str, str]:
     for k in ("cores", "memory_gib"):
         if machine.get(k) is not None:
             facts[f"loader {k.replace('_', ' ')}"] = str(machine[k])
+    # the CPUs each side could use (the runner's --cpu-sets, read from the kernel): held across
+    # databases like the machine (a side whose server had one core of two is not like for like)
+    sets = (metadata.get("cpu") or {}).get("cpu_sets") or {}
+    if sets.get("clients"):
+        facts["CPUs of the clients"] = ",".join(map(str, sets["clients"]))
+    server_cpus = sorted({c for cpus in (sets.get("servers") or {}).values() for c in cpus or []})
+    if server_cpus:
+        facts["CPUs of the local servers"] = ",".join(map(str, server_cpus))
     servers = metadata.get("servers") or {}
     versions = servers.get("versions") or {}
     if versions.get("cluster"):
