@@ -113,3 +113,14 @@ def test_servers_and_clients_on_other_cpu_sets_are_not_like_for_like_across_data
     assert cmp.differences(one, two, cross_database=True) == [
         ("CPUs of the local servers", "0", "0,1")]
     assert cmp.differences(one, cmp.fingerprint(meta({"hbase": [0]})), cross_database=True) == []
+
+
+def test_a_setting_that_names_one_server_process_is_not_compared():
+    """Seen in a real A/A run of HBase (2026-12-06): the master's mapreduce.task.attempt.id holds
+    its "host,port,start code", different at every start of the same configuration."""
+    a = {"server setting mapreduce.task.attempt.id": "hb_m_127.0.0.1,16000,1796548842921"}
+    b = {"server setting mapreduce.task.attempt.id": "hb_m_127.0.0.1,16000,1796548931146"}
+    assert cmp.differences(a, b, cross_database=False) == []
+    c = {"server setting hbase.regionserver.handler.count": "30"}
+    d = {"server setting hbase.regionserver.handler.count": "60"}
+    assert cmp.differences(c, d, cross_database=False) != []

@@ -33,6 +33,9 @@ MARK = "NOT LIKE FOR LIKE"
 # a setting that says where (a directory, a file, an address): it differs between run
 # directories and machines without moving a figure by itself
 _WHERE = re.compile(r"^\[?(/|\d+\.\d+\.\d+\.\d+|file:)")
+# a setting that names one server process: HBase's "host,port,start code" (its master's
+# mapreduce.task.attempt.id holds one); it differs between any two server starts
+_PROCESS = re.compile(r"\d+\.\d+\.\d+\.\d+,\d+,\d{12,}")
 COLUMNS = ["comparison", "scenario", "phase", "side_a", "side_b", "fact", "value_a", "value_b",
            "expected"]
 
@@ -118,7 +121,9 @@ def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> l
             continue
         if cross_database and not _held_across_databases(fact, va, vb):
             continue
-        if fact.startswith("server setting ") and all(_WHERE.match(v or "") for v in (va, vb)):
+        if fact.startswith("server setting ") and (
+                all(_WHERE.match(v or "") for v in (va, vb))
+                or all(_PROCESS.search(v or "") for v in (va, vb))):
             continue
         out.append((fact, "(none)" if va is None else va, "(none)" if vb is None else vb))
     return out
