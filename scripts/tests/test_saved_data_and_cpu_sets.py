@@ -65,6 +65,15 @@ def test_which_trials_load_and_why(tmp_path):
                                                 LocalHBase(tmp_path / "h", nodes=3))
 
 
+def test_servers_already_running_in_the_run_directory_load_in_every_trial(tmp_path,
+                                                                          monkeypatch):
+    """The runner uses such servers as they are (the scenario tests' shared servers, a server
+    the user left running): it can neither restart them per trial nor copy their data."""
+    _, server = _s4_steps(tmp_path)
+    monkeypatch.setattr(LocalCassandra, "pids", lambda self: {"cassandra-node1": os.getpid()})
+    assert "already running" in saved_data.why_not(["s4"], "cassandra", Settings(), server)
+
+
 def test_save_and_restore_copy_the_state_not_the_logs(tmp_path):
     server = LocalCassandra(tmp_path / "run", 1)
     node = server.run_dir / "node1"

@@ -29,6 +29,10 @@ def why_not(scenarios: List[str], db: str, settings, server) -> Optional[str]:
         return "the scenario loads in every trial (its loads are measured, or interleaved)"
     if getattr(server, "nodes", 1) != 1 and db == "hbase":
         return "an N-node HBase on HDFS loads in every trial"
+    if server.pids():
+        # the runner uses servers already running in its run directory as they are and leaves
+        # them running: it neither restarts them per trial nor copies their data
+        return f"the servers already running in {server.run_dir} are used as they are"
     return None
 
 
