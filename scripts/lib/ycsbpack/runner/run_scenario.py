@@ -156,8 +156,9 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     out.mkdir(parents=True, exist_ok=True)
     servers = ServerSet()
     # the two sides of the comparison: the databases, or one database twice (--aa)
-    sides = aa_sides(databases[0]) if settings.aa else list(databases)
-    session = Session(servers_of, loads_each, saved, launcher, servers)
+    db_of = aa_sides(databases[0]) if settings.aa else {db: db for db in databases}
+    sides = list(db_of)
+    session = Session(servers_of, loads_each, saved, launcher, servers, db_of)
     t0 = time.monotonic()
     why = None
     if local and not settings.ray:
@@ -207,9 +208,10 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     return len(failed)
 
 
-def aa_sides(db: str) -> List[str]:
-    """The two sides of an A/A comparison of `db`: the same configuration, labelled A and B."""
-    return [f"{db}-A", f"{db}-B"]
+def aa_sides(db: str) -> Dict[str, str]:
+    """The two sides of an A/A comparison of `db` -> its database: the same configuration,
+    labelled A and B."""
+    return {f"{db}-A": db, f"{db}-B": db}
 
 
 @dataclass
@@ -221,6 +223,7 @@ class Session:
     saved: SavedData
     launcher: object
     servers: ServerSet
+    db_of: Dict[str, str]  # side -> its database (the same for both sides of an A/A run)
     prepare_s: Dict[str, float] = field(default_factory=dict)  # a side's load-once seconds
 
 
@@ -228,10 +231,10 @@ def _trial(side: str, trial: int, scenarios: List[str], settings: Settings, out:
            quick: bool, session: Session) -> List[dict]:
     """Trial `trial` of one side: its database's steps on fresh servers; from saved data (loaded
     once, the first time) unless the database loads in every trial."""
-    db = side.rsplit("-", 1)[0] if settings.aa else side
+    db = session.db_of[side]
     server = session.servers_of[db]
     steps = _plan(db, trial, scenarios, settings, server, out, quick)
-    if settings.aa:
+    if side != db:  # a side of an A/A run
         for _, step in steps:
             for phase in _phases(step, loads=True):
                 phase.dir_name = side + phase.dir_name[len(phase.database):]

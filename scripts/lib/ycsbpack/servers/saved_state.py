@@ -34,7 +34,7 @@ def _size(root: Path) -> int:
 def save(server, dest: Path) -> dict:
     """Copies the stopped `server`'s data directories to `dest` (replacing it); returns what was
     saved, for metadata.json."""
-    if getattr(server, "pids")():
+    if server.pids():
         raise ScriptError(f"cannot save the data in {server.run_dir}: its servers still run "
                           "(the runner saves only after stopping them)")
     t0 = time.monotonic()
