@@ -80,6 +80,26 @@ def test_between_databases_pairs_trials_by_number_and_says_so():
     assert "3 paired trials" in row["verdict"]
 
 
+def test_a_two_stage_run_draws_its_interval_from_the_first_stage_spread():
+    # trials_design (metadata.json) of run-scenario --precision: the first 2 pairs fixed n = 4;
+    # the interval is Stein's, mean of all 4 log ratios +- t(1) s0 / sqrt(4)
+    c = {1: 1100.0, 2: 1150.0, 3: 1000.0, 4: 1300.0}
+    h = {1: 1000.0, 2: 1010.0, 3: 990.0, 4: 1005.0}
+    rows = [dict(r, first_stage=2) for r in _rows(c, "cassandra") + _rows(h, "hbase")]
+    (row,) = between_databases(aggregate(pd.DataFrame(rows))).to_dict("records")
+    d = np.log([c[k] / h[k] for k in (1, 2, 3, 4)])
+    half = t95(1.0) * d[:2].std(ddof=1) / 2
+    assert row["ratio"] == pytest.approx(math.exp(d.mean()))
+    assert row["ratio_low"] == pytest.approx(math.exp(d.mean() - half))
+    assert row["ratio_high"] == pytest.approx(math.exp(d.mean() + half))
+    assert "4 paired trials, the spread of the first 2 (two-stage)" in row["verdict"]
+    # without the design the same trials give the ordinary interval (another width)
+    (plain,) = between_databases(aggregate(pd.DataFrame(
+        _rows(c, "cassandra") + _rows(h, "hbase")))).to_dict("records")
+    assert plain["ratio_low"] == pytest.approx(paired_ratio(c, h).low)
+    assert plain["ratio_low"] != pytest.approx(row["ratio_low"])
+
+
 def test_a_trial_that_was_not_steady_takes_the_verdict_away():
     rows = _rows({1: 1100.0, 2: 1150.0}, "cassandra") + _rows({1: 1000.0}, "hbase")
     rows += [dict(_rows({2: 990.0}, "hbase", steady=False)[0], window="w (NOT steady)")]

@@ -9,7 +9,9 @@ paired trials, and for an A/A test the difference these trials resolve (``resolv
 80% power, ``detectable``, both as a precision); with one database, the t-interval of its
 trials' mean. Precision = half the interval's width relative to the figure
 (trials.py); with a target (0.05 for +-5%), each headline also says how many more trials of
-each database the spread so far would need to reach it. Prints one JSON object:
+each database the spread so far would need to reach it: with a first stage n0 (a two-stage run,
+trials.py), Stein's total from the first n0 pairs' spread less the pairs run; without one, the
+pairs an ordinary interval at that spread would need. Prints one JSON object:
 {"headlines": [...], "unsteady": [...]}.
 """
 
@@ -21,11 +23,11 @@ import sys
 
 from .loader import load
 from .summary import runs_summary
-from .trials import log_sd, mean_interval, pairs_needed
+from .trials import log_sd, mean_interval, pairs_needed, stein_pairs
 from .verdicts import aggregate, between_databases, capacity_steps
 
 
-def headlines(results: str, target: float = math.nan) -> dict:
+def headlines(results: str, target: float = math.nan, first: int | None = None) -> dict:
     agg = aggregate(runs_summary(load([results], skipped=[])))
     out: dict = {"headlines": [], "unsteady": []}
     if agg.empty:
@@ -42,7 +44,7 @@ def headlines(results: str, target: float = math.nan) -> dict:
                 "phase": r["phase"], "what": f"{r['side_a']}/{r['side_b']} {r['figure']}",
                 "ratio": r["ratio"], "precision": _num(r["precision"]),
                 "trials": r["trials"], "verdict": r["verdict"],
-                "more_trials": _more(r["sd_log"], target, int(r["pairs"]))}
+                "more_trials": _more(r["sd_log"], target, int(r["pairs"]), first)}
             if r["aa"]:
                 headline |= {"resolves": _num(r["resolves_percent"] / 100),
                              "detectable": _num(r["detectable_80_percent"] / 100)}
@@ -50,19 +52,20 @@ def headlines(results: str, target: float = math.nan) -> dict:
         return out
     for _, r in runs.iterrows():
         values = r.get("throughput_ops_per_s_trials") or {}
-        mean, low, high = mean_interval(values)
+        mean, low, high = mean_interval(values, first)
         out["headlines"].append({
             "phase": r["phase"], "what": f"{r['database']} throughput", "ratio": mean,
             "precision": _num((high - low) / (2 * mean)) if mean else None,
             "trials": str(len(values)), "verdict": f"{mean:,.0f} ops/s",
-            "more_trials": _more(log_sd(values), target, len(values))})
+            "more_trials": _more(log_sd(dict(sorted(values.items())[:first or None])),
+                                 target, len(values), first)})
     return out
 
 
-def _more(sd_log: float, target: float, done: int) -> int | None:
+def _more(sd_log: float, target: float, done: int, first: int | None = None) -> int | None:
     if target != target or sd_log != sd_log:
         return None
-    k = pairs_needed(sd_log, target)
+    k = stein_pairs(sd_log, first, target) if first else pairs_needed(sd_log, target)
     return None if k is None else max(0, k - done)
 
 
@@ -72,11 +75,12 @@ def _num(v):
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
-    if len(args) not in (1, 2):
-        print("usage: python -m ycsb_analysis.precision RESULTS_DIR [TARGET, e.g. 0.05]",
-              file=sys.stderr)
+    if len(args) not in (1, 2, 3):
+        print("usage: python -m ycsb_analysis.precision RESULTS_DIR [TARGET, e.g. 0.05 "
+              "[FIRST_STAGE pairs]]", file=sys.stderr)
         return 2
-    print(json.dumps(headlines(args[0], float(args[1]) if len(args) > 1 else math.nan)))
+    print(json.dumps(headlines(args[0], float(args[1]) if len(args) > 1 else math.nan,
+                               int(args[2]) if len(args) > 2 else None)))
     return 0
 
 

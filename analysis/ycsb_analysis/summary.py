@@ -90,6 +90,8 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
         row["per_record_latency_us"] = float(top["per_record_latency_us"])
         row["records_source"] = ",".join(sorted(set(rec["records_source"])))
     row["repeat"] = run.metadata.get("repeat")
+    # a two-stage run (run-scenario --precision): its first stage's pairs fix the interval's sd
+    row["first_stage"] = (run.metadata.get("trials_design") or {}).get("first_stage")
     side = side_of(run.metadata)
     if side.aa:  # a side of an A/A test (sides.py): which database it really is
         row["aa_database"], row["aa_side"] = side.database, side.aa

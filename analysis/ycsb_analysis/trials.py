@@ -21,6 +21,14 @@ two configurations differ. So:
 
 The precision of a ratio is the half width of its interval relative to it,
 (high - low) / (2 ratio): "+-5%" is 0.05.
+
+Trials run until a precision (``run-scenario --precision``) follow Stein's two-stage procedure:
+the first n0 pairs (trial numbers 1..n0, metadata.json "trials_design": "first_stage") fix the
+total n from their sd, and the interval of all n pairs uses that first-stage sd with t(n0 - 1):
+mean d +- t(n0 - 1) s0 / sqrt(n). Because n depends on the first stage's sd alone, the interval
+covers the true ratio 95% of the time exactly (for normal log ratios); the ordinary interval over
+all n pairs would not (it covers less: scripts/tests/test_stopping_rule.py). With n = n0 both are
+the same interval.
 """
 
 from __future__ import annotations
@@ -64,8 +72,10 @@ def _logs(values: dict) -> dict:
     return {k: math.log(v) for k, v in values.items() if v == v and v is not None and v > 0}
 
 
-def paired_ratio(a: dict, b: dict) -> TrialRatio:
-    """A / B from trials numbered alike ({trial: figure}); pairs are the common trial numbers."""
+def paired_ratio(a: dict, b: dict, first_stage: int | None = None) -> TrialRatio:
+    """A / B from trials numbered alike ({trial: figure}); pairs are the common trial numbers.
+    With ``first_stage`` n0 (a two-stage run), the sd is that of the first n0 pairs, with
+    n0 - 1 degrees of freedom (Stein's interval)."""
     la, lb = _logs(a), _logs(b)
     common = sorted(set(la) & set(lb))
     d = np.array([la[k] - lb[k] for k in common])
@@ -75,10 +85,30 @@ def paired_ratio(a: dict, b: dict) -> TrialRatio:
     out.ratio = float(math.exp(d.mean()))
     if len(d) < 2:
         return out
-    out.sd_log, out.df = float(d.std(ddof=1)), len(d) - 1.0
+    first = _first_stage(d, first_stage)
+    out.sd_log, out.df = float(first.std(ddof=1)), len(first) - 1.0
     h = t95(out.df) * out.sd_log / math.sqrt(len(d))
     out.low, out.high = out.ratio * math.exp(-h), out.ratio * math.exp(h)
     return out
+
+
+def _first_stage(x: np.ndarray, first_stage: int | None) -> np.ndarray:
+    """The observations whose spread the interval uses: the first stage's (in trial order) when
+    the run had one and reached it, else all."""
+    if first_stage and 2 <= first_stage <= len(x):
+        return x[:first_stage]
+    return x
+
+
+def stein_pairs(sd: float, first_stage: int, precision: float, most: int = 200) -> int | None:
+    """Stein's second stage: the total number of pairs n >= n0 whose interval, drawn with the
+    first stage's sd (``sd``, on the log scale) and t(n0 - 1), is within +-precision; None when
+    more than ``most`` would be needed (or no sd)."""
+    if sd != sd or first_stage < 2:
+        return None
+    target = math.asinh(precision)  # (high - low) / (2 ratio) = sinh(half width of the logs)
+    n = max(first_stage, math.ceil((t95(first_stage - 1.0) * sd / target) ** 2 - 1e-9))
+    return n if n <= most else None
 
 
 def unpaired_ratio(a: dict, b: dict, session_cv: float | None = None) -> TrialRatio:
@@ -104,14 +134,16 @@ def unpaired_ratio(a: dict, b: dict, session_cv: float | None = None) -> TrialRa
     return out
 
 
-def mean_interval(values: dict) -> tuple[float, float, float]:
-    """(mean, low, high): the t-interval of the trials' figures (nan bounds with one trial)."""
-    x = np.array([v for v in values.values() if v == v and v is not None])
+def mean_interval(values: dict, first_stage: int | None = None) -> tuple[float, float, float]:
+    """(mean, low, high): the t-interval of the trials' figures (nan bounds with one trial);
+    with ``first_stage`` n0, Stein's: the sd of trials 1..n0 with t(n0 - 1)."""
+    x = np.array([v for _, v in sorted(values.items()) if v == v and v is not None])
     if len(x) == 0:
         return math.nan, math.nan, math.nan
     if len(x) < 2:
         return float(x[0]), math.nan, math.nan
-    h = t95(len(x) - 1.0) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    first = _first_stage(x, first_stage)
+    h = t95(len(first) - 1.0) * float(first.std(ddof=1)) / math.sqrt(len(x))
     return float(x.mean()), max(0.0, float(x.mean()) - h), float(x.mean()) + h
 
 

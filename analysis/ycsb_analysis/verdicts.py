@@ -101,7 +101,8 @@ def aggregate(summary: pd.DataFrame) -> pd.DataFrame:
             row[f"{f}_trials"] = {t: float(v) for t, v in zip(trials, g[f]) if v == v}
             if len(g) == 1:
                 continue
-            row[f], row[f"{f}_ci_low"], row[f"{f}_ci_high"] = mean_interval(row[f"{f}_trials"])
+            row[f], row[f"{f}_ci_low"], row[f"{f}_ci_high"] = mean_interval(
+                row[f"{f}_trials"], first_stage(row))
             row[f"{f}_median"] = float(np.nanmedian(g[f])) if g[f].notna().any() else math.nan
         if len(g) > 1:
             row["run"] = str(row["run"]).split(" #")[0] + f" ({len(g)} trials)"
@@ -154,12 +155,20 @@ def verdict(name_a: str, name_b: str, words: str, better: str, r: TrialRatio,
     )
 
 
-def _trial_ratio(a: dict, b: dict, paired: bool,
-                 session_cv: float | None = None) -> tuple[TrialRatio, str]:
+def first_stage(row: pd.Series) -> int | None:
+    """The first stage of a two-stage run (metadata "trials_design"), else None."""
+    n0 = row.get("first_stage")
+    return int(n0) if n0 is not None and n0 == n0 else None
+
+
+def _trial_ratio(a: dict, b: dict, paired: bool, session_cv: float | None = None,
+                 stage: int | None = None) -> tuple[TrialRatio, str]:
     if paired:
-        r = paired_ratio(a, b)
+        r = paired_ratio(a, b, stage)
         if r.pairs >= 2:
-            return r, f"{r.pairs} paired trials"
+            two = (f", the spread of the first {stage} (two-stage)"
+                   if stage and stage < r.pairs else "")
+            return r, f"{r.pairs} paired trials{two}"
     r = unpaired_ratio(a, b, session_cv)
     spread = (f"; between-session spread {session_cv * 100:g}% included"
               if session_cv is not None else "")
@@ -184,6 +193,8 @@ def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
                 if not r.get("steady", True)]
     primary = primary_figure(a, b, compared)
     closed = closed_loop(a) and closed_loop(b)
+    # a two-stage run's interval uses its first stage's spread: both sides ran that design
+    stage = first_stage(a) if first_stage(a) == first_stage(b) else None
     for figure, label, better in compared:
         va, vb = _trials_of(a, figure), _trials_of(b, figure)
         if not va or not vb:
@@ -191,7 +202,7 @@ def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
         # in a closed loop each side ran as fast as it could: its latency is its service time
         # there (the words only: the figure column keeps its name for the readers of the CSV)
         words = LATENCIES[figure] if closed and figure in LATENCIES else label
-        r, how = _trial_ratio(va, vb, paired, session_cv)
+        r, how = _trial_ratio(va, vb, paired, session_cv, stage)
         single = [n for n, v in ((name_a, va), (name_b, vb)) if len(v) < 2]
         if unsteady:
             # a figure that averages a climb says nothing about either database

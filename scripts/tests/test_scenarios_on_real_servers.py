@@ -313,7 +313,13 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
     )
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        steps = json.loads((out / "scenario-run.json").read_text())["steps"]
+        run = json.loads((out / "scenario-run.json").read_text())
+        design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5}
+        assert run["trials_design"] == design and run["trials"] == 2, run["stopped"]
+        # (at CI scale a 12-s warm-up often ends NOT steady, which stops the trials too)
+        assert run["stopped"].startswith(("precision planned: 2 pairs", "trial budget: 2",
+                                          "a trial was NOT steady")), run["stopped"]
+        steps = run["steps"]
         # each database loads once (in its first trial's block), then every trial starts
         # fresh servers on a copy of that data
         loads = [(s["database"], s["trial"]) for s in steps if s["step"] == "load"]
@@ -386,15 +392,26 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
 def test_s4_aa_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
     """`--aa`: Cassandra as both sides of the comparison, two trials each in blocks A,B then B,A
     from the data loaded once; the report compares cassandra-A with cassandra-B like two
-    databases and says what difference this environment resolves. About 2-3 minutes."""
+    databases and says what difference this environment resolves. The trials follow the
+    two-stage rule (a first stage of 2 pairs, at most 2: it ends there either way), recorded
+    for the report; bench-aa reads the experiment. About 2-3 minutes."""
+    from ycsbpack.bench import bench_aa
+
     own, out = tmp_path / "own-servers", tmp_path / "out"
     proc = subprocess.run(
-        s4_at_ci_scale(out, own, "127.0.0.63", 7263, "--db", "cassandra", "--aa", "--repeat",
-                       "2", "--only", "update-heavy"),
+        s4_at_ci_scale(out, own, "127.0.0.63", 7263, "--db", "cassandra", "--aa", "--precision",
+                       "50%", "--first-stage", "2", "--max-trials", "2", "--only",
+                       "update-heavy"),
         capture_output=True, text=True, timeout=900)
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        steps = json.loads((out / "scenario-run.json").read_text())["steps"]
+        run = json.loads((out / "scenario-run.json").read_text())
+        design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5}
+        assert run["trials_design"] == design and run["trials"] == 2, run["stopped"]
+        # (at CI scale a 12-s warm-up often ends NOT steady, which stops the trials too)
+        assert run["stopped"].startswith(("precision planned: 2 pairs", "trial budget: 2",
+                                          "a trial was NOT steady")), run["stopped"]
+        steps = run["steps"]
         runs = [(s["database"], s["trial"]) for s in steps if s["step"].startswith("update")]
         assert runs == [("cassandra-A", 1), ("cassandra-B", 1), ("cassandra-B", 2),
                         ("cassandra-A", 2)]
@@ -406,6 +423,7 @@ def test_s4_aa_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
                                    "metadata.json").read_text())
                 assert meta["database"] == f"cassandra-{side}" and meta["binding"] == "cassandra4"
                 assert meta["aa"] == {"database": "cassandra", "side": side}
+                assert meta["trials_design"] == design
                 states.add(meta["start_state"]["fingerprint"])
         assert len(states) == 1, states
         report = tmp_path / "report"
@@ -414,6 +432,12 @@ def test_s4_aa_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
         (v,) = [r for r in csv.DictReader(open(report / "verdicts.csv"))
                 if r["phase"] == "update-heavy-threads-4" and r["figure"] == "throughput"]
         assert v["trials"] == "2/2" and int(v["pairs"]) == 2, v
+        found = bench_aa.read_experiment(out)  # (writes out/report: what bench-aa tallies)
+        assert found["pairs"] == 2 and found["design"] == "two-stage (Stein)"
+        assert found["significant"] == (v["significant"] == "True")
+        assert found["judged"] == (v["ratio_low"] != "") and 0 < found["cv"] < 1
+        if found["judged"]:  # (a trial not steady at CI scale leaves no interval)
+            assert found["low"] == pytest.approx(float(v["ratio_low"]))
     finally:
         subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
                               "--first-address", "127.0.0.63", "--jmx-port", "7263"),

@@ -7,11 +7,12 @@ import pytest
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.runner import run_scenario
 from ycsbpack.runner.trials import (
-    MIN_PAIRS,
+    FIRST_STAGE,
     Headline,
     Precision,
     TrialRule,
     add_trial_options,
+    planned_pairs,
     stop_reason,
     trial_rule,
 )
@@ -38,11 +39,16 @@ def test_precision_is_a_percentage_and_excludes_a_fixed_repeat():
         rule("--precision", "5%", "--repeat", "3")
     with pytest.raises(ScriptError, match="--max-trials 1: give 2 or more"):
         rule("--precision", "5%", "--max-trials", "1")
-    # a precision stop needs MIN_PAIRS pairs: a smaller trial budget could never reach it
-    with pytest.raises(ScriptError, match=f"--max-trials {MIN_PAIRS - 1}: give {MIN_PAIRS} or "
-                                          "more with --precision"):
-        rule("--precision", "5%", "--max-trials", str(MIN_PAIRS - 1))
+    # the first stage alone runs --first-stage pairs: a smaller trial budget could never end it
+    with pytest.raises(ScriptError, match=f"--max-trials {FIRST_STAGE - 1}: give at least "
+                                          f"--first-stage \\({FIRST_STAGE}\\)"):
+        rule("--precision", "5%", "--max-trials", str(FIRST_STAGE - 1))
+    with pytest.raises(ScriptError, match="--first-stage 1: give 2 or more"):
+        rule("--precision", "5%", "--first-stage", "1")
     assert rule("--repeat", "3", "--max-trials", "3").repeat == 3  # no precision: no floor
+    assert rule("--precision", "5%", "--first-stage", "3").design == {
+        "rule": "two-stage (Stein)", "first_stage": 3, "precision_target": 0.05}
+    assert rule("--repeat", "3").design is None
 
 
 def test_a_fixed_number_of_trials_stops_there():
@@ -51,21 +57,33 @@ def test_a_fixed_number_of_trials_stops_there():
     assert stop_reason(r, 3, 0, 60, None).startswith("3 trial(s) as asked")
 
 
-def test_precision_stops_once_every_headline_is_within_the_target_and_not_before_the_floor():
-    # (the floor was 2 trials; an early stop overstates the precision: test_stopping_rule.py)
+def test_precision_runs_the_pairs_the_first_stage_planned_and_not_one_fewer():
     r = rule("--precision", "10%")
     assert stop_reason(r, 1, 0, 60, None) is None
-    assert stop_reason(r, MIN_PAIRS - 1, 0, 60, found(0.04, 0.09)) is None
-    assert stop_reason(r, MIN_PAIRS, 0, 60, found(0.04, 0.12)) is None
-    assert stop_reason(r, MIN_PAIRS, 0, 60, found(0.04, 0.09)).startswith("precision reached")
+    # a narrow interval before the first stage ends stops nothing (it would select lucky draws)
+    assert stop_reason(r, FIRST_STAGE - 1, 0, 60, found(0.01, 0.02)) is None
+    # the plan: the most any headline needs, fixed once after the first stage
+    assert planned_pairs(found(0.04, 0.12, more=0), FIRST_STAGE) == FIRST_STAGE
+    assert planned_pairs(Precision([Headline("a", "x", 0.1, 0, "v"),
+                                    Headline("b", "y", 0.2, 3, "v")]), 4) == 7
+    assert planned_pairs(found(0.3, more=None), FIRST_STAGE) is None
+    assert stop_reason(r, FIRST_STAGE, 0, 60, found(0.04), FIRST_STAGE).startswith(
+        f"precision planned: {FIRST_STAGE} pairs")
+    # planned 7: the later intervals do not matter, however narrow or wide they come out
+    assert stop_reason(r, 6, 0, 60, found(0.01), 7) is None
+    assert stop_reason(r, 7, 0, 60, found(0.3), 7).startswith("precision planned: 7 pairs")
 
 
-def test_a_budget_stops_and_says_how_many_more_trials_the_spread_would_need():
-    r = rule("--precision", "5%", "--max-trials", str(MIN_PAIRS), "--budget", "10")
+def test_a_budget_stops_and_says_how_many_pairs_the_plan_needed():
+    r = rule("--precision", "5%", "--max-trials", str(FIRST_STAGE), "--budget", "10")
     why = stop_reason(r, 2, 500, 120, found(0.2, more=7))
-    assert why.startswith("time budget") and "about 7 more trial(s) of each database" in why
-    why = stop_reason(r, MIN_PAIRS, 0, 60, found(0.2, more=None))
-    assert why.startswith(f"trial budget: {MIN_PAIRS} trials") and "more than 200 trials" in why
+    assert why.startswith("time budget") and f"the first stage ({FIRST_STAGE} pairs) did not " \
+        "end" in why
+    why = stop_reason(r, FIRST_STAGE, 0, 60, found(0.2, more=None), None)
+    assert why.startswith(f"trial budget: {FIRST_STAGE} trials") and "more than 200 pairs" in why
+    r = rule("--precision", "5%", "--budget", "10")
+    why = stop_reason(r, 5, 500, 120, found(0.08), 9)
+    assert why.startswith("time budget") and "needs 9 pairs, 5 ran" in why
 
 
 def test_an_unsteady_trial_stops_the_search_since_no_verdict_can_follow():
@@ -85,8 +103,8 @@ def test_dry_run_shows_the_commands_as_run_with_the_split_the_warm_up_and_the_st
     assert run_scenario.main(["S4", "--db", "both", "--clients", "2", "--precision", "10%",
                               "--dry-run", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "until every headline ratio's 95% interval is within +-10%" in out
-    assert f"(at least {MIN_PAIRS}, at most 10 trials" in out
+    assert (f"a first stage of {FIRST_STAGE} pairs, whose spread fixes how many pairs make every "
+            "headline ratio's 95% interval +-10% (two-stage rule; at most 10 trials") in out
     assert "warm-up: the phase's own workload until the last 20 s are steady" in out
     stop = tmp_path / "cassandra-update-heavy-threads-8-repeat-1" / "stop-after-measuring"
     assert f"-p ycsbpack.stopfile={stop}" in out and "-p maxexecutiontime=180" in out

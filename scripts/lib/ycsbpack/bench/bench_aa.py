@@ -1,190 +1,152 @@
-"""scripts/bench-aa: does a verdict hold up? The A/A test (and a power check) on real databases.
+"""scripts/bench-aa: is a verdict's error rate what it says? A/A experiments on real databases.
 
-Per database: N independent trials of one configuration (S4 update-heavy at local scale), each
-its own `scripts/run-scenario` invocation in the same run directory (fresh servers, load, flush
-and compact, warm-up, measured window: also the back-to-back check of the servers' start and
-stop), interleaved with a few trials of a known difference: the same workload held to 60% of the
-unthrottled rate (YCSB's `target`). Then, from the trials' figures:
+An experiment is one `scripts/quickstart --db DB --aa` invocation from scratch: its own servers,
+its own load and saved data, blocks A,B,B,A of one configuration until the two-stage rule's
+plan (or the budget) ends, its own report. Experiments are independent: no trial is reused by
+another, and re-splitting one set of trials into A and B many ways (what this script did before)
+is not an experiment: for interchangeable trials such splits come out "significant" about 5% of
+the time whatever the interval's real error rate.
 
-  A/A, after (the pack's comparisons now): the unthrottled trials split into two halves A and B
-      (1) as the runner pairs them: consecutive trials form blocks, each block gives one trial
-      to A and one to B in either order, pairs compared by trials.paired_ratio; (2) every split,
-      unpaired, as --baseline compares (trials.unpaired_ratio): the share of splits called
-      "significant" must stay near 5% (at most 10%);
-  A/A, before (one trial a side with its within-run interval, the comparison before trials
-      were the unit): every pair of trials compared with uncertainty.ratio on their within-run
-      estimates, as `ycsb-report --baseline` did;
-  power: throttled vs unthrottled trials (Welch on the trials, as --baseline compares): called
-      lower, with its interval;
-  the between-trial coefficient of variation of each figure.
+  scripts/bench-aa --db hbase --experiments 2 --out /work/aa-experiments   # 2 more, ~15 min each
+  scripts/bench-aa --out /work/aa-experiments --read                       # tally what is there
 
-Prints the figures; the results stay in --out for ycsb-report. Runs in .venv's Python (the
-analysis package does the statistics; scripts/test makes .venv). About 2 minutes per trial on
-2 cores.
+Each experiment stays in OUT/<db>/<UTC time>/ (its results, report and console log), so the
+figures accumulate over sessions. The tally, per database: the experiments, how many called the
+same configuration different on the primary figure (a false call), that rate with its exact
+(Clopper-Pearson) 95% interval, and per experiment its ratio, interval, pairs, the smallest
+difference it resolves, the trials' between-trial CV and its duration. The method promises at
+most 5% false calls; the acceptance asks for at most 10% with the interval quoted.
 """
 import argparse
-import itertools
+import csv
+import json
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from ..core.errors import ScriptError, run_main
+from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
+from ..core.report_tool import write_report
 from ..runner.run_scenario import timestamp
 
-FIGURES = ["throughput_ops_per_s", "average_latency_us", "p99_latency_us"]
-PHASE = "update-heavy-threads-8"
+DATABASES = ("cassandra", "hbase")
 
 
-def _done(root: Path, kind: str) -> list:
-    """The finished trials of one kind (u: unthrottled, t: throttled), in time order."""
-    return sorted(d for d in root.glob(f"{kind}-*") if (d / "scenario-run.json").exists())
-
-
-def _trial(db: str, out: Path, run_dir: Path, seconds: int, target=None) -> Path:
-    props = ["-p", f"maxexecutiontime={seconds}"] + (["-p", f"target={target}"] if target else [])
-    cmd = [sys.executable, str(REPO_ROOT / "scripts" / "run-scenario"), "S4", "--db", db,
-           "--only", "update-heavy", "--no-build", "--out", str(out), "--run-dir", str(run_dir),
-           *props]
+def run_experiment(db: str, root: Path) -> Path:
+    """One quickstart --aa invocation into root/<db>/<UTC time>/; its console log beside it."""
+    out = root / db / timestamp()
+    out.parent.mkdir(parents=True, exist_ok=True)
     log = out.with_suffix(".log")
+    t0 = time.monotonic()
     with open(log, "w") as f:
-        p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
+        p = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "quickstart"), "--db", db,
+                            "--aa", "--out", str(out)], stdout=f, stderr=subprocess.STDOUT)
+    took = time.monotonic() - t0
+    (out / "bench-aa.json").write_text(json.dumps({"seconds": round(took), "exit": p.returncode})
+                                       + "\n")
     if p.returncode != 0:
-        raise ScriptError(f"trial {out.name} failed (exit {p.returncode}): see {log}")
+        raise ScriptError(f"A/A experiment {out} failed (exit {p.returncode}): see {log}")
+    print(f"{db}: experiment {out.name} done in {took:.0f} s", flush=True)
     return out
 
 
-def _figures(results: list) -> list:
-    """Per trial: {phase: {figure: value, <figure>_se/_df (within-run), steady, ...}} from the
-    analysis package's summary (ycsb_analysis.summary), as ycsb-report computes them."""
-    from ycsb_analysis.loader import load
-    from ycsb_analysis.summary import runs_summary
-    out = []
-    for d in results:
-        s = runs_summary(load([str(d)], skipped=[]))
-        out.append({r["phase"]: {k: v for k, v in r.items()
-                                 if isinstance(v, (int, float, bool)) and v == v}
-                    for _, r in s.iterrows()})
-    return out
+def read_experiment(out: Path) -> dict:
+    """What one experiment found: its primary A/A verdict (report/verdicts.csv, written again
+    when missing), the design it ran and its trials' figures."""
+    verdicts = out / "report" / "verdicts.csv"
+    if not verdicts.exists():
+        write_report(out, out / "report")
+    with open(verdicts, newline="") as f:
+        primary = [r for r in csv.DictReader(f) if r.get("primary") == "True"
+                   and r.get("aa") == "True"]
+    if len(primary) != 1:
+        raise ScriptError(f"{verdicts}: expected one primary A/A verdict, found {len(primary)}; "
+                          "is it a quickstart --aa result?")
+    r = primary[0]
+    run = json.loads((out / "scenario-run.json").read_text())
+    extra = out / "bench-aa.json"
+    figures = [float(v.split(": ")[1].replace(",", ""))
+               for side in ("side_a", "side_b")
+               for v in r[f"{r[side]}_trials"].split("; ") if v]
+    return {"dir": out, "significant": r["significant"] == "True",
+            "judged": _num(r["ratio_low"]) == _num(r["ratio_low"]),  # an interval, steady trials
+            "ratio": _num(r["ratio"]), "low": _num(r["ratio_low"]),
+            "high": _num(r["ratio_high"]), "pairs": int(_num(r["pairs"]) or 0),
+            "resolves": _num(r["resolves_percent"]), "cv": _cv(figures),
+            "design": (run.get("trials_design") or {}).get("rule", "stop when narrow, floor 6"),
+            "seconds": json.loads(extra.read_text())["seconds"] if extra.exists() else None,
+            "verdict": r["verdict"]}
 
 
-def order(trials: int, power: int) -> list:
-    """'u' (unthrottled) and 't' (throttled) trials interleaved: t after every few u."""
-    seq, every = [], max(1, trials // max(1, power))
-    for i in range(trials):
-        seq.append("u")
-        if power and (i + 1) % every == 0 and seq.count("t") < power:
-            seq.append("t")
-    return seq + ["t"] * (power - seq.count("t"))
+def _num(text: str) -> float:
+    """A number of verdicts.csv; nan where it has none (an empty cell)."""
+    return float(text) if text not in ("", None) else math.nan
 
 
-def splits(n: int) -> list:
-    """Every split of n trials (in time order) into two halves A, B, each once (A holds trial 0),
-    as index lists; a --baseline comparison does not pair them (Welch)."""
-    half = n // 2
-    out = []
-    for a in itertools.combinations(range(n), half):
-        if 0 not in a:
+def _cv(values: list) -> float:
+    if len(values) < 2:
+        return math.nan
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) / mean
+
+
+def clopper_pearson(k: int, n: int) -> tuple:
+    """The exact 95% interval of a binomial proportion k/n."""
+    from scipy.stats import beta
+    low = 0.0 if k == 0 else float(beta.ppf(0.025, k, n - k + 1))
+    high = 1.0 if k == n else float(beta.ppf(0.975, k + 1, n - k))
+    return low, high
+
+
+def tally(root: Path) -> str:
+    lines = []
+    for db in DATABASES:
+        found = [read_experiment(d) for d in sorted((root / db).glob("*"))
+                 if d.is_dir() and (d / "scenario-run.json").exists()]
+        if not found:
             continue
-        out.append((list(a), [i for i in range(n) if i not in a][:half]))
-    return out
-
-
-def block_splits(n: int) -> list:
-    """The runner's design: trials in time order form blocks of two (0,1), (2,3), ...; each
-    block gives one trial to A and one to B, in either order (A,B or B,A): every assignment,
-    each once (block 0 gives A its first trial), as index lists paired by block."""
-    blocks = [(i, i + 1) for i in range(0, n - 1, 2)]
-    out = []
-    for flips in itertools.product((0, 1), repeat=len(blocks) - 1):
-        chosen = [blocks[0]] + [b[::-1] if f else b for b, f in zip(blocks[1:], flips)]
-        out.append(([b[0] for b in chosen], [b[1] for b in chosen]))
-    return out
-
-
-def report(db: str, unthrottled: list, throttled: list, phase: str) -> None:
-    from ycsb_analysis import trials, uncertainty
-    u = [t[phase] for t in unthrottled if phase in t]
-    print(f"\n{db} {phase}: {len(u)} unthrottled trials, {len(throttled)} at 60% of the rate")
-    for f in FIGURES:
-        vals = [t.get(f) for t in u if t.get(f)]
-        if len(vals) < 2:
-            continue
-        mean = sum(vals) / len(vals)
-        cv = math.sqrt(sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) / mean
-        steady = sum(1 for t in u if t.get("steady"))
-        print(f"  {f}: trials {', '.join(f'{v:,.0f}' for v in vals)}; between-trial CV "
-              f"{cv:.1%} ({steady} of {len(u)} trials steady)")
-        steady_at = [bool(t.get("steady")) for t in u if t.get(f)]
-        for name, designs, compare in (
-                ("paired by block, as the runner runs Cassandra vs HBase", block_splits,
-                 trials.paired_ratio),
-                ("unpaired (Welch), as --baseline compares", splits, trials.unpaired_ratio)):
-            n = bad = judged = bad_judged = 0
-            for a, b in designs(len(vals)):
-                r = compare({k: vals[i] for k, i in enumerate(a)},
-                            {k: vals[i] for k, i in enumerate(b)})
-                n, bad = n + 1, bad + r.significant
-                if all(steady_at[i] for i in a + b):
-                    judged, bad_judged = judged + 1, bad_judged + r.significant
-            print(f"    A/A {name}, {len(vals) // 2} a side: {bad} of {n} splits called "
-                  f"different = {bad / n:.0%} (the interval alone; with every trial steady, as "
-                  f"the pack judges: {bad_judged} of {judged})")
-        before = bad_before = 0
-        for x, y in itertools.combinations(u, 2):
-            if f"{f}_se" not in x or f"{f}_se" not in y:
-                continue
-            r = uncertainty.ratio(*(uncertainty.Estimate(z[f], z[f"{f}_se"], z[f"{f}_df"])
-                                    for z in (x, y)))
-            before += 1
-            bad_before += r.significant
-        if before:
-            print(f"    A/A before (one trial a side, within-run intervals): {bad_before} of "
-                  f"{before} pairs called different = {bad_before / before:.0%}")
-        t = [x[phase].get(f) for x in throttled if phase in x and x[phase].get(f)]
-        if len(t) >= 2:
-            r = trials.unpaired_ratio(dict(enumerate(t)), dict(enumerate(vals)))
-            print(f"    power: throttled/unthrottled {r.ratio:.2f} (95% CI {r.low:.2f} to "
-                  f"{r.high:.2f}): {'called different' if r.significant else 'NOT different'}")
+        judged = [e for e in found if e["judged"]]
+        k, n = sum(e["significant"] for e in judged), len(judged)
+        rate = (f"{k / n:.0%} (95% CI {clopper_pearson(k, n)[0]:.0%} to "
+                f"{clopper_pearson(k, n)[1]:.0%})" if n else "no rate yet")
+        unjudged = len(found) - n
+        lines.append(f"{db}: {k} false call(s) in {n} independent A/A experiment(s) with a "
+                     f"verdict = {rate}" + (f"; {unjudged} more drew no verdict (a trial not "
+                                            "steady): not counted" if unjudged else ""))
+        for e in found:
+            took = f"{e['seconds']:,} s" if e["seconds"] else "time not recorded"
+            said = ("SIGNIFICANT" if e["significant"] else "no difference") if e["judged"] \
+                else "NO VERDICT: " + e["verdict"][:160]
+            lines.append(f"  {e['dir'].name}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
+                         f"{e['high']:.3f}), {e['pairs']} pairs, resolves +-{e['resolves']:.1f}%,"
+                         f" CV {e['cv']:.1%} over {2 * e['pairs']} trials, {said}; {took}; "
+                         f"{e['design']}")
+    if not lines:
+        raise ScriptError(f"no A/A experiment in {root} (expected {root}/<db>/<time>/ with a "
+                          "scenario-run.json): run some first, --db DB --experiments N")
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench-aa", description=__doc__.splitlines()[0])
-    ap.add_argument("--db", default="cassandra,hbase", help="databases (default both)")
-    ap.add_argument("--trials", type=int, default=8, help="unthrottled trials (default 8)")
-    ap.add_argument("--power-trials", type=int, default=3,
-                    help="trials at 60%% of the unthrottled rate (default 3)")
-    ap.add_argument("--seconds", type=int, default=20, help="measured seconds (default 20)")
-    ap.add_argument("--out", type=Path, help="default results/bench-aa/<UTC time>")
-    ap.add_argument("--read", action="store_true",
-                    help="only analyse the trials already in --out (without it, an interrupted "
-                         "run goes on where it stopped)")
+    ap.add_argument("--db", choices=DATABASES, help="the database of the new experiments")
+    ap.add_argument("--experiments", type=int, default=1, metavar="N",
+                    help="run N more experiments (default 1)")
+    ap.add_argument("--out", type=Path, required=True,
+                    help="where the experiments are kept (they accumulate)")
+    ap.add_argument("--read", action="store_true", help="tally the experiments in --out only")
     args = ap.parse_args(argv)
-    if args.trials < 4 or args.power_trials < 0:
-        raise ScriptError("--trials must be 4 or more (two a side), --power-trials 0 or more")
-    out = (args.out or REPO_ROOT / "results" / "bench-aa" / timestamp()).resolve()
-    for db in [d.strip() for d in args.db.split(",")]:
-        root = out / db
-        root.mkdir(parents=True, exist_ok=True)
-        if not args.read:
-            rate = None
-            for i, kind in enumerate(order(args.trials, args.power_trials)):
-                if kind == "t" and rate is None:
-                    rates = sorted(f[PHASE]["throughput_ops_per_s"]
-                                   for f in _figures(_done(root, "u")))
-                    rate = int(0.6 * rates[len(rates) // 2])
-                trial = root / f"{kind}-{i + 1:02d}"
-                if (trial / "scenario-run.json").exists():
-                    continue  # done by an earlier, interrupted run of this script
-                print(f"{db} trial {i + 1}: {'unthrottled' if kind == 'u' else f'target {rate}'}",
-                      flush=True)
-                _trial(db, trial, out / "run", args.seconds, rate if kind == "t" else None)
-        u, t = _figures(_done(root, "u")), _figures(_done(root, "t"))
-        for phase in (PHASE, "load"):
-            report(db, u, t if phase != "load" else [], phase)
+    root = args.out.resolve()
+    if not args.read:
+        if not args.db:
+            ap.error("give --db cassandra or --db hbase (or --read to tally)")
+        if args.experiments < 1:
+            ap.error(f"--experiments {args.experiments}: give 1 or more")
+        print("A benchmark: run it on an otherwise idle machine (no build, test or second "
+              "benchmark beside it).", flush=True)
+        for _ in range(args.experiments):
+            run_experiment(args.db, root)
+    print(tally(root), flush=True)
     return 0
-
-
-if __name__ == "__main__":
-    run_main(main)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from ..scenarios.scenario_plan import Context
 from .phase_runner import Phase, client_commands, describe, warmup_plan
-from .trials import MIN_PAIRS, TrialRule
+from .trials import TrialRule
 from .warmup import bounds as warmup_bounds
 
 
@@ -33,9 +33,10 @@ def print_plan(plans, out: Path, settings, rule: TrialRule, block_order) -> int:
     dbs = [db for db, _, _ in plans]
     if rule.precision:
         print(f"# trials: blocks {', '.join(block_order(dbs, 1))} then "
-              f"{', '.join(block_order(dbs, 2))}, ... on fresh servers, until every headline "
-              f"ratio's 95% interval is within +-{rule.precision:.0%} (at least {MIN_PAIRS}, "
-              f"at most {rule.max_trials} trials"
+              f"{', '.join(block_order(dbs, 2))}, ... on fresh servers: a first stage of "
+              f"{rule.first_stage} pairs, whose spread fixes how many pairs make every headline "
+              f"ratio's 95% interval +-{rule.precision:.0%} (two-stage rule; at most "
+              f"{rule.max_trials} trials"
               + (f", no new trial after {rule.budget_s / 60:.0f} min" if rule.budget_s else "")
               + "); trial 1 shown")
     elif rule.numbered:

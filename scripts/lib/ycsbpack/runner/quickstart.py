@@ -1,11 +1,12 @@
 """scripts/quickstart: the showcase on real local databases: Cassandra vs HBase with a verdict.
 
-Builds what is missing, then runs trials of S4 update-heavy at local scale (per trial and
-database: start a fresh local server, load 20,000 1 KB records, flush and compact, warm up the
-50/50 read/update workload until its throughput is steady, measure --seconds, stop the server),
-Cassandra and HBase in blocks A,B then B,A, until the 95% interval of the Cassandra/HBase
-throughput ratio, drawn from the spread between trials, is within +-10% (--precision) or the
-time budget (--budget) runs out. Then the analysis report; the last line is the path of
+Builds what is missing, loads each database once (20,000 1 KB records, flush and compact) and
+saves that data, then runs trials of S4 update-heavy at local scale (per trial and database: a
+fresh local server on a copy of the saved data, the 50/50 read/update workload warmed up until
+its throughput is steady, --seconds measured, the server killed), Cassandra and HBase in blocks
+A,B then B,A: a first stage of 4 pairs, whose spread fixes how many pairs make the 95% interval
+of the Cassandra/HBase throughput ratio +-10% (--precision; Stein's two-stage rule), or until
+the time budget (--budget) runs out. Then the analysis report; the last line is the path of
 report.html. --with-s1 adds S1's list-append phases to every trial. Results:
 results/quickstart/<UTC time>/. The full scenarios: scripts/run-scenario (docs/scenarios.md).
 """
@@ -35,8 +36,8 @@ def main(argv=None) -> int:
                          "smallest difference this machine resolves (docs/method.md)")
     ap.add_argument("--out", type=Path, help="results directory (default "
                                              "results/quickstart/<UTC time>)")
-    # 30 minutes: the stopping rule's floor of 6 trials a database (trials.MIN_PAIRS) at about 2
-    # minutes a trial on a 2-core machine (a fresh server's warm-up is most of it:
+    # 30 minutes: room for the first stage's 4 pairs and a second stage of about as many, at
+    # about 3.5 minutes a pair on a 2-core machine (a fresh server's warm-up is most of it:
     # docs/benchmarks/trials.md)
     add_trial_options(ap, precision="10%", budget=30.0)
     args = ap.parse_args(argv)

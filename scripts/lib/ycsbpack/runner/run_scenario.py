@@ -39,6 +39,7 @@ from .scenario_args import ALL_DATABASES, DATABASES, Settings, parser, settings_
 from .trials import (
     MIN_TRIALS,
     measure,
+    planned_pairs,
     progress_lines,
     stop_reason,
 )
@@ -119,6 +120,9 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
         if isinstance(step, (Phase, Composite, CapacitySearch)):
             step.index = index
             index += getattr(step, "phases", 1)
+        if settings.trials.design:  # the report draws the interval the design promises
+            for phase in _phases(step, loads=True):
+                phase.notes["trials_design"] = settings.trials.design
     return steps
 
 
@@ -172,7 +176,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
                            "loaded once; every trial starts fresh servers on a copy of that "
                            "data (--load-each-trial: load in each)"), flush=True)
     try:
-        trial = 0
+        trial, planned = 0, None
         while why is None:
             trial += 1
             block_t0 = time.monotonic()
@@ -182,10 +186,14 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
                 block_t0 += session.prepare_s.pop(side, 0.0)  # a load once: not every block's
             found = None
             if rule.precision and trial >= MIN_TRIALS:
-                found = measure(out, rule.precision)
+                found = measure(out, rule.precision, rule.first_stage)
                 print(progress_lines(found, trial), flush=True)
+                if trial == rule.first_stage:
+                    planned = planned_pairs(found, trial)
+                    print(f"  first stage done: {planned or 'more than 200'} pairs in all for "
+                          f"+-{rule.precision:.0%} (two-stage rule)", flush=True)
             why = stop_reason(rule, trial, time.monotonic() - t0,
-                              time.monotonic() - block_t0, found)
+                              time.monotonic() - block_t0, found, planned)
             if why is None and any(not o["ok"] for o in outcomes) and not settings.keep_going:
                 why = "a step failed"
     finally:
@@ -194,6 +202,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
         (out / "scenario-run.json").write_text(json.dumps(
             {"scenarios": scenarios, "databases": databases, "scale": settings.scale,
              "trials": trial, "stopped": why, "precision_target": rule.precision,
+             "trials_design": rule.design, "planned_pairs": planned,
              "cpu_sets": ({"servers": sorted(cpus.servers), "clients": sorted(cpus.clients)}
                           if cpus else None),
              "start_state": {db: (f"loaded in each trial: {w}" if w else "saved data")
@@ -303,7 +312,7 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
             print(f"ERROR {error}\n(continuing: --keep-going)", file=sys.stderr, flush=True)
     if server:
         progress.begin(n, f"stop the local {db} servers this trial started")
-        servers.stop_started()
+        servers.stop_started(discard=what != "load once" and getattr(server, "keep_data", False))
         progress.end(n)
     return outcomes
 

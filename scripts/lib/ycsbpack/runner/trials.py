@@ -1,17 +1,22 @@
-"""How many trials: a fixed number (--repeat N) or until the headline ratios are precise enough
-(--precision P), within a trial and a time budget.
+"""How many trials: a fixed number (--repeat N) or as many as a precision needs (--precision P),
+within a trial and a time budget.
 
 A trial is one run of every phase of the scenario on fresh servers (or, against your cluster, in
 fresh client processes after the same preparation). With two databases the trials run in blocks
 A,B then B,A, A,B, ...: trial r of A and trial r of B form a pair, and the analysis draws the
-interval of A/B from the pairs' spread (analysis/ycsb_analysis/trials.py). With --precision the
-runner asks the analysis after every block from the second on how wide the 95% interval of each
-headline (the throughput of every measured run phase: A/B with two databases, the trials' mean
-with one) is, and stops when every one is within +-P and at least MIN_PAIRS blocks have run (an
-earlier stop selects the draws whose spread came out small, and its interval covers less than
-95%), or when the trial or time budget runs out, or when a trial was not steady (no verdict can
-be drawn then); it says which rule stopped it and, when a budget did, how many more trials the
-measured spread would need. Anchor:
+interval of A/B from the pairs' spread (analysis/ycsb_analysis/trials.py).
+
+--precision follows Stein's two-stage procedure: a first stage of n0 pairs (--first-stage,
+default FIRST_STAGE) measures the spread of each headline (the throughput of every measured run
+phase: A/B with two databases, the trials' mean with one); that spread alone fixes the total
+number of pairs n >= n0 whose interval, drawn with the first stage's sd and t(n0 - 1), is within
++-P (the largest n over the headlines); the runner then runs n pairs and stops, or stops earlier
+when the trial or time budget runs out (and says how many the plan needed), or when a trial was
+not steady (no verdict can be drawn then). The number of trials is fixed before the second
+stage's figures are seen, so the interval covers the true ratio 95% of the time exactly; a rule
+that stops as soon as the interval looks narrow stops on the draws whose spread came out small
+and covers less (scripts/tests/test_stopping_rule.py). Every measured phase records the design
+(metadata.json "trials_design") so that the report draws the same interval. Anchor:
 cassandra-stress's `err<0.02 n>30 n<200` keeps one run going until its mean is precise enough;
 this does it for a comparison, across trials.
 """
@@ -26,19 +31,14 @@ from ..core.errors import ScriptError
 from ..core.report_tool import VENV, ensure_report_tool
 
 # an interval from the spread between trials needs two of each: from then on the runner
-# measures the precision after every block (progress lines, the budgets' shortfall)
+# measures the precision after every block (progress lines)
 MIN_TRIALS = 2
-# ... but it stops for precision only from this many pairs (trials of each database) on. A
-# rule that stops as soon as the interval is narrow enough stops on the draws whose spread
-# happened to come out small, and the interval it stops on then covers the true ratio less
-# often than it says. Simulated (target +-10%, at most 10 trials; between-trial CVs of 2-30%;
-# scripts/tests/test_stopping_rule.py), the worst coverage of the "95%" interval was 88-89%
-# with a floor of 2 pairs (37-38% for the runs that stopped at 2, at a CV of 10%); with
-# 100,000 runs per CV, 93.0% with a floor of 5, 93.6% with 6, 94.1% with 7. More looks lower
-# it: with --max-trials 20 a floor of 6 gives 92.7%. Stein's two-stage procedure would keep 95%
-# exactly, but only with its own interval (the first stage's sd, t with n0 - 1 df), which the
-# analysis does not draw: see the test's docstring.
-MIN_PAIRS = 6
+# the first stage of --precision: pairs whose spread fixes the total. Fewer pairs cost less but
+# their sd is rough and t(n0 - 1) large (4.30 at n0 = 3, 3.18 at 4, 2.78 at 5), so the plan
+# overshoots: at a pair sd of 4.3% (this machine's quickstart, docs/benchmarks/trials.md) and a
+# target of +-10%, n0 = 4 plans 4 pairs about 9 times in 10; n0 = 3 plans 3 pairs only about 6
+# times in 10 and sometimes 8 or more
+FIRST_STAGE = 4
 
 
 @dataclass
@@ -47,6 +47,15 @@ class TrialRule:
     precision: Optional[float] = None  # --precision: target half width, 0.05 = +-5%
     max_trials: int = 10               # --max-trials: at most this many trials per database
     budget_s: Optional[float] = None   # --budget: no new block of trials after this many seconds
+    first_stage: int = FIRST_STAGE     # --first-stage: pairs whose spread fixes the total
+
+    @property
+    def design(self) -> Optional[dict]:
+        """What metadata.json "trials_design" records of a --precision run (None otherwise)."""
+        if not self.precision:
+            return None
+        return {"rule": "two-stage (Stein)", "first_stage": self.first_stage,
+                "precision_target": self.precision}
 
     @property
     def planned(self) -> int:
@@ -81,11 +90,12 @@ class Precision:
         return max(known, key=lambda h: h.precision) if known else None
 
 
-def measure(results: Path, target: float) -> Precision:
+def measure(results: Path, target: float, first_stage: int) -> Precision:
     """The headlines' precision so far (the analysis package: ycsb_analysis.precision)."""
     ensure_report_tool()
     proc = subprocess.run([str(VENV / "bin" / "python"), "-m", "ycsb_analysis.precision",
-                           str(results), str(target)], capture_output=True, text=True)
+                           str(results), str(target), str(first_stage)],
+                          capture_output=True, text=True)
     if proc.returncode != 0:
         raise ScriptError(f"the analysis could not judge the trials in {results} (exit "
                           f"{proc.returncode}):\n{proc.stderr.strip()[-1500:]}")
@@ -94,34 +104,47 @@ def measure(results: Path, target: float) -> Precision:
                                h["verdict"]) for h in found["headlines"]], found["unsteady"])
 
 
+def planned_pairs(found: Precision, done: int) -> Optional[int]:
+    """Stein's total, measured after the first stage (`done` pairs): the most any headline needs
+    (None when a headline has no figure or would need more than 200)."""
+    more = [h.more_trials for h in found.headlines]
+    if not more or any(m is None for m in more):
+        return None
+    return done + max(more)
+
+
 def stop_reason(rule: TrialRule, done: int, elapsed_s: float, trial_s: float,
-                found: Optional[Precision]) -> Optional[str]:
+                found: Optional[Precision], planned: Optional[int] = None) -> Optional[str]:
     """Why to stop after `done` trials (None: run another block). `trial_s` is what the last
-    block of trials took; `found` the precision so far (None before it was measured)."""
+    block of trials took; `found` the precision so far (None before it was measured); `planned`
+    the total the first stage fixed (planned_pairs)."""
     if not rule.precision:
         return f"{done} trial(s) as asked (--repeat)" if done >= rule.repeat else None
     if found is not None and found.unsteady:
         return ("a trial was NOT steady, so no verdict can be drawn from these trials: "
                 + "; ".join(found.unsteady))
-    if done >= MIN_PAIRS and found is not None and found.reached(rule.precision):
-        return f"precision reached: every headline within +-{rule.precision:.0%}"
+    if done >= rule.first_stage and planned is not None and done >= planned:
+        return (f"precision planned: {planned} pairs, the number the first {rule.first_stage} "
+                f"pairs' spread fixed for +-{rule.precision:.0%} (two-stage rule)")
     if done >= rule.max_trials:
-        return f"trial budget: {rule.max_trials} trials (--max-trials)" + _shortfall(rule, found,
-                                                                                     done)
+        return (f"trial budget: {rule.max_trials} trials (--max-trials)"
+                + _shortfall(rule, found, done, planned))
     if rule.budget_s is not None and elapsed_s + trial_s > rule.budget_s:
         return (f"time budget: another trial would end after {rule.budget_s / 60:.0f} min "
-                "(--budget)" + _shortfall(rule, found, done))
+                "(--budget)" + _shortfall(rule, found, done, planned))
     return None
 
 
-def _shortfall(rule: TrialRule, found: Optional[Precision], done: int) -> str:
+def _shortfall(rule: TrialRule, found: Optional[Precision], done: int,
+               planned: Optional[int]) -> str:
+    if done < rule.first_stage:
+        return (f"; precision not reached: the first stage ({rule.first_stage} pairs) did not "
+                "end")
     worst = found.worst() if found else None
     if worst is None:
         return ""
-    more = worst.more_trials
-    need = (f"about {more} more trial(s) of each database would reach it at the spread "
-            "measured so far" if more is not None else "the spread measured so far would need "
-            "more than 200 trials")
+    need = (f"the first stage's spread needs {planned} pairs, {done} ran" if planned
+            else "the first stage's spread would need more than 200 pairs")
     return (f"; precision not reached: {worst.phase} {worst.what} +-{worst.precision:.1%}; "
             + need)
 
@@ -147,8 +170,10 @@ def add_trial_options(p: argparse.ArgumentParser, repeat: int = 1,
                         "throughput of each run phase) is within +-PERCENT, e.g. 5%% "
                         + (f"(default {precision})".replace("%", "%%") if precision else ""))
     t.add_argument("--max-trials", type=int, default=10, metavar="N",
-                   help="with --precision: at most N trials of each database (default 10; "
-                        f"{MIN_PAIRS} or more: no precision stop comes before {MIN_PAIRS})")
+                   help="with --precision: at most N trials of each database (default 10)")
+    t.add_argument("--first-stage", type=int, default=FIRST_STAGE, metavar="N",
+                   help="with --precision: the first N pairs' spread fixes how many pairs run "
+                        f"(Stein's two-stage rule; default {FIRST_STAGE}, 2 or more)")
     t.add_argument("--budget", type=float, default=budget, metavar="MINUTES",
                    help="with --precision: start no trial that would end after MINUTES"
                         + (f" (default {budget:g})" if budget else ""))
@@ -160,10 +185,13 @@ def trial_rule(args) -> TrialRule:
     if args.max_trials < 2:
         raise ScriptError(f"--max-trials {args.max_trials}: give 2 or more (an interval from "
                           "trials needs two of each database)")
-    if args.precision not in (None, "", "none") and args.max_trials < MIN_PAIRS:
-        raise ScriptError(f"--max-trials {args.max_trials}: give {MIN_PAIRS} or more with "
-                          f"--precision (it stops for precision only from {MIN_PAIRS} trials of "
-                          "each database on: an earlier stop overstates the precision)")
+    if args.first_stage < 2:
+        raise ScriptError(f"--first-stage {args.first_stage}: give 2 or more (a spread needs two "
+                          "pairs)")
+    if args.precision not in (None, "", "none") and args.max_trials < args.first_stage:
+        raise ScriptError(f"--max-trials {args.max_trials}: give at least --first-stage "
+                          f"({args.first_stage}) with --precision (its first stage alone runs "
+                          f"{args.first_stage} trials of each database)")
     if args.budget is not None and args.budget <= 0:
         raise ScriptError(f"--budget {args.budget}: give a number of minutes above 0")
     precision = None
@@ -180,4 +208,4 @@ def trial_rule(args) -> TrialRule:
         raise ScriptError("--repeat and --precision: give one (--precision decides the number "
                           "of trials itself; --max-trials bounds it)")
     return TrialRule(args.repeat, precision, args.max_trials,
-                     args.budget * 60 if args.budget else None)
+                     args.budget * 60 if args.budget else None, args.first_stage)

@@ -100,8 +100,8 @@ class LocalCassandra:
         _cli("cassandra-local", ["start", "--nodes", str(self.nodes)] + self._opts(),
              cpus=self.cpus)
 
-    def stop(self) -> None:
-        _cli("cassandra-local", ["stop"] + self._opts())
+    def stop(self, kill: bool = False) -> None:
+        _cli("cassandra-local", ["stop"] + (["--kill"] if kill else []) + self._opts())
 
     def data_dirs(self) -> List[str]:
         """What a stopped cluster's state is, relative to run_dir (saved_state.py): each node's
@@ -233,8 +233,8 @@ class LocalHBase:
         _cli("hbase-local", ["start", "--nodes", str(self.nodes), "--owner-pid",
                              str(os.getpid())] + self._opts(), cpus=self.cpus)
 
-    def stop(self) -> None:
-        _cli("hbase-local", ["stop"] + self._opts())
+    def stop(self, kill: bool = False) -> None:
+        _cli("hbase-local", ["stop"] + (["--kill"] if kill else []) + self._opts())
 
     def data_dirs(self) -> List[str]:
         """What a stopped HBase's state is, relative to run_dir (saved_state.py): its root
@@ -322,11 +322,15 @@ class ServerSet:
             if server.started_here:
                 self.started.append(server)
 
-    def stop_started(self) -> None:
+    def stop_started(self, discard: bool = False) -> None:
+        """Stops the servers this run started; `discard`: their data is a trial's copy that
+        nobody reads again (saved_data.py), so they are killed, not shut down cleanly (a clean
+        Cassandra shutdown flushes for about 5 s)."""
         while self.started:
             server = self.started.pop()
             try:
-                print(f"stopping the {type(server).__name__[5:]} this run started", flush=True)
-                server.stop()
+                print(f"stopping the {type(server).__name__[5:]} this run started"
+                      + (" (SIGKILL: its data was a trial's copy)" if discard else ""), flush=True)
+                server.stop(kill=True) if discard else server.stop()
             except BaseException as e:  # keep stopping the others
                 print(f"ERROR stopping {server.run_dir}: {e}", file=sys.stderr, flush=True)
