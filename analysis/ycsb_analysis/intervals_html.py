@@ -31,13 +31,23 @@ METHOD = (
 
 
 def _pm(row: pd.Series, figure: str) -> str:
+    """A figure ± the half width of its 95% interval; an interval wider than its figure (its low
+    end below zero) is not a measurement: said so in words, with the interval and its basis."""
     v = row.get(figure)
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
     lo, hi = row.get(f"{figure}_ci_low"), row.get(f"{figure}_ci_high")
     if lo is None or hi is None or lo != lo or hi != hi:
         return f"{v:,.0f}"
-    return f"{v:,.0f} ± {(hi - lo) / 2:,.0f}"
+    # the half width from the top: trials.mean_interval cuts the low end at zero
+    half = max(hi - v, v - lo)
+    if half >= abs(v):
+        trials = row.get("trials", 1)
+        basis = (f"{int(trials)} trials" if trials == trials and trials and int(trials) > 1
+                 else "the intervals of one run")
+        return (f"{v:,.0f}: too noisy to measure (95% CI ± {half:,.0f} from {basis}: wider "
+                "than the figure)")
+    return f"{v:,.0f} ± {half:,.0f}"
 
 
 def _cell(v) -> str:
