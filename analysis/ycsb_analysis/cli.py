@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--expected-difference", action="append", default=[], metavar="PATTERN",
                    help="a difference between a comparison's sides that you meant to make (a "
                    "glob on the fact, e.g. 'server setting compaction_*' or 'client library "
-                   "netty-*'): named as expected, not as NOT LIKE FOR LIKE on the verdict")
+                   "netty-*'): named as expected, not marked 'not like for like' on the verdict")
     p.add_argument("--title", default="YCSB results", help="report title")
     p.add_argument(
         "--raw-rows",
@@ -307,7 +307,7 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         base_summary = runs_summary(base_runs, skip=skip)
         comparison, base_differences = comparability.against_baseline(
             against_baseline(agg, aggregate(base_summary), session_spread), runs, base_runs,
-            expected)
+            expected, first_mark=1 + len(comparability.footnotes(differences)))
         differences = pd.concat([differences, base_differences], ignore_index=True)
         write_csv(comparison, out / "comparison.csv")
         (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
@@ -325,7 +325,8 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     notes = [str(s) for s in repeated] + notes
     report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
                           skipped=skipped, unused=unused, notes=notes, files=written,
-                          extra_sections=interval_sections(agg, db_verdicts)
+                          extra_sections=interval_sections(
+                              agg, db_verdicts, comparability.footnotes(differences))
                           + capacity.html_section(cap_steps, cap_found, cap_verdicts)
                           + comparability.html_section(runs, differences))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]

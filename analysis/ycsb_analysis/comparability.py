@@ -1,21 +1,26 @@
 """Did the two sides of a comparison run comparable software on comparable machines?
 
 Each phase's metadata.json records what ran: the client side ("provenance": the pack's commit,
-JDK, JVM flags, every client library, telemetry, the machine) and the servers as they describe
-themselves ("servers": versions, machines, settings, schema; ``bin/ycsb servers``). A verdict
-whose two sides differ in something that can move a figure names it on its line:
+JDK, JVM flags, every client library, telemetry, the machine), the workload (binding, threads,
+clients, properties) and the servers as they describe themselves ("servers": versions, machines,
+settings, schema; ``bin/ycsb servers``). A verdict whose two sides differ in something the user
+controls and that can move a figure carries a footnote mark, the detail in comparability.csv
+(its ``mark`` column) and under the verdicts table:
 
-    "... (95% CI +4% to +20%; 4 paired trials); NOT LIKE FOR LIKE: client library netty-handler
-     4.1.130.Final vs 4.1.118.Final"
+    "... (95% CI +4% to +20%; 4 paired trials); not like for like [1]"
+    [1] JVM flags -Xmx2g (cassandra) vs (none) (hbase)
 
-Cassandra vs HBase compares what both sides share (the pack, JDK, JVM flags, the machine, the
-client libraries both load, the servers' machines); their servers differ by design otherwise.
-The two sides of an A/A test (one database, sides.py) are compared on everything.
-Current vs ``--baseline`` compares everything, servers' settings and schema included.
+Cassandra vs HBase compares what both sides share (the pack, JDK, JVM flags, the machine and
+CPUs, threads and clients, the workload properties both set, the servers' machines); their
+servers' settings and schema differ by design. What differs *because* two databases are compared
+(each binding's name, the client libraries both load at their own versions, the database's
+version) is inherent: listed once in "What ran", never on a verdict.
+The two sides of an A/A test (one database, sides.py) are compared on everything, and so are
+current vs ``--baseline``, servers' settings and schema included.
 Differences the user meant to make are listed with ``--expected-difference PATTERN`` (a glob
-on the fact's name, e.g. ``"server setting compaction_*"``): named as expected, not as a
-warning. Every difference is a row of comparability.csv; settings that only say where (a
-directory, a file, an address) are not compared.
+on the fact's name, e.g. ``"server setting compaction_*"``): named as expected, not marked.
+Every difference is a row of comparability.csv; values that only say where (a directory, a
+file, an address) are not compared.
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ from .intervals_html import html_table
 from .sides import side_of
 
 KEY = ("scenario", "timestamp", "phase", "database")
-MARK = "NOT LIKE FOR LIKE"
+MARK = "not like for like"
+# across databases, what differs because two databases are compared (besides the client
+# libraries both load, at each binding's own versions): never a mark, listed in "What ran"
+INHERENT = ("binding", "server version", "server versions of the nodes")
 # a setting that says where (a directory, a file, an address): it differs between run
 # directories and machines without moving a figure by itself
 _WHERE = re.compile(r"^\[?(/|\d+\.\d+\.\d+\.\d+|file:)")
@@ -37,7 +45,7 @@ _WHERE = re.compile(r"^\[?(/|\d+\.\d+\.\d+\.\d+|file:)")
 # mapreduce.task.attempt.id holds one); it differs between any two server starts
 _PROCESS = re.compile(r"\d+\.\d+\.\d+\.\d+,\d+,\d{12,}")
 COLUMNS = ["comparison", "scenario", "phase", "side_a", "side_b", "fact", "value_a", "value_b",
-           "expected"]
+           "inherent", "expected", "mark"]
 
 
 # the servers' machines (cores, memory): unlike the rest of the servers, held across databases
@@ -63,6 +71,13 @@ def fingerprint(metadata: dict) -> dict[str, str]:
         facts["OpenTelemetry agent"] = str(telemetry["otel_agent"])
     for k, v in (telemetry.get("client_metrics_properties") or {}).items():
         facts[f"client metrics {k}"] = str(v)
+    if metadata.get("binding"):
+        facts["binding"] = str(metadata["binding"])
+    for k in ("threads", "clients"):
+        if metadata.get(k) is not None:
+            facts[f"client {k}"] = str(metadata[k])
+    for k, v in (metadata.get("properties") or {}).items():
+        facts[f"workload property {k}"] = str(v)
     machine = client.get("machine") or {}
     for k in ("cores", "memory_gib"):
         if machine.get(k) is not None:
@@ -110,8 +125,8 @@ def side_facts(runs) -> dict[tuple, dict[str, str]]:
 
 def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> list[tuple]:
     """``(fact, value_a, value_b)`` for each fact that differs (or one side lacks, when the side
-    recorded any facts at all). Across databases, servers, schema and the libraries only one
-    side loads are not held against each other."""
+    recorded any facts at all). Across databases, servers' settings, schema, and the libraries
+    and workload properties only one side has are not held against each other."""
     if not a or not b:
         return []
     out = []
@@ -121,50 +136,72 @@ def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> l
             continue
         if cross_database and not _held_across_databases(fact, va, vb):
             continue
-        if fact.startswith("server setting ") and (
-                all(_WHERE.match(v or "") for v in (va, vb))
-                or all(_PROCESS.search(v or "") for v in (va, vb))):
+        if (all(_WHERE.match(v or "") for v in (va, vb))
+                or fact.startswith("server setting ")
+                and all(_PROCESS.search(v or "") for v in (va, vb))):
             continue
         out.append((fact, "(none)" if va is None else va, "(none)" if vb is None else vb))
     return out
 
 
+def inherent(fact: str, cross_database: bool) -> bool:
+    """Whether a difference in ``fact`` is what is being compared (two databases' bindings,
+    their client libraries, their versions) rather than something the user set."""
+    return cross_database and (fact in INHERENT or fact.startswith("client library "))
+
+
 def _held_across_databases(fact: str, va: str | None, vb: str | None) -> bool:
-    if fact in SERVER_MACHINE or fact.startswith("client library "):
-        return va is not None and vb is not None  # read by both sides / a library both load
+    if fact in SERVER_MACHINE or fact.startswith(("client library ", "workload property ")):
+        return va is not None and vb is not None  # read by both sides / set on both sides
+    if fact in INHERENT:
+        return True
     return not fact.startswith(("server ", "schema"))  # two databases' servers differ by design
 
 
-def _said(fact: str, va: str, vb: str) -> str:
+def _said(fact: str, va: str, vb: str, a: str, b: str) -> str:
     if fact == "schema":
-        return "schema"
-    return f"{fact} {va[:60]} vs {vb[:60]}"
+        return f"schema ({a} vs {b}: comparability.csv)"
+    return f"{fact} {va[:60]} ({a}) vs {vb[:60]} ({b})"
 
 
 def annotate(verdicts: pd.DataFrame, comparison: str, pairs: dict, expected: list[str],
-             most: int = 5) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Appends to each verdict the differences between its two sides that were not expected;
-    returns the verdicts and the table of every difference. ``pairs`` maps a verdict row's index
-    to ``(scenario, phase, side_a, side_b, facts_a, facts_b, cross_database)``."""
+             first_mark: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Marks each verdict whose two sides differ in something neither inherent nor expected
+    (``marks``: "1,2"; the verdict ends "; not like for like [1,2]"), one number per distinct
+    difference from ``first_mark`` on; returns the verdicts and the table of every difference.
+    ``pairs`` maps a verdict row's index to ``(scenario, phase, side_a, side_b, facts_a,
+    facts_b, cross_database)``."""
     rows = []
     verdicts = verdicts.copy()
+    verdicts["marks"] = ""
+    numbers: dict[tuple, int] = {}
     for i, (scenario, phase, name_a, name_b, fa, fb, cross) in pairs.items():
-        found = differences(fa, fb, cross)
-        unexpected = []
-        for fact, va, vb in found:
-            meant = any(fnmatch.fnmatch(fact, p) for p in expected)
+        marks = []
+        for fact, va, vb in differences(fa, fb, cross):
+            given = inherent(fact, cross)
+            meant = not given and any(fnmatch.fnmatch(fact, p) for p in expected)
+            mark = None
+            if not given and not meant:
+                mark = numbers.setdefault((name_a, name_b, fact, va, vb), first_mark + len(numbers))
+                marks.append(mark)
             rows.append({"comparison": comparison, "scenario": scenario, "phase": phase,
                          "side_a": name_a, "side_b": name_b, "fact": fact, "value_a": va,
-                         "value_b": vb, "expected": meant})
-            if not meant:
-                unexpected.append(_said(fact, va, vb))
-        if unexpected:
-            more = len(unexpected) - most
-            listed = "; ".join(unexpected[:most]) + (
-                f"; and {more} more (comparability.csv)" if more > 0 else "")
-            verdicts.loc[i, "verdict"] = f"{verdicts.loc[i, 'verdict']}; {MARK}: {listed}"
+                         "value_b": vb, "inherent": given, "expected": meant,
+                         "mark": "" if mark is None else str(mark)})
+        if marks:
+            listed = ",".join(map(str, sorted(set(marks))))
+            verdicts.loc[i, "marks"] = listed
+            verdicts.loc[i, "verdict"] = f"{verdicts.loc[i, 'verdict']}; {MARK} [{listed}]"
     table = pd.DataFrame(rows, columns=COLUMNS).drop_duplicates()
     return verdicts, table
+
+
+def footnotes(table: pd.DataFrame) -> dict[str, str]:
+    """Each mark of comparability.csv in words, once: ``{"1": "JVM flags -Xmx2g (cassandra) vs
+    (none) (hbase)"}``."""
+    marked = table[table["mark"] != ""].drop_duplicates("mark") if not table.empty else table
+    return {str(r["mark"]): _said(r["fact"], r["value_a"], r["value_b"], r["side_a"],
+                                  r["side_b"]) for _, r in marked.iterrows()}
 
 
 def between_databases(verdicts: pd.DataFrame, runs,
@@ -184,8 +221,8 @@ def between_databases(verdicts: pd.DataFrame, runs,
                     expected)
 
 
-def against_baseline(comparison: pd.DataFrame, runs, base_runs,
-                     expected: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def against_baseline(comparison: pd.DataFrame, runs, base_runs, expected: list[str],
+                     first_mark: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
     def latest(facts: dict) -> dict:  # the latest timestamp of each phase, as the comparison
         out = {}
         for (scenario, ts, phase, db), f in sorted(facts.items(), key=lambda kv: kv[0][1]):
@@ -198,18 +235,20 @@ def against_baseline(comparison: pd.DataFrame, runs, base_runs,
         key = (v["scenario"], v["phase"], v["database"])
         pairs[i] = (v["scenario"], v["phase"], "current", "baseline", cur.get(key, {}),
                     base.get(key, {}), False)
-    return annotate(comparison, "current vs baseline", pairs, expected)
+    return annotate(comparison, "current vs baseline", pairs, expected, first_mark)
 
 
 # what the report's "What ran" table shows of each phase (all facts: metadata.json)
-SHOWN = ("pack commit", "JDK", "JVM flags", "server version", "server versions of the nodes",
-         "server nodes", "server cores", "server memory gib", "loader cores", "loader memory gib",
-         "OpenTelemetry agent")
+SHOWN = ("binding", "pack commit", "JDK", "JVM flags", "client threads", "server version",
+         "server versions of the nodes", "server nodes", "server cores", "server memory gib",
+         "loader cores", "loader memory gib", "OpenTelemetry agent")
+SAME = ["side_a", "side_b", "fact", "value_a", "value_b"]
 
 
 def html_section(runs, differences: pd.DataFrame) -> str:
     """The report's "What ran" section: per phase the facts that can move a figure, as the
-    client and the servers told them, what could not be read, and every difference found."""
+    client and the servers told them, what could not be read, the differences inherent to what
+    is compared (once), and every other difference found, with its mark."""
     rows = []
     for r in runs:
         facts = fingerprint(r.metadata)
@@ -221,10 +260,19 @@ def html_section(runs, differences: pd.DataFrame) -> str:
                        "not read": "; ".join(servers.get("skipped") or [])})
     if not rows:
         return ""
-    return ("<h2>What ran</h2><p class=\"note\">Read from the source for each phase: the client "
-            "(the pack's commit, JDK, flags, every library: metadata.json \"provenance\") and "
-            "the servers as they describe themselves (metadata.json \"servers\": versions, "
-            "settings, schema). A verdict whose sides differ says NOT LIKE FOR LIKE and names "
-            "the difference (every one: comparability.csv).</p>"
-            + html_table(pd.DataFrame(rows))
-            + (html_table(differences) if not differences.empty else ""))
+    # (a column of bools holds objects once an empty comparison was joined to it)
+    mask = differences["inherent"].astype(bool) if not differences.empty else []
+    given, other = (differences[mask], differences[~mask]) if len(mask) else (differences,) * 2
+    out = ("<h2>What ran</h2><p class=\"note\">Read from the source for each phase: the client "
+           "(the pack's commit, JDK, flags, every library: metadata.json \"provenance\"), the "
+           "workload, and the servers as they describe themselves (metadata.json \"servers\": "
+           "versions, settings, schema). A verdict whose sides differ in something you control "
+           f"that can move a figure ends \"{MARK} [n]\"; mark n is below (and in "
+           "comparability.csv).</p>" + html_table(pd.DataFrame(rows)))
+    if not given.empty:
+        out += ("<p class=\"note\">Inherent to what is compared (each binding, the client "
+                "libraries both load at their own versions, the databases' versions): never a "
+                "mark.</p>" + html_table(given.drop_duplicates(SAME)[SAME]))
+    if not other.empty:
+        out += html_table(other)
+    return out

@@ -31,13 +31,23 @@ METHOD = (
 
 
 def _pm(row: pd.Series, figure: str) -> str:
+    """A figure ± the half width of its 95% interval; an interval wider than its figure (its low
+    end below zero) is not a measurement: said so in words, with the interval and its basis."""
     v = row.get(figure)
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "–"
     lo, hi = row.get(f"{figure}_ci_low"), row.get(f"{figure}_ci_high")
     if lo is None or hi is None or lo != lo or hi != hi:
         return f"{v:,.0f}"
-    return f"{v:,.0f} ± {(hi - lo) / 2:,.0f}"
+    # the half width from the top: trials.mean_interval cuts the low end at zero
+    half = max(hi - v, v - lo)
+    if half >= abs(v):
+        trials = row.get("trials", 1)
+        basis = (f"{int(trials)} trials" if trials == trials and trials and int(trials) > 1
+                 else "the intervals of one run")
+        return (f"{v:,.0f}: too noisy to measure (95% CI ± {half:,.0f} from {basis}: wider "
+                "than the figure)")
+    return f"{v:,.0f} ± {half:,.0f}"
 
 
 def _cell(v) -> str:
@@ -78,8 +88,10 @@ def figures_table(agg: pd.DataFrame) -> pd.DataFrame:
     } for _, r in agg.iterrows()])
 
 
-def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
-    """HTML: the intervals section and, when both databases ran, the verdicts section."""
+def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame,
+             footnotes: dict[str, str] | None = None) -> str:
+    """HTML: the intervals section and, when both databases ran, the verdicts section, each
+    mark on its verdicts explained once below them (``footnotes``: comparability.footnotes)."""
 
     def flagged(column: str) -> pd.Series:
         if column not in agg:
@@ -117,7 +129,17 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
         known = known_sides(agg)
         for i, ((a, b), v) in enumerate(db_verdicts.groupby(["side_a", "side_b"], sort=False)):
             out.append(_verdicts_html(v, a, b, known, anchor=i == 0))
+        out.append(_footnotes_html(db_verdicts, footnotes or {}))
     return "".join(out)
+
+
+def _footnotes_html(verdicts: pd.DataFrame, footnotes: dict[str, str]) -> str:
+    """The marks the verdicts carry, each once: "[1] not like for like: JVM flags ..."."""
+    used = {m for marks in verdicts.get("marks", pd.Series(dtype=str)).fillna("")
+            for m in str(marks).split(",") if m}
+    return "".join(f'<p class="note footnote">[{html.escape(m)}] not like for like: '
+                   f"{html.escape(footnotes.get(m, 'see comparability.csv'))}</p>"
+                   for m in sorted(used, key=int))
 
 
 def _verdicts_html(v: pd.DataFrame, a: str, b: str, known: dict, anchor: bool) -> str:

@@ -93,19 +93,24 @@ def test_versions_the_servers_time_series_and_differences_named_on_the_verdict(r
     assert list(rep_a.glob("servers-*.png")) and _rows(rep_a / "servers.csv")
     assert "What ran" in (rep_a / "report.html").read_text()
 
-    verdict = _rows(_report(tmp_path / "b", tmp_path / "report-b", "--baseline",
-                            tmp_path / "a") / "comparison.csv")[0]["verdict"]
-    assert "NOT LIKE FOR LIKE: client library HdrHistogram 2.1.4 (-cp) vs 2.1.12" in verdict
-    assert "server setting" not in verdict and "JDK" not in verdict
+    rep_b = _report(tmp_path / "b", tmp_path / "report-b", "--baseline", tmp_path / "a")
+    verdict = _rows(rep_b / "comparison.csv")[0]["verdict"]
+    assert "; not like for like [" in verdict, verdict
+    marked = [r for r in _rows(rep_b / "comparability.csv") if r["mark"]]
+    assert ("client library HdrHistogram", "2.1.4 (-cp)", "2.1.12") in [
+        (r["fact"], r["value_a"], r["value_b"]) for r in marked]
+    assert not any(r["fact"].startswith(("server setting", "JDK")) for r in marked)
 
     rep_c = _report(tmp_path / "c", tmp_path / "report-c", "--baseline", tmp_path / "a")
     verdict = _rows(rep_c / "comparison.csv")[0]["verdict"]
-    assert "NOT LIKE FOR LIKE: server setting compaction_throughput" in verdict, verdict
-    assert "client library" not in verdict
-    # a difference the user meant to make is named as expected, not on the verdict
+    assert "; not like for like [" in verdict, verdict
+    marked = {r["fact"] for r in _rows(rep_c / "comparability.csv") if r["mark"]}
+    assert "server setting compaction_throughput" in marked
+    assert not any(f.startswith("client library") for f in marked)
+    # a difference the user meant to make is named as expected, not marked on the verdict
     rep_c2 = _report(tmp_path / "c", tmp_path / "report-c2", "--baseline", tmp_path / "a",
                      "--expected-difference", "server setting compaction_*")
-    assert "NOT LIKE FOR LIKE" not in _rows(rep_c2 / "comparison.csv")[0]["verdict"]
+    assert "like for like" not in _rows(rep_c2 / "comparison.csv")[0]["verdict"]
     assert {r["expected"] for r in _rows(rep_c2 / "comparability.csv")
             if r["fact"].startswith("server setting compaction_throughput")} == {"True"}
 
