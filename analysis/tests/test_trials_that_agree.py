@@ -189,6 +189,27 @@ def test_an_aa_test_that_calls_its_sides_different_says_the_same_configuration_w
     assert "better" not in row["verdict"] and row["significant"]
 
 
+def test_one_database_with_one_change_on_b_is_an_ordinary_comparison_not_an_aa_test():
+    # run-scenario --aa --b-property target=700: the power check's known difference
+    rows = _rows({1: 1000.0, 2: 1020.0, 3: 990.0}, "cassandra-A")
+    rows += _rows({1: 700.0, 2: 701.0, 3: 699.0}, "cassandra-B", target=700)
+    for r in rows:
+        r["aa_database"], r["aa_side"] = "cassandra", r["database"][-1]
+        r["aa_changed"] = "target=700" if r["aa_side"] == "B" else ""
+    known = sides.known_sides(pd.DataFrame(rows))
+    assert not sides.is_aa("cassandra-A", "cassandra-B", known)
+    assert sides.title("cassandra-A", "cassandra-B", known) == (
+        "A/B of one database: cassandra-A vs cassandra-B (cassandra-B: target=700)")
+    row = between_databases(aggregate(pd.DataFrame(rows))).iloc[0]
+    assert row["verdict"].startswith("cassandra-A: throughput 43% higher than cassandra-B "
+                                     "(better)"), row["verdict"]
+    assert row["significant"] and not row["aa"]
+    # without the change the same sides are an A/A test
+    for r in rows:
+        r["aa_changed"] = ""
+    assert sides.is_aa("cassandra-A", "cassandra-B", sides.known_sides(pd.DataFrame(rows)))
+
+
 # -- --baseline across sessions -----------------------------------------------------------
 
 def _sessions(session_spread):

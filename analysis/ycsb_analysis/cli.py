@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, capacity, comparability
+from . import __version__, answer, capacity, comparability
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .errors import UnreadableInput
@@ -289,9 +289,11 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     charts: list[Chart] = [c for chart in ALL_CHARTS for c in chart(runs, out)]
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
+    answer_table = answer.table(agg, db_verdicts)
     if not db_verdicts.empty:
         write_csv(db_verdicts, out / "verdicts.csv")
-        written.append(out / "verdicts.csv")
+        (out / "answer.txt").write_text(answer.text(answer_table))
+        written += [out / "verdicts.csv", out / "answer.txt"]
     if not servers.empty:
         write_csv(servers, out / "servers.csv")
         written.append(out / "servers.csv")
@@ -325,8 +327,9 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     notes = [str(s) for s in repeated] + notes
     report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
                           skipped=skipped, unused=unused, notes=notes, files=written,
-                          extra_sections=interval_sections(
-                              agg, db_verdicts, comparability.footnotes(differences))
+                          answer=answer.section(answer_table,
+                                                comparability.footnotes(differences)),
+                          extra_sections=interval_sections(agg, db_verdicts)
                           + capacity.html_section(cap_steps, cap_found, cap_verdicts)
                           + comparability.html_section(runs, differences))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]

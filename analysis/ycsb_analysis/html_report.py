@@ -243,11 +243,12 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
                  charts: list[Chart], comparison: pd.DataFrame | None = None,
                  title: str = "YCSB results", skipped: list | None = None, unused: list[str] | None = None,
                  notes: list[str] | None = None, files: list[Path] | None = None,
-                 extra_sections: str = "") -> Path:
+                 extra_sections: str = "", answer: str = "") -> Path:
     """Write the self-contained HTML report and return its path.
 
+    ``answer`` (answer.section: the verdict of each compared phase) comes first, then
     ``skipped`` (inputs not used at all), ``unused`` (incomplete parts of used runs) and
-    ``notes`` are listed at the top; ``files`` are the CSV/JSON files written beside it.
+    ``notes``; ``files`` are the CSV/JSON files written beside it.
     """
     path = Path(path)
     skipped, unused, notes, files = skipped or [], unused or [], notes or [], files or []
@@ -285,6 +286,7 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
 <body>
 <h1>{html.escape(title)}</h1>
 <p class="note">Generated {generated} by ycsb-report from {len(runs)} run(s).</p>
+{answer}
 {problems}
 {('<h2 id="flags">Flags</h2>' + _list(flagged, "flag")) if flagged else ""}
 {_list(other_notes, "note") if other_notes else ""}

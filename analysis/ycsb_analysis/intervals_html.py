@@ -30,7 +30,7 @@ METHOD = (
 )
 
 
-def _pm(row: pd.Series, figure: str) -> str:
+def plus_minus(row: pd.Series, figure: str) -> str:
     """A figure ± the half width of its 95% interval; an interval wider than its figure (its low
     end below zero) is not a measurement: said so in words, with the interval and its basis."""
     v = row.get(figure)
@@ -79,19 +79,19 @@ def figures_table(agg: pd.DataFrame) -> pd.DataFrame:
     """One row per phase: its figures with their 95% intervals, window and CPU per operation."""
     return pd.DataFrame([{
         "run": r["run"], "trials": r.get("trials", 1), "window": r.get("window", ""),
-        "throughput ops/s (95% CI)": _pm(r, "throughput_ops_per_s"),
-        "records/s": _pm(r, "records_per_s"), "mean latency µs": _pm(r, "average_latency_us"),
-        "p95 µs": _pm(r, "p95_latency_us"), "p99 µs": _pm(r, "p99_latency_us"),
+        "throughput ops/s (95% CI)": plus_minus(r, "throughput_ops_per_s"),
+        "records/s": plus_minus(r, "records_per_s"),
+        "mean latency µs": plus_minus(r, "average_latency_us"),
+        "p95 µs": plus_minus(r, "p95_latency_us"), "p99 µs": plus_minus(r, "p99_latency_us"),
         "client CPU µs/op": r.get("client_cpu_us_per_op", math.nan),
         "server CPU µs/op": r.get("server_cpu_us_per_op", math.nan),
         "client share of cores": _share(r),
     } for _, r in agg.iterrows()])
 
 
-def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame,
-             footnotes: dict[str, str] | None = None) -> str:
-    """HTML: the intervals section and, when both databases ran, the verdicts section, each
-    mark on its verdicts explained once below them (``footnotes``: comparability.footnotes)."""
+def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame) -> str:
+    """HTML: the intervals section and, when both databases ran, the verdicts section (the
+    marks on its verdicts are explained under the answer: answer.py)."""
 
     def flagged(column: str) -> pd.Series:
         if column not in agg:
@@ -129,16 +129,17 @@ def sections(agg: pd.DataFrame, db_verdicts: pd.DataFrame,
         known = known_sides(agg)
         for i, ((a, b), v) in enumerate(db_verdicts.groupby(["side_a", "side_b"], sort=False)):
             out.append(_verdicts_html(v, a, b, known, anchor=i == 0))
-        out.append(_footnotes_html(db_verdicts, footnotes or {}))
+        out.append(_footnotes_html(db_verdicts))
     return "".join(out)
 
 
-def _footnotes_html(verdicts: pd.DataFrame, footnotes: dict[str, str]) -> str:
-    """The marks the verdicts carry, each once: "[1] not like for like: JVM flags ..."."""
+def _footnotes_html(verdicts: pd.DataFrame) -> str:
+    """The marks the verdicts carry, each once; what a mark means is said under the answer at
+    the top of the report (answer.py), the verdicts point there."""
     used = {m for marks in verdicts.get("marks", pd.Series(dtype=str)).fillna("")
             for m in str(marks).split(",") if m}
     return "".join(f'<p class="note footnote">[{html.escape(m)}] not like for like: '
-                   f"{html.escape(footnotes.get(m, 'see comparability.csv'))}</p>"
+                   f'<a href="#answer">under the answer</a>; detail in comparability.csv</p>'
                    for m in sorted(used, key=int))
 
 

@@ -6,6 +6,11 @@ metadata.json says which side it was:
 
     "database": "cassandra-A", "aa": {"database": "cassandra", "side": "A"}
 
+With ``run-scenario --aa --b-property KEY=VALUE`` side B ran with one change (its "aa" has
+"changed": {KEY: VALUE}): the two sides are then one database in two configurations, compared
+as an A/B test with an ordinary verdict (the A/A method's power check: a known difference, such
+as a -target on B, must be called with the right sign).
+
 The side's name ("cassandra-A") keys everything that belongs to a side (rows, columns, trials);
 where the real database is needed (its colour, its place in the order, its files) it is read
 from "aa"."database", never guessed from the name. A summary row carries it as ``aa_database``
@@ -40,6 +45,7 @@ class Side:
     name: str       # what metadata.json "database" says: "cassandra", or "cassandra-A"
     database: str   # the real database: "cassandra" in both cases
     aa: str = ""    # the A/A side ("A", "B"), "" outside an A/A test
+    changed: str = ""  # what side B ran with beyond A's (--b-property): "target=9000"
 
 
 def side_of(metadata: dict) -> Side:
@@ -47,7 +53,9 @@ def side_of(metadata: dict) -> Side:
     name = str(metadata.get("database") or "unknown")
     aa = metadata.get("aa")
     if isinstance(aa, dict) and aa.get("database"):
-        return Side(name, str(aa["database"]), str(aa.get("side") or ""))
+        changed = aa.get("changed") or {}
+        return Side(name, str(aa["database"]), str(aa.get("side") or ""),
+                    ", ".join(f"{k}={v}" for k, v in sorted(changed.items())))
     return Side(name, name)
 
 
@@ -57,9 +65,10 @@ def known_sides(table: pd.DataFrame) -> dict[str, Side]:
     if table is None or table.empty or "database" not in table:
         return out
     for _, r in table.iterrows():
-        real, side = r.get("aa_database"), r.get("aa_side")
+        real, side, changed = r.get("aa_database"), r.get("aa_side"), r.get("aa_changed")
         if isinstance(real, str) and real:
-            out[r["database"]] = Side(r["database"], real, side if isinstance(side, str) else "")
+            out[r["database"]] = Side(r["database"], real, side if isinstance(side, str) else "",
+                                      changed if isinstance(changed, str) else "")
         else:
             out.setdefault(r["database"], Side(r["database"], r["database"]))
     return out
@@ -86,15 +95,26 @@ def pairs(names: Iterable[str], known: dict[str, Side] | None = None) -> list[tu
 
 
 def is_aa(a: str, b: str, known: dict[str, Side] | None = None) -> bool:
-    """Both sides are sides of an A/A test of one database."""
+    """Both sides are sides of an A/A test of one database, in the same configuration."""
     sa, sb = _side(a, known), _side(b, known)
-    return bool(sa.aa and sb.aa) and sa.database == sb.database
+    return (bool(sa.aa and sb.aa) and sa.database == sb.database
+            and not (sa.changed or sb.changed))
+
+
+def one_change(a: str, b: str, known: dict[str, Side] | None = None) -> str:
+    """What side B of a one-database A/B (--aa --b-property) ran with beyond A: "" otherwise."""
+    sa, sb = _side(a, known), _side(b, known)
+    if sa.aa and sb.aa and sa.database == sb.database:
+        return sb.changed or sa.changed
+    return ""
 
 
 def title(a: str, b: str, known: dict[str, Side] | None = None) -> str:
     """ "Cassandra vs HBase", or "A/A: cassandra-A vs cassandra-B"."""
     if is_aa(a, b, known):
         return f"A/A: {a} vs {b}"
+    if one_change(a, b, known):
+        return f"A/B of one database: {a} vs {b} ({b}: {one_change(a, b, known)})"
     return f"{DISPLAY.get(a, a)} vs {DISPLAY.get(b, b)}"
 
 

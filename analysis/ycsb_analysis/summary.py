@@ -95,6 +95,7 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
     side = side_of(run.metadata)
     if side.aa:  # a side of an A/A test (sides.py): which database it really is
         row["aa_database"], row["aa_side"] = side.database, side.aa
+        row["aa_changed"] = side.changed
     # YCSB's own figures over the whole run (warm-up climb and shutdown included), kept beside
     # the steady-window figures that replace them
     for f in FIGURES:

@@ -138,8 +138,13 @@ def test_the_quickstart_headline_is_the_primary_verdict_of_each_phase(tmp_path):
     fixture = REPO_ROOT / "analysis" / "tests" / "fixtures" / "trials-s4"
     subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(fixture), "-o",
                     str(tmp_path)], check=True, capture_output=True)
-    lines = quickstart.headline(tmp_path).splitlines()
+    said = quickstart.headline(tmp_path)
+    verdicts, table = said.split("\n\n")
+    lines = verdicts.splitlines()
     assert lines and all(" throughput, cassandra/hbase " in x or " records/s, " in x
                          for x in lines), lines
     assert not any("latency" in x or "service time" in x for x in lines)
+    # then the answer table the report opens with, as ycsb-report wrote it
+    assert table == (tmp_path / "answer.txt").read_text().rstrip()
+    assert len(table.splitlines()) == len(lines) + 2  # a head, a row per phase, the legend
     assert quickstart.headline(tmp_path / "nothing") == "== no comparison (one database shown)"

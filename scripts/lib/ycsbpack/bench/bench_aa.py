@@ -8,6 +8,7 @@ is not an experiment: for interchangeable trials such splits come out "significa
 the time whatever the interval's real error rate.
 
   scripts/bench-aa --db hbase --experiments 2 --out /work/aa-experiments   # 2 more, ~15 min each
+  scripts/bench-aa --db hbase --power --out /work/aa-experiments           # a known difference
   scripts/bench-aa --out /work/aa-experiments --read                       # tally what is there
 
 Each experiment stays in OUT/<db>/<UTC time>/ (its results, report and console log), so the
@@ -16,6 +17,11 @@ same configuration different on the primary figure (a false call), that rate wit
 (Clopper-Pearson) 95% interval, and per experiment its ratio, interval, pairs, the smallest
 difference it resolves, the trials' between-trial CV and its duration. The method promises at
 most 5% false calls; the acceptance asks for at most 10% with the interval quoted.
+
+The power check (--power): the same invocation with side B held to POWER_SHARE of the rate the
+database's A/A experiments on disk reached (`--b-property target=...`): a real difference, which
+must be called with the right sign (A higher) in at least 9 of 10 experiments. Those experiments
+go to OUT/<db>-power/.
 """
 import argparse
 import csv
@@ -32,17 +38,20 @@ from ..core.report_tool import write_report
 from ..runner.run_scenario import timestamp
 
 DATABASES = ("cassandra", "hbase")
+POWER_SHARE = 0.7  # side B's -target in a power experiment, as a share of the A/A rate
 
 
-def run_experiment(db: str, root: Path) -> Path:
-    """One quickstart --aa invocation into root/<db>/<UTC time>/; its console log beside it."""
-    out = root / db / timestamp()
+def run_experiment(db: str, root: Path, target: int | None = None) -> Path:
+    """One quickstart --aa invocation into root/<db>/<UTC time>/ (with `target`: side B held to
+    it, into root/<db>-power/); its console log beside it."""
+    out = root / (f"{db}-power" if target else db) / timestamp()
     out.parent.mkdir(parents=True, exist_ok=True)
     log = out.with_suffix(".log")
     t0 = time.monotonic()
+    cmd = [sys.executable, str(REPO_ROOT / "scripts" / "quickstart"), "--db", db, "--aa",
+           "--out", str(out)] + (["--b-property", f"target={target}"] if target else [])
     with open(log, "w") as f:
-        p = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "quickstart"), "--db", db,
-                            "--aa", "--out", str(out)], stdout=f, stderr=subprocess.STDOUT)
+        p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
     took = time.monotonic() - t0
     (out / "bench-aa.json").write_text(json.dumps({"seconds": round(took), "exit": p.returncode})
                                        + "\n")
@@ -60,10 +69,10 @@ def read_experiment(out: Path) -> dict:
         write_report(out, out / "report")
     with open(verdicts, newline="") as f:
         primary = [r for r in csv.DictReader(f) if r.get("primary") == "True"
-                   and r.get("aa") == "True"]
+                   and r.get("side_a", "").endswith("-A") and r.get("side_b", "").endswith("-B")]
     if len(primary) != 1:
-        raise ScriptError(f"{verdicts}: expected one primary A/A verdict, found {len(primary)}; "
-                          "is it a quickstart --aa result?")
+        raise ScriptError(f"{verdicts}: expected one primary verdict of sides A and B, found "
+                          f"{len(primary)}; is it a quickstart --aa result?")
     r = primary[0]
     run = json.loads((out / "scenario-run.json").read_text())
     extra = out / "bench-aa.json"
@@ -76,6 +85,7 @@ def read_experiment(out: Path) -> dict:
             "high": _num(r["ratio_high"]), "pairs": int(_num(r["pairs"]) or 0),
             "resolves": _num(r["resolves_percent"]), "cv": _cv(figures),
             "design": (run.get("trials_design") or {}).get("rule", "stop when narrow, floor 6"),
+            "figures": figures,
             "seconds": json.loads(extra.read_text())["seconds"] if extra.exists() else None,
             "verdict": r["verdict"]}
 
@@ -100,11 +110,25 @@ def clopper_pearson(k: int, n: int) -> tuple:
     return low, high
 
 
+def _experiments(root: Path, kind: str) -> list:
+    return [read_experiment(d) for d in sorted((root / kind).glob("*"))
+            if d.is_dir() and (d / "scenario-run.json").exists()]
+
+
+def power_target(root: Path, db: str) -> int:
+    """POWER_SHARE of the mean throughput of `db`'s A/A trials on disk."""
+    figures = [f for e in _experiments(root, db) for f in e["figures"]]
+    if not figures:
+        raise ScriptError(f"--power needs the rate of {db}'s A/A experiments in {root / db}: run "
+                          f"one first (--db {db} --experiments 1)")
+    return int(POWER_SHARE * sum(figures) / len(figures))
+
+
 def tally(root: Path) -> str:
     lines = []
     for db in DATABASES:
-        found = [read_experiment(d) for d in sorted((root / db).glob("*"))
-                 if d.is_dir() and (d / "scenario-run.json").exists()]
+        lines += _power_lines(root, db)
+        found = _experiments(root, db)
         if not found:
             continue
         judged = [e for e in found if e["judged"]]
@@ -129,6 +153,20 @@ def tally(root: Path) -> str:
     return "\n".join(lines)
 
 
+def _power_lines(root: Path, db: str) -> list:
+    found = [e for e in _experiments(root, f"{db}-power") if e["judged"]]
+    if not found:
+        return []
+    right = sum(e["significant"] and e["ratio"] > 1 for e in found)
+    low, high = clopper_pearson(right, len(found))
+    lines = [f"{db} power (side B held to {POWER_SHARE:.0%} of the A/A rate): {right} of "
+             f"{len(found)} experiment(s) called A higher, the right sign (95% CI {low:.0%} to "
+             f"{high:.0%})"]
+    lines += [f"  {e['dir'].name}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
+              f"{e['high']:.3f}), {e['pairs']} pairs; {e['verdict'][:120]}" for e in found]
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="bench-aa", description=__doc__.splitlines()[0])
     ap.add_argument("--db", choices=DATABASES, help="the database of the new experiments")
@@ -136,6 +174,9 @@ def main(argv=None) -> int:
                     help="run N more experiments (default 1)")
     ap.add_argument("--out", type=Path, required=True,
                     help="where the experiments are kept (they accumulate)")
+    ap.add_argument("--power", action="store_true",
+                    help=f"the power check: side B held to {POWER_SHARE:.0%} of the rate of the "
+                         "database's A/A experiments in --out")
     ap.add_argument("--read", action="store_true", help="tally the experiments in --out only")
     args = ap.parse_args(argv)
     root = args.out.resolve()
@@ -146,7 +187,8 @@ def main(argv=None) -> int:
             ap.error(f"--experiments {args.experiments}: give 1 or more")
         print("A benchmark: run it on an otherwise idle machine (no build, test or second "
               "benchmark beside it).", flush=True)
+        target = power_target(root, args.db) if args.power else None
         for _ in range(args.experiments):
-            run_experiment(args.db, root)
+            run_experiment(args.db, root, target)
     print(tally(root), flush=True)
     return 0

@@ -20,6 +20,7 @@ from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT
 from ..core.report_tool import write_report
 from .run_scenario import DATABASES, Settings, run_scenarios, terminate_on_sigterm, timestamp
+from .scenario_args import b_properties
 from .trials import add_trial_options, trial_rule
 
 
@@ -34,6 +35,9 @@ def main(argv=None) -> int:
     ap.add_argument("--aa", action="store_true",
                     help="A/A: run --db cassandra or --db hbase as both sides and report the "
                          "smallest difference this machine resolves (docs/method.md)")
+    ap.add_argument("--b-property", action="append", default=[], metavar="KEY=VALUE",
+                    help="with --aa: side B also gets this YCSB property (a known difference, "
+                         "e.g. target=9000: the power check)")
     ap.add_argument("--out", type=Path, help="results directory (default "
                                              "results/quickstart/<UTC time>)")
     # 30 minutes: room for the first stage's 4 pairs and a second stage of about as many, at
@@ -49,6 +53,8 @@ def main(argv=None) -> int:
         args.precision = None  # an explicit number of trials instead of the default target
     if args.aa and args.db == "both":
         ap.error("--aa compares one database with itself: give --db cassandra or --db hbase")
+    if args.b_property and not args.aa:
+        ap.error("--b-property changes side B of an --aa run: give --aa")
     try:
         rule = trial_rule(args)
     except ScriptError as e:
@@ -56,7 +62,12 @@ def main(argv=None) -> int:
     # a SIGTERM stops the servers and clients of this run, as Ctrl-C does
     terminate_on_sigterm()
     ensure_built()
+    try:
+        changed = b_properties(args.b_property)
+    except ScriptError as e:
+        ap.error(str(e))
     settings = Settings(scale="local", keep_going=True, trials=rule, aa=args.aa,
+                        b_properties=changed,
                         user_properties={"maxexecutiontime": str(args.seconds)})
     databases = DATABASES if args.db == "both" else [args.db]
     failed = run_scenarios(["s4", "s1"] if args.with_s1 else ["s4"], databases, settings, out,
@@ -72,15 +83,19 @@ def main(argv=None) -> int:
 
 def headline(report_dir: Path) -> str:
     """The primary verdict of each compared phase, one line each (verdicts.csv: one primary
-    figure per phase decides; the others are secondary and stay in the report)."""
+    figure per phase decides; the others are secondary and stay in the report), then the
+    answer table the report opens with (answer.txt)."""
     verdicts = report_dir / "verdicts.csv"
     if not verdicts.exists():
         return "== no comparison (one database shown)"
     with open(verdicts, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r.get("primary") == "True"]
-    return "\n".join(f"== {r['scenario']} {r['phase']} {r['figure']}, {r['side_a']}/"
-                     f"{r['side_b']} {float(r['ratio']):.2f} (trials {r['trials']}): "
-                     f"{r['verdict']}" for r in rows)
+    lines = [f"== {r['scenario']} {r['phase']} {r['figure']}, {r['side_a']}/{r['side_b']} "
+             f"{float(r['ratio']):.2f} (trials {r['trials']}): {r['verdict']}" for r in rows]
+    table = report_dir / "answer.txt"
+    if table.exists():
+        lines += ["", table.read_text().rstrip()]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from ..scenarios.catalogue import SCENARIOS, scenario_id
 from ..scenarios.scenario_plan import Composite, Context, estimate_seconds
 from ..servers.local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
 from . import saved_data
+from .aa import aa_sides, as_side, phases_of
 from .capacity import CapacitySearch, searches
 from .dry_run import phase_warmup, print_plan, step_line
 from .phase_runner import Phase, run_phase, summary
@@ -121,7 +122,7 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
             step.index = index
             index += getattr(step, "phases", 1)
         if settings.trials.design:  # the report draws the interval the design promises
-            for phase in _phases(step, loads=True):
+            for phase in phases_of(step, loads=True):
                 phase.notes["trials_design"] = settings.trials.design
     return steps
 
@@ -217,12 +218,6 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     return len(failed)
 
 
-def aa_sides(db: str) -> Dict[str, str]:
-    """The two sides of an A/A comparison of `db` -> its database: the same configuration,
-    labelled A and B."""
-    return {f"{db}-A": db, f"{db}-B": db}
-
-
 @dataclass
 class Session:
     """What the trials of one run share: each database's servers, whether it loads in every
@@ -244,11 +239,7 @@ def _trial(side: str, trial: int, scenarios: List[str], settings: Settings, out:
     server = session.servers_of[db]
     steps = _plan(db, trial, scenarios, settings, server, out, quick)
     if side != db:  # a side of an A/A run
-        for _, step in steps:
-            for phase in _phases(step, loads=True):
-                phase.dir_name = side + phase.dir_name[len(phase.database):]
-                phase.database = side
-                phase.notes["aa"] = {"database": db, "side": side[-1]}
+        as_side(steps, side, db, settings.b_properties)
 
     def run(steps, what=""):
         done = _run_trial(db, server, steps, settings, out, session.launcher, session.servers,
@@ -265,16 +256,9 @@ def _trial(side: str, trial: int, scenarios: List[str], settings: Settings, out:
         session.prepare_s[side] = time.monotonic() - t0
     start_state = session.saved.restore(db, server)
     for _, step in measured:
-        for phase in _phases(step):
+        for phase in phases_of(step):
             phase.notes["start_state"] = start_state
     return outcomes + run(measured)
-
-
-def _phases(step, loads: bool = False) -> list:
-    """The phases of a step whose metadata the runner adds to (not loads unless `loads`)."""
-    if isinstance(step, Phase):
-        return [step] if loads or step.command != "load" else []
-    return [step.phase] if isinstance(step, CapacitySearch) else []
 
 
 def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, launcher,

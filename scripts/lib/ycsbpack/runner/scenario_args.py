@@ -44,6 +44,8 @@ class Settings:
     saved_data: bool = True
     cpu_sets: str = "auto"
     aa: bool = False  # --aa: one database as both sides of the comparison (run_scenario.aa_sides)
+    # --b-property (with --aa): side B's measured phases also get these YCSB properties
+    b_properties: Dict[str, str] = field(default_factory=dict)
 
 
 def parser(doc: str) -> argparse.ArgumentParser:
@@ -117,6 +119,10 @@ def parser(doc: str) -> argparse.ArgumentParser:
     p.add_argument("--aa", action="store_true",
                    help="A/A: run the one --db as both sides (A,B,B,A) and report the smallest "
                         "difference this environment resolves (docs/method.md)")
+    p.add_argument("--b-property", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --aa: side B's measured phases also get this YCSB property: one "
+                        "database, one change (e.g. target=9000, a known difference: the A/A "
+                        "method's power check)")
     local.add_argument("--load-each-trial", action="store_true",
                        help="load in every trial instead of starting each trial's fresh servers "
                             "on a copy of the data loaded once (S4; docs/method.md)")
@@ -145,12 +151,10 @@ def settings_from(args) -> Settings:
         raise ScriptError("--slo-check checks the capacity a search found: give --slo too")
     if args.clients < 1:
         raise ScriptError(f"--clients {args.clients}: give 1 or more")
-    props = {}
-    for kv in args.properties:
-        if "=" not in kv:
-            raise ScriptError(f"-p {kv}: expected KEY=VALUE")
-        k, v = kv.split("=", 1)
-        props[k] = v
+    props = key_values(args.properties, "-p")
+    b_props = b_properties(getattr(args, "b_property", []))
+    if b_props and not getattr(args, "aa", False):
+        raise ScriptError("--b-property changes side B of an --aa run: give --aa (and one --db)")
     for f in args.files:
         if not Path(f).is_file():
             raise ScriptError(f"-P {f}: no such property file")
@@ -169,7 +173,32 @@ def settings_from(args) -> Settings:
                     [o.strip() for o in (args.only or "").split(",") if o.strip()],
                     parse_objective(args.slo) if args.slo else None, args.slo_check,
                     not args.no_server_watch, [_client_cp(c) for c in args.client_cp],
-                    not args.load_each_trial, args.cpu_sets, aa(args))
+                    not args.load_each_trial, args.cpu_sets, aa(args), b_props)
+
+
+def b_properties(given: List[str]) -> Dict[str, str]:
+    """--b-property KEY=VALUE ...; a target must be a rate (ops/s above 0)."""
+    out = key_values(given, "--b-property")
+    if "target" in out:
+        try:
+            ok = float(out["target"]) >= 1
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ScriptError(f"--b-property target={out['target']}: give a rate in ops/s, 1 or "
+                              "more (side B's clients are held to it)")
+    return out
+
+
+def key_values(given: List[str], option: str) -> Dict[str, str]:
+    """KEY=VALUE options as a dict; a clear error for anything else."""
+    out = {}
+    for kv in given:
+        if "=" not in kv or not kv.split("=", 1)[0]:
+            raise ScriptError(f"{option} {kv}: expected KEY=VALUE")
+        k, v = kv.split("=", 1)
+        out[k] = v
+    return out
 
 
 def aa(args) -> bool:
