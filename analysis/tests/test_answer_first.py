@@ -57,3 +57,13 @@ def test_one_sign_per_verdict():
     assert answer.symbol(_verdict(ratio_low=float("nan"), ratio_high=float("nan"),
                                   verdict="one trial: no verdict (...)")) == "?"
     assert answer.symbol(_verdict(verdict="not judged: hbase trial 2: NOT steady")) == "?"
+
+
+def test_the_quickstart_page_shows_what_the_command_writes_for_the_fixture(report):
+    """docs/quickstart.md's example answer is generated from the kept fixture: the page and
+    `ycsb-report fixtures/quickstart-s4/qs-main` must agree."""
+    page = (FIXTURES.parents[2] / "docs" / "quickstart.md").read_text()
+    marker = "<!-- answer.txt of fixtures/quickstart-s4 -->\n```\n"
+    shown = page[page.index(marker) + len(marker):]
+    shown = shown[:shown.index("```")]
+    assert shown == (report / "answer.txt").read_text()
