@@ -313,13 +313,7 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
     )
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        run = json.loads((out / "scenario-run.json").read_text())
-        design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5}
-        assert run["trials_design"] == design and run["trials"] == 2, run["stopped"]
-        # (at CI scale a 12-s warm-up often ends NOT steady, which stops the trials too)
-        assert run["stopped"].startswith(("precision planned: 2 pairs", "trial budget: 2",
-                                          "a trial was NOT steady")), run["stopped"]
-        steps = run["steps"]
+        steps = json.loads((out / "scenario-run.json").read_text())["steps"]
         # each database loads once (in its first trial's block), then every trial starts
         # fresh servers on a copy of that data
         loads = [(s["database"], s["trial"]) for s in steps if s["step"] == "load"]
