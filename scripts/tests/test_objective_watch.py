@@ -153,11 +153,13 @@ def runtime(phase_dir: Path) -> float:
 
 
 def test_a_real_client_near_its_objective_is_measured_three_times_as_long(tmp_path):
-    # p99 about 40 ms against 60 ms: within a factor 3, never broken (nothing above 40 ms)
-    d = run_phase(basic_phase(60, 4), tmp_path / "near", echo_status=False,
+    # p99 about 40 ms against 100 ms: within a factor 3 (above 33 ms), never broken: nothing
+    # above 40 ms but the machine's own hiccups (with 60 ms as the bound, a busy 2-core machine
+    # put 7 intended latencies above it in a fresh-clone CI run, 2026-12-06)
+    d = run_phase(basic_phase(100, 4), tmp_path / "near", echo_status=False,
                   warmup=warmup.WarmUp(4, 2, 1), watch_servers=False)
     w = json.loads((d / "metadata.json").read_text())["warmup"]
-    assert w["extended"]["to_s"] == 12 and "within a factor 3 of 60 ms" in w["extended"]["why"]
+    assert w["extended"]["to_s"] == 12 and "within a factor 3 of 100 ms" in w["extended"]["why"]
     assert "ended_early" not in w and runtime(d) >= w["end_s"] + 12
     verdict = judged(d)  # on the whole longer window
     assert verdict["held"] and verdict["window_s"] == 12 and " over 12 s;" in verdict["summary"]
