@@ -47,7 +47,8 @@ def table(agg: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
         sides = {}
         for side in (v["side_a"], v["side_b"]):
             match = agg[(agg["database"] == side) & (agg["phase"] == v["phase"])
-                        & (agg["scenario"] == v["scenario"])]
+                        & (agg["scenario"] == v["scenario"])
+                        & (agg["timestamp"] == v["timestamp"])]
             sides[side] = plus_minus(match.iloc[0], figure) if not match.empty else "–"
         ratio = (f"{v['ratio']:.2f} ({v['ratio_low']:.2f}–{v['ratio_high']:.2f})"
                  if v["ratio_low"] == v["ratio_low"] else

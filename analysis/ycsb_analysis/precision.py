@@ -57,8 +57,7 @@ def headlines(results: str, target: float = math.nan, first: int | None = None) 
             "phase": r["phase"], "what": f"{r['database']} throughput", "ratio": mean,
             "precision": _num((high - low) / (2 * mean)) if mean else None,
             "trials": str(len(values)), "verdict": f"{mean:,.0f} ops/s",
-            "more_trials": _more(log_sd(dict(sorted(values.items())[:first or None])),
-                                 target, len(values), first)})
+            "more_trials": _more(log_sd(values, first), target, len(values), first)})
     return out
 
 

@@ -147,9 +147,10 @@ def mean_interval(values: dict, first_stage: int | None = None) -> tuple[float, 
     return float(x.mean()), max(0.0, float(x.mean()) - h), float(x.mean()) + h
 
 
-def log_sd(values: dict) -> float:
-    """The standard deviation of the logs of the trials' figures (nan with fewer than two)."""
-    logs = list(_logs(values).values())
+def log_sd(values: dict, first_stage: int | None = None) -> float:
+    """The standard deviation of the logs of the trials' figures (nan with fewer than two);
+    with ``first_stage`` n0, of trials 1..n0 only."""
+    logs = _first_stage(np.array([v for _, v in sorted(_logs(values).items())]), first_stage)
     return float(np.std(logs, ddof=1)) if len(logs) > 1 else math.nan
 
 

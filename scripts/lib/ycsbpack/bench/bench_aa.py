@@ -32,10 +32,13 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from ..core.report_tool import write_report
 from ..runner.run_scenario import timestamp
+from .bench_spread import spread
 
 DATABASES = ("cassandra", "hbase")
 POWER_SHARE = 0.7  # side B's -target in a power experiment, as a share of the A/A rate
@@ -76,9 +79,8 @@ def read_experiment(out: Path) -> dict:
     r = primary[0]
     run = json.loads((out / "scenario-run.json").read_text())
     extra = out / "bench-aa.json"
-    figures = [float(v.split(": ")[1].replace(",", ""))
-               for side in ("side_a", "side_b")
-               for v in r[f"{r[side]}_trials"].split("; ") if v]
+    figures = [f for s in spread(out) if s["phase"] == r["phase"]
+               and s["side"] in (r["side_a"], r["side_b"]) for f in s["figures"]]
     return {"dir": out, "significant": r["significant"] == "True",
             "judged": _num(r["ratio_low"]) == _num(r["ratio_low"]),  # an interval, steady trials
             "ratio": _num(r["ratio"]), "low": _num(r["ratio_low"]),
@@ -96,10 +98,7 @@ def _num(text: str) -> float:
 
 
 def _cv(values: list) -> float:
-    if len(values) < 2:
-        return math.nan
-    mean = sum(values) / len(values)
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) / mean
+    return float(np.std(values, ddof=1) / np.mean(values)) if len(values) > 1 else math.nan
 
 
 def clopper_pearson(k: int, n: int) -> tuple:
