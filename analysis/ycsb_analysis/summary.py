@@ -92,6 +92,8 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
     row["repeat"] = run.metadata.get("repeat")
     # a two-stage run (run-scenario --precision): its first stage's pairs fix the interval's sd
     row["first_stage"] = (run.metadata.get("trials_design") or {}).get("first_stage")
+    # warm trials (run-scenario --trial-servers warm): every trial on one server lifetime
+    row["trial_servers"] = (run.metadata.get("start_state") or {}).get("servers")
     side = side_of(run.metadata)
     if side.aa:  # a side of an A/A test (sides.py): which database it really is
         row["aa_database"], row["aa_side"] = side.database, side.aa

@@ -203,6 +203,10 @@ def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
         # there (the words only: the figure column keeps its name for the readers of the CSV)
         words = LATENCIES[figure] if closed and figure in LATENCIES else label
         r, how = _trial_ratio(va, vb, paired, session_cv, stage)
+        if "warm" in (a.get("trial_servers"), b.get("trial_servers")):
+            # the spread is that of trials within one server lifetime a side: a lifetime's own
+            # offset is not in it (A/A across invocations measures it: docs/method.md)
+            how += ", on one server lifetime a side (warm trials)"
         single = [n for n, v in ((name_a, va), (name_b, vb)) if len(v) < 2]
         if unsteady:
             # a figure that averages a climb says nothing about either database

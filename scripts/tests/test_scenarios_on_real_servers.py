@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from scenario_commands import s4_at_ci_scale, script
+from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
 from server_records import grown, hbase_versions, machines, mysql_version, recorded
 from shared_servers import MYSQL_PORT, run_scenario
 from ycsbpack.core import procs
@@ -383,42 +383,55 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
                        capture_output=True)
 
 
-def test_s4_aa_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
-    """`--aa`: Cassandra as both sides of the comparison, two trials each in blocks A,B then B,A
-    from the data loaded once; the report compares cassandra-A with cassandra-B like two
-    databases and says what difference this environment resolves. The trials follow the
-    two-stage rule (a first stage of 2 pairs, at most 2: it ends there either way), recorded
-    for the report; bench-aa reads the experiment. About 2-3 minutes."""
+WARM_HBASE_PORTS = "28181,28000,28020"
+
+
+def test_s4_aa_on_warm_servers_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
+    """`--aa --trial-servers warm`: HBase as both sides of the comparison, two trials each in
+    blocks A,B then B,A, all on the one standalone HBase of the load, the loaded tables restored
+    from their snapshots before every trial (servers/live_state.py); the report compares
+    hbase-A with hbase-B like two databases and says what difference this environment resolves.
+    The trials follow the two-stage rule (a first stage of 2 pairs, at most 2: it ends there
+    either way), recorded for the report; bench-aa reads the experiment. About 2 minutes."""
     from ycsbpack.bench import bench_aa
 
     own, out = tmp_path / "own-servers", tmp_path / "out"
     proc = subprocess.run(
-        s4_at_ci_scale(out, own, "127.0.0.63", 7263, "--db", "cassandra", "--aa", "--precision",
-                       "50%", "--first-stage", "2", "--max-trials", "2", "--only",
-                       "update-heavy"),
+        scenario_at_ci_scale("S4", out, own, "--db", "hbase", "--aa", "--trial-servers", "warm",
+                             "--hbase-ports", WARM_HBASE_PORTS, "--precision", "50%",
+                             "--first-stage", "2", "--max-trials", "2", "--only",
+                             "update-heavy"),
         capture_output=True, text=True, timeout=900)
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         run = json.loads((out / "scenario-run.json").read_text())
         design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5}
         assert run["trials_design"] == design and run["trials"] == 2, run["stopped"]
+        assert run["trial_servers"] == "warm"
         # (at CI scale a 12-s warm-up often ends NOT steady, which stops the trials too)
         assert run["stopped"].startswith(("precision planned: 2 pairs", "trial budget: 2",
                                           "a trial was NOT steady")), run["stopped"]
         steps = run["steps"]
         runs = [(s["database"], s["trial"]) for s in steps if s["step"].startswith("update")]
-        assert runs == [("cassandra-A", 1), ("cassandra-B", 1), ("cassandra-B", 2),
-                        ("cassandra-A", 2)]
+        assert runs == [("hbase-A", 1), ("hbase-B", 1), ("hbase-B", 2), ("hbase-A", 2)]
         assert [s["step"] for s in steps].count("load") == 1  # one load for both sides
-        states = set()
+        # the servers started once, for the load, and ran every trial
+        assert proc.stdout.count("starting a local HBase") == 1, proc.stdout[-3000:]
+        assert proc.stdout.count("restored usertable from ycsbpack-saved-usertable") == 4
+        states, lifetimes = set(), []
         for side in ("A", "B"):
             for t in (1, 2):
-                meta = json.loads((out / f"cassandra-{side}-update-heavy-threads-4-repeat-{t}" /
+                meta = json.loads((out / f"hbase-{side}-update-heavy-threads-4-repeat-{t}" /
                                    "metadata.json").read_text())
-                assert meta["database"] == f"cassandra-{side}" and meta["binding"] == "cassandra4"
-                assert meta["aa"] == {"database": "cassandra", "side": side}
+                assert meta["database"] == f"hbase-{side}" and meta["binding"] == "hbase-salted"
+                assert meta["aa"] == {"database": "hbase", "side": side}
                 assert meta["trials_design"] == design
+                assert meta["start_state"]["servers"] == "warm"
                 states.add(meta["start_state"]["fingerprint"])
+                lifetimes.append(meta["start_state"]["server_lifetime"])
+        assert len({tuple(life["pids"]) for life in lifetimes}) == 1, lifetimes
+        assert sorted(life["trial"] for life in lifetimes) == [1, 2, 3, 4]
+        assert not procs.alive(procs.read_pid(own / "hbase" / "hbase.pid"))
         assert len(states) == 1, states
         report = tmp_path / "report"
         subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(out), "-o",
@@ -433,6 +446,5 @@ def test_s4_aa_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
         if found["judged"]:  # (a trial not steady at CI scale leaves no interval)
             assert found["low"] == pytest.approx(float(v["ratio_low"]))
     finally:
-        subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
-                              "--first-address", "127.0.0.63", "--jmx-port", "7263"),
+        subprocess.run(script("hbase-local", "stop", "--run-dir", own / "hbase"),
                        capture_output=True)

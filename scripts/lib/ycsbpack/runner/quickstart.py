@@ -20,7 +20,7 @@ from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT
 from ..core.report_tool import write_report
 from .run_scenario import DATABASES, Settings, run_scenarios, terminate_on_sigterm, timestamp
-from .scenario_args import b_properties
+from .scenario_args import TRIAL_SERVERS, b_properties
 from .trials import add_trial_options, trial_rule
 
 
@@ -38,6 +38,10 @@ def main(argv=None) -> int:
     ap.add_argument("--b-property", action="append", default=[], metavar="KEY=VALUE",
                     help="with --aa: side B also gets this YCSB property (a known difference, "
                          "e.g. target=9000: the power check)")
+    ap.add_argument("--trial-servers", choices=TRIAL_SERVERS, default="warm",
+                    help="warm (default): the servers of the load stay up and the loaded data "
+                         "is restored under them before each trial; fresh: each trial starts "
+                         "fresh servers on a copy of it (docs/method.md)")
     ap.add_argument("--out", type=Path, help="results directory (default "
                                              "results/quickstart/<UTC time>)")
     # 30 minutes: room for the first stage's 4 pairs and a second stage of about as many, at
@@ -67,7 +71,7 @@ def main(argv=None) -> int:
     except ScriptError as e:
         ap.error(str(e))
     settings = Settings(scale="local", keep_going=True, trials=rule, aa=args.aa,
-                        b_properties=changed,
+                        b_properties=changed, trial_servers=args.trial_servers,
                         user_properties={"maxexecutiontime": str(args.seconds)})
     databases = DATABASES if args.db == "both" else [args.db]
     failed = run_scenarios(["s4", "s1"] if args.with_s1 else ["s4"], databases, settings, out,

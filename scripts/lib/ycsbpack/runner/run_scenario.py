@@ -140,7 +140,8 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
         nodes = max(getattr(SCENARIOS[s], f"{db.upper()}_NODES", 1) for s in scenarios)
         servers_of[db] = (None if db in settings.hosts
                           else local_server(db, nodes, settings, cpus.servers if cpus else None))
-    saved = SavedData((settings.run_root or run_dir("scenarios")) / "saved-data")
+    saved = SavedData((settings.run_root or run_dir("scenarios")) / "saved-data",
+                      warm=settings.trial_servers == "warm")
     loads_each = {db: saved_data.why_not(scenarios, db, settings, servers_of[db])
                   for db in databases}
     rule = settings.trials
@@ -174,6 +175,8 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
               "configuration: a difference called between them is a false call", flush=True)
     for db in databases:
         print(f"{db}: " + (f"each trial loads ({loads_each[db]})" if loads_each[db] else
+                           "loaded once; the servers stay up and that data is restored under "
+                           "them before each trial (--trial-servers warm)" if saved.warm else
                            "loaded once; every trial starts fresh servers on a copy of that "
                            "data (--load-each-trial: load in each)"), flush=True)
     try:
@@ -204,6 +207,7 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
             {"scenarios": scenarios, "databases": databases, "scale": settings.scale,
              "trials": trial, "stopped": why, "precision_target": rule.precision,
              "trials_design": rule.design, "planned_pairs": planned,
+             "trial_servers": settings.trial_servers,
              "cpu_sets": ({"servers": sorted(cpus.servers), "clients": sorted(cpus.clients)}
                           if cpus else None),
              "start_state": {db: (f"loaded in each trial: {w}" if w else "saved data")
@@ -241,39 +245,43 @@ def _trial(side: str, trial: int, scenarios: List[str], settings: Settings, out:
     if side != db:  # a side of an A/A run
         as_side(steps, side, db, settings.b_properties)
 
-    def run(steps, what=""):
+    def run(steps, what="", start=True, stop=True):
         done = _run_trial(db, server, steps, settings, out, session.launcher, session.servers,
-                          trial, what)
+                          trial, what, start, stop)
         return [dict(o, database=side) for o in done]
     if session.loads_each[db]:
         return run(steps)
     prepare, measured = saved_data.split(steps)
-    outcomes = []
+    outcomes, warm = [], session.saved.warm  # warm: the load's servers stay up for every trial
     if not session.saved.have(db):
         t0 = time.monotonic()
-        outcomes += run(prepare, "load once")
+        outcomes += run(prepare, "load once", stop=not warm)
         session.saved.save(db, server)
         session.prepare_s[side] = time.monotonic() - t0
     start_state = session.saved.restore(db, server)
     for _, step in measured:
         for phase in phases_of(step):
             phase.notes["start_state"] = start_state
-    return outcomes + run(measured)
+    return outcomes + run(measured, start=not warm, stop=not warm)
 
 
 def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, launcher,
-               servers: ServerSet, trial: int, what: str = "") -> List[dict]:
+               servers: ServerSet, trial: int, what: str = "", start: bool = True,
+               stop: bool = True) -> List[dict]:
     """One trial of one database (or, `what` = "load once", the load its trials start from):
-    start its servers, every step, stop them."""
+    start its servers, every step, stop them (not `start`, `stop`: warm trials, the servers
+    stay up from one trial to the next)."""
     rule = settings.trials
-    estimates = ([START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75)] if server else [])
+    server_start, server_stop = (server if start else None), (server if stop else None)
+    estimates = ([START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75)]
+                 if server_start else [])
     estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
-    estimates += [10] if server else []
+    estimates += [10] if server_stop else []
     of = (f"trial {trial} of {rule.planned}" if not rule.precision
           else f"trial {trial} (at most {rule.max_trials}; until +-{rule.precision:.0%})")
     progress = Progress(estimates, f"{db} {what or of}" if rule.numbered or what else db)
     outcomes, n = [], 0
-    if server:
+    if server_start:
         progress.begin(n, f"start local {db} servers")
         servers.start(server)
         progress.end(n)
@@ -294,7 +302,7 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
             raise ScriptError(error)
         if not ok:
             print(f"ERROR {error}\n(continuing: --keep-going)", file=sys.stderr, flush=True)
-    if server:
+    if server_stop:
         progress.begin(n, f"stop the local {db} servers this trial started")
         servers.stop_started(discard=what != "load once" and getattr(server, "keep_data", False))
         progress.end(n)

@@ -5,8 +5,10 @@ A scenario opts in with SAVED_DATA = True when its plan is "loads and actions, t
 phases that leave the data as a trial found it" (S4: load, settle, update-heavy, short-range).
 S1 (tables dropped between variants), S2 (its batched loads are headlines, measured in every
 trial) and S3 (loads between its sweep points) load in every trial, as before.
-Local servers only: against your cluster the runner cannot copy data directories (use the
-databases' own snapshot and restore between trials: docs/own-cluster.md).
+With --trial-servers warm the servers of the load stay up and the loaded state is restored
+under them with the databases' own snapshots (servers/live_state.py). Local servers only:
+against your cluster the runner neither copies data directories nor drives its snapshots (use
+the databases' own snapshot and restore between trials: docs/own-cluster.md).
 """
 import shutil
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import List, Optional, Tuple
 
 from ..scenarios.catalogue import SCENARIOS
 from ..scenarios.scenario_plan import Composite
-from ..servers import saved_state
+from ..servers import live_state, saved_state
 from .capacity import CapacitySearch
 from .phase_runner import Phase
 
@@ -50,27 +52,38 @@ def split(steps: list) -> Tuple[list, list]:
 
 class SavedData:
     """The saved state of each database of one run (in `root`), and what each trial started
-    from; `discard()` removes the copies at the end of the run."""
+    from; `discard()` removes the copies at the end of the run. `warm`: the servers stay up and
+    the state is saved and restored under them (servers/live_state.py: the databases' own
+    snapshots); else the stopped servers' data directories are copied (servers/saved_state.py)."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, warm: bool = False):
         self.root = root
+        self.warm = warm
         self.saved = {}  # database -> what save() returned
+        self.trials = {}  # database -> trials started from it so far
 
     def have(self, db: str) -> bool:
         return db in self.saved
 
     def save(self, db: str, server) -> None:
-        self.saved[db] = saved_state.save(server, self.root / db)
+        self.saved[db] = (live_state if self.warm else saved_state).save(server, self.root / db)
         s = self.saved[db]
+        how = ("restored under the running servers before each trial" if self.warm else
+               "every trial starts fresh servers on a copy of it")
         print(f"  saved {db}'s loaded data ({s['bytes'] / 1e6:.1f} MB, fingerprint "
-              f"{s['fingerprint']}) in {s['copy_s']:g} s: every trial starts from it", flush=True)
+              f"{s['fingerprint']}) in {s['copy_s']:g} s: {how}", flush=True)
 
     def restore(self, db: str, server) -> dict:
-        """Copies the saved state back and returns the trial's start_state for metadata.json."""
-        r = saved_state.restore(server, self.root / db)
-        return {"from": "saved data (loaded once, then restored before each trial)",
-                "fingerprint": r["fingerprint"], "bytes": self.saved[db]["bytes"],
-                "restore_s": r["copy_s"]}
+        """Puts the saved state back and returns the trial's start_state for metadata.json."""
+        r = (live_state if self.warm else saved_state).restore(server, self.root / db)
+        self.trials[db] = self.trials.get(db, 0) + 1
+        state = {"from": "saved data (loaded once, then restored before each trial)",
+                 "fingerprint": r["fingerprint"], "bytes": self.saved[db]["bytes"],
+                 "restore_s": r["copy_s"], "servers": "warm" if self.warm else "fresh"}
+        if self.warm:  # the server processes every trial of this run ran on
+            state["server_lifetime"] = {"pids": sorted(server.pids().values()),
+                                        "trial": self.trials[db]}
+        return state
 
     def discard(self) -> None:
         if self.root.exists():

@@ -13,6 +13,9 @@ DATABASES = ["cassandra", "hbase"]  # --db both (and the quickstart's databases)
 ALL_DATABASES = DATABASES + ["mysql"]  # --db all: S1 only, the report that measured MySQL
 
 
+TRIAL_SERVERS = ["fresh", "warm"]
+
+
 @dataclass
 class Settings:
     """How and where to run: what the command line says."""
@@ -46,6 +49,9 @@ class Settings:
     aa: bool = False  # --aa: one database as both sides of the comparison (run_scenario.aa_sides)
     # --b-property (with --aa): side B's measured phases also get these YCSB properties
     b_properties: Dict[str, str] = field(default_factory=dict)
+    # --trial-servers: fresh servers for each trial (on a copy of the saved data), or warm: the
+    # servers of the load stay up and the saved data is restored under them (servers/live_state)
+    trial_servers: str = "fresh"
 
 
 def parser(doc: str) -> argparse.ArgumentParser:
@@ -126,6 +132,12 @@ def parser(doc: str) -> argparse.ArgumentParser:
     local.add_argument("--load-each-trial", action="store_true",
                        help="load in every trial instead of starting each trial's fresh servers "
                             "on a copy of the data loaded once (S4; docs/method.md)")
+    local.add_argument("--trial-servers", choices=TRIAL_SERVERS, default="fresh",
+                       help="fresh (default): each trial starts fresh servers on a copy of the "
+                            "data loaded once; warm: the servers of the load stay up and that "
+                            "data is restored under them before each trial (the databases' own "
+                            "snapshots: cheaper trials, one server lifetime per side; "
+                            "docs/method.md)")
     local.add_argument("--cpu-sets", choices=cpu_sets.MODES, default="auto",
                        help="split: local servers on the first half of the cores, clients on the "
                             "other half; shared: both on every core; auto (default): split from "
@@ -173,7 +185,8 @@ def settings_from(args) -> Settings:
                     [o.strip() for o in (args.only or "").split(",") if o.strip()],
                     parse_objective(args.slo) if args.slo else None, args.slo_check,
                     not args.no_server_watch, [_client_cp(c) for c in args.client_cp],
-                    not args.load_each_trial, args.cpu_sets, aa(args), b_props)
+                    not args.load_each_trial, args.cpu_sets, aa(args), b_props,
+                    args.trial_servers)
 
 
 def b_properties(given: List[str]) -> Dict[str, str]:

@@ -24,7 +24,6 @@ HBASE = LOCAL_SERVERS / "hbase"
 HOST = "127.0.0.1"
 MAIN = "org.apache.hadoop.hbase.master.HMaster"
 PROBE = HBASE / "HBaseProbe.java"
-COMPACT = HBASE / "HBaseCompact.java"
 WHAT = "HBase 2.6.4-hadoop3 (hbase-server, hbase-zookeeper)"
 
 
@@ -126,7 +125,7 @@ def _write_config(server: Server) -> Path:
     return conf
 
 
-def _jvm_flags(server: Server, log_file: str) -> list:
+def jvm_flags(server: Server, log_file: str) -> list:
     return ["-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true",
             # avoids HBase's Unsafe fallback warning on JDK 17
             "--add-opens", "java.base/java.nio=ALL-UNNAMED",
@@ -154,7 +153,7 @@ def probe(server: Server, classpath: list, seconds: float,
     # HBase's own Configuration for server exceptions expands ${hbase.tmp.dir} from this system
     # property; without it the probe would create /tmp/hbase-<user>/local/jars
     cmd = [java.java17(), "-Xmx256m", f"-Dhbase.tmp.dir={tmp}"]
-    cmd += _jvm_flags(server, "probe.log") + [
+    cmd += jvm_flags(server, "probe.log") + [
         "-cp", ":".join(classpath), str(PROBE), str(server.zk_port), str(int(seconds)), str(tmp),
         str(servers)]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
@@ -177,7 +176,7 @@ def start(server: Server, timeout: float = 180, owner_pid=None, node=None) -> No
             (server.logs / name).replace(server.logs / f"{name}.previous")
     # the whole heap from the start, as Cassandra's (-Xms = -Xmx): the two sides of a comparison
     # run with the same heap and GC settings
-    cmd = [java.java17(), f"-Xms{server.heap}", f"-Xmx{server.heap}"] + _jvm_flags(
+    cmd = [java.java17(), f"-Xms{server.heap}", f"-Xmx{server.heap}"] + jvm_flags(
         server, "hbase.log") + [
         "-cp", ":".join([str(conf), str(hbase_cluster.webapps(server.root))] + classpath), MAIN,
         "start"]
@@ -276,19 +275,6 @@ def status(server: Server) -> int:
     return 3
 
 
-def compact(server: Server, table: str, seconds: float = 300) -> None:
-    """Flushes `table` and major-compacts it, waiting until done (HBaseCompact.java)."""
-    tmp = server.root / "tmp"
-    cmd = [java.java17(), "-Xmx256m", f"-Dhbase.tmp.dir={tmp}"] + _jvm_flags(server, "probe.log")
-    cmd += ["-cp", ":".join(maven.classpath(HBASE / "pom.xml", WHAT)), str(COMPACT),
-            str(server.zk_port), table, str(int(seconds)), str(tmp)]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
-    if p.returncode != 0:
-        raise ScriptError(f"hbase-local compact {table} in {server.root} failed (exit "
-                          f"{p.returncode}): {(p.stdout + p.stderr).strip()[-800:]}")
-    print(p.stdout.strip())
-
-
 _SERVER_REGIONS = re.compile(r"(\d+\.\d+\.\d+\.\d+:\d+)(?:\(([^)]*)\))?")
 
 
@@ -321,10 +307,15 @@ def parser() -> argparse.ArgumentParser:
         prog="hbase-local",
         description="Start, stop and inspect a real local HBase 2.6 on 127.0.0.1: standalone "
                     "(--nodes 1) or a cluster of N nodes on HDFS (--nodes N).")
-    p.add_argument("command", choices=["start", "stop", "status", "compact", "watch"],
+    p.add_argument("command", choices=["start", "stop", "status", "compact", "snapshot",
+                                       "restore", "watch"],
                    help="compact: flush and major-compact --table, waiting until done; "
-                        "watch (internal): stop HBase when --owner-pid exits")
+                        "snapshot: a snapshot of every user table (--snapshot); restore: those "
+                        "tables back to it; watch (internal): stop HBase when --owner-pid exits")
     p.add_argument("--table", default="usertable", help="the table to compact (compact)")
+    p.add_argument("--snapshot", default="ycsbpack-saved",
+                   help="snapshot, restore: the snapshots' name, <name>-<table> "
+                        "(default ycsbpack-saved)")
     p.add_argument("--run-dir", type=Path, default=run_dir("hbase"),
                    help="data, logs, configuration and PID file (default: run/hbase)")
     p.add_argument("--zk-port", type=int, default=2181, help="ZooKeeper client port (default 2181)")
@@ -350,6 +341,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    from . import hbase_admin  # (it runs its programs with this module's JVM flags)
+
     args = parser().parse_args(argv)
     ports = [args.zk_port, args.master_port, args.regionserver_port]
     if len(set(ports)) != 3 or not all(1024 <= p <= 65535 for p in ports):
@@ -380,7 +373,10 @@ def main(argv=None) -> int:
     elif args.command == "status":
         return status(server)
     elif args.command == "compact":
-        compact(server, args.table)
+        hbase_admin.compact(server, args.table)
+    elif args.command in ("snapshot", "restore"):
+        hbase_admin.snapshot(server, "save" if args.command == "snapshot" else "restore",
+                             args.snapshot)
     return 0
 
 

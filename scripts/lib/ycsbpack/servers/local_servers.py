@@ -21,7 +21,7 @@ from typing import Dict, FrozenSet, List, Optional
 from ..core import cpu_sets, procs
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
-from . import cassandra_local, hbase_local, mysql_local
+from . import cassandra_local, hbase_local, live_state, mysql_local
 
 SCRIPTS = REPO_ROOT / "scripts"
 
@@ -140,6 +140,14 @@ class LocalCassandra:
     ) -> subprocess.CompletedProcess:
         return _cli("cassandra-local", ["nodetool", "--node", str(node)] + self._opts()
                     + ["--"] + args, capture=capture, cpus=self.cpus)
+
+    def save_live(self, dest: Path, name: str) -> List[Path]:
+        """The running nodes' user tables saved to `dest` (live_state.py)."""
+        return live_state.cassandra_save(self, dest, name)
+
+    def restore_live(self, src: Path, name: str) -> List[Path]:
+        """The tables saved in `src` put back under the running nodes (live_state.py)."""
+        return live_state.cassandra_restore(self, src, name)
 
     def wait_all_up(self, timeout: float = 120) -> None:
         """Until every node sees every node Up/Normal (`nodetool status`): a restarted node must
@@ -264,6 +272,23 @@ class LocalHBase:
     def compact(self, table: str) -> None:
         """Flush and major-compact `table`, waiting until done (scripts/hbase-local compact)."""
         _cli("hbase-local", ["compact", "--table", table] + self._opts(), cpus=self.cpus)
+
+    def save_live(self, dest: Path, name: str) -> List[Path]:
+        """A snapshot `name`-<table> of every user table (live_state.py); returns its
+        manifests (what the snapshot holds lives in HBase's root directory, not in `dest`)."""
+        _cli("hbase-local", ["snapshot", "--snapshot", name] + self._opts(), cpus=self.cpus)
+        return self._manifests(name)
+
+    def restore_live(self, src: Path, name: str) -> List[Path]:
+        """Every table of the snapshots `name`-<table> restored to it (live_state.py)."""
+        _cli("hbase-local", ["restore", "--snapshot", name] + self._opts(), cpus=self.cpus)
+        return self._manifests(name)
+
+    def _manifests(self, name: str) -> List[Path]:
+        found = sorted(self.run_dir.glob(f"data/hbase/.hbase-snapshot/{name}-*/data.manifest"))
+        if not found and self.nodes == 1:
+            raise ScriptError(f"no snapshot {name}-<table> in {self.run_dir}/data/hbase")
+        return found
 
     def region_layout(self) -> Dict[str, Dict[str, int]]:
         """{region server address: {table: regions}} of the live region servers."""
