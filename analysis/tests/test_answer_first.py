@@ -59,16 +59,6 @@ def test_one_sign_per_verdict():
     assert answer.symbol(_verdict(verdict="not judged: hbase trial 2: NOT steady")) == "?"
 
 
-def test_the_quickstart_page_shows_what_the_command_writes_for_the_fixture(report):
-    """docs/quickstart.md's example answer is generated from the kept fixture: the page and
-    `ycsb-report fixtures/quickstart-s4/qs-main` must agree."""
-    page = (FIXTURES.parents[2] / "docs" / "quickstart.md").read_text()
-    marker = "<!-- answer.txt of fixtures/quickstart-s4 -->\n```\n"
-    shown = page[page.index(marker) + len(marker):]
-    shown = shown[:shown.index("```")]
-    assert shown == (report / "answer.txt").read_text()
-
-
 def test_secondary_figures_follow_in_their_own_table_named_service_times(report):
     """The answer shows the primary figure only; the latencies of the closed loop follow in a
     table of their own, said to be secondary, labelled service time."""
