@@ -214,8 +214,7 @@ def run_phase(
                    {"skipped": ["the servers were not sampled (run-scenario --no-server-watch)"]})
     metadata = phase_metadata(phase, commands, statuses, start, end, launcher, sorted(pids))
     metadata["servers"] = servers
-    # what each side does with an acknowledged write, from the settings just read
-    metadata["durability"] = durability(servers, metadata["properties"])
+    metadata["durability"] = durability(servers, metadata["properties"])  # from those settings
     if after:
         metadata["after_clients"] = after
     metadata["warmup"] = (
