@@ -12,6 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from ycsb_analysis import capacity
+from ycsb_analysis.charts import capacity as capacity_chart
+from ycsb_analysis.cli import main
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.timeseries import hdr_origin
 
@@ -176,3 +178,40 @@ def test_a_step_measured_longer_is_judged_over_its_whole_longer_window(tmp_path)
     (d / "metadata.json").write_text(json.dumps(meta))
     judged = capacity.judge(load_phase_dir(d))
     assert judged["window_s"] == 4 and " over 4 s;" in judged["summary"]
+
+
+def test_a_search_where_nothing_held_says_the_objective_lies_below_the_latency_floor(tmp_path):
+    """Not "capacity 0 ops/s": the floor is the lowest objective figure of the paced steps
+    (each step's worst operation's intended p99), and the report's capacity section says it."""
+    steps = capacity.steps_table(load([str(CASSANDRA)], skipped=[]))
+    (found,) = capacity.capacities(steps).to_dict("records")
+    paced = steps[steps["step"] > 0].groupby("step")["intended_p99_us"].max()
+    assert found["objective"] == "p99<=20ms" and found["floor_us"] == paced.min() > 20_000
+    assert found["capacity"] == (f"none: {capacity.BELOW_FLOOR} (floor: p99 "
+                                 f"{paced.min() / 1000:,.1f} ms, intended)")
+    assert main([str(CASSANDRA), "-o", str(tmp_path)]) == 0
+    page = (tmp_path / "report.html").read_text()
+    assert capacity.BELOW_FLOOR in page and "capacity ops per s" not in page
+
+
+def test_a_search_that_held_gives_its_capacity_in_ops_per_s_and_the_probe_is_drawn_apart(
+        monkeypatch, tmp_path):
+    """On real searches of both databases (fixtures/capacity-s4-both): each trial's capacity in
+    words is its figure; on the chart each probe is one unjoined marker, and no line of the
+    paced steps reaches the probe's rate."""
+    runs = load([str(FIXTURES / "capacity-s4-both")], skipped=[])
+    steps = capacity.steps_table(runs)
+    found = capacity.capacities(steps)
+    assert (found["capacity"] == found["capacity_ops_per_s"].map("{:,.0f} ops/s".format)).all()
+    drawn = []
+    monkeypatch.setattr(capacity_chart, "save", lambda fig, *a: drawn.append(fig) or None)
+    capacity_chart.capacity_charts(runs, tmp_path)
+    (ax, _) = drawn[0].axes
+    probes = steps[steps["step"] == 0].drop_duplicates(["database", "repeat"])
+    markers = [line for line in ax.get_lines() if "unthrottled probe" in line.get_label()]
+    assert len(markers) == len(probes) == 4
+    assert all(m.get_linestyle() == "None" and len(m.get_xdata()) == 1 for m in markers)
+    paced = [line for line in ax.get_lines() if line not in markers and len(line.get_xdata()) > 1
+             and line.get_linestyle() != "None" and line.get_xdata()[0] != line.get_xdata()[-1]]
+    probe_rates = set(probes["achieved_ops_per_s"])
+    assert paced and not any(probe_rates & set(map(float, line.get_xdata())) for line in paced)

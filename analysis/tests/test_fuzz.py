@@ -4,7 +4,7 @@ import random
 
 import polars as pl
 from conftest import OUTPUTS, SEED
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ycsb_analysis.readers.lines import LINE_KINDS, classify
 from ycsb_analysis.readers.output import parse_text
@@ -50,6 +50,7 @@ def mutated_line(draw):
     max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(st.lists(mutated_line(), min_size=1, max_size=30))
+@example(lines=["[UPDATE], Return=OK, .134"])  # a count that is no whole number (found by it)
 def test_mutated_lines_are_parsed_or_counted_never_crash(lines):
     text = "\n".join(lines)
     outputs = parse_text(text)

@@ -15,7 +15,9 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
-def _browser_or_reason():
+def browser_or_reason(width: int = 1280, height: int = 2000):
+    """A headless Chromium whose viewport is ``width`` x ``height`` CSS pixels, or None and why
+    not."""
     missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
     if missing:
         return None, f"{', '.join(missing)} not found: apt-get install -y chromium chromium-driver"
@@ -38,20 +40,32 @@ def _browser_or_reason():
         "--disable-component-update",
         "--disable-sync",
         f"--user-data-dir={profile}",
-        "--window-size=1280,2000",
+        f"--window-size={width},{height}",
+        "--hide-scrollbars",
     ):
         opts.add_argument(flag)
     # An explicit driver path: Selenium Manager must not try to download one.
-    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts), None
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
+    # the window's frame must not eat into the screen measured: the viewport itself is set
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return driver, None
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver, reason = _browser_or_reason()
+def headless_browser(width: int = 1280, height: int = 2000):
+    """The browser of :func:`browser_or_reason`; where there is none, the test fails on CI and
+    is skipped elsewhere."""
+    driver, reason = browser_or_reason(width, height)
     if driver is None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"headless browser check cannot run on CI: {reason}")
         pytest.skip(reason)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = headless_browser()
     yield driver
     driver.quit()
 

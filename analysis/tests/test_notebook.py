@@ -3,8 +3,11 @@
 from pathlib import Path
 
 import nbformat
-from conftest import RESULTS
+from conftest import FIXTURES, RESULTS
 from nbclient import NotebookClient
+from ycsb_analysis import answer
+from ycsb_analysis.comparisons import compare_sides
+from ycsb_analysis.loader import load
 
 NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "explore_results.ipynb"
 
@@ -30,3 +33,8 @@ def test_notebook_executes_and_shows_charts(monkeypatch):
         if o.output_type == "error"
     ]
     assert errors == []
+    # it opens with the answer: the table report.html opens with, made by the same code
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    (shown,) = [o["data"]["text/html"] for o in first.outputs if "text/html" in o.get("data", {})]
+    expected = answer.of(compare_sides(load([str(FIXTURES / "trials-s4")])))
+    assert 'id="answer-table"' in expected and shown == expected

@@ -1,6 +1,8 @@
 """The answer first: one row per compared phase, in the manner of Go's benchstat — each side's
 primary figure with its 95% interval, the ratio with its interval, one symbol for the verdict,
-the trials, and a mark for each caveat (explained once, below the table).
+the trials, and a mark for each caveat (explained once, below the table). The other figures of
+each phase (latencies; in a closed loop service times) follow in a table of their own, said to be
+secondary: one figure decides a phase (verdicts.PRIMARY).
 
 It heads report.html and is written as answer.txt, which the quickstart prints as its last lines
 before the report's path: the same table, defined once here. The verdicts themselves (the
@@ -19,8 +21,10 @@ import math
 
 import pandas as pd
 
+from . import comparability
+from .comparisons import Comparisons
 from .intervals_html import plus_minus
-from .verdicts import COMPARED
+from .verdicts import COMPARED, LATENCIES, closed_loop
 
 _COLUMN = {label: column for column, label, _ in COMPARED}
 LEGEND = ("~ no significant difference (the ratio's 95% interval includes 1); ? not judged (one "
@@ -37,29 +41,47 @@ def symbol(v: pd.Series) -> str:
     return "?"
 
 
-def table(agg: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
-    """The primary verdict of every compared phase, one row each."""
+def _side(agg: pd.DataFrame, v: pd.Series, side: str) -> pd.Series | None:
+    """The aggregate row of one side of a verdict (its own results: timestamp)."""
+    match = agg[(agg["database"] == side) & (agg["phase"] == v["phase"])
+                & (agg["scenario"] == v["scenario"]) & (agg["timestamp"] == v["timestamp"])]
+    return match.iloc[0] if not match.empty else None
+
+
+def _rows(agg: pd.DataFrame, verdicts: pd.DataFrame, primary: bool) -> pd.DataFrame:
+    """One row per verdict whose ``primary`` is as asked, condensed (module docstring)."""
     if verdicts.empty:
         return pd.DataFrame()
     rows = []
-    for _, v in verdicts[verdicts["primary"].fillna(False).astype(bool)].iterrows():
-        figure = _COLUMN.get(v["figure"], "throughput_ops_per_s")
-        sides = {}
-        for side in (v["side_a"], v["side_b"]):
-            match = agg[(agg["database"] == side) & (agg["phase"] == v["phase"])
-                        & (agg["scenario"] == v["scenario"])
-                        & (agg["timestamp"] == v["timestamp"])]
-            sides[side] = plus_minus(match.iloc[0], figure) if not match.empty else "–"
+    for _, v in verdicts[verdicts["primary"].fillna(False).astype(bool) == primary].iterrows():
+        column = _COLUMN.get(v["figure"], "throughput_ops_per_s")
+        found = {side: _side(agg, v, side) for side in (v["side_a"], v["side_b"])}
+        sides = {side: plus_minus(row, column) if row is not None else "–"
+                 for side, row in found.items()}
+        # in a closed loop each side ran at its own saturation: its latency is a service time
+        closed = all(row is not None and closed_loop(row) for row in found.values())
+        figure = (f"{LATENCIES[column]} (µs)" if closed and column in LATENCIES else
+                  f"{v['figure']} (µs)" if column in LATENCIES else v["figure"])
         ratio = (f"{v['ratio']:.2f} ({v['ratio_low']:.2f}–{v['ratio_high']:.2f})"
                  if v["ratio_low"] == v["ratio_low"] else
                  f"{v['ratio']:.2f}" if v["ratio"] == v["ratio"] else "–")
         marks = str(v.get("marks") or "")
-        rows.append({"phase": f"{v['scenario']} {v['phase']}", "figure": v["figure"],
+        rows.append({"phase": f"{v['scenario']} {v['phase']}", "figure": figure,
                      "A": v["side_a"], "A figure": sides[v["side_a"]],
                      "B": v["side_b"], "B figure": sides[v["side_b"]],
                      "A/B (95% CI)": ratio, "verdict": symbol(v), "trials": v["trials"],
                      "marks": " ".join(f"[{m}]" for m in marks.split(",") if m and m != "nan")})
     return pd.DataFrame(rows)
+
+
+def table(agg: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
+    """The primary verdict of every compared phase, one row each."""
+    return _rows(agg, verdicts, primary=True)
+
+
+def secondary(agg: pd.DataFrame, verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Every other figure compared (latencies), one row each: they decide nothing."""
+    return _rows(agg, verdicts, primary=False)
 
 
 def text(answer: pd.DataFrame) -> str:
@@ -76,22 +98,41 @@ def text(answer: pd.DataFrame) -> str:
     return "\n".join(line) + "\n" + LEGEND + "\n"
 
 
-def section(answer: pd.DataFrame, footnotes: dict[str, str]) -> str:
-    """The table as the report's first section (nothing when no two sides were compared)."""
-    if answer.empty:
-        return ""
+def _html_table(rows: pd.DataFrame, table_id: str) -> str:
     head = "".join(f"<th class=\"text\">{html.escape(c)}</th>" for c in
                    ("phase", "figure", "A", "B", "A/B (95% CI)", "verdict", "trials", ""))
     body = "".join(
         "<tr>" + "".join(f'<td class="text">{html.escape(str(c))}</td>' for c in (
             r["phase"], r["figure"], f"{r['A']}: {r['A figure']}", f"{r['B']}: {r['B figure']}",
             r["A/B (95% CI)"], r["verdict"], r["trials"], r["marks"])) + "</tr>"
-        for _, r in answer.iterrows())
-    used = sorted({m.strip("[]") for marks in answer["marks"] for m in marks.split() if m},
+        for _, r in rows.iterrows())
+    return f'<table id="{table_id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def section(answer: pd.DataFrame, footnotes: dict[str, str],
+            others: pd.DataFrame | None = None) -> str:
+    """The table as the report's first section (nothing when no two sides were compared), the
+    secondary figures (``others``: :func:`secondary`) in their own table right after it."""
+    if answer.empty:
+        return ""
+    others = others if others is not None else pd.DataFrame()
+    used = sorted({m.strip("[]") for rows in (answer, others) if not rows.empty
+                   for marks in rows["marks"] for m in marks.split() if m},
                   key=lambda m: int(m) if m.isdigit() else math.inf)
     notes = "".join(f'<p class="note footnote">[{html.escape(m)}] not like for like: '
                     f"{html.escape(footnotes.get(m, 'see comparability.csv'))}</p>" for m in used)
-    return ('<section id="answer"><h2>The answer</h2>'
-            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            f'<p class="note">{html.escape(LEGEND)}; <a href="#verdicts">the verdicts in words'
-            "</a>, secondary figures included.</p>" + notes + "</section>")
+    second = "" if others.empty else (
+        '<h3 id="secondary">Secondary figures</h3><p class="note">Secondary: they decide '
+        "nothing (one figure decides a phase, above; five figures judged at 95% would be five "
+        "chances of a false call). In a closed loop each side ran at its own saturation, so its "
+        "latencies are service times there.</p>" + _html_table(others, "secondary-table"))
+    return ('<section id="answer"><h2>The answer</h2>' + _html_table(answer, "answer-table")
+            + second + f'<p class="note">{html.escape(LEGEND)}; <a href="#verdicts">the '
+            "verdicts in words</a>.</p>" + notes + "</section>")
+
+
+def of(compared: Comparisons) -> str:
+    """The answer of a set of results as the report opens with it, and the notebook."""
+    return section(table(compared.agg, compared.verdicts),
+                   comparability.footnotes(compared.differences),
+                   secondary(compared.agg, compared.verdicts))

@@ -14,9 +14,11 @@ queueing (coordinated omission) and the intended figure is the one to believe.
 
 The capacity of a trial's search is the highest target at which every step held (the runner
 runs the rate found again to confirm it); the unthrottled probe only gives the ceiling (without
-a schedule its intended latency is its service time). Trials give the capacity an interval and
-two databases a ratio, drawn as every comparison of the pack (verdicts.compare: trials paired
-A,B then B,A).
+a schedule its intended latency is its service time). Where no step held on latency, there is no
+capacity to give: the objective lies below the latency floor (the lowest of the paced steps'
+objective figures), and the search says so with that floor instead of "0 ops/s". Trials give
+the capacity an interval and two databases a ratio, drawn as every comparison of the pack
+(verdicts.compare: trials paired A,B then B,A).
 
 ``python -m ycsb_analysis.capacity STEP_DIR`` prints one step's judgement as JSON (what the
 runner reads to choose its next rate).
@@ -47,6 +49,19 @@ FELL_BEHIND_MARGIN, FELL_BEHIND_MIN_US = 0.25, 1000.0
 RESOLUTION = 0.10  # a capacity within this share of the ceiling is bounded by the ceiling
 INTENDED = "Intended-"
 SKIPPED_METRICS = ("CLEANUP",)
+BELOW_FLOOR = "the objective lies below the latency floor at every rate tried"
+
+
+def capacity_words(found: float, floor_us: float, bound_us: float, key: str) -> str:
+    """A search's capacity in words: "9,200 ops/s", or why there is none (``floor_us``: the
+    lowest intended figure of its paced steps, the deciding operation's)."""
+    if found > 0:
+        return f"{found:,.0f} ops/s"
+    if floor_us > bound_us:
+        return f"none: {BELOW_FLOOR} (floor: {key} {floor_us / 1000:,.1f} ms, intended)"
+    return ("none: no step held, though its latency kept the objective at some rate tried (the "
+            "client fell short of the target: capacity-steps.csv says why)"
+            if floor_us == floor_us else "none: no paced step was measured")
 
 
 def objective_key(objective: dict) -> str:
@@ -160,6 +175,12 @@ def steps_table(runs: list[Run]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _objective_figure(step: pd.DataFrame) -> float:
+    """One step's figure for its objective: its worst operation's intended latency (µs)."""
+    column = f"intended_{step['objective_key'].iloc[0]}_us" if "objective_key" in step else ""
+    return float(step[column].max()) if column in step else math.nan
+
+
 def capacities(steps: pd.DataFrame) -> pd.DataFrame:
     """One row per search and trial: the highest target at which every step held, whether a
     second step confirmed it, the seconds it held over (its windows together), what bounded it,
@@ -170,6 +191,9 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
     per_step = steps.drop_duplicates(["scenario", "timestamp", "database", "search", "repeat",
                                       "step"])
     keys = ["scenario", "timestamp", "database", "search", "repeat"]
+    # each step's objective figure: its worst operation's (the one that decides it)
+    figure = steps.groupby(keys + ["step"], sort=False, dropna=False).apply(
+        _objective_figure, include_groups=False)
     for key, everything in per_step.groupby(keys, sort=False, dropna=False):
         checks = everything[everything["check"].notna()]
         g = everything[everything["check"].isna()]
@@ -178,12 +202,16 @@ def capacities(steps: pd.DataFrame) -> pd.DataFrame:
         every = paced.groupby("target")["held"].all()
         ceiling = float(probe["achieved_ops_per_s"].iloc[0]) if len(probe) else math.nan
         found = float(every[every].index.max()) if every.any() else 0.0
+        floor = min((figure[key + (k,)] for k in paced["step"]), default=math.nan)
         # the search climbed to within RESOLUTION of the ceiling: throughput bounds it there
         bounded = ("nothing held" if not found else "ceiling"
                    if found >= (1 - RESOLUTION) * ceiling else "objective")
         at_found = paced[paced["target"] == found] if found else paced.iloc[:0]
-        row = dict(zip(keys, key), objective=g["objective"].iloc[0],
-                   capacity_ops_per_s=found, bounded_by=bounded, steps=len(g),
+        first = g.iloc[0]
+        row = dict(zip(keys, key), objective=first["objective"],
+                   capacity=capacity_words(found, floor, first.get("bound_us", math.nan),
+                                           first.get("objective_key", "")),
+                   capacity_ops_per_s=found, floor_us=floor, bounded_by=bounded, steps=len(g),
                    confirmed=len(at_found) > 1,
                    held_over_s=float(at_found["window_s"].sum()) if found else math.nan,
                    ceiling_ops_per_s=ceiling)
@@ -224,9 +252,8 @@ def capacity_verdicts(found: pd.DataFrame, known: dict | None = None) -> pd.Data
                     for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
             for row in compared:
                 if none:  # a ratio of nothing is no ratio
-                    row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (the "
-                                      "objective failed at every rate tried; a looser "
-                                      "objective or more steps)")
+                    row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (why: "
+                                      "capacity.csv; a looser objective or more steps)")
                     row["significant"] = False
             rows += compared
     return pd.DataFrame(rows)
@@ -249,8 +276,10 @@ def html_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFram
         f"client achieved at least {steps['keep_up'].iloc[0]:.0%} of the target. A trial's "
         "capacity is the highest target at which every step held (the rate found is run again "
         "to confirm it); trials give the interval (capacity.csv, "
-        "capacity-steps.csv).</p>"
-        + html_table(found) + html_table(verdict_rows) + html_table(per_step[cols])
+        "capacity-steps.csv). Where nothing held, the lowest intended figure of the paced steps "
+        "is the latency floor: an objective below it holds at no rate tried.</p>"
+        + html_table(found.drop(columns=["capacity_ops_per_s"]))
+        + html_table(verdict_rows) + html_table(per_step[cols])
     )
 
 

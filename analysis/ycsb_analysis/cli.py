@@ -24,6 +24,7 @@ import pandas as pd
 from . import __version__, answer, capacity, comparability
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
+from .comparisons import compare_sides
 from .errors import UnreadableInput
 from .html_report import write_report
 from .intervals_html import sections as interval_sections
@@ -34,10 +35,9 @@ from .plausibility import implausible_figures
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
 from .servers import servers_table
-from .sides import known_sides
 from .summary import runs_summary
 from .tables import write_csv, write_parquet
-from .verdicts import against_baseline, aggregate, between_databases, unmatched_phases
+from .verdicts import against_baseline, aggregate, unmatched_phases
 
 EXIT_COMPLETE = 0
 EXIT_INTERNAL_ERROR = 1
@@ -276,23 +276,16 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         r.warnings += [f"implausible: {f}" for f in implausible_figures(r)]
     merged = {run_label(r): merge_clients(r) for r in runs}
     summary = runs_summary(runs, merged, skip)
-    agg = aggregate(summary)
-    db_verdicts = between_databases(agg)
-    cap_steps = capacity.steps_table(runs)
-    cap_found = capacity.capacities(cap_steps)
-    cap_verdicts = capacity.capacity_verdicts(cap_found, known_sides(summary))
-    if not cap_verdicts.empty:
-        db_verdicts = pd.concat([db_verdicts, cap_verdicts.reindex(columns=db_verdicts.columns)],
-                                ignore_index=True)
-    db_verdicts, differences = comparability.between_databases(db_verdicts, runs, expected)
+    compared = compare_sides(runs, summary, expected)
+    agg, db_verdicts, differences = compared.agg, compared.verdicts, compared.differences
+    cap_steps, cap_found, cap_verdicts = compared.steps, compared.found, compared.capacity_verdicts
     servers = servers_table(runs)
     charts: list[Chart] = [c for chart in ALL_CHARTS for c in chart(runs, out)]
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
-    answer_table = answer.table(agg, db_verdicts)
     if not db_verdicts.empty:
         write_csv(db_verdicts, out / "verdicts.csv")
-        (out / "answer.txt").write_text(answer.text(answer_table))
+        (out / "answer.txt").write_text(answer.text(answer.table(agg, db_verdicts)))
         written += [out / "verdicts.csv", out / "answer.txt"]
     if not servers.empty:
         write_csv(servers, out / "servers.csv")
@@ -327,8 +320,7 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     notes = [str(s) for s in repeated] + notes
     report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
                           skipped=skipped, unused=unused, notes=notes, files=written,
-                          answer=answer.section(answer_table,
-                                                comparability.footnotes(differences)),
+                          answer=answer.of(compared),
                           extra_sections=interval_sections(agg, db_verdicts)
                           + capacity.html_section(cap_steps, cap_found, cap_verdicts)
                           + comparability.html_section(runs, differences))

@@ -15,6 +15,12 @@ CPUs, threads and clients, the workload properties both set, the servers' machin
 servers' settings and schema differ by design. What differs *because* two databases are compared
 (each binding's name, the client libraries both load at their own versions, the database's
 version) is inherent: listed once in "What ran", never on a verdict.
+Durability (metadata.json "durability", the runner's runner/durability.py: what each side does
+with an acknowledged write) is compared on what such a write survives: across databases a
+difference between the two databases' own defaults (Cassandra's periodic commit log, a
+standalone HBase's WAL on a local filesystem that cannot hflush) is inherent, one the user set
+on either side (commitlog_sync batch, hbase.durability, hbase.wal.hsync) is marked.
+Metadata written before it was recorded says so ("not recorded").
 The two sides of an A/A test (one database, sides.py) are compared on everything, and so are
 current vs ``--baseline``, servers' settings and schema included.
 Differences the user meant to make are listed with ``--expected-difference PATTERN`` (a glob
@@ -37,7 +43,10 @@ KEY = ("scenario", "timestamp", "phase", "database")
 MARK = "not like for like"
 # across databases, what differs because two databases are compared (besides the client
 # libraries both load, at each binding's own versions): never a mark, listed in "What ran"
-INHERENT = ("binding", "server version", "server versions of the nodes")
+# what an acknowledged write survives (the runner's words), and how: "durability"
+SURVIVES, DURABILITY = "durability: an acknowledged write survives", "durability"
+DEFAULT, SET = " (the database's default)", " (set)"
+INHERENT = ("binding", "server version", "server versions of the nodes", DURABILITY)
 # a setting that says where (a directory, a file, an address): it differs between run
 # directories and machines without moving a figure by itself
 _WHERE = re.compile(r"^\[?(/|\d+\.\d+\.\d+\.\d+|file:)")
@@ -107,6 +116,12 @@ def fingerprint(metadata: dict) -> dict[str, str]:
             facts[fact] = ", ".join(map(str, sorted(values - {None})))
     for k, v in (servers.get("settings") or {}).items():
         facts[f"server setting {k}"] = str(v)
+    durability = metadata.get("durability")
+    if isinstance(durability, dict) and durability.get("survives"):
+        facts[SURVIVES] = durability["survives"] + (DEFAULT if durability.get("default") else SET)
+        facts[DURABILITY] = str(durability.get("acknowledged_write", ""))
+    elif isinstance(durability, dict):
+        facts[DURABILITY] = f"not read: {durability.get('unknown', 'no detail')}"
     if servers.get("schema"):
         facts["schema"] = str(servers["schema"]).strip()
     return facts
@@ -144,14 +159,18 @@ def differences(a: dict[str, str], b: dict[str, str], cross_database: bool) -> l
     return out
 
 
-def inherent(fact: str, cross_database: bool) -> bool:
-    """Whether a difference in ``fact`` is what is being compared (two databases' bindings,
-    their client libraries, their versions) rather than something the user set."""
-    return cross_database and (fact in INHERENT or fact.startswith("client library "))
+def inherent(fact: str, cross_database: bool, va: str | None = None,
+             vb: str | None = None) -> bool:
+    """Whether a difference in ``fact`` (``va`` vs ``vb``) is what is being compared (two
+    databases' bindings, their client libraries, their versions, how each does durability by
+    default) rather than something the user set."""
+    defaults = fact == SURVIVES and all((v or "").endswith(DEFAULT) for v in (va, vb))
+    return cross_database and (fact in INHERENT or fact.startswith("client library ") or defaults)
 
 
 def _held_across_databases(fact: str, va: str | None, vb: str | None) -> bool:
-    if fact in SERVER_MACHINE or fact.startswith(("client library ", "workload property ")):
+    if fact in SERVER_MACHINE + (SURVIVES,) or fact.startswith(("client library ",
+                                                                  "workload property ")):
         return va is not None and vb is not None  # read by both sides / set on both sides
     if fact in INHERENT:
         return True
@@ -178,7 +197,7 @@ def annotate(verdicts: pd.DataFrame, comparison: str, pairs: dict, expected: lis
     for i, (scenario, phase, name_a, name_b, fa, fb, cross) in pairs.items():
         marks = []
         for fact, va, vb in differences(fa, fb, cross):
-            given = inherent(fact, cross)
+            given = inherent(fact, cross, va, vb)
             meant = not given and any(fnmatch.fnmatch(fact, p) for p in expected)
             mark = None
             if not given and not meant:
@@ -241,7 +260,8 @@ def against_baseline(comparison: pd.DataFrame, runs, base_runs, expected: list[s
 # what the report's "What ran" table shows of each phase (all facts: metadata.json)
 SHOWN = ("binding", "pack commit", "JDK", "JVM flags", "client threads", "server version",
          "server versions of the nodes", "server nodes", "server cores", "server memory gib",
-         "loader cores", "loader memory gib", "OpenTelemetry agent")
+         "loader cores", "loader memory gib", "OpenTelemetry agent", SURVIVES, DURABILITY)
+NOT_RECORDED = "not recorded (metadata.json from before durability was recorded)"
 SAME = ["side_a", "side_b", "fact", "value_a", "value_b"]
 
 
@@ -255,6 +275,7 @@ def html_section(runs, differences: pd.DataFrame) -> str:
         if not facts:
             continue
         servers = r.metadata.get("servers") or {}
+        facts.setdefault(DURABILITY, NOT_RECORDED)
         rows.append({"phase": f"{r.database} {r.phase}"} | {k: facts.get(k, "") for k in SHOWN}
                     | {"server settings": len(servers.get("settings") or {}),
                        "not read": "; ".join(servers.get("skipped") or [])})
@@ -268,11 +289,16 @@ def html_section(runs, differences: pd.DataFrame) -> str:
            "workload, and the servers as they describe themselves (metadata.json \"servers\": "
            "versions, settings, schema). A verdict whose sides differ in something you control "
            f"that can move a figure ends \"{MARK} [n]\"; mark n is below (and in "
-           "comparability.csv).</p>" + html_table(pd.DataFrame(rows)))
+           "comparability.csv). Durability is what each side does with an acknowledged write "
+           "(metadata.json \"durability\", read from the servers' settings): two databases "
+           "differ in it by their own defaults (Cassandra's periodic commit log; a standalone "
+           "HBase's WAL on the local filesystem, which cannot hflush, where HDFS can), which "
+           "is listed here, not marked; a durability you set on either side is marked.</p>"
+           + html_table(pd.DataFrame(rows)))
     if not given.empty:
         out += ("<p class=\"note\">Inherent to what is compared (each binding, the client "
-                "libraries both load at their own versions, the databases' versions): never a "
-                "mark.</p>" + html_table(given.drop_duplicates(SAME)[SAME]))
+                "libraries both load at their own versions, the databases' versions and default "
+                "durability): never a mark.</p>" + html_table(given.drop_duplicates(SAME)[SAME]))
     if not other.empty:
         out += html_table(other)
     return out

@@ -1,6 +1,8 @@
 """The capacity search's runner side without servers: the objective, the step schedule, what
 each step runs (its target, intended latency, directory and metadata) and the search loop over
 judged steps."""
+from pathlib import Path
+
 import pytest
 from test_scripts_scenarios import phases, plan
 from ycsbpack.core.errors import ScriptError
@@ -205,3 +207,26 @@ def test_slo_check_runs_the_phase_at_0_9_and_1_25_times_the_capacity_found():
     with pytest.raises(ScriptError, match="--slo-check checks the capacity a search found"):
         from ycsbpack.runner import run_scenario
         run_scenario.main(["S4", "--dry-run", "--slo-check"])
+
+
+def test_a_search_where_nothing_held_names_the_latency_floor_not_a_capacity_of_zero():
+    """Replayed on the analysis's judgements of a real search on Cassandra (analysis/tests/
+    fixtures/capacity-cassandra: p99<=20ms failed at both rates tried): the runner says the
+    objective lies below the latency floor, the floor the report gives (capacity.csv)."""
+    analysis = pytest.importorskip("ycsb_analysis.capacity")
+    from ycsb_analysis.loader import load, load_phase_dir
+
+    search_dir = (Path(__file__).parents[2] / "analysis" / "tests" / "fixtures"
+                  / "capacity-cassandra" / "20261128T183946Z")
+    steps = [analysis.judge(load_phase_dir(search_dir
+                                           / f"cassandra-update-heavy-threads-4-step-{k}"))
+             for k in range(3)]
+    phase, _ = searched("ci")
+    search = CapacitySearch(phase, parse_objective("p99<=20ms"), 2)
+    said = []
+    result = search.run(lambda p: p, judge=lambda p: steps[p.capacity["step"]], say=said.append)
+    report = analysis.capacities(analysis.steps_table(load([str(search_dir)], skipped=[])))
+    assert result["capacity"] == 0 and result["floor_us"] == report["floor_us"].iloc[0] > 20_000
+    assert said[-1] == ("   no capacity at p99<=20ms (intended): the objective lies below the "
+                        "latency floor at every rate tried (floor: p99 100.4 ms, intended)")
+    assert report["capacity"].iloc[0].endswith(said[-1].split(": ", 1)[1])

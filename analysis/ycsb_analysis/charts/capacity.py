@@ -1,6 +1,8 @@
-"""Capacity searches (run-scenario --slo): latency against achieved throughput for every step,
-both databases on one figure, the objective as a line and each trial's capacity marked; and
-achieved against target rate, which shows where the client fell behind."""
+"""Capacity searches (run-scenario --slo): latency against achieved throughput for every paced
+step, both databases on one figure, the objective as a line and each trial's capacity marked
+(or, where nothing held, the latency floor); the unthrottled probe drawn apart, unjoined: its
+intended latency is its service time, not a point of the curve; and achieved against target
+rate, which shows where the client fell behind."""
 
 from __future__ import annotations
 
@@ -51,6 +53,11 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
             t = _deciding(t, key)
             c = color(db, known)
             label = db + (f" trial {trial}" if trial else "")
+            probe, t = t[t["target"].isna()], t[t["target"].notna()]
+            if len(probe):  # no schedule: one figure (service = intended), no line to the steps
+                ax.plot(probe["achieved_ops_per_s"], probe[f"service_{key}_us"] / 1000.0, "*",
+                        color=c, ms=11, mfc="none", label=f"{label}: unthrottled probe "
+                        f"(service {key})")
             for kind, level, style, width in LINES:
                 col = f"{kind}_{level}_us"
                 xerr, yerr = _errorbars(t, "achieved_ops_per_s", col)
@@ -70,13 +77,19 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
                 ax.axvline(r, color=c, ls="-.", lw=1)
                 ax.annotate(f"{label}: {r:,.0f} ops/s", (r, bound_ms), rotation=90, fontsize=7,
                             color=c, xytext=(-10, -80), textcoords="offset points")
+            elif len(cap) and cap["floor_us"].iloc[0] == cap["floor_us"].iloc[0]:
+                floor_ms = float(cap["floor_us"].iloc[0]) / 1000.0
+                ax.axhline(floor_ms, color=c, ls="-.", lw=1)
+                ax.annotate(f"{label}: {cap['capacity'].iloc[0]}", (0.01, floor_ms),
+                            xycoords=("axes fraction", "data"), fontsize=7, color=c,
+                            xytext=(0, 3), textcoords="offset points")
         ax.axhline(bound_ms, color="red", lw=1, label=f"objective {objective}")
         ax.set_yscale("log")
         ax.set_xlabel("achieved throughput (ops/s, measured window; bars: within-run 95%)")
         ax.set_ylabel("latency (ms)")
         ax.set_title(f"Latency against throughput (objective on intended {key}; each trial's "
                      "capacity marked)\nsolid: intended p99, dashed: service p99, dotted: p50 "
-                     "(circles intended, squares service); the rightmost point: the probe",
+                     "(circles intended, squares service); star: the unthrottled probe, apart",
                      fontsize=9)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6, ncol=2)

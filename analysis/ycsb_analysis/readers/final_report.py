@@ -147,9 +147,11 @@ def gc_figures(report: pd.DataFrame) -> pd.DataFrame:
 def returns(report: pd.DataFrame) -> pd.DataFrame:
     """``[READ], Return=NOT_FOUND, 461`` → ``metric, operation, intended, status, count``.
 
-    YCSB reports statuses under the bare operation name (never under ``-FAILED``).
+    YCSB reports statuses under the bare operation name (never under ``-FAILED``), each count a
+    whole number: a line whose count is not (``Return=OK, .134``, a mangled line) counts nothing.
     """
     r = report[report["measurement"].str.startswith("Return=", na=False)]
+    r = r[r["value"].isna() | (r["value"] == r["value"].round())]
     names = [split_metric(m) for m in r["metric"]]
     return pd.DataFrame({
         "metric": pd.Series(r["metric"].to_numpy(), dtype=object),

@@ -30,10 +30,9 @@ def _cpus(cpus) -> str:
 
 
 # "auto" splits from this many usable cores on (two or more for each side). Below, a split
-# leaves the servers one core, and a fresh server JVM then warms up twice as long: measured on an
-# idle 2-core machine (2026-12-06, docs/benchmarks/trials.md), S4 update-heavy on a fresh
-# Cassandra on one core climbed for about 150 s (to 17,900 ops/s) against about 75 s (to
-# 12,000-16,000) sharing both cores with the client: a trial twice as long for the same verdict.
+# leaves the servers one core, and a fresh server JVM then warms up twice as long (S4
+# update-heavy on a fresh Cassandra on one core of two: docs/benchmarks/trials.md): a trial twice
+# as long for the same verdict.
 AUTO_MIN_CORES = 4
 MODES = ("auto", "split", "shared")
 

@@ -19,7 +19,7 @@ step is measured:
   highest rate that held and the lowest above it that did not, until the two are within
   RESOLUTION of each other or the scale's number of steps is spent;
 - the window: near its answer a step's p99 over a minute turns on whether one stall of the
-  server falls in it (docs/benchmarks/capacity.md: 23.5, 42.0 and 103.2 ms at one rate). So a
+  server falls in it (docs/benchmarks/capacity.md). So a
   step whose percentile, at the end of its window, is within a factor UNDECIDED of the bound
   either way (the runner's estimate from the status lines: objective_watch.py) is measured
   LONGER times as long, in the same run, and decided on the whole window; a step that held or
@@ -46,12 +46,12 @@ from ..core.errors import ScriptError
 from ..core.report_tool import VENV, ensure_report_tool
 
 KEEP_UP = 0.95       # achieved / target at least this: the client kept its schedule
-# the first target, as a share of the probe's ceiling: the seven searches up to 2026-12-05 in
-# docs/benchmarks/capacity.md found 40-65% of it
+# the first target, as a share of the probe's ceiling: the searches on record
+# (docs/benchmarks/capacity.md) found 40-65% of it
 FIRST_STEP = 0.6
 # then steps of this share of the ceiling until the objective changes side: a capacity at
 # 40-80% of the ceiling is bracketed within 0.1 x the ceiling in 2-3 steps and found within
-# RESOLUTION in 3-4 (bisection from 0.6 spent a step at 0.8 or 0.3 in six of those searches);
+# RESOLUTION in 3-4 (bisection from 0.6 spent a step at 0.8 or 0.3 in most of those searches);
 # outside that range the search takes more steps and may end with a wider gap, which it says
 STRIDE = 0.1
 RESOLUTION = 0.10    # stop when the highest held and the lowest failed rate are this close
@@ -68,10 +68,9 @@ CONFIRMS = {"cluster": 2, "local": 0, "ci": 0}
 # held once and broke once: docs/benchmarks/capacity.md); 0 keeps the scale's own (CI: seconds)
 MEASURE_S = {"cluster": 120, "local": 60, "ci": 0}
 # an undecided step (its percentile within UNDECIDED x the bound either way, estimated at the
-# end of its window) is measured LONGER x its seconds in all. The 60-s windows of the 2026-12-05
-# searches near their answers ranged over 2.5-7 x at one rate (Cassandra 10,380-10,391 ops/s:
-# 23.5, 42.0, 103.2 ms; HBase 6,938: 20.9, 41.5); 3 x the window averages over 3 x as many
-# stalls. CI: 1, never (its steps check code paths, not figures)
+# end of its window) is measured LONGER x its seconds in all. 60-s windows near a search's
+# answer ranged over 2.5-7 x at one rate (docs/benchmarks/capacity.md); 3 x the window averages
+# over 3 x as many stalls. CI: 1, never (its steps check code paths, not figures)
 UNDECIDED = 3.0
 LONGER = {"cluster": 3, "local": 3, "ci": 1}
 # the probe's: it decides nothing, its steady throughput only sets the targets' scale (2-s
@@ -115,6 +114,16 @@ def capacity_of(tried: List[Tuple[float, bool]]) -> float:
     """The highest target at which every step held (0 when none; a target is run again to
     confirm it)."""
     return max((r for r, _ in tried if all(ok for t, ok in tried if t == r)), default=0.0)
+
+
+def latency_floor(judged: List[dict], objective: Objective) -> float:
+    """The lowest objective figure (intended latency, µs) of the paced steps `judged` (each
+    step's worst operation, which decides it); NaN when none was measured. Where no step held
+    on latency, the objective lies below this floor at every rate tried."""
+    key = f"p{objective.percentile:g}"
+    worst = [max(o["intended"][key]["us"] for o in step["operations"].values())
+             for step in judged if step.get("operations")]
+    return min(worst, default=float("nan"))
 
 
 def next_rate(ceiling: float, tried: List[Tuple[float, bool]], steps: int,
@@ -254,6 +263,7 @@ class CapacitySearch:
         say(f"   probe: {ceiling:,.0f} ops/s unthrottled (the ceiling; without a schedule its "
             f"intended latency is its service time, so it decides nothing); {probe['summary']}")
         tried: List[Tuple[float, bool]] = []
+        judged: List[dict] = []
         rate = next_rate(ceiling, tried, self.steps, self.confirms)
         while rate is not None:
             spent = clock() - began
@@ -267,17 +277,27 @@ class CapacitySearch:
             step = judge(run(self.step_phase(len(tried) + 1, rate, confirm=again)))
             longest = max(longest, clock() - started)
             tried.append((round(rate), bool(step["held"])))
+            judged.append(step)
             say(f"   step {len(tried)}: target {rate:,.0f} ops/s"
                 f"{' (confirmation)' if again else ''}: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
             rate = next_rate(ceiling, tried, self.steps, self.confirms)
         found = capacity_of(tried)
         confirmed = [r for r, _ in tried].count(found) > 1
-        say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s, the highest "
-            f"target at which every step held ({found / ceiling if ceiling else 0:.0%} of the "
-            "ceiling" + ("" if confirmed or not found or not self.confirms else
-                         "; NOT confirmed: the confirmations or the time were spent")
-            + "; the interval comes from trials: --repeat)")
+        floor = latency_floor(judged, self.objective)
+        if found:
+            say(f"   capacity at {self.objective.text} (intended): {found:,.0f} ops/s, the "
+                f"highest target at which every step held ({found / ceiling if ceiling else 0:.0%}"
+                " of the ceiling" + ("" if confirmed or not self.confirms else
+                                     "; NOT confirmed: the confirmations or the time were spent")
+                + "; the interval comes from trials: --repeat)")
+        elif floor > self.objective.bound_us:
+            say(f"   no capacity at {self.objective.text} (intended): the objective lies below "
+                f"the latency floor at every rate tried (floor: p{self.objective.percentile:g} "
+                f"{floor / 1000:,.1f} ms, intended)")
+        else:
+            say(f"   no capacity at {self.objective.text} (intended): no step held (the steps' "
+                "reasons are above)")
         checked = {}
         first_check = self.steps + self.confirms + 1
         for i, share in enumerate(self.checks if found else ()):
@@ -286,5 +306,6 @@ class CapacitySearch:
             say(f"   check at {share:g} x capacity = {share * found:,.0f} ops/s: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")
         self.result = {"ceiling": ceiling, "steps": tried, "capacity": found,
+                       "floor_us": floor if floor == floor else None,
                        "confirmed": confirmed, "checks": checked}
         return self.result

@@ -39,6 +39,7 @@ from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from ..core.secrets import mask_command
 from . import cpu
+from .durability import durability
 from .objective_watch import ObjectiveWatch
 from .phase_metadata import phase_metadata
 from .properties import read_property_files, ycsb_props  # noqa: F401 (also theirs to import)
@@ -213,6 +214,7 @@ def run_phase(
                    {"skipped": ["the servers were not sampled (run-scenario --no-server-watch)"]})
     metadata = phase_metadata(phase, commands, statuses, start, end, launcher, sorted(pids))
     metadata["servers"] = servers
+    metadata["durability"] = durability(servers, metadata["properties"])  # from those settings
     if after:
         metadata["after_clients"] = after
     metadata["warmup"] = (

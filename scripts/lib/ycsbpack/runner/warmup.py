@@ -43,8 +43,8 @@ MAXTIME, WINDOW = "warmup.maxtime", "warmup.window"
 # seconds: (longest warm-up, window judged stable, status interval while warming up)
 # (local: 2-s intervals, 10 samples per window; a 2-core machine's 1-s samples swing +-50%)
 # (ci: 1-s intervals, a 4-s window (two of them at least), at most 12 s: CI-size phases check
-# code paths, not figures; with 20 s, 7 of 8 run phases of S3 and S4's trials on an idle 2-core
-# machine still ended their warm-up NOT steady at 19 s, the other steady at 12 s, 2026-12-04)
+# code paths, not figures, and a longer bound did not make them steady: docs/benchmarks/
+# warm-up.md)
 SCALE_BOUNDS = {"cluster": (300, 30, 5), "local": (60, 20, 2), "ci": (12, 4, 1)}
 _STATUS = re.compile(r" (\d+) sec: \d+ operations; ([0-9.,]+) current ops/sec")
 

@@ -1,0 +1,51 @@
+"""Everything compared in one set of results, computed once for the report and the notebook:
+each phase's trials merged (verdicts.aggregate), the verdicts between the two sides of every
+phase both ran (verdicts.between_databases) and of every capacity search (capacity.py), each
+verdict held against what ran on its two sides (comparability.py: the marks and their table).
+
+The answer (answer.py) condenses these; report.html, answer.txt and the notebook show it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from . import capacity, comparability
+from .loader import Run
+from .sides import known_sides
+from .summary import runs_summary
+from .verdicts import aggregate, between_databases
+
+
+@dataclass
+class Comparisons:
+    """What was compared: ``agg`` one row per phase (its trials merged), ``verdicts`` one row
+    per phase and figure compared (verdicts.csv), ``differences`` every difference found
+    between two sides (comparability.csv), and the capacity searches' ``steps``, ``found``
+    capacities and their ``capacity_verdicts``."""
+
+    agg: pd.DataFrame
+    verdicts: pd.DataFrame
+    differences: pd.DataFrame
+    steps: pd.DataFrame
+    found: pd.DataFrame
+    capacity_verdicts: pd.DataFrame
+
+
+def compare_sides(runs: list[Run], summary: pd.DataFrame | None = None,
+                  expected: list[str] = ()) -> Comparisons:
+    """The comparisons of ``runs`` (their ``summary``: summary.runs_summary, made when not
+    given); ``expected``: the --expected-difference patterns, named but not marked."""
+    summary = runs_summary(runs) if summary is None else summary
+    agg = aggregate(summary)
+    verdicts = between_databases(agg)
+    steps = capacity.steps_table(runs)
+    found = capacity.capacities(steps)
+    cap_verdicts = capacity.capacity_verdicts(found, known_sides(summary))
+    if not cap_verdicts.empty:
+        verdicts = pd.concat([verdicts, cap_verdicts.reindex(columns=verdicts.columns)],
+                             ignore_index=True)
+    verdicts, differences = comparability.between_databases(verdicts, runs, list(expected))
+    return Comparisons(agg, verdicts, differences, steps, found, cap_verdicts)
