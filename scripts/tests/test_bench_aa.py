@@ -4,8 +4,9 @@ tested on real servers (test_scenarios_on_real_servers.py, the --aa test)."""
 
 import math
 
+import numpy as np
 import pytest
-from ycsbpack.bench.bench_aa import clopper_pearson, tally
+from ycsbpack.bench.bench_aa import clopper_pearson, session_cv, tally
 from ycsbpack.core.errors import ScriptError
 
 
@@ -25,3 +26,28 @@ def test_the_false_call_rate_has_the_exact_binomial_interval():
 def test_nothing_to_tally_says_where_it_looked_and_what_to_do(tmp_path):
     with pytest.raises(ScriptError, match=f"no A/A experiment in {tmp_path} .*--experiments N"):
         tally(tmp_path)
+
+
+def _experiments(rng, n, session_cv, trial_cv=0.04, trials=4):
+    """n invocations: each its own offset (log-normal, session_cv), then its trials' noise."""
+    found = []
+    for _ in range(n):
+        level = 10_000 * math.exp(rng.normal(0, session_cv))
+        found.append({"a_figures": list(level * np.exp(rng.normal(0, trial_cv, trials)))})
+    return found
+
+
+@pytest.mark.parametrize("truth", [0.0, 0.05, 0.10])
+def test_the_spread_between_invocations_is_recovered_beyond_the_trials_own(truth):
+    # seeded: 400 sets of 10 invocations of 4 trials (4% between trials); the estimate's median
+    # is within 1.5 points of the truth, and with no session effect it says ~0 most of the time
+    rng = np.random.default_rng(45)
+    estimates = np.array([session_cv(_experiments(rng, 10, truth)) for _ in range(400)])
+    assert abs(np.median(estimates) - truth) < 0.015, np.median(estimates)
+    if truth == 0:
+        assert np.mean(estimates < 0.02) > 0.75
+
+
+def test_the_spread_between_invocations_needs_three_of_them():
+    rng = np.random.default_rng(1)
+    assert math.isnan(session_cv(_experiments(rng, 2, 0.05)))

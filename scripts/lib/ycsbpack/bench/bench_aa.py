@@ -18,6 +18,13 @@ same configuration different on the primary figure (a false call), that rate wit
 difference it resolves, the trials' between-trial CV and its duration. The method promises at
 most 5% false calls; the acceptance asks for at most 10% with the interval quoted.
 
+Between invocations: within one invocation the A/A verdict sees only the spread between its
+trials (with warm trials, the quickstart's default, all on one server lifetime). Side A of
+experiments 1 and 2, 3 and 4, ... (disjoint: independent pairs, per trial-server design) is
+compared as `ycsb-report --baseline` does without --session-spread; the tally gives how often
+the trials' spread alone calls two invocations different, and the spread between invocations
+beyond the trials' own, the value for --session-spread.
+
 The power check (--power): the same invocation with side B held to POWER_SHARE of the rate the
 database's A/A experiments on disk reached (`--b-property target=...`): a real difference, which
 must be called with the right sign (A higher) in at least 9 of 10 experiments. Those experiments
@@ -79,15 +86,16 @@ def read_experiment(out: Path) -> dict:
     r = primary[0]
     run = json.loads((out / "scenario-run.json").read_text())
     extra = out / "bench-aa.json"
-    figures = [f for s in spread(out) if s["phase"] == r["phase"]
-               and s["side"] in (r["side_a"], r["side_b"]) for f in s["figures"]]
+    sides = {s["side"]: s["figures"] for s in spread(out) if s["phase"] == r["phase"]}
+    figures = sides.get(r["side_a"], []) + sides.get(r["side_b"], [])
     return {"dir": out, "significant": r["significant"] == "True",
             "judged": _num(r["ratio_low"]) == _num(r["ratio_low"]),  # an interval, steady trials
             "ratio": _num(r["ratio"]), "low": _num(r["ratio_low"]),
             "high": _num(r["ratio_high"]), "pairs": int(_num(r["pairs"]) or 0),
             "resolves": _num(r["resolves_percent"]), "cv": _cv(figures),
             "design": (run.get("trials_design") or {}).get("rule", "stop when narrow, floor 6"),
-            "figures": figures,
+            "figures": figures, "a_figures": sides.get(r["side_a"], []),
+            "trial_servers": run.get("trial_servers", "fresh"),
             "seconds": json.loads(extra.read_text())["seconds"] if extra.exists() else None,
             "verdict": r["verdict"]}
 
@@ -114,6 +122,41 @@ def _experiments(root: Path, kind: str) -> list:
             if d.is_dir() and (d / "scenario-run.json").exists()]
 
 
+def between_invocations(found: list) -> list:
+    """Side A of experiments 1 and 2, 3 and 4, ... (disjoint pairs: independent), compared as
+    `ycsb-report NEWER --baseline OLDER` does without a session spread: each pair is two
+    invocations (two server lifetimes, two sessions), and a difference the trials' own spread
+    calls there ("within-session only") is one between invocations that a verdict within one
+    invocation cannot see. One dict per pair: both names, whether it was called, the ratio."""
+    found, pairs = [e for e in found if e["judged"]], []
+    for older, newer in zip(found[0::2], found[1::2]):
+        out = newer["dir"] / f"against-{older['dir'].name}"
+        if not (out / "comparison.csv").exists():
+            write_report(newer["dir"], out, baseline=older["dir"])
+        with open(out / "comparison.csv", newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r.get("primary") == "True"
+                    and r.get("database", "").endswith("-A")]
+        if rows:
+            r = rows[0]
+            pairs.append({"older": older["dir"].name, "newer": newer["dir"].name,
+                          "called": r["within_session_only"] == "True"
+                          or r["significant"] == "True", "ratio": _num(r["ratio"]),
+                          "low": _num(r["ratio_low"]), "high": _num(r["ratio_high"])})
+    return pairs
+
+
+def session_cv(found: list) -> float:
+    """The spread between invocations beyond the trials': sqrt(var of the invocations' mean
+    log A figure - mean of (trial variance / trials)), from experiments with 2+ A trials; nan
+    with fewer than 3 such experiments. What `ycsb-report --session-spread` takes."""
+    logs = [np.log(e["a_figures"]) for e in found if len(e["a_figures"]) >= 2]
+    if len(logs) < 3:
+        return math.nan
+    between = np.var([x.mean() for x in logs], ddof=1)
+    within = np.mean([x.var(ddof=1) / len(x) for x in logs])
+    return float(math.sqrt(max(0.0, between - within)))
+
+
 def power_target(root: Path, db: str) -> int:
     """POWER_SHARE of the mean throughput of `db`'s A/A trials on disk."""
     figures = [f for e in _experiments(root, db) for f in e["figures"]]
@@ -138,6 +181,7 @@ def tally(root: Path) -> str:
         lines.append(f"{db}: {k} false call(s) in {n} independent A/A experiment(s) with a "
                      f"verdict = {rate}" + (f"; {unjudged} more drew no verdict (a trial not "
                                             "steady): not counted" if unjudged else ""))
+        lines += _between_lines(found)
         for e in found:
             took = f"{e['seconds']:,} s" if e["seconds"] else "time not recorded"
             said = ("SIGNIFICANT" if e["significant"] else "no difference") if e["judged"] \
@@ -145,11 +189,32 @@ def tally(root: Path) -> str:
             lines.append(f"  {e['dir'].name}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
                          f"{e['high']:.3f}), {e['pairs']} pairs, resolves +-{e['resolves']:.1f}%,"
                          f" CV {e['cv']:.1%} over {2 * e['pairs']} trials, {said}; {took}; "
-                         f"{e['design']}")
+                         f"{e['design']}, {e['trial_servers']} servers")
     if not lines:
         raise ScriptError(f"no A/A experiment in {root} (expected {root}/<db>/<time>/ with a "
                           "scenario-run.json): run some first, --db DB --experiments N")
     return "\n".join(lines)
+
+
+def _between_lines(found: list) -> list:
+    """Per trial-server design (warm, fresh): the pairs of invocations and their spread."""
+    lines = []
+    for design in sorted({e["trial_servers"] for e in found}):
+        same = [e for e in found if e["trial_servers"] == design]
+        pairs = between_invocations(same)
+        if not pairs:
+            continue
+        k, n = sum(p["called"] for p in pairs), len(pairs)
+        low, high = clopper_pearson(k, n)
+        cv = session_cv(same)
+        lines.append(f"  between invocations, {design} servers (side A of experiments 1 v 2, 3 v "
+                     f"4, ... as --baseline compares them): {k} of {n} called different by the "
+                     f"trials' spread alone (95% CI {low:.0%} to {high:.0%}); spread between "
+                     "invocations beyond the trials': "
+                     + (f"{cv:.1%} (--session-spread)" if cv == cv else "needs 3 experiments"))
+        lines += [f"    {p['newer']} vs {p['older']}: {p['ratio']:.3f} (95% CI {p['low']:.3f} "
+                  f"to {p['high']:.3f}){', CALLED' if p['called'] else ''}" for p in pairs]
+    return lines
 
 
 def _power_lines(root: Path, db: str) -> list:

@@ -27,11 +27,13 @@ def ensure_report_tool() -> Path:
     return YCSB_REPORT
 
 
-def write_report(results: Path, out: Path) -> Path:
-    """Runs ycsb-report on a results directory; returns the path of report.html."""
+def write_report(results: Path, out: Path, baseline: Path = None) -> Path:
+    """Runs ycsb-report on a results directory (against `baseline`: --baseline); returns the
+    path of report.html."""
     tool = ensure_report_tool()
-    proc = subprocess.run([str(tool), str(results), "-o", str(out)], capture_output=True,
-                          text=True)
+    compared = ["--baseline", str(baseline)] if baseline else []
+    proc = subprocess.run([str(tool), str(results), "-o", str(out)] + compared,
+                          capture_output=True, text=True)
     if proc.returncode == INCOMPLETE:
         # Written, but something was not used or is incomplete: pass on what ycsb-report named.
         print(proc.stderr.strip(), file=sys.stderr, flush=True)
