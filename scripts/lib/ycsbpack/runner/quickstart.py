@@ -1,13 +1,14 @@
 """scripts/quickstart: the showcase on real local databases: Cassandra vs HBase with a verdict.
 
 Builds what is missing, loads each database once (20,000 1 KB records, flush and compact) and
-saves that data, then runs trials of S4 update-heavy at local scale (per trial and database: a
-fresh local server on a copy of the saved data, the 50/50 read/update workload warmed up until
-its throughput is steady, --seconds measured, the server killed), Cassandra and HBase in blocks
-A,B then B,A: a first stage of 4 pairs, whose spread fixes how many pairs make the 95% interval
-of the Cassandra/HBase throughput ratio +-10% (--precision; Stein's two-stage rule), or until
-the time budget (--budget) runs out. Then the analysis report; the last line is the path of
-report.html. --with-s1 adds S1's list-append phases to every trial. Results:
+saves that data with the database's own snapshot, then runs trials of S4 update-heavy at local
+scale (per trial and database: the saved tables restored under the running server, a fresh
+client whose 50/50 read/update workload is warmed up until its throughput is steady, --seconds
+measured; --trial-servers fresh: a fresh server on a copy of the data each), Cassandra and
+HBase in blocks A,B then B,A: a first stage of 4 pairs, whose spread fixes how many pairs make
+the 95% interval of the Cassandra/HBase throughput ratio +-10% (--precision; Stein's two-stage
+rule), or until the time budget (--budget) runs out. Then the analysis report; the last line
+is the path of report.html. --with-s1 adds S1's list-append phases to every trial. Results:
 results/quickstart/<UTC time>/. The full scenarios: scripts/run-scenario (docs/scenarios.md).
 """
 import argparse
