@@ -3,11 +3,14 @@ rate, and a clear sentence when there is nothing to tally. Its reading of a real
 tested on real servers (test_scenarios_on_real_servers.py, the --aa test)."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
-from ycsbpack.bench.bench_aa import clopper_pearson, session_cv, tally
+from ycsbpack.bench.bench_aa import between_invocations, clopper_pearson, session_cv, tally
 from ycsbpack.core.errors import ScriptError
+
+BETWEEN = Path(__file__).parent / "fixtures" / "aa-between"
 
 
 def test_the_false_call_rate_has_the_exact_binomial_interval():
@@ -51,3 +54,15 @@ def test_the_spread_between_invocations_is_recovered_beyond_the_trials_own(truth
 def test_the_spread_between_invocations_needs_three_of_them():
     rng = np.random.default_rng(1)
     assert math.isnan(session_cv(_experiments(rng, 2, 0.05)))
+
+
+def test_two_invocations_are_compared_on_the_experiments_phase_not_on_the_load():
+    # a real --baseline comparison of two warm Cassandra A/A invocations (its throughput rows):
+    # the load is primary too, one trial a side; the pair is the update-heavy phase's side A
+    def experiment(name):
+        return {"dir": BETWEEN / name, "phase": "update-heavy-threads-8", "judged": True,
+                "trial_servers": "warm"}
+    (pair,) = between_invocations([experiment("20261206T151759Z"),
+                                   experiment("20261206T152851Z")])
+    assert pair["ratio"] == pytest.approx(1.04266, rel=1e-4)
+    assert pair["low"] < 1 < pair["high"] and not pair["called"]

@@ -88,7 +88,7 @@ def read_experiment(out: Path) -> dict:
     extra = out / "bench-aa.json"
     sides = {s["side"]: s["figures"] for s in spread(out) if s["phase"] == r["phase"]}
     figures = sides.get(r["side_a"], []) + sides.get(r["side_b"], [])
-    return {"dir": out, "significant": r["significant"] == "True",
+    return {"dir": out, "phase": r["phase"], "significant": r["significant"] == "True",
             "judged": _num(r["ratio_low"]) == _num(r["ratio_low"]),  # an interval, steady trials
             "ratio": _num(r["ratio"]), "low": _num(r["ratio_low"]),
             "high": _num(r["ratio_high"]), "pairs": int(_num(r["pairs"]) or 0),
@@ -135,7 +135,7 @@ def between_invocations(found: list) -> list:
             write_report(newer["dir"], out, baseline=older["dir"])
         with open(out / "comparison.csv", newline="") as f:
             rows = [r for r in csv.DictReader(f) if r.get("primary") == "True"
-                    and r.get("database", "").endswith("-A")]
+                    and r.get("database", "").endswith("-A") and r["phase"] == newer["phase"]]
         if rows:
             r = rows[0]
             pairs.append({"older": older["dir"].name, "newer": newer["dir"].name,
