@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .loader import Run
+from .model import Run
 
 RECORDS_SUFFIX = "-RECORDS"
 BATCH_PREFIX = "BATCH_"

@@ -36,7 +36,8 @@ import pandas as pd
 from . import sides
 from .errors import UnreadableInput
 from .intervals_html import html_table
-from .loader import Run, load_phase_dir, run_label
+from .loader import load_phase_dir
+from .model import Run, run_label
 from .steady_state import _in, interval_throughput, window, window_percentiles
 from .trials import mean_interval
 from .uncertainty import within_run

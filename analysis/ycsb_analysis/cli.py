@@ -28,8 +28,9 @@ from .comparisons import compare_sides
 from .errors import UnreadableInput
 from .html_report import write_report
 from .intervals_html import sections as interval_sections
-from .loader import Run, SkippedInput, load, run_label
+from .loader import load
 from .merge import MergedRun, merge_clients
+from .model import Run, SkippedInput, run_label
 from .per_client import client_figures
 from .plausibility import implausible_figures
 from .readers.output import MAX_KEPT_RAW_ROWS

@@ -4,12 +4,9 @@ what loses no workload figure, in ``run.warnings``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from .model import Run
 from .readers.final_report import split_metric
-
-if TYPE_CHECKING:
-    from .loader import Run
 
 
 def check_completeness(run: Run) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .loader import Run
+from .model import Run
 from .readers.final_report import percentile_columns
 
 CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "operations", "returns",

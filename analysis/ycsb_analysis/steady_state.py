@@ -30,7 +30,7 @@ import pandas as pd
 
 from . import stability
 from .hdr_logs import merge_histograms, percentiles
-from .loader import Run
+from .model import Run
 from .timeseries import client_start, hdr_origin, merged_ticks, record_throughput
 from .uncertainty import Estimate, within_run
 

@@ -7,8 +7,8 @@ import pandas as pd
 
 from .batched import BATCH_PREFIX, RECORDS_SUFFIX, records_table
 from .bottleneck import cpu_figures
-from .loader import Run, run_label
 from .merge import MergedRun, merge_clients
+from .model import Run, run_label
 from .sides import side_of
 from .steady_state import FIGURES, steady_figures
 

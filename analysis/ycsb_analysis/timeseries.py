@@ -18,7 +18,7 @@ import pandas as pd
 
 from .batched import RECORDS_SUFFIX, records_table
 from .hdr_logs import merge_histograms, percentiles
-from .loader import Run
+from .model import Run
 from .readers.final_report import split_metric
 
 NOT_PLOTTED_OPERATIONS = {"CLEANUP"}

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import timeseries
-from ..loader import Run, run_label
+from ..model import Run, run_label
 from ..readers.final_report import split_metric
 from .common import Chart, save
 from .lines import (

@@ -9,7 +9,7 @@ from pathlib import Path
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..hdr_logs import merge_histograms, percentile_curve, percentiles
-from ..loader import Run, run_label
+from ..model import Run, run_label
 from .common import Chart, legend_beside, new_figure, plain_log_labels, run_colors, save
 
 

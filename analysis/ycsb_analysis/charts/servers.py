@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..loader import Run
+from ..model import Run
 from ..servers import PANELS, origin_s, readable_table
 from ..timeseries import operation_throughput
 from .common import Chart, legend_beside, new_figure, run_colors, save, slug
