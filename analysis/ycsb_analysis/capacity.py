@@ -86,7 +86,7 @@ def judge(run: Run) -> dict:
     objective, target = cap["objective"], run.metadata.get("target")
     key = objective_key(objective)
     series = interval_throughput(run)
-    start, end, how, steady = window(run, series, None)
+    start, end, _, how, steady = window(run, series, None)
     thr = _in(series, start, end)
     achieved = within_run(thr["ops_per_s"]) if len(thr) else None
     levels = tuple(sorted({50.0, 99.0, float(objective["percentile"])}))

@@ -30,7 +30,7 @@ from .html_report import write_report
 from .intervals_html import sections as interval_sections
 from .loader import load
 from .merge import MergedRun, merge_clients
-from .model import Run, SkippedInput, run_label
+from .model import WINDOW_KIND, Run, SkippedInput, run_label
 from .per_client import client_figures
 from .plausibility import implausible_figures
 from .readers.output import MAX_KEPT_RAW_ROWS
@@ -197,6 +197,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     else:
         dump(status, "status", json_too=False)
     if not summary.empty:
+        summary = summary.drop(columns=[WINDOW_KIND], errors="ignore")  # its `window` says it
         write_csv(summary, out / "summary.csv")
         summary.to_json(out / "summary.json", orient="records", indent=1)
         written += [out / "summary.csv", out / "summary.json"]

@@ -3,11 +3,15 @@
 A :class:`Run` is one phase of one scenario run (or one plain YCSB output file): its metadata
 and its :class:`Client` s, each a parsed output and its .hdr logs. An input that could not be
 used at all is a :class:`SkippedInput`.
+
+The summary's ``window_kind`` column (:class:`WindowKind`) says, as data, which part of a phase
+its figures describe; the ``window`` column says it in words for the reader.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .readers.hdr import HdrLog
@@ -16,6 +20,22 @@ from .readers.parsed_output import ParsedOutput
 # the scenario of a plain output file's run: no runner wrote metadata for it, so what its
 # command line set (its -target, say) is not known
 PLAIN_FILES_SCENARIO = "files"
+
+
+class WindowKind(StrEnum):
+    """How the window of a run's figures was chosen (steady_state.window): the summary's
+    ``window_kind`` column. Its sentence for the reader is the ``window`` column."""
+
+    WHOLE_JOB = "whole_job"  # a finite job (a load): YCSB's own figures, start to end
+    NO_STATUS_LINES = "no_status_lines"  # nothing to find a window in: YCSB's whole-run figures
+    SKIP = "skip"  # --skip SECONDS: everything after them
+    AFTER_WARMUP = "after_warmup"  # after the runner's warm-up in the same run
+    STEADY = "steady"  # the trend rule's steady window (the whole run when steady throughout)
+    NO_STEADY_WINDOW = "no_steady_window"  # the trend rule found none: the whole run, unsteady
+
+
+# the summary's column of it: data for the analysis, not a figure of the written summary.csv
+WINDOW_KIND = "window_kind"
 
 
 @dataclass(frozen=True)
