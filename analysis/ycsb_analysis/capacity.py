@@ -37,7 +37,8 @@ from . import sides
 from .errors import UnreadableInput
 from .intervals_html import html_table
 from .loader import load_phase_dir
-from .model import Run, run_label
+from .model import Run, is_workload_operation, run_label
+from .readers.final_report import split_metric
 from .steady_state import _in, interval_throughput, window, window_percentiles
 from .trials import mean_interval
 from .uncertainty import within_run
@@ -49,7 +50,6 @@ from .verdicts import compare
 FELL_BEHIND_MARGIN, FELL_BEHIND_MIN_US = 0.25, 1000.0
 RESOLUTION = 0.10  # a capacity within this share of the ceiling is bounded by the ceiling
 INTENDED = "Intended-"
-SKIPPED_METRICS = ("CLEANUP",)
 BELOW_FLOOR = "the objective lies below the latency floor at every rate tried"
 
 
@@ -75,8 +75,9 @@ def _operations(run: Run, named: str) -> list[str]:
     for c in run.clients:
         report = c.output.report
         metrics |= set(report.loc[report["measurement"] == "Operations", "metric"])
-    ops = sorted(m for m in metrics if not m.startswith(INTENDED) and m not in SKIPPED_METRICS
-                 and not m.endswith(("-FAILED", "-RECORDS")))
+    names = {m: split_metric(m) for m in metrics}
+    ops = sorted(m for m, n in names.items()
+                 if not n.intended and not n.failed and is_workload_operation(n.operation))
     return [named] if named else ops
 
 

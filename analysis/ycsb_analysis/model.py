@@ -4,6 +4,8 @@ A :class:`Run` is one phase of one scenario run (or one plain YCSB output file):
 and its :class:`Client` s, each a parsed output and its .hdr logs. An input that could not be
 used at all is a :class:`SkippedInput`.
 
+What is not a workload operation (:func:`is_workload_operation`) is said here once.
+
 The summary's ``window_kind`` column (:class:`WindowKind`) says, as data, which part of a phase
 its figures describe; the ``window`` column says it in words for the reader.
 """
@@ -14,12 +16,34 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+import pandas as pd
+
 from .readers.hdr import HdrLog
 from .readers.parsed_output import ParsedOutput
 
 # the scenario of a plain output file's run: no runner wrote metadata for it, so what its
 # command line set (its -target, say) is not known
 PLAIN_FILES_SCENARIO = "files"
+
+
+# The binding's init() and cleanup() calls: YCSB measures them (CLEANUP's block is in every
+# final report), but they are no operation of the workload.
+BINDING_CALLS = frozenset({"CLEANUP", "INIT"})
+# A batch's companion block ``<OP>-RECORDS`` (batched.py): the statuses of the records the
+# batches touched, no operation of its own (its ``Operations`` and interval ``Count`` stay 0).
+RECORDS_SUFFIX = "-RECORDS"
+
+
+def is_workload_operation(operation: str) -> bool:
+    """Whether ``operation`` (a metric's operation, readers.final_report.split_metric: READ,
+    BATCH_INSERT, READ-NOT_FOUND, ...) is one the workload ran: not one of the binding's
+    :data:`BINDING_CALLS`, not a batch's ``-RECORDS`` companion. The one definition."""
+    return operation not in BINDING_CALLS and not operation.endswith(RECORDS_SUFFIX)
+
+
+def workload_operations(operations: pd.Series) -> pd.Series:
+    """:func:`is_workload_operation` of each entry of an operation column: a boolean mask."""
+    return ~operations.isin(BINDING_CALLS) & ~operations.str.endswith(RECORDS_SUFFIX, na=False)
 
 
 class WindowKind(StrEnum):
