@@ -35,7 +35,6 @@ import pandas as pd
 
 from . import sides
 from .errors import UnreadableInput
-from .intervals_html import html_table
 from .loader import load_phase_dir
 from .model import Run, is_workload_operation, run_label
 from .readers.final_report import split_metric
@@ -259,30 +258,6 @@ def capacity_verdicts(found: pd.DataFrame, known: dict | None = None) -> pd.Data
                     row["significant"] = False
             rows += compared
     return pd.DataFrame(rows)
-
-
-def html_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFrame) -> str:
-    """The report's Capacity section: each trial's capacity, the verdicts, each step."""
-    if steps.empty:
-        return ""
-    per_step = steps.assign(
-        fell_behind=steps["fell_behind"].map({True: "yes: believe intended", False: ""}))
-    cols = ["database", "search", "repeat", "step", "target", "window_s", "achieved_ops_per_s",
-            "operation", "intended_p99_us", "service_p99_us", "held", "fell_behind", "why"]
-    verdict_rows = (verdicts[["phase", "figure", "ratio", "ratio_low", "ratio_high", "verdict"]]
-                    if not verdicts.empty else pd.DataFrame())
-    return (
-        "<h2>Capacity under a latency objective</h2>"
-        '<p class="note">Each step ran at a YCSB -target with measurement.interval=both; a step '
-        "holds when the objective's percentile of intended latency is within the bound and the "
-        f"client achieved at least {steps['keep_up'].iloc[0]:.0%} of the target. A trial's "
-        "capacity is the highest target at which every step held (the rate found is run again "
-        "to confirm it); trials give the interval (capacity.csv, "
-        "capacity-steps.csv). Where nothing held, the lowest intended figure of the paced steps "
-        "is the latency floor: an objective below it holds at no rate tried.</p>"
-        + html_table(found.drop(columns=["capacity_ops_per_s"]))
-        + html_table(verdict_rows) + html_table(per_step[cols])
-    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, answer, capacity, comparability
+from . import __version__, answer, comparability
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .comparisons import compare_sides
@@ -35,6 +35,7 @@ from .per_client import client_figures
 from .plausibility import implausible_figures
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
+from .report_sections import capacity_section, what_ran_section
 from .servers import servers_table
 from .summary import runs_summary
 from .tables import write_csv, write_parquet
@@ -324,8 +325,8 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
                           skipped=skipped, unused=unused, notes=notes, files=written,
                           answer=answer.of(compared),
                           extra_sections=interval_sections(agg, db_verdicts)
-                          + capacity.html_section(cap_steps, cap_found, cap_verdicts)
-                          + comparability.html_section(runs, differences))
+                          + capacity_section(cap_steps, cap_found, cap_verdicts)
+                          + what_ran_section(runs, differences))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
 
