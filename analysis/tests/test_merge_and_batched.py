@@ -93,7 +93,7 @@ def test_merged_p99_is_the_p99_of_the_clients_added_histograms(metric):
 def test_pooled_variance_of_histogram_clients():
     # Two identical clients: pooled variance equals each client's variance.
     from conftest import OUTPUTS
-    from ycsb_analysis.loader import Client, Run
+    from ycsb_analysis.model import Client, Run
     from ycsb_analysis.readers.output import parse_file
 
     (out,) = parse_file(OUTPUTS / "histogram.out")

@@ -12,6 +12,7 @@ from conftest import FIXTURES
 from ycsb_analysis import stability
 from ycsb_analysis.cli import main
 from ycsb_analysis.loader import load
+from ycsb_analysis.model import WindowKind
 from ycsb_analysis.summary import runs_summary
 from ycsb_analysis.trials import paired_ratio, pairs_needed, unpaired_ratio
 from ycsb_analysis.uncertainty import t95
@@ -115,6 +116,7 @@ def test_a_load_is_judged_as_a_whole_job_with_ycsbs_own_figures():
     s = runs_summary(runs)
     for _, row in s.iterrows():
         assert row["window"].startswith("whole job") and row["steady"]
+        assert row["window_kind"] == WindowKind.WHOLE_JOB == "whole_job"
         assert row["throughput_ops_per_s"] == row["throughput_ops_per_s_whole_run"]
 
 

@@ -16,6 +16,7 @@ from conftest import FIXTURES
 from ycsb_analysis import stability
 from ycsb_analysis.cli import main
 from ycsb_analysis.loader import load
+from ycsb_analysis.model import WindowKind
 from ycsb_analysis.summary import runs_summary
 from ycsb_analysis.trials import mean_interval
 from ycsb_analysis.uncertainty import Estimate, effective_n, ratio, t95, within_run
@@ -90,6 +91,7 @@ def test_a_plain_output_is_reported_over_its_steady_window_and_says_which():
     # same-b climbs over its first seconds (2.8k, 3.1k, 3.1k, then ~4.9k ops/s)
     (s,) = runs_summary(load([f"run={VERDICTS / 'same-b.txt'}"])).to_dict("records")
     assert s["window"].startswith("steady window") and s["window_start_s"] > 0
+    assert s["window_kind"] == WindowKind.STEADY
     # the start-up interval is left out: the steady figure is above YCSB's whole-run one
     assert s["throughput_ops_per_s"] > s["throughput_ops_per_s_whole_run"]
     assert (
@@ -102,12 +104,14 @@ def test_a_plain_output_is_reported_over_its_steady_window_and_says_which():
 def test_skip_overrides_the_steady_window():
     (s,) = runs_summary(load([f"run={VERDICTS / 'same-a.txt'}"]), skip=10).to_dict("records")
     assert s["window"].startswith("after the first 10 s (--skip)") and s["window_start_s"] == 10
+    assert s["window_kind"] == WindowKind.SKIP
     assert 8 <= s["window_intervals"] <= 11
 
 
 def test_a_cold_phase_that_climbs_throughout_is_flagged_not_steady():
     s = runs_summary(load([str(COLD)])).set_index("database")
     assert s.loc["cassandra", "window"].startswith("whole run: NO steady window")
+    assert s.loc["cassandra", "window_kind"] == WindowKind.NO_STEADY_WINDOW
 
 
 def test_cassandra_vs_hbase_phases_that_never_became_steady_get_no_verdict(tmp_path):

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from matplotlib.colors import to_rgb
 from ycsb_analysis.charts import over_time
-from ycsb_analysis.loader import load, run_label
+from ycsb_analysis.loader import load
+from ycsb_analysis.model import run_label
 
 FIXTURE = Path(__file__).parent / "fixtures" / "warm-s4-s1"
 

@@ -24,11 +24,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .loader import Run
+from .model import RECORDS_SUFFIX, Run, is_workload_operation
 
-RECORDS_SUFFIX = "-RECORDS"
 BATCH_PREFIX = "BATCH_"
-NOT_DATA_OPERATIONS = {"CLEANUP", "INIT"}
 
 COLUMNS = ["operation", "batches", "records_ok", "records_not_ok", "records_per_s",
            "batch_average_latency_us", "per_record_latency_us", "batchsize", "records_source"]
@@ -45,7 +43,7 @@ def _batched_operations(run: Run) -> list[str]:
                 failed
                 or intended
                 or structure in ("histogram", "raw")
-                or op.endswith(RECORDS_SUFFIX)
+                or not is_workload_operation(op)
             ):
                 continue
             if op not in ops:
@@ -55,9 +53,7 @@ def _batched_operations(run: Run) -> list[str]:
         return named
     # A plain file or phase that says it is batched but uses ordinary op names (the seed's
     # patched HBase client counts one 100-record put as one INSERT).
-    if run.batchsize > 1:
-        return [op for op in ops if op not in NOT_DATA_OPERATIONS]
-    return []
+    return ops if run.batchsize > 1 else []
 
 
 def records_table(run: Run) -> pd.DataFrame:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from .loader import Run
+from .model import Run
 
 CLIENT_BOUND = 0.8
 

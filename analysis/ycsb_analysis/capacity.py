@@ -35,8 +35,9 @@ import pandas as pd
 
 from . import sides
 from .errors import UnreadableInput
-from .intervals_html import html_table
-from .loader import Run, load_phase_dir, run_label
+from .loader import load_phase_dir
+from .model import Run, is_workload_operation, run_label
+from .readers.final_report import split_metric
 from .steady_state import _in, interval_throughput, window, window_percentiles
 from .trials import mean_interval
 from .uncertainty import within_run
@@ -48,7 +49,6 @@ from .verdicts import compare
 FELL_BEHIND_MARGIN, FELL_BEHIND_MIN_US = 0.25, 1000.0
 RESOLUTION = 0.10  # a capacity within this share of the ceiling is bounded by the ceiling
 INTENDED = "Intended-"
-SKIPPED_METRICS = ("CLEANUP",)
 BELOW_FLOOR = "the objective lies below the latency floor at every rate tried"
 
 
@@ -74,8 +74,9 @@ def _operations(run: Run, named: str) -> list[str]:
     for c in run.clients:
         report = c.output.report
         metrics |= set(report.loc[report["measurement"] == "Operations", "metric"])
-    ops = sorted(m for m in metrics if not m.startswith(INTENDED) and m not in SKIPPED_METRICS
-                 and not m.endswith(("-FAILED", "-RECORDS")))
+    names = {m: split_metric(m) for m in metrics}
+    ops = sorted(m for m, n in names.items()
+                 if not n.intended and not n.failed and is_workload_operation(n.operation))
     return [named] if named else ops
 
 
@@ -85,7 +86,7 @@ def judge(run: Run) -> dict:
     objective, target = cap["objective"], run.metadata.get("target")
     key = objective_key(objective)
     series = interval_throughput(run)
-    start, end, how, steady = window(run, series, None)
+    start, end, _, how, steady = window(run, series, None)
     thr = _in(series, start, end)
     achieved = within_run(thr["ops_per_s"]) if len(thr) else None
     levels = tuple(sorted({50.0, 99.0, float(objective["percentile"])}))
@@ -257,30 +258,6 @@ def capacity_verdicts(found: pd.DataFrame, known: dict | None = None) -> pd.Data
                     row["significant"] = False
             rows += compared
     return pd.DataFrame(rows)
-
-
-def html_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFrame) -> str:
-    """The report's Capacity section: each trial's capacity, the verdicts, each step."""
-    if steps.empty:
-        return ""
-    per_step = steps.assign(
-        fell_behind=steps["fell_behind"].map({True: "yes: believe intended", False: ""}))
-    cols = ["database", "search", "repeat", "step", "target", "window_s", "achieved_ops_per_s",
-            "operation", "intended_p99_us", "service_p99_us", "held", "fell_behind", "why"]
-    verdict_rows = (verdicts[["phase", "figure", "ratio", "ratio_low", "ratio_high", "verdict"]]
-                    if not verdicts.empty else pd.DataFrame())
-    return (
-        "<h2>Capacity under a latency objective</h2>"
-        '<p class="note">Each step ran at a YCSB -target with measurement.interval=both; a step '
-        "holds when the objective's percentile of intended latency is within the bound and the "
-        f"client achieved at least {steps['keep_up'].iloc[0]:.0%} of the target. A trial's "
-        "capacity is the highest target at which every step held (the rate found is run again "
-        "to confirm it); trials give the interval (capacity.csv, "
-        "capacity-steps.csv). Where nothing held, the lowest intended figure of the paced steps "
-        "is the latency floor: an objective below it holds at no rate tried.</p>"
-        + html_table(found.drop(columns=["capacity_ops_per_s"]))
-        + html_table(verdict_rows) + html_table(per_step[cols])
-    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,19 +21,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import __version__, answer, capacity, comparability
+from . import __version__, answer, comparability
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .comparisons import compare_sides
 from .errors import UnreadableInput
 from .html_report import write_report
 from .intervals_html import sections as interval_sections
-from .loader import Run, SkippedInput, load, run_label
+from .loader import load
 from .merge import MergedRun, merge_clients
+from .model import WINDOW_KIND, Run, SkippedInput, run_label
 from .per_client import client_figures
 from .plausibility import implausible_figures
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
+from .report_sections import capacity_section, what_ran_section
 from .servers import servers_table
 from .summary import runs_summary
 from .tables import write_csv, write_parquet
@@ -196,6 +198,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     else:
         dump(status, "status", json_too=False)
     if not summary.empty:
+        summary = summary.drop(columns=[WINDOW_KIND], errors="ignore")  # its `window` says it
         write_csv(summary, out / "summary.csv")
         summary.to_json(out / "summary.json", orient="records", indent=1)
         written += [out / "summary.csv", out / "summary.json"]
@@ -322,8 +325,8 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
                           skipped=skipped, unused=unused, notes=notes, files=written,
                           answer=answer.of(compared),
                           extra_sections=interval_sections(agg, db_verdicts)
-                          + capacity.html_section(cap_steps, cap_found, cap_verdicts)
-                          + comparability.html_section(runs, differences))
+                          + capacity_section(cap_steps, cap_found, cap_verdicts)
+                          + what_ran_section(runs, differences))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
 

@@ -36,7 +36,6 @@ import re
 
 import pandas as pd
 
-from .intervals_html import html_table
 from .sides import side_of
 
 KEY = ("scenario", "timestamp", "phase", "database")
@@ -265,10 +264,10 @@ NOT_RECORDED = "not recorded (metadata.json from before durability was recorded)
 SAME = ["side_a", "side_b", "fact", "value_a", "value_b"]
 
 
-def html_section(runs, differences: pd.DataFrame) -> str:
-    """The report's "What ran" section: per phase the facts that can move a figure, as the
-    client and the servers told them, what could not be read, the differences inherent to what
-    is compared (once), and every other difference found, with its mark."""
+def what_ran(runs) -> pd.DataFrame:
+    """Per phase the facts that can move a figure (:data:`SHOWN`), as the client and the
+    servers told them, how many server settings were read and what could not be read; empty
+    when no phase recorded any."""
     rows = []
     for r in runs:
         facts = fingerprint(r.metadata)
@@ -279,26 +278,13 @@ def html_section(runs, differences: pd.DataFrame) -> str:
         rows.append({"phase": f"{r.database} {r.phase}"} | {k: facts.get(k, "") for k in SHOWN}
                     | {"server settings": len(servers.get("settings") or {}),
                        "not read": "; ".join(servers.get("skipped") or [])})
-    if not rows:
-        return ""
+    return pd.DataFrame(rows)
+
+
+def inherent_apart(differences: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The differences (comparability.csv) inherent to what is compared, each once (the
+    :data:`SAME` columns), and every other one, as found."""
     # (a column of bools holds objects once an empty comparison was joined to it)
     mask = differences["inherent"].astype(bool) if not differences.empty else []
     given, other = (differences[mask], differences[~mask]) if len(mask) else (differences,) * 2
-    out = ("<h2>What ran</h2><p class=\"note\">Read from the source for each phase: the client "
-           "(the pack's commit, JDK, flags, every library: metadata.json \"provenance\"), the "
-           "workload, and the servers as they describe themselves (metadata.json \"servers\": "
-           "versions, settings, schema). A verdict whose sides differ in something you control "
-           f"that can move a figure ends \"{MARK} [n]\"; mark n is below (and in "
-           "comparability.csv). Durability is what each side does with an acknowledged write "
-           "(metadata.json \"durability\", read from the servers' settings): two databases "
-           "differ in it by their own defaults (Cassandra's periodic commit log; a standalone "
-           "HBase's WAL on the local filesystem, which cannot hflush, where HDFS can), which "
-           "is listed here, not marked; a durability you set on either side is marked.</p>"
-           + html_table(pd.DataFrame(rows)))
-    if not given.empty:
-        out += ("<p class=\"note\">Inherent to what is compared (each binding, the client "
-                "libraries both load at their own versions, the databases' versions and default "
-                "durability): never a mark.</p>" + html_table(given.drop_duplicates(SAME)[SAME]))
-    if not other.empty:
-        out += html_table(other)
-    return out
+    return given.drop_duplicates(SAME)[SAME] if not given.empty else given, other

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import capacity, comparability
-from .loader import Run
+from .model import Run
 from .sides import known_sides
 from .summary import runs_summary
 from .verdicts import aggregate, between_databases

@@ -4,12 +4,9 @@ what loses no workload figure, in ``run.warnings``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from .model import Run, is_workload_operation
 from .readers.final_report import split_metric
-
-if TYPE_CHECKING:
-    from .loader import Run
 
 
 def check_completeness(run: Run) -> None:
@@ -27,16 +24,17 @@ def check_completeness(run: Run) -> None:
             missing = sorted(measured - set(o.report["metric"]))
             # CLEANUP (the binding's cleanup() calls) is no workload figure: its block missing
             # (seed 001's Cassandra quote ends before it) is flagged, the run still complete.
-            lost = [m for m in missing if split_metric(m).operation != "CLEANUP"]
+            lost = [m for m in missing if is_workload_operation(split_metric(m).operation)]
             if lost:
                 run.unused.append(
                     f"{_short(o.source)}: the final report has no block for "
                     f"{', '.join(lost)}, which its status lines measured (report cut?)"
                 )
-            if len(lost) < len(missing):
+            others = [m for m in missing if m not in lost]
+            if others:
                 run.warnings.append(
-                    f"{_short(o.source)}: the final report has no CLEANUP block, which its "
-                    "status lines measured (a quote or file that ends early?)"
+                    f"{_short(o.source)}: the final report has no {', '.join(others)} block, "
+                    "which its status lines measured (a quote or file that ends early?)"
                 )
         if o.encoding not in ("utf-8", "utf-8-sig"):
             run.warnings.append(

@@ -18,8 +18,8 @@ import pandas as pd
 
 from .batched import records_table
 from .charts import Chart
-from .loader import Run, run_label
 from .merge import FIGURE_COLUMNS, MERGE_RULES, MergedRun
+from .model import Run, run_label
 from .per_client import client_figures, client_latencies
 from .readers.final_report import percentile_columns
 

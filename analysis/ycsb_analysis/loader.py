@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,93 +21,9 @@ from .errors import UnreadableInput
 from .layout import CLIENT_FILE as _CLIENT_FILE
 from .layout import HDR_DIR, METADATA_FILE, REQUIRED_METADATA_KEYS
 from .layout import HDR_FILE as _HDR_FILE
-from .readers.hdr import HdrLog, read_hdr_log
-from .readers.output import ParsedOutput, parse_file
-
-# the scenario of a plain output file's run: no runner wrote metadata for it, so what its
-# command line set (its -target, say) is not known
-PLAIN_FILES_SCENARIO = "files"
-
-
-@dataclass(frozen=True)
-class SkippedInput:
-    """An input (file or directory) that could not be used at all, and why."""
-
-    path: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.reason}"
-
-
-@dataclass
-class Client:
-    """One YCSB client process of a run: its parsed output and its .hdr logs by metric."""
-
-    index: int
-    output: ParsedOutput
-    hdr_logs: dict[str, HdrLog] = field(default_factory=dict)
-
-
-@dataclass
-class Run:
-    """One phase of one scenario run (or one plain file): metadata and its clients."""
-
-    path: str
-    metadata: dict[str, Any]
-    clients: list[Client]
-    warnings: list[str] = field(default_factory=list)
-    timestamp: str = ""
-    # What of this run's files was not used, or is missing figures (a client file that holds
-    # no output, a final report cut short or absent, an unreadable .hdr log): one sentence
-    # each. Any entry makes ycsb-report's exit status 3.
-    unused: list[str] = field(default_factory=list)
-
-    @property
-    def phase(self) -> str:
-        return str(self.metadata.get("phase", ""))
-
-    @property
-    def database(self) -> str:
-        return str(self.metadata.get("database") or "unknown")
-
-    @property
-    def scenario(self) -> str:
-        return str(self.metadata.get("scenario") or "")
-
-    @property
-    def threads(self) -> int | None:
-        t = self.metadata.get("threads")
-        return int(t) if t is not None else None
-
-    @property
-    def batchsize(self) -> int:
-        return int(self.metadata.get("batchsize") or 1)
-
-    @property
-    def properties(self) -> dict[str, str]:
-        return dict(self.metadata.get("properties") or {})
-
-    @property
-    def name(self) -> str:
-        """Short run label for legends and tables: ``basic:run-threads-4``."""
-        if self.metadata.get("_plain_file"):
-            return self.phase
-        repeat = f" #{self.metadata['repeat']}" if self.metadata.get("repeat") else ""
-        return f"{self.database}:{self.phase}{repeat}"
-
-    @property
-    def failed_clients(self) -> list[int]:
-        """Clients the runner recorded as failed (``failed_clients``): a partial phase."""
-        return [int(i) for i in self.metadata.get("failed_clients") or []]
-
-    @property
-    def partial(self) -> bool:
-        return bool(self.failed_clients)
-
-    @property
-    def skipped_lines(self) -> int:
-        return sum(c.output.skipped_lines for c in self.clients)
+from .model import PLAIN_FILES_SCENARIO, Client, Run, SkippedInput
+from .readers.hdr import read_hdr_log
+from .readers.output import parse_file
 
 
 def _read_metadata(path: Path) -> dict[str, Any]:
@@ -354,9 +269,3 @@ def _tell_apart(runs: list[Run]) -> None:
         common = Path(os.path.commonpath([str(p) for p in paths]))
         for r, p in zip(same, paths):
             r.metadata["_name_suffix"] = str(p.relative_to(common)) if p != common else r.path
-
-
-def run_label(run: Run) -> str:
-    """The run's name, with its timestamp when two loaded runs share a name."""
-    suffix = run.metadata.get("_name_suffix")
-    return f"{run.name} ({suffix})" if suffix else run.name

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .hdr_logs import merge_histograms, percentiles
-from .loader import Run
+from .model import Run
 from .readers.final_report import percentile_columns
 
 # analysis/README.md ("Merge rules") prints this table; a test checks the two are equal

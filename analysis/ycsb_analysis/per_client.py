@@ -8,12 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .loader import Run
+from .model import Run, workload_operations
 from .readers.final_report import percentile_columns
 
 CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "operations", "returns",
                   "gc_count", "gc_time_ms", "gc_time_percent"]
-NOT_COUNTED = {"CLEANUP", "INIT"}   # not workload operations
 
 
 def _one(report: pd.DataFrame, metric: str, measurement: str) -> float:
@@ -27,7 +26,7 @@ def client_figures(run: Run) -> pd.DataFrame:
     """One row per client: run time, throughput, operations, ``Return=`` counts and GC.
 
     ``operations`` sums the ``Operations`` of the workload's own metrics (OK and ``-FAILED``
-    latencies, neither ``Intended-`` copies nor CLEANUP nor ``-RECORDS`` companions);
+    latencies of model.is_workload_operation, no ``Intended-`` copies);
     ``returns`` lists the statuses as YCSB printed them (``OK 3994, NOT_FOUND 383``).
     GC figures are YCSB's totals (``[TOTAL_GCs], Count`` and ``[TOTAL_GC_TIME], Time(ms)``).
     """
@@ -39,8 +38,7 @@ def client_figures(run: Run) -> pd.DataFrame:
         s = o.summary
         if not s.empty:
             ops = float(s.loc[~s["intended"] & s["structure"].isin(["", "hdrhistogram"])
-                              & ~s["operation"].isin(NOT_COUNTED)
-                              & ~s["operation"].str.endswith("-RECORDS"), "operations"].sum())
+                              & workload_operations(s["operation"]), "operations"].sum())
         ret = o.returns
         ret = ret[~ret["intended"].astype(bool)] if not ret.empty else ret
         statuses = (ret.groupby("status", sort=False)["count"].sum() if not ret.empty

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .loader import Run
+from .model import Run
 from .readers.final_report import percentile_columns
 
 ABSURD_LATENCY_US = 86_400 * 1_000_000   # a day: no single YCSB operation takes that long

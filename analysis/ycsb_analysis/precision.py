@@ -22,6 +22,7 @@ import math
 import sys
 
 from .loader import load
+from .model import WINDOW_KIND, WindowKind
 from .summary import runs_summary
 from .trials import log_sd, mean_interval, pairs_needed, stein_pairs
 from .verdicts import aggregate, between_databases, capacity_steps
@@ -32,7 +33,7 @@ def headlines(results: str, target: float = math.nan, first: int | None = None) 
     out: dict = {"headlines": [], "unsteady": []}
     if agg.empty:
         return out
-    runs = agg[~agg["window"].astype(str).str.contains("whole job")]  # not loads: finite jobs
+    runs = agg[agg[WINDOW_KIND] != WindowKind.WHOLE_JOB]  # not loads: finite jobs
     # nor a capacity search's steps: each ran at its own target
     runs = runs[~capacity_steps(runs)]
     out["unsteady"] = [f"{r['database']} {r['phase']}: {r['unsteady']}"

@@ -21,7 +21,7 @@ import pandas as pd
 import polars as pl
 
 from .layout import SERVERS_FILE as FILE
-from .loader import Run
+from .model import Run
 from .timeseries import hdr_origin
 
 COLUMNS = ["scenario", "timestamp", "phase", "database", "node", "metric", "t_ms", "t_s",

@@ -24,13 +24,14 @@ A run without status lines keeps YCSB's whole-run figures, without interval, and
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from . import stability
 from .hdr_logs import merge_histograms, percentiles
-from .loader import Run
+from .model import WINDOW_KIND, Run, WindowKind
 from .timeseries import client_start, hdr_origin, merged_ticks, record_throughput
 from .uncertainty import Estimate, within_run
 
@@ -84,16 +85,28 @@ def finite_job(run: Run) -> bool:
     return isinstance(cmd, list) and len(cmd) > 1 and (cmd[1] == "load" or "-load" in cmd)
 
 
-def window(run: Run, series: pd.DataFrame,
-           skip: float | None = None) -> tuple[float, float, str, bool]:
-    """(start_s, end_s, how it was chosen, steady) of the figures' window over ``series``."""
+class Window(NamedTuple):
+    """The figures' window of a run: (start_s, end_s], how it was chosen (``kind``; ``how``
+    says it in words), and whether the run was steady in it."""
+
+    start_s: float
+    end_s: float
+    kind: WindowKind
+    how: str
+    steady: bool
+
+
+def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> Window:
+    """The figures' window over ``series`` (interval_throughput)."""
     if series.empty:
-        return 0.0, math.inf, "whole run (no status lines to find a steady window in)", False
+        return Window(0.0, math.inf, WindowKind.NO_STATUS_LINES,
+                      "whole run (no status lines to find a steady window in)", False)
     t = series["t_s"].to_numpy()
     end = float(t[-1])
     step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
     if skip is not None:
-        return float(skip), end, f"after the first {skip:g} s (--skip)", True
+        return Window(float(skip), end, WindowKind.SKIP, f"after the first {skip:g} s (--skip)",
+                      True)
     warm = run.metadata.get("warmup")
     if isinstance(warm, dict) and warm.get("end_s") is not None:
         start = float(warm["end_s"])
@@ -119,16 +132,18 @@ def window(run: Run, series: pd.DataFrame,
         elif change < 0:
             how += (f"; throughput declines across the measured window ({change:+.0%}): the "
                     "database's own course after the warm-up, in every trial's spread")
-        return start, end, how, bool(warm.get("stable")) and not change > 0
+        return Window(start, end, WindowKind.AFTER_WARMUP, how,
+                      bool(warm.get("stable")) and not change > 0)
     k = stability.steady_start(list(series["ops_per_s"]))
     if k is None:
-        return (float(t[0]) - step, end,
-                "whole run: NO steady window (throughput trends throughout)", False)
+        return Window(float(t[0]) - step, end, WindowKind.NO_STEADY_WINDOW,
+                      "whole run: NO steady window (throughput trends throughout)", False)
     start = float(t[k]) - step
     if not k:
-        return start, end, f"whole run {start:.0f}-{end:.0f} s (steady throughout)", True
-    return (start, end, f"steady window {start:.0f}-{end:.0f} s (first {start:.0f} s dropped "
-            "by the trend rule)", True)
+        return Window(start, end, WindowKind.STEADY,
+                      f"whole run {start:.0f}-{end:.0f} s (steady throughout)", True)
+    return Window(start, end, WindowKind.STEADY, f"steady window {start:.0f}-{end:.0f} s (first "
+                  f"{start:.0f} s dropped by the trend rule)", True)
 
 
 def _in(df: pd.DataFrame, start: float, end: float, col: str = "t_s") -> pd.DataFrame:
@@ -184,16 +199,18 @@ def steady_figures(
     run: Run, main_metric: str | None, skip: float | None = None, batched: bool = False
 ) -> dict:
     """The summary columns of one run over its window: each figure of FIGURES (where known)
-    with ``<figure>_ci_low``/``_ci_high``/``_se``/``_df``, and ``window``, ``window_start_s``,
-    ``window_end_s``, ``window_intervals``."""
+    with ``<figure>_ci_low``/``_ci_high``/``_se``/``_df``, and ``window`` (in words),
+    ``window_kind`` (:class:`WindowKind`), ``window_start_s``, ``window_end_s``,
+    ``window_intervals``."""
     if finite_job(run) and skip is None:
         # YCSB's own whole-run figures stay (summary.py): records or operations per second from
         # start to end; across trials they are judged like any other figure
         return {"window": "whole job (a load or a phase that consumes its data: its figure is "
                           "the job from start to end)", "steady": True,
-                "window_start_s": 0.0, "window_end_s": math.nan, "window_intervals": 0}
+                "window_start_s": 0.0, "window_end_s": math.nan, "window_intervals": 0,
+                WINDOW_KIND: WindowKind.WHOLE_JOB}
     series = interval_throughput(run)
-    start, end, how, steady = window(run, series, skip)
+    start, end, kind, how, steady = window(run, series, skip)
     row: dict = {"window": how, "steady": steady, "window_start_s": start,
                  "window_end_s": end if end != math.inf else math.nan}
     est: dict[str, Estimate] = {}
@@ -221,4 +238,5 @@ def steady_figures(
         row[f] = e.value
         row[f"{f}_se"], row[f"{f}_df"] = e.se, e.df
         row[f"{f}_ci_low"], row[f"{f}_ci_high"] = e.low, e.high
+    row[WINDOW_KIND] = kind
     return row

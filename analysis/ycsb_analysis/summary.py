@@ -5,18 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .batched import BATCH_PREFIX, RECORDS_SUFFIX, records_table
+from .batched import BATCH_PREFIX, records_table
 from .bottleneck import cpu_figures
-from .loader import Run, run_label
 from .merge import MergedRun, merge_clients
+from .model import Run, run_label, workload_operations
 from .sides import side_of
 from .steady_state import FIGURES, steady_figures
 
-NOT_MAIN = {"CLEANUP", "INIT"}
-
 
 def main_operation(merged: MergedRun) -> pd.Series | None:
-    """The run's busiest data operation (OK latencies, not CLEANUP, not a -RECORDS block).
+    """The run's busiest workload operation (OK latencies; model.is_workload_operation).
 
     A batch operation is preferred: with a binding that cannot batch, BatchedWorkload runs each
     batch as single operations that YCSB also counts (READ/UPDATE/INSERT, ten times as many
@@ -26,7 +24,7 @@ def main_operation(merged: MergedRun) -> pd.Series | None:
     if ops.empty:
         return None
     cand = ops[~ops["failed"] & ~ops["intended"] & ops["structure"].isin(["", "hdrhistogram"])
-               & ~ops["operation"].isin(NOT_MAIN) & ~ops["operation"].str.endswith(RECORDS_SUFFIX)]
+               & workload_operations(ops["operation"])]
     if cand.empty:
         return None
     batches = cand[cand["operation"].str.startswith(BATCH_PREFIX)]
@@ -55,7 +53,7 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
     ret = merged.returns
     errors = 0 if ret.empty else int(ret.loc[
         (ret["status"] != "OK") & ~ret["intended"].astype(bool)
-        & ~ret["operation"].str.endswith(RECORDS_SUFFIX), "count"].sum())
+        & workload_operations(ret["operation"]), "count"].sum())
     row = {
         "run": run_label(run),
         "scenario": run.scenario,

@@ -16,12 +16,11 @@ import re
 import numpy as np
 import pandas as pd
 
-from .batched import RECORDS_SUFFIX, records_table
+from .batched import records_table
 from .hdr_logs import merge_histograms, percentiles
-from .loader import Run
+from .model import Run, is_workload_operation, workload_operations
 from .readers.final_report import split_metric
 
-NOT_PLOTTED_OPERATIONS = {"CLEANUP"}
 # An operation measured in several structures at once (measurementtype=hdrhistogram+histogram
 # prints HdrREAD and BucketREAD, hdrhistogram+raw HdrREAD and RawREAD) is drawn from one of
 # them, the first here that it has: the others print an average only, and rows of both in
@@ -126,7 +125,8 @@ def _metric_curves(run: Run, start: pd.Timestamp):
 
 
 def operation_throughput(run: Run) -> pd.DataFrame:
-    """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput, clients summed.
+    """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput of the workload's
+    operations (model.is_workload_operation), clients summed.
 
     Each client's operations of a metric are a cumulative count over time (status entries at
     their interval ends, each interval as long as YCSB measured it); the clients' counts are
@@ -147,7 +147,7 @@ def operation_throughput(run: Run) -> pd.DataFrame:
     ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
     frames = []
     for (metric, operation, failed), parts in curves.items():
-        if operation in NOT_PLOTTED_OPERATIONS:
+        if not is_workload_operation(operation):
             continue
         cum = np.zeros(len(edges))
         for t, c in parts:
@@ -203,7 +203,7 @@ def errors_over_time(run: Run) -> pd.DataFrame:
         named = _STATUS_NAMED.search(metric)
         if failed:
             status_of[metric] = "FAILED"
-        elif named and named["op"] in known_ops and not metric.endswith(RECORDS_SUFFIX):
+        elif named and named["op"] in known_ops:
             status_of[metric], op_of[metric] = named["status"], named["op"]
     err = thr[thr["metric"].isin(list(status_of))].copy()
     err["status"] = err["metric"].map(status_of)
@@ -229,7 +229,7 @@ def latency_lines(
         count = meas["count"]
         rows = meas[(meas["intended"].astype(bool) == intended) & ~meas["failed"].astype(bool)
                     & (count.isna() | (count > 0))
-                    & ~meas["operation"].isin(NOT_PLOTTED_OPERATIONS)]
+                    & workload_operations(meas["operation"])]
         for op, g in rows.groupby("operation", sort=False, observed=True):
             place = g["structure"].astype(object).map(lambda s: rank.get(s, len(rank)))
             g = g[place == place.min()]
@@ -260,8 +260,7 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
         for m, logs in logs_by_metric.items()
         if len(logs) == len(run.clients)
         and not m.startswith("Intended-")
-        and not m.endswith(RECORDS_SUFFIX)
-        and split_metric(m).operation not in NOT_PLOTTED_OPERATIONS
+        and is_workload_operation(split_metric(m).operation)
     }
     all_logs = [log for logs in logs_by_metric.values() for log in logs if not log.intervals.empty]
     if not all_logs:

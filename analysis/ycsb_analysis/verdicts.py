@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from . import sides
-from .loader import PLAIN_FILES_SCENARIO
+from .model import PLAIN_FILES_SCENARIO
 from .steady_state import FIGURES
 from .trials import TrialRatio, mean_interval, paired_ratio, unpaired_ratio
 

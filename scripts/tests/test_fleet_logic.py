@@ -246,14 +246,14 @@ def test_an_agent_without_a_stop_file_says_so_and_stop_ends_its_client(monkeypat
 
 
 def _phase(cpu: dict, wall_s: float = 10.0) -> "object":
-    loader = pytest.importorskip("ycsb_analysis.loader")
+    model = pytest.importorskip("ycsb_analysis.model")
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)
     meta = {
         "start_time": start.isoformat(),
         "end_time": (start + timedelta(seconds=wall_s)).isoformat(),
         "cpu": cpu,
     }
-    return loader.Run("phase", meta, [])
+    return model.Run("phase", meta, [])
 
 
 def _fleet_cpu(client_cpu_s, loaders, cores=2, wall_s=10.0) -> dict:

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.skipif(
 pytest.importorskip("ray")
 loader = pytest.importorskip("ycsb_analysis.loader")
 merge = pytest.importorskip("ycsb_analysis.merge")
+model = pytest.importorskip("ycsb_analysis.model")
 summary = pytest.importorskip("ycsb_analysis.summary")
 
 PORT = 6492
@@ -184,7 +185,7 @@ def test_s4_with_a_client_on_each_ray_node(fleet, run_dir, tmp_path):
             assert list((d / "hdr").glob(f"client-{i}-*.hdr"))
         ops = merge.merge_clients(run).operations.set_index("metric")["operations"]
         per_client = [
-            merge.merge_clients(loader.Run(run.path, run.metadata, [c])).operations.set_index(
+            merge.merge_clients(model.Run(run.path, run.metadata, [c])).operations.set_index(
                 "metric"
             )["operations"]
             for c in run.clients

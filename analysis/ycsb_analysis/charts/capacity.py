@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..capacity import capacities, steps_table
-from ..loader import Run
+from ..model import Run
 from ..sides import color, side_of
 from .common import Chart, new_figure, save, slug
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..loader import Run
+from ..model import Run
 from ..summary import runs_summary
 from ..verdicts import aggregate
 from .common import Chart, legend_beside, new_figure, run_colors, save

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from ..loader import Run
+from ..model import Run
 from ..sides import side_of
 from .common import Chart, save
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import timeseries
-from ..loader import Run, run_label
+from ..model import Run, is_workload_operation, run_label
 from ..readers.final_report import split_metric
 from .common import Chart, save
 from .lines import (
@@ -32,11 +32,10 @@ MAX_RAW_POINTS = 20_000
 
 
 def _operation_lines(run: Run) -> dict[str, pd.DataFrame]:
-    """Each data operation's throughput rows (time, ops/s) that are not failures."""
+    """Each workload operation's throughput rows (time, ops/s) that are not failures."""
     df = timeseries.operation_throughput(run)
     ok = df[~df["failed"].astype(bool)]
-    return {op: g for op, g in ok.groupby("operation", sort=False)
-            if not op.endswith("-RECORDS")}
+    return dict(iter(ok.groupby("operation", sort=False)))
 
 
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -44,9 +43,7 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     operations in records/s (their batches/s × records per batch), the rest in ops/s."""
     per_run = {run_label(r): _operation_lines(r) for r in runs}
     records = {run_label(r): timeseries.record_throughput(r) for r in runs}
-    ops = list(dict.fromkeys(
-        op for lines in per_run.values() for op in lines if not op.endswith("-RECORDS")
-    ))
+    ops = list(dict.fromkeys(op for lines in per_run.values() for op in lines))
     if not ops:
         return []
     lines, units = [], {}
@@ -118,9 +115,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
         run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None
         for r in runs
     }
-    ops = list(dict.fromkeys(
-        op for by_op in service.values() for op in by_op if not op.endswith("-RECORDS")
-    ))
+    ops = list(dict.fromkeys(op for by_op in service.values() for op in by_op))
     if not ops:
         return []
     wanted = (percentile,) if len(runs) > MANY_RUNS else ("p50", percentile, "p99.9")
@@ -216,11 +211,11 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
 
 
 def _by_operation(frame: pd.DataFrame):
-    """``(panel, " (intended)" or "", rows)`` of each metric of ``frame`` but CLEANUP's; the
-    panel is the operation, its failures apart."""
+    """``(panel, " (intended)" or "", rows)`` of each workload operation's metric of
+    ``frame``; the panel is the operation, its failures apart."""
     for metric, g in (frame.groupby("metric", sort=False) if not frame.empty else ()):
         name = split_metric(metric)
-        if name.operation != "CLEANUP":
+        if is_workload_operation(name.operation):
             yield (name.operation + (" failed" if name.failed else ""),
                    " (intended)" if name.intended else "", g)
 

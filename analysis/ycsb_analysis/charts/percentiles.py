@@ -9,7 +9,8 @@ from pathlib import Path
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..hdr_logs import merge_histograms, percentile_curve, percentiles
-from ..loader import Run, run_label
+from ..model import Run, is_workload_operation, run_label
+from ..readers.final_report import split_metric
 from .common import Chart, legend_beside, new_figure, plain_log_labels, run_colors, save
 
 
@@ -46,7 +47,7 @@ def percentile_curves(runs: list[Run], out_dir: Path) -> list[Chart]:
     for r in runs:
         metrics = sorted({m for c in r.clients for m in c.hdr_logs})
         for metric in metrics:
-            if "CLEANUP" in metric or metric.endswith("-RECORDS"):
+            if not is_workload_operation(split_metric(metric).operation):
                 continue
             logs = [c.hdr_logs[metric] for c in r.clients if metric in c.hdr_logs]
             h = merge_histograms([log.total() for log in logs])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..loader import Run
+from ..model import Run
 from ..servers import PANELS, origin_s, readable_table
 from ..timeseries import operation_throughput
 from .common import Chart, legend_beside, new_figure, run_colors, save, slug
@@ -23,7 +23,7 @@ OP_COLORS = {"READ": "tab:blue", "UPDATE": "tab:orange", "INSERT": "tab:green",
 def _throughput(ax, runs: list[Run], t0: float) -> None:
     for run in runs:
         df = operation_throughput(run)
-        df = df[~df["failed"].astype(bool) & ~df["operation"].str.endswith("-RECORDS")]
+        df = df[~df["failed"].astype(bool)]
         shift = origin_s(run) - t0
         for op, g in df.groupby("operation", sort=False):
             ax.plot(g["t_s"] + shift, g["ops_per_s"], lw=1.2, label=op,

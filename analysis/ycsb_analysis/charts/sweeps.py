@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..loader import Run
+from ..model import Run
 from ..summary import runs_summary
 from .common import Chart, new_figure, save, slug
 

@@ -27,7 +27,8 @@ def _series(run):
     """The measured window's ticks (ops/s) of one trial, as the report takes them."""
     from ycsb_analysis.steady_state import interval_throughput, window
     series = interval_throughput(run)
-    start, end, _, _ = window(run, series)
+    w = window(run, series)
+    start, end = w.start_s, w.end_s
     t = series["t_s"]
     step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
     return series.loc[(t > start + 1e-9) & (t <= end + 1e-9), "ops_per_s"].to_numpy(), step
