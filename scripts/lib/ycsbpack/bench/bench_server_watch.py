@@ -176,10 +176,10 @@ def _windows(db: str, out: Path, rounds: int, window_s: int) -> list:
 def _interval(logs: list) -> str:
     """The mean ratio sampled/not sampled with its 95% interval, from the pairs' log ratios in
     order. Neighbouring pairs share two adjacent windows of one kind (A,B | B,A | A,B: the B,B
-    and the A,A), which the throughput's wander makes alike, so their ratios are correlated (lag
-    1: 0.39 in the Cassandra run of 2026-12-05): the interval is the pack's within-run one for
-    correlated samples (uncertainty.within_run: effective sample size from the lag-1
-    autocorrelation), not a t-interval over independent pairs, which would be too narrow."""
+    and the A,A), which the throughput's wander makes alike, so their ratios are correlated
+    (docs/benchmarks/server-watch.md gives their lag-1 autocorrelation): the interval is the
+    pack's within-run one for correlated samples (uncertainty.within_run: effective sample size
+    from the lag-1 autocorrelation), not a t-interval over independent pairs, too narrow here."""
     from ycsb_analysis.uncertainty import lag1_autocorrelation, t95, within_run
     e = within_run(logs)  # on log ratios, which may be below 0: not Estimate.low (clips at 0)
     half = t95(e.df) * e.se

@@ -14,17 +14,15 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..core import java, maven, procs
+from ..core import java, procs
 from ..core.arg_checks import check_heap
 from ..core.errors import ArgParser, ScriptError, run_main
-from ..core.paths import LOCAL_SERVERS, run_dir
-from . import hbase_cluster
+from ..core.paths import run_dir
+from . import hbase_cluster, hbase_tool
+from .hbase_tool import HBASE, jvm_flags, probe
 
-HBASE = LOCAL_SERVERS / "hbase"
 HOST = "127.0.0.1"
 MAIN = "org.apache.hadoop.hbase.master.HMaster"
-PROBE = HBASE / "HBaseProbe.java"
-WHAT = "HBase 2.6.4-hadoop3 (hbase-server, hbase-zookeeper)"
 
 
 class Server:
@@ -125,16 +123,6 @@ def _write_config(server: Server) -> Path:
     return conf
 
 
-def jvm_flags(server: Server, log_file: str) -> list:
-    return ["-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true",
-            # avoids HBase's Unsafe fallback warning on JDK 17
-            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-            # the info servers' Jersey (JAXB) defines classes reflectively on JDK 17
-            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-            f"-Dhbase.log.dir={server.logs}", f"-Dhbase.log.file={log_file}",
-            f"-Dlog4j2.configurationFile={(HBASE / 'log4j2.properties').as_uri()}"]
-
-
 def _refuse_taken_ports(server: Server) -> None:
     taken = procs.taken_ports(server.ports())
     if taken:
@@ -145,20 +133,6 @@ def _refuse_taken_ports(server: Server) -> None:
             "--zk-port, --master-port and --regionserver-port")
 
 
-def probe(server: Server, classpath: list, seconds: float,
-          servers: int = 1) -> subprocess.CompletedProcess:
-    """Runs the real client check (HBaseProbe.java: list namespaces and at least `servers` live
-    region servers) for up to `seconds`."""
-    tmp = server.root / "tmp"
-    # HBase's own Configuration for server exceptions expands ${hbase.tmp.dir} from this system
-    # property; without it the probe would create /tmp/hbase-<user>/local/jars
-    cmd = [java.java17(), "-Xmx256m", f"-Dhbase.tmp.dir={tmp}"]
-    cmd += jvm_flags(server, "probe.log") + [
-        "-cp", ":".join(classpath), str(PROBE), str(server.zk_port), str(int(seconds)), str(tmp),
-        str(servers)]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
-
-
 def start(server: Server, timeout: float = 180, owner_pid=None, node=None) -> None:
     if server.distributed:
         return _start_cluster(server, timeout, owner_pid, node)
@@ -167,7 +141,7 @@ def start(server: Server, timeout: float = 180, owner_pid=None, node=None) -> No
               f"{server.client_properties()}")
         return
     _refuse_taken_ports(server)
-    classpath = maven.classpath(HBASE / "pom.xml", WHAT)
+    classpath = hbase_tool.classpath()
     server.save()
     conf = _write_config(server)
     # a failure report must show this start's log, not the previous one's
@@ -209,7 +183,7 @@ def start(server: Server, timeout: float = 180, owner_pid=None, node=None) -> No
 
 def _start_cluster(server: Server, timeout: float, owner_pid, node) -> None:
     layout = server.layout()
-    classpath = maven.classpath(HBASE / "pom.xml", WHAT)
+    classpath = hbase_tool.classpath()
 
     def check(servers, seconds):
         return probe(server, classpath, seconds, servers)
@@ -267,7 +241,7 @@ def status(server: Server) -> int:
     if not pid:
         print(f"HBase in {server.root} DOWN")
         return 3
-    result = probe(server, maven.classpath(HBASE / "pom.xml", WHAT), 10)
+    result = probe(server, hbase_tool.classpath(), 10)
     if result.returncode == 0:
         print(f"HBase pid={pid} UP, {result.stdout.strip()}; clients: {server.client_properties()}")
         return 0
@@ -296,7 +270,7 @@ def _cluster_status(server: Server) -> int:
     if "master" not in running:
         print(f"HBase cluster in {server.root}: master DOWN")
         return 3
-    result = probe(server, maven.classpath(HBASE / "pom.xml", WHAT), 10, server.nodes)
+    result = probe(server, hbase_tool.classpath(), 10, server.nodes)
     print(f"HBase cluster ({server.nodes} nodes): {result.stdout.strip()}; clients: "
           f"{server.client_properties()}")
     return 0 if result.returncode == 0 and len(running) == len(layout.processes()) else 3
@@ -341,8 +315,6 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    from . import hbase_admin  # (it runs its programs with this module's JVM flags)
-
     args = parser().parse_args(argv)
     ports = [args.zk_port, args.master_port, args.regionserver_port]
     if len(set(ports)) != 3 or not all(1024 <= p <= 65535 for p in ports):
@@ -373,10 +345,10 @@ def main(argv=None) -> int:
     elif args.command == "status":
         return status(server)
     elif args.command == "compact":
-        hbase_admin.compact(server, args.table)
+        hbase_tool.compact(server, args.table)
     elif args.command in ("snapshot", "restore"):
-        hbase_admin.snapshot(server, "save" if args.command == "snapshot" else "restore",
-                             args.snapshot)
+        hbase_tool.snapshot(server, "save" if args.command == "snapshot" else "restore",
+                            args.snapshot)
     return 0
 
 

@@ -14,7 +14,6 @@ its JIT's climb.
 Against your own cluster the same commands work (`nodetool snapshot`/`import` on each node,
 HBase's `snapshot`/`restore_snapshot`); the runner drives them on its local servers only.
 """
-import hashlib
 import shutil
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 from ..core.errors import ScriptError
 from . import cql_schema
 from .cassandra_local import NATIVE_PORT
+from .saved_state import fingerprint
 
 NAME = "ycsbpack-saved"
 
@@ -43,14 +43,6 @@ def restore(server, src: Path) -> dict:
     files = server.restore_live(src, NAME)
     return {"from": str(src), "fingerprint": fingerprint(files),
             "copy_s": round(time.monotonic() - t0, 1)}
-
-
-def fingerprint(files) -> str:
-    """A short hash of the saved files' names and sizes (as saved_state.fingerprint)."""
-    h = hashlib.sha256()
-    for p in sorted(files):
-        h.update(f"{'/'.join(p.parts[-3:])}:{p.stat().st_size}\n".encode())
-    return h.hexdigest()[:16]
 
 
 def cassandra_save(cluster, dest: Path, name: str) -> list:

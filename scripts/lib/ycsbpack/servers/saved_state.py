@@ -28,7 +28,7 @@ def _copy(src: Path, dest: Path) -> None:
 
 
 def _size(root: Path) -> int:
-    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+    return sum(p.stat().st_size for p in _files(root))
 
 
 def save(server, dest: Path) -> dict:
@@ -43,7 +43,7 @@ def save(server, dest: Path) -> dict:
     dest.mkdir(parents=True)
     for rel in server.data_dirs():
         _copy(server.run_dir / rel, dest / rel)
-    return {"saved_in": str(dest), "bytes": _size(dest), "fingerprint": fingerprint(dest),
+    return {"saved_in": str(dest), "bytes": _size(dest), "fingerprint": fingerprint(_files(dest)),
             "copy_s": round(time.monotonic() - t0, 1)}
 
 
@@ -61,15 +61,19 @@ def restore(server, src: Path) -> dict:
             target.unlink(missing_ok=True)
         _copy(src / rel, target)
     server.keep_data = True
-    return {"from": str(src), "fingerprint": fingerprint(src),
+    return {"from": str(src), "fingerprint": fingerprint(_files(src)),
             "copy_s": round(time.monotonic() - t0, 1)}
 
 
-def fingerprint(root: Path) -> str:
-    """A short hash of the saved files' names and sizes: trials whose start states have the same
-    fingerprint started from the same data (metadata.json "start_state")."""
+def fingerprint(files) -> str:
+    """A short hash of saved files' names (their last three path parts) and sizes: trials whose
+    start states have the same fingerprint started from the same data (metadata.json
+    "start_state"). The one definition for saved directories and live snapshots (live_state)."""
     h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if p.is_file():
-            h.update(f"{p.relative_to(root)}:{p.stat().st_size}\n".encode())
+    for p in sorted(files):
+        h.update(f"{'/'.join(p.parts[-3:])}:{p.stat().st_size}\n".encode())
     return h.hexdigest()[:16]
+
+
+def _files(root: Path) -> list:
+    return [p for p in root.rglob("*") if p.is_file()]
