@@ -183,7 +183,7 @@ def judge_step(phase_dir: Path) -> dict:
     try:
         return judge_step_dir(phase_dir)
     except UnreadableInput as e:
-        raise ScriptError(f"the analysis could not judge the capacity step {phase_dir}: {e}")
+        raise ScriptError(f"the analysis could not judge a capacity step: {e}")
 
 
 @dataclass

@@ -97,7 +97,7 @@ def measure(results: Path, target: float, first_stage: int) -> Precision:
     try:
         found = headlines(str(results), target, first_stage)
     except UnreadableInput as e:
-        raise ScriptError(f"the analysis could not judge the trials in {results}: {e}")
+        raise ScriptError(f"the analysis could not judge the trials so far: {e}")
     return Precision([Headline(h["phase"], h["what"], h["precision"], h["more_trials"],
                                h["verdict"]) for h in found["headlines"]], found["unsteady"])
 
