@@ -14,6 +14,7 @@ import pytest
 from ycsb_analysis import capacity
 from ycsb_analysis.charts import capacity as capacity_chart
 from ycsb_analysis.cli import main
+from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.timeseries import hdr_origin
 
@@ -114,15 +115,14 @@ def test_a_target_counts_only_when_every_step_at_it_held_its_confirmation_too():
     assert (once["capacity_ops_per_s"], once["confirmed"]) == (600, False)
 
 
-def test_the_runner_reads_one_step_as_json_and_bad_input_gets_one_sentence(capsys):
-    assert capacity.main([str(CASSANDRA / "cassandra-update-heavy-threads-4-step-1")]) == 0
-    j = json.loads(capsys.readouterr().out)
+def test_the_runner_reads_one_step_and_bad_input_gets_one_sentence():
+    j = capacity.judge_step_dir(CASSANDRA / "cassandra-update-heavy-threads-4-step-1")
     assert j["target"] == 269 and j["held"] is False and j["fell_behind"] == ["READ", "UPDATE"]
-    assert capacity.main([str(FIXTURES / "trials-s4")]) == 2
-    assert "ERROR" in capsys.readouterr().err
+    with pytest.raises(UnreadableInput):
+        capacity.judge_step_dir(FIXTURES / "trials-s4")
     load_dir = next((FIXTURES / "trials-s4").glob("*/cassandra-load-repeat-1"))
-    assert capacity.main([str(load_dir)]) == 2
-    assert "not a capacity step" in capsys.readouterr().err
+    with pytest.raises(UnreadableInput, match="not a capacity step"):
+        capacity.judge_step_dir(load_dir)
 
 
 BOTH = FIXTURES / "capacity-s4-both"

@@ -70,7 +70,7 @@ def test_console_script_is_installed_and_runs(tmp_path):
     if not exe.exists():
         pytest.fail(
             f"console script not installed next to {sys.executable}: "
-            "pip install -e 'analysis[test]'"
+            "scripts/test makes .venv (pip install -e '.[test]')"
         )
     proc = subprocess.run(
         [str(exe), str(SEED / "cassandra-insert-1-client.txt"), "-o", str(tmp_path)],

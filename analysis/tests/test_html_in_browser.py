@@ -25,7 +25,7 @@ def browser_or_reason(width: int = 1280, height: int = 2000):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        return None, "selenium is not installed: pip install -e 'analysis[test]'"
+        return None, "selenium is not installed: pip install -e '.[test]'"
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="ycsb-report-chromium-")

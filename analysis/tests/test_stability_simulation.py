@@ -55,13 +55,10 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from ycsb_analysis import stability  # noqa: E402
+from ycsb_analysis import stability
 
 RHO = 0.5
 SIGMAS = (0.03, 0.05, 0.075)

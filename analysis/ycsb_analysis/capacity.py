@@ -20,15 +20,13 @@ objective figures), and the search says so with that floor instead of "0 ops/s".
 the capacity an interval and two databases a ratio, drawn as every comparison of the pack
 (verdicts.compare: trials paired A,B then B,A).
 
-``python -m ycsb_analysis.capacity STEP_DIR`` prints one step's judgement as JSON (what the
-runner reads to choose its next rate).
+``judge_step_dir(STEP_DIR)`` is one step's judgement, what the runner reads to choose its next
+rate.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -260,23 +258,11 @@ def capacity_verdicts(found: pd.DataFrame, known: dict | None = None) -> pd.Data
     return pd.DataFrame(rows)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m ycsb_analysis.capacity STEP_DIR (a capacity step's results "
-              "directory: run-scenario --slo)", file=sys.stderr)
-        return 2
-    try:
-        run = load_phase_dir(Path(args[0]))
-        if not run.metadata.get("capacity"):
-            raise UnreadableInput(args[0], "not a capacity step (its metadata.json has no "
-                                  "'capacity'; run-scenario --slo writes it)")
-    except UnreadableInput as e:
-        print(f"ERROR {e}", file=sys.stderr)
-        return 2
-    print(json.dumps(judge(run), default=float))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def judge_step_dir(step_dir: Path) -> dict:
+    """The judgement of the capacity step in a results directory (judge); UnreadableInput when it
+    is not one."""
+    run = load_phase_dir(Path(step_dir))
+    if not run.metadata.get("capacity"):
+        raise UnreadableInput(str(step_dir), "not a capacity step (its metadata.json has no "
+                              "'capacity'; run-scenario --slo writes it)")
+    return judge(run)

@@ -1,5 +1,5 @@
 """How precise the headline ratios of a results directory are so far: what the runner's
-``--precision`` reads after each round of trials (``python -m ycsb_analysis.precision DIR``).
+``--precision`` reads after each round of trials (:func:`headlines`).
 
 The headlines are the primary figure (verdicts.py: records/s of a batched phase, else
 throughput) of every measured run phase (not a load: a finite job has a figure and a verdict
@@ -11,15 +11,13 @@ trials' mean. Precision = half the interval's width relative to the figure
 (trials.py); with a target (0.05 for +-5%), each headline also says how many more trials of
 each database the spread so far would need to reach it: with a first stage n0 (a two-stage run,
 trials.py), Stein's total from the first n0 pairs' spread less the pairs run; without one, the
-pairs an ordinary interval at that spread would need. Prints one JSON object:
+pairs an ordinary interval at that spread would need. Returns
 {"headlines": [...], "unsteady": [...]}.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import sys
 
 from .loader import load
 from .model import WINDOW_KIND, WindowKind
@@ -72,17 +70,3 @@ def _more(sd_log: float, target: float, done: int, first: int | None = None) -> 
 def _num(v):
     return None if v is None or v != v else float(v)
 
-
-def main(argv: list[str] | None = None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
-    if len(args) not in (1, 2, 3):
-        print("usage: python -m ycsb_analysis.precision RESULTS_DIR [TARGET, e.g. 0.05 "
-              "[FIRST_STAGE pairs]]", file=sys.stderr)
-        return 2
-    print(json.dumps(headlines(args[0], float(args[1]) if len(args) > 1 else math.nan,
-                               int(args[2]) if len(args) > 2 else None)))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,10 +4,9 @@ The runner's live warm-up judge (scripts/lib/ycsbpack/runner/warmup.py) ends a w
 last intervals are steady (:func:`is_warm`); the analysis (steady_state.py) re-checks the
 measured window after a warm-up (:func:`still_trends`) and drops the leading intervals of an
 output that had no separate warm-up (:func:`steady_start`). They share one test, "does this
-window trend?" (:func:`trends`), so "steady" means one thing. This module uses the standard
-library only: the runner is stdlib-only Python (the system python3, without the analysis
-package's dependencies) and imports it as `ycsb_analysis.stability` with analysis/ on its
-sys.path (scripts/lib/ycsbpack/__init__.py), so the rule is defined once.
+window trend?" (:func:`trends`), so "steady" means one thing, defined once. This module uses
+the standard library only: the runner loads it for every phase it runs, which need not wait for
+pandas and polars (scripts/tests/test_scripts_warmup.py).
 
 The rule. A window of per-interval throughputs TRENDS when the least-squares line through it
 changes by more than TREND (10%) of the mean across the window AND that change is significant:

@@ -1,11 +1,5 @@
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-
-from shared_servers import shared_servers  # noqa: E402
+from shared_servers import shared_servers
 
 
 @pytest.fixture(scope="session")

@@ -1,13 +1,11 @@
 """Command lines the server tests run, defined once (the scenario and fleet tests share them)."""
 
-import sys
-
 from ycsbpack.core.paths import REPO_ROOT
 
 
 def script(name, *args):
-    """A project script run by this interpreter, every argument as a string."""
-    return [sys.executable, str(REPO_ROOT / "scripts" / name), *map(str, args)]
+    """A project script (scripts/<name>: .venv/bin/<name>), every argument as a string."""
+    return [str(REPO_ROOT / "scripts" / name), *map(str, args)]
 
 
 def scenario_at_ci_scale(name, out, run_dir, *extra):

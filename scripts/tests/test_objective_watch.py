@@ -3,10 +3,11 @@ longer when it is undecided (runner/objective_watch.py): replayed on real steps'
 against the analysis's own judgement of the whole window, and on a real YCSB client whose
 latency breaks the bound, comes near it, or stays far below it."""
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from ycsb_analysis.capacity import judge
+from ycsb_analysis.loader import load_phase_dir
 from ycsbpack.runner import warmup
 from ycsbpack.runner.objective_watch import ObjectiveWatch
 from ycsbpack.runner.phase_runner import Phase, run_phase
@@ -16,9 +17,6 @@ STEPS = sorted(FIXTURES.glob("capacity-*/*/*-step-[1-9]*"))
 
 
 def judged(step: Path) -> dict:
-    sys.path.insert(0, str(FIXTURES.parents[2] / "analysis"))
-    from ycsb_analysis.capacity import judge
-    from ycsb_analysis.loader import load_phase_dir
     return judge(load_phase_dir(step))
 
 

@@ -25,6 +25,7 @@ import pytest
 from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
 from server_records import grown, hbase_versions, machines, mysql_version, recorded
 from shared_servers import MYSQL_PORT, run_scenario
+from ycsb_analysis.precision import headlines
 from ycsbpack.core import procs
 from ycsbpack.core.paths import REPO_ROOT
 
@@ -367,9 +368,7 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
             assert float(v["ratio_high"]) == pytest.approx(math.exp(mean + half), rel=1e-9)
             assert "2 paired trials" in v["verdict"] or v["verdict"].startswith("not judged")
         # what --precision reads after each block: the same interval, as a half width
-        found = json.loads(subprocess.run(
-            [str(REPO_ROOT / ".venv" / "bin" / "python"), "-m", "ycsb_analysis.precision",
-             str(out), "0.05"], check=True, capture_output=True, text=True).stdout)
+        found = headlines(str(out), 0.05)
         (head,) = [h for h in found["headlines"] if h["phase"] == "update-heavy-threads-4"]
         v = verdicts[("update-heavy-threads-4", "throughput")]
         assert head["precision"] == pytest.approx(float(v["precision"]))

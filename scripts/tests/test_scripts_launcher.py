@@ -128,3 +128,21 @@ def test_bin_ycsb_exits_1_with_one_line_for_a_missing_property_file(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [f"ERROR -P {missing}: no such workload file"]
+
+
+def test_the_standard_library_tools_run_on_a_python_without_the_packs_environment(tmp_path):
+    """bin/ycsb and scripts/install-into-ycsb go into other people's YCSB trees and the fleet's
+    agent to loaders that have only Ray (docs/developing.md): each runs on a Python whose
+    site-packages are switched off (-S: no pandas, no editable install of the pack)."""
+    root = Path(__file__).resolve().parents[2]
+    missing = tmp_path / "missing.properties"
+    ycsb = subprocess.run([sys.executable, "-S", str(root / "bin" / "ycsb"), "load", "basic",
+                           "-P", str(missing)], capture_output=True, text=True, timeout=60)
+    assert ycsb.stderr.strip().splitlines() == [f"ERROR -P {missing}: no such workload file"]
+    install = subprocess.run([sys.executable, "-S", str(root / "scripts" / "install-into-ycsb"),
+                              "--help"], capture_output=True, text=True, timeout=60)
+    assert install.returncode == 0 and "usage:" in install.stdout
+    agent = subprocess.run([sys.executable, "-S", "-c", "import ycsbpack.fleet.agent"],
+                           cwd=root / "scripts" / "lib", capture_output=True, text=True,
+                           timeout=60)
+    assert agent.returncode == 0, agent.stderr

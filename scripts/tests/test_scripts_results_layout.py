@@ -1,7 +1,7 @@
 """The runner's metadata.json writer against the reader's declared layout (one definition).
 
-phase_runner is standard-library only, so it cannot import ycsb_analysis.layout; this test
-holds the two together: the keys written are exactly the keys the analysis package declares.
+phase_runner writes the layout without importing ycsb_analysis.layout; this test holds the
+two together: the keys written are exactly the keys the analysis package declares.
 """
 import json
 from datetime import datetime, timezone

@@ -21,15 +21,12 @@ number of pairs per case.
 
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.stats import t as student_t
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from ycsb_analysis.trials import paired_ratio, stein_pairs  # noqa: E402
-from ycsbpack.runner.trials import (  # noqa: E402
+from ycsb_analysis.trials import paired_ratio, stein_pairs
+from ycsbpack.runner.trials import (
     FIRST_STAGE,
     Headline,
     Precision,

@@ -4,8 +4,7 @@
 - :mod:`.final_report`: ``[READ], AverageLatency(us), 477.6`` — the final report and the
   ``measurementtype=timeseries`` rows;
 - :mod:`.status`: ``… 10 sec: 1460 operations; 146 current ops/sec; [READ: Count=…]``
-  (its patterns in :mod:`.status_format`, standard library only: the runner matches single
-  lines with them);
+  (its patterns are also the scenario runner's: it matches single lines with them);
 - :mod:`.raw`: ``READ,1795385384846,2701`` — ``measurementtype=raw`` datapoints, summed up
   per second as they are read;
 - :mod:`.exporter_json`: the files of YCSB's two JSON exporters;

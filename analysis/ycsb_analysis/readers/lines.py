@@ -25,7 +25,7 @@ import polars as pl
 
 from .final_report import REPORT_LINE, TIMESERIES_LINE
 from .raw import RAW_DATAPOINT
-from .status_format import STATUS_CONTINUATION, STATUS_HEAD
+from .status import STATUS_CONTINUATION, STATUS_HEAD
 
 LINE_KINDS = (
     "report", "timeseries", "status", "status_continuation", "raw_datapoint", "ycsb_message",

@@ -1,6 +1,6 @@
-"""Support code of this project's command-line scripts (bin/ycsb, scripts/*).
-
-Standard library only. One subpackage per part of the pack:
+"""The pack's Python apart from the analysis: the local servers, the scenario runner, the
+benchmarks of the pack and the client fleet (the console scripts in commands.py, run by
+scripts/*). One subpackage per part:
 
 core       what every script shares: paths, errors, processes, JDK, Maven, versions, secrets,
            building the bindings, the binding list, argument checks, the ycsb-report tool
@@ -12,13 +12,8 @@ runner     scripts/run-scenario and scripts/quickstart: phases, warm-up, trials,
 bench      scripts/bench-*: the pack's benchmarks of itself (bench-fleet: fleet/bench.py)
 fleet      a phase's clients on loader hosts of a Ray cluster (scripts/fleet, fleet-local)
 
-The analysis package's directory (analysis/) goes on sys.path here, once: the runner imports
-the steadiness rule it shares with the analysis (ycsb_analysis.stability, standard library
-only) from this checkout, without the analysis package installed.
+Installed with the analysis package (ycsb_analysis) in one distribution (pyproject.toml), which
+it imports directly. core/, ycsb/ and fleet/agent.py import the standard library only: bin/ycsb
+and scripts/install-into-ycsb run them on any python3, also inside other people's YCSB trees,
+and Ray ships the agent to loaders that have only Ray (docs/developing.md).
 """
-import sys
-
-from .core.paths import ANALYSIS
-
-if str(ANALYSIS) not in sys.path:
-    sys.path.insert(0, str(ANALYSIS))

@@ -35,14 +35,13 @@ import csv
 import json
 import math
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 from ..core.errors import ScriptError
-from ..core.paths import REPO_ROOT
+from ..core.paths import command
 from ..core.report_tool import write_report
 from ..runner.run_scenario import timestamp
 from .bench_spread import spread
@@ -58,8 +57,8 @@ def run_experiment(db: str, root: Path, target: int | None = None) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     log = out.with_suffix(".log")
     t0 = time.monotonic()
-    cmd = [sys.executable, str(REPO_ROOT / "scripts" / "quickstart"), "--db", db, "--aa",
-           "--out", str(out)] + (["--b-property", f"target={target}"] if target else [])
+    cmd = [str(command("quickstart")), "--db", db, "--aa", "--out", str(out)] + (
+        ["--b-property", f"target={target}"] if target else [])
     with open(log, "w") as f:
         p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
     took = time.monotonic() - t0
@@ -239,8 +238,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, required=True,
                     help="where the experiments are kept (they accumulate)")
     ap.add_argument("--power", action="store_true",
-                    help=f"the power check: side B held to {POWER_SHARE:.0%} of the rate of the "
-                         "database's A/A experiments in --out")
+                    help=f"the power check: side B held to {POWER_SHARE * 100:.0f}%% of the rate "
+                         "of the database's A/A experiments in --out")
     ap.add_argument("--read", action="store_true", help="tally the experiments in --out only")
     args = ap.parse_args(argv)
     root = args.out.resolve()

@@ -16,30 +16,29 @@ import argparse
 import csv
 import json
 import subprocess
-import sys
 from datetime import datetime
 from pathlib import Path
 
 from ..core.errors import ScriptError, run_main
-from ..core.paths import REPO_ROOT
+from ..core.paths import REPO_ROOT, command
 from ..runner.run_scenario import timestamp
 
 
 def _run(out: Path, objective: str, databases: str, scale: str, warmup_max) -> None:
-    cmd = [sys.executable, str(REPO_ROOT / "scripts" / "run-scenario"), "S4", "--db", databases,
+    cmd = [str(command("run-scenario")), "S4", "--db", databases,
            "--scale", scale, "--only", "update-heavy", "--slo", objective, "--slo-check",
            "--out", str(out)]
     if warmup_max:
         cmd += ["-p", f"warmup.maxtime={warmup_max:g}"]
-    print("$ " + " ".join(cmd[1:]), flush=True)
+    print("$ " + " ".join(cmd), flush=True)
     if subprocess.run(cmd).returncode != 0:
         raise ScriptError(f"the capacity search failed (its output is above; results in {out})")
 
 
 def _report(out: Path) -> Path:
     report = out / "report"
-    proc = subprocess.run([str(Path(sys.executable).parent / "ycsb-report"), str(out), "-o",
-                           str(report)], capture_output=True, text=True)
+    proc = subprocess.run([str(command("ycsb-report")), str(out), "-o", str(report)],
+                          capture_output=True, text=True)
     if proc.returncode != 0:
         raise ScriptError(f"ycsb-report {out} failed: {proc.stderr.strip()[-1500:]}")
     return report

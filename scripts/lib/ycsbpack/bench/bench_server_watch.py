@@ -30,7 +30,6 @@ import os
 import signal
 import statistics
 import subprocess
-import sys
 import time
 from datetime import datetime
 from pathlib import Path
@@ -38,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import ScriptError, run_main
-from ..core.paths import REPO_ROOT
+from ..core.paths import REPO_ROOT, command
 from ..runner import cpu
 from ..runner.run_scenario import timestamp
 from ..runner.server_watch import INTERVAL_S, PROBE_NODE, ServerWatch
@@ -75,7 +74,7 @@ def _server_pids(db: str, run_dir: Path) -> dict:
 
 
 def _script(name: str, *args) -> list:
-    return [sys.executable, str(REPO_ROOT / "scripts" / name), *map(str, args)]
+    return [str(command(name)), *map(str, args)]
 
 
 def _probe_command(db: str) -> list:

@@ -1,11 +1,17 @@
 """Where things live in a checkout of this project."""
 import os
+import sys
 from pathlib import Path
 
+# the pack is installed editable (pyproject.toml), so its modules stay in the checkout
 REPO_ROOT = Path(__file__).resolve().parents[4]
 LOCAL_SERVERS = REPO_ROOT / "local-servers"
-# the analysis package's directory: on sys.path (ycsbpack/__init__.py) for the shared rules
-ANALYSIS = REPO_ROOT / "analysis"
+
+
+def command(name: str) -> Path:
+    """One of the pack's console scripts (pyproject.toml: `ycsb-report`, `cassandra-local`,
+    ...) in the environment that runs this Python: .venv/bin/<name>."""
+    return Path(sys.executable).parent / name
 
 
 def run_dir(name: str) -> Path:

@@ -4,7 +4,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -138,10 +137,10 @@ def start_owner_watch(script: str, root: Path, owner_pid: int, log: Path) -> Non
     """A detached `scripts/<script> watch --run-dir root --owner-pid P`: it stops the server in
     root once process P is gone, also when P could not stop it (a test JVM killed with
     SIGKILL)."""
-    from .paths import REPO_ROOT
+    from .paths import command
 
     with open(log, "ab") as out:
-        subprocess.Popen([sys.executable, str(REPO_ROOT / "scripts" / script), "watch",
+        subprocess.Popen([str(command(script)), "watch",
                           "--run-dir", str(root), "--owner-pid", str(owner_pid)],
                          stdin=subprocess.DEVNULL, stdout=out, stderr=out,
                          start_new_session=True)

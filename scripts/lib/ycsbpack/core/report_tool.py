@@ -1,38 +1,20 @@
-"""The analysis package's `ycsb-report`, in the project's .venv (created as scripts/test does)."""
+"""The analysis package's `ycsb-report`, run as its own process: a report holds every figure and
+chart of a results tree in memory, which the runner need not keep."""
 import subprocess
 import sys
 from pathlib import Path
 
 from .errors import ScriptError
-from .paths import REPO_ROOT
+from .paths import command
 
-VENV = REPO_ROOT / ".venv"
-YCSB_REPORT = VENV / "bin" / "ycsb-report"
 INCOMPLETE = 3   # ycsb-report's exit status: report written, some input skipped or incomplete
-
-
-def ensure_report_tool() -> Path:
-    if YCSB_REPORT.exists():
-        return YCSB_REPORT
-    print("creating .venv with the analysis package (first run only, needs PyPI)...",
-          file=sys.stderr, flush=True)
-    steps = [[sys.executable, "-m", "venv", str(VENV)],
-             [str(VENV / "bin" / "pip"), "install", "-q", "-e", str(REPO_ROOT / "analysis")]]
-    for cmd in steps:
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise ScriptError(f"`{' '.join(cmd)}` failed:\n{proc.stderr.strip()[-1500:]}\n"
-                              "Install it yourself: python3 -m venv .venv && "
-                              ".venv/bin/pip install -e analysis")
-    return YCSB_REPORT
 
 
 def write_report(results: Path, out: Path, baseline: Path = None) -> Path:
     """Runs ycsb-report on a results directory (against `baseline`: --baseline); returns the
     path of report.html."""
-    tool = ensure_report_tool()
     compared = ["--baseline", str(baseline)] if baseline else []
-    proc = subprocess.run([str(tool), str(results), "-o", str(out)] + compared,
+    proc = subprocess.run([str(command("ycsb-report")), str(results), "-o", str(out)] + compared,
                           capture_output=True, text=True)
     if proc.returncode == INCOMPLETE:
         # Written, but something was not used or is incomplete: pass on what ycsb-report named.

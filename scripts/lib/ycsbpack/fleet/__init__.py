@@ -2,9 +2,11 @@
 
 README: "Client fleet".
 
-ray_env      importing Ray (re-running under the project's .venv), quiet settings, the pin
+ray_env      importing Ray, quiet settings, the pin (pyproject.toml's extra `fleet`)
 local        scripts/fleet-local: a Ray cluster of N loader nodes on loopback
-agent        the per-client Ray actor on a loader: runs bin/ycsb, tails its files (stdlib only)
+ray_node     `ray start` keeping a node address of 127.0.0.1 (fleet-local's nodes)
+agent        the per-client Ray actor on a loader: runs bin/ycsb, tails its files (standard
+             library only: Ray ships it to loaders that have only Ray)
 build        what identifies a pack build (commit, checksum of the jars' contents)
 ray_clients  the coordinator side: placement, refusals, start, live status, files, metadata
 cli          scripts/fleet run --clients N -- <bin/ycsb args>

@@ -1,17 +1,16 @@
-"""Ray for the fleet: found in the project's .venv (pinned in scripts/fleet-requirements.txt),
-never talking to anything but the cluster."""
+"""Ray for the fleet: the extra `fleet` of pyproject.toml (pinned there), never talking to
+anything but the cluster."""
 
 import os
 import sys
-from pathlib import Path
+import tomllib
 
 from ..core import procs
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 
-REQUIREMENTS = REPO_ROOT / "scripts" / "fleet-requirements.txt"
-VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
-INSTALL = f".venv/bin/pip install -r scripts/fleet-requirements.txt   (in {REPO_ROOT})"
+PYPROJECT = REPO_ROOT / "pyproject.toml"
+INSTALL = f".venv/bin/pip install -e '.[fleet]'   (in {REPO_ROOT}; scripts/fleet does it)"
 LOADER_RESOURCE = "ycsb_loader"
 # No usage reports, no dashboard downloads: a benchmark cluster talks to nothing else.
 QUIET_ENV = {
@@ -50,40 +49,31 @@ def keep_loopback_addresses() -> None:
 
 
 def pinned_version() -> str:
-    for line in REQUIREMENTS.read_text().splitlines():
-        if line.startswith("ray=="):
-            return line.split("==", 1)[1].strip()
-    raise ScriptError(f"{REQUIREMENTS} does not pin ray")
+    fleet = tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]["fleet"]
+    for requirement in fleet:
+        if requirement.startswith("ray=="):
+            return requirement.split("==", 1)[1].strip()
+    raise ScriptError(f"{PYPROJECT} does not pin ray in the extra 'fleet'")
 
 
 def ensure_ray():
-    """Imports Ray; when this Python lacks it, re-runs the script under the project's .venv
-    (scripts start with the system python3); else says how to install it."""
+    """Imports Ray, or says how to install it (the fleet's scripts install it themselves)."""
     os.environ.update(QUIET_ENV)
     try:
         import ray  # noqa: F401
 
         return ray
     except ImportError:
-        pass
-    # (compare prefixes: the venv's python is a symlink to the system one)
-    if (
-        VENV_PYTHON.exists()
-        and Path(sys.prefix).resolve() != VENV_PYTHON.parent.parent.resolve()
-        and not os.environ.get("YCSBPACK_FLEET_REEXEC")
-    ):
-        os.environ["YCSBPACK_FLEET_REEXEC"] = "1"
-        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON)] + sys.argv)
-    raise ScriptError(
-        f"the client fleet needs Ray {pinned_version()}, which this Python "
-        f"({sys.executable}) lacks: install it with {INSTALL}"
-    )
+        raise ScriptError(
+            f"the client fleet needs Ray {pinned_version()}, which this Python "
+            f"({sys.executable}) lacks: install it with {INSTALL}"
+        ) from None
 
 
 def ray_start_command() -> list:
-    """`ray start` for a node on this machine: ray_node.py run by the Python that runs us (the
-    venv's, which has Ray: ensure_ray), keeping a 127.0.0.1 node address on loopback."""
-    return [sys.executable, str(Path(__file__).with_name("ray_node.py")), "start"]
+    """`ray start` for a node on this machine: ray_node.py run by the Python that runs us (it
+    has Ray and the pack: ensure_ray), keeping a 127.0.0.1 node address on loopback."""
+    return [sys.executable, "-m", "ycsbpack.fleet.ray_node", "start"]
 
 
 def connect(address: str):

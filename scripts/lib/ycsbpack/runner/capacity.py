@@ -10,9 +10,9 @@ then measured; its own results directory `<database>-<phase>-step-<k>`):
   schedule shows the queueing as intended latency instead of hiding it (coordinated omission).
 A step HOLDS when, over its measured window, the objective's percentile of intended latency is
 within the bound for the operation named (every operation when none is) and the achieved rate
-is at least KEEP_UP of the target. The analysis judges a step (`python -m ycsb_analysis.capacity
-STEP_DIR`, one definition of the rule); this module only chooses the next rate and how long a
-step is measured:
+is at least KEEP_UP of the target. The analysis judges a step (ycsb_analysis.capacity:
+judge_step_dir, one definition of the rule); this module only chooses the next rate and how long
+a step is measured:
 - the rate: the first step at FIRST_STEP x C (about where the searches on record ended), then
   steps of STRIDE x C towards the answer until the objective changes side (up while no step
   above the highest that held has failed, down while none held), then bisection between the
@@ -34,16 +34,13 @@ intended latency is its service time (a closed loop waits for the database, the 
 omission this mode exists to avoid); only paced steps decide.
 """
 import copy
-import json
 import re
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
 from ..core.errors import ScriptError
-from ..core.report_tool import VENV, ensure_report_tool
 
 KEEP_UP = 0.95       # achieved / target at least this: the client kept its schedule
 # the first target, as a share of the probe's ceiling: the searches on record
@@ -178,15 +175,15 @@ def add_capacity_option(p) -> None:
 
 
 def judge_step(phase_dir: Path) -> dict:
-    """The analysis's judgement of one step (ycsb_analysis.capacity): achieved rate, the
-    objective's latencies, whether it held and why not."""
-    ensure_report_tool()
-    proc = subprocess.run([str(VENV / "bin" / "python"), "-m", "ycsb_analysis.capacity",
-                           str(phase_dir)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise ScriptError(f"the analysis could not judge the capacity step {phase_dir} (exit "
-                          f"{proc.returncode}):\n{proc.stderr.strip()[-1500:]}")
-    return json.loads(proc.stdout)
+    """The analysis's judgement of one step (ycsb_analysis.capacity.judge_step_dir): achieved
+    rate, the objective's latencies, whether it held and why not."""
+    from ycsb_analysis.capacity import judge_step_dir  # pandas and polars: only when judging
+    from ycsb_analysis.errors import UnreadableInput
+
+    try:
+        return judge_step_dir(phase_dir)
+    except UnreadableInput as e:
+        raise ScriptError(f"the analysis could not judge a capacity step: {e}")
 
 
 @dataclass

@@ -38,11 +38,8 @@ import re
 import threading
 from typing import Dict, List, Optional, Tuple
 
-from ycsb_analysis.readers.status_format import STATUS_MEASUREMENT
-
 _HEAD = re.compile(r" (\d+) sec: (\d+) operations;")
 _PAIR = re.compile(r"(\d+(?:\.\d+)?)=(-?\d+)")
-_MEASUREMENT = re.compile(STATUS_MEASUREMENT)
 INTENDED = "Intended-"
 PRECISION = 1.01  # a reported value above bound x this: every value of its bucket is above
 SLACK_S = 5       # status seconds truncated (1), the judge (0.2), the stop file poll (0.1), a relay
@@ -62,13 +59,18 @@ class ObjectiveWatch:
         # per client: [(status seconds, operation, count, [(percentile, µs), ..., (100, max)])]
         self.intervals: List[List[tuple]] = [[] for _ in client_targets]
         self.lock = threading.Lock()
+        # the analysis's pattern of a measurement (one definition of the format), imported
+        # here: its module loads pandas and polars, which only a capacity step needs
+        from ycsb_analysis.readers.status import STATUS_MEASUREMENT
+
+        self.measurement = re.compile(STATUS_MEASUREMENT)
 
     def feed(self, client: int, line: str) -> None:
         head = _HEAD.search(line)
         if not head:
             return
         above, interval = {}, []
-        for m in _MEASUREMENT.finditer(line):
+        for m in self.measurement.finditer(line):
             metric = m.group("hdr_metric")
             if not metric or not metric.startswith(INTENDED):
                 continue

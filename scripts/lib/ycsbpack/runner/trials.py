@@ -21,14 +21,11 @@ cassandra-stress's `err<0.02 n>30 n<200` keeps one run going until its mean is p
 this does it for a comparison, across trials.
 """
 import argparse
-import json
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
 from ..core.errors import ScriptError
-from ..core.report_tool import VENV, ensure_report_tool
 
 # an interval from the spread between trials needs two of each: from then on the runner
 # measures the precision after every block (progress lines)
@@ -92,14 +89,15 @@ class Precision:
 
 def measure(results: Path, target: float, first_stage: int) -> Precision:
     """The headlines' precision so far (the analysis package: ycsb_analysis.precision)."""
-    ensure_report_tool()
-    proc = subprocess.run([str(VENV / "bin" / "python"), "-m", "ycsb_analysis.precision",
-                           str(results), str(target), str(first_stage)],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise ScriptError(f"the analysis could not judge the trials in {results} (exit "
-                          f"{proc.returncode}):\n{proc.stderr.strip()[-1500:]}")
-    found = json.loads(proc.stdout)
+    # imported here: the analysis loads pandas and polars, which a run without --precision,
+    # --help and --dry-run need not wait for
+    from ycsb_analysis.errors import UnreadableInput
+    from ycsb_analysis.precision import headlines
+
+    try:
+        found = headlines(str(results), target, first_stage)
+    except UnreadableInput as e:
+        raise ScriptError(f"the analysis could not judge the trials so far: {e}")
     return Precision([Headline(h["phase"], h["what"], h["precision"], h["more_trials"],
                                h["verdict"]) for h in found["headlines"]], found["unsteady"])
 

@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-# the steadiness rule shared with the analysis (analysis/ is on sys.path: ycsbpack/__init__.py)
+# the steadiness rule shared with the analysis (standard library only: nothing else of it loads)
 from ycsb_analysis import stability
 
 from ..core.errors import ScriptError

@@ -20,17 +20,15 @@ from typing import Dict, FrozenSet, List, Optional
 
 from ..core import cpu_sets, procs
 from ..core.errors import ScriptError
-from ..core.paths import REPO_ROOT
+from ..core.paths import REPO_ROOT, command
 from . import cassandra_local, hbase_local, live_state, mysql_local
-
-SCRIPTS = REPO_ROOT / "scripts"
 
 
 def _cli(script: str, args: List[str], capture: bool = False,
          cpus: Optional[FrozenSet[int]] = None) -> subprocess.CompletedProcess:
     """scripts/<script> args; with `cpus`, it and every process it starts (the server JVMs,
     nodetool) on those CPUs only (cpu_sets.py)."""
-    cmd = [sys.executable, str(SCRIPTS / script)] + args
+    cmd = [str(command(script))] + args
     proc = subprocess.run(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, text=True,
                           capture_output=capture, preexec_fn=cpu_sets.starter(cpus))
     if proc.returncode != 0 and not capture:
