@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from ycsbpack.runner.durability import MACHINE, NOTHING, PROCESS, durability
+from ycsbpack.databases.base import MACHINE, NOTHING, PROCESS
+from ycsbpack.runner.durability import durability
 
 QUICKSTART = (Path(__file__).parents[2] / "analysis" / "tests" / "fixtures" / "quickstart-s4"
               / "qs-main")

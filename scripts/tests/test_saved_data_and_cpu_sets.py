@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from ycsbpack.core import cpu_sets
 from ycsbpack.core.errors import ScriptError
+from ycsbpack.databases import database
 from ycsbpack.runner import saved_data
 from ycsbpack.runner.scenario_args import Settings
 from ycsbpack.scenarios import scenario_s4
@@ -41,8 +42,7 @@ def test_a_confined_block_restores_this_process_affinity():
 
 def _s4_steps(tmp_path, db="cassandra"):
     server = LocalCassandra(tmp_path / "c", 1) if db == "cassandra" else LocalHBase(tmp_path / "h")
-    ctx = Context("s4", db, "local", connection={}, cassandra=server if db == "cassandra"
-                  else None, hbase=server if db == "hbase" else None, out_dir=tmp_path)
+    ctx = Context("s4", database(db, server), "local", connection={}, out_dir=tmp_path)
     return [(ctx, st) for st in scenario_s4.plan(ctx)], server
 
 

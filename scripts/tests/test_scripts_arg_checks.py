@@ -1,6 +1,7 @@
 """Command-line checks that need a file tree or a plan rather than a command (the commands
 themselves are in bad_inputs.txt)."""
 import pytest
+from ycsbpack import databases
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.scenarios.catalogue import SCENARIOS
 from ycsbpack.scenarios.scenario_plan import Context
@@ -23,7 +24,8 @@ def test_a_release_tree_without_a_launcher_is_refused_before_anything_is_copied(
 def test_s1_plans_its_own_clients_so_refusing_clients_loses_nothing(database):
     """run-scenario refuses --clients for S1 (arg_checks.USES_CLIENTS): its plan ignores it."""
     def described(clients):
-        ctx = Context("s1", database, "local", clients, {"hosts": "127.0.0.1"})
+        ctx = Context("s1", databases.database(database), "local", clients,
+                      {"hosts": "127.0.0.1"})
         return [(getattr(s, "name", None), getattr(s, "clients", None), getattr(s, "threads", None))
                 for s in SCENARIOS["s1"].plan(ctx)]
     assert described(1) == described(3)

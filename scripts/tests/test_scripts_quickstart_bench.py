@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from ycsbpack.bench import bench_batches
-from ycsbpack.core.bindings import BINDINGS, DATABASE_BINDINGS
+from ycsbpack.core.bindings import BINDINGS
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.core.paths import REPO_ROOT
+from ycsbpack.databases import NAMES, database
 from ycsbpack.runner import quickstart
 
 (BATCH_RUN,) = (Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixtures" / "results"
@@ -20,8 +21,8 @@ from ycsbpack.runner import quickstart
 # --- bench-batches
 
 def test_every_benchmarked_database_has_a_known_binding():
-    assert set(bench_batches.DATABASES) <= set(DATABASE_BINDINGS)
-    assert set(DATABASE_BINDINGS.values()) <= set(BINDINGS)
+    assert set(bench_batches.DATABASES) <= set(NAMES)
+    assert {database(name).binding for name in NAMES} <= set(BINDINGS)
 
 
 def test_plan_runs_every_mode_of_reads_then_writes_at_every_size():

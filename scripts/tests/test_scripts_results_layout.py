@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from ycsbpack.databases import database
 from ycsbpack.runner.phase_runner import (
     Phase,
     client_split,
@@ -27,8 +28,8 @@ T0 = datetime(2026, 11, 24, 1, 0, tzinfo=timezone.utc)
 
 def written_metadata(scenario, clients, tmp_path):
     server = LocalCassandra(Path("/nonexistent"), SCENARIOS[scenario].CASSANDRA_NODES)
-    ctx = Context(scenario, "cassandra", "ci", clients, {"hosts": "127.0.0.1"},
-                  cassandra=server, out_dir=tmp_path)
+    ctx = Context(scenario, database("cassandra", server), "ci", clients, {"hosts": "127.0.0.1"},
+                  out_dir=tmp_path)
     phase = next(s for s in SCENARIOS[scenario].plan(ctx)
                  if isinstance(s, Phase) and s.clients == clients)
     commands = []

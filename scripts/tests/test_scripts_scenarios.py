@@ -3,10 +3,12 @@ import re
 from pathlib import Path
 
 import pytest
+from ycsbpack import databases
 from ycsbpack.core.errors import ScriptError
+from ycsbpack.databases import fault_checks
 from ycsbpack.runner import run_scenario
 from ycsbpack.runner.phase_runner import RUN_INSERT_STRIDE, Phase, client_split, read_property_files
-from ycsbpack.scenarios import fault_timeline, fault_verdict
+from ycsbpack.scenarios import fault_timeline
 from ycsbpack.scenarios.catalogue import SCENARIOS, scenario_id
 from ycsbpack.scenarios.scenario_plan import WORKLOADS, Composite, Context
 from ycsbpack.servers.local_servers import LocalCassandra, LocalHBase
@@ -15,10 +17,9 @@ from ycsbpack.servers.local_servers import LocalCassandra, LocalHBase
 def plan(scenario, database="cassandra", scale="local", local=True, clients=1, quick=False):
     cassandra = LocalCassandra(Path("/nonexistent"), SCENARIOS[scenario].CASSANDRA_NODES)
     hbase = LocalHBase(Path("/nonexistent"), nodes=getattr(SCENARIOS[scenario], "HBASE_NODES", 1))
-    ctx = Context(scenario, database, scale, clients, {"hosts": "127.0.0.1"},
-                  cassandra=cassandra if local and database == "cassandra" else None,
-                  hbase=hbase if local and database == "hbase" else None, quick=quick,
-                  out_dir=Path("/tmp/out"))
+    server = {"cassandra": cassandra, "hbase": hbase}.get(database) if local else None
+    ctx = Context(scenario, databases.database(database, server), scale, clients,
+                  {"hosts": "127.0.0.1"}, quick=quick, out_dir=Path("/tmp/out"))
     return ctx, SCENARIOS[scenario].plan(ctx)
 
 
@@ -121,7 +122,7 @@ def test_s2_runs_rf3_all_one_and_the_fault_phase_on_local_servers_of_both_databa
     assert not any(isinstance(s, Composite) for s in plan("s2", local=False)[1])
     assert not any(isinstance(s, Composite) for s in plan("s2", "hbase", local=False)[1])
     ctx, steps = plan("s2", "hbase")
-    assert ctx.hbase.nodes == 3, "HBase on 3 nodes, like for like with Cassandra's RF 3"
+    assert ctx.database.server.nodes == 3, "HBase on 3 nodes, like for like with Cassandra's RF 3"
     assert isinstance(steps[-1], Composite) and "crashed (SIGKILL)" in steps[-1].describe
     fault = ctx.merged(ctx.files(["fault"], ["hbase-fault"]))
     assert int(fault["hbase.client.operation.timeout"]) <= 10000
@@ -185,8 +186,8 @@ def test_the_node_failure_is_a_choice_recorded_in_the_plan(capsys, tmp_path):
 
 
 def judge(down, up, back, batch, tried, node_failure="drain"):
-    return fault_verdict.finish(fault_verdict.judge_cassandra(down, up, back, batch, tried,
-                                                              node_failure=node_failure))
+    return fault_checks.finish(databases.database("cassandra").judge_fault(
+        down, up, back, batch, tried, node_failure=node_failure))
 
 
 UNAVAILABLE_ONLY = dict(
@@ -310,7 +311,7 @@ HBASE_UP = {"BATCH_INSERT": {"OK": 100}, "BATCH_INSERT-RECORDS": {"OK": 1000},
 
 def hbase_judge(found, recovered=True):
     back = {"READ": {"OK": found, "NOT_FOUND": 3500 - found}}
-    return fault_verdict.finish(fault_verdict.judge_hbase(
+    return fault_checks.finish(databases.database("hbase").judge_fault(
         HBASE_DOWN, HBASE_UP, back, 10, 3500,
         unavailability={"recovered_while_down": recovered}))
 
@@ -333,11 +334,11 @@ def test_a_drained_hbase_node_need_not_fail_any_operation_a_crashed_one_must():
     quiet = {"BATCH_INSERT": {"OK": 250}, "BATCH_INSERT-RECORDS": {"OK": 2500},
              "BATCH_READ": {"OK": 250}}
     back = {"READ": {"OK": 3500, "NOT_FOUND": 0}}
-    drained = fault_verdict.finish(fault_verdict.judge_hbase(
+    drained = fault_checks.finish(databases.database("hbase").judge_fault(
         quiet, HBASE_UP, back, 10, 3500, unavailability={"recovered_while_down": True},
         node_failure="drain"))
     assert drained["failed"] == []
-    crashed = fault_verdict.finish(fault_verdict.judge_hbase(
+    crashed = fault_checks.finish(databases.database("hbase").judge_fault(
         quiet, HBASE_UP, back, 10, 3500, unavailability={"recovered_while_down": True}))
     assert crashed["failed"] == [
         "operations failed while the dead server's regions were unassigned"

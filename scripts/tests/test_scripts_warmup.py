@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ycsbpack.databases import database
 from ycsbpack.runner import warmup
 from ycsbpack.runner.phase_runner import Phase, run_phase
 from ycsbpack.runner.run_scenario import alternating
@@ -89,12 +90,13 @@ def test_databases_alternate_a_b_b_a():
 
 
 def test_loads_and_deletes_are_not_warmed_up_and_repeats_get_their_own_directories():
-    ctx = Context("s3", "cassandra", "local", repeat=2, repeats=3)
+    ctx = Context("s3", database("cassandra"), "local", repeat=2, repeats=3)
     steps = SCENARIOS["s3"].plan(ctx)
     kinds = {s.name.split("-")[0]: s.repeatable for s in steps}
     assert kinds == {"insert": False, "select": True, "update": True, "delete": False}
     assert all(s.directory.endswith("-repeat-2") and s.repeat == 2 for s in steps)
-    assert Context("s4", "hbase", "local").phase("load", "load", [], 1).directory == "hbase-load"
+    load = Context("s4", database("hbase"), "local").phase("load", "load", [], 1)
+    assert load.directory == "hbase-load"
 
 
 def test_a_real_client_warms_up_then_measures_and_ends_through_the_stop_file(tmp_path):
@@ -142,7 +144,7 @@ def test_the_warm_up_limit_counts_once_every_client_runs_operations():
 
 
 def test_a_finite_job_is_bounded_by_its_count_not_by_the_scales_time_limit():
-    steps = SCENARIOS["s3"].plan(Context("s3", "cassandra", "ci"))
+    steps = SCENARIOS["s3"].plan(Context("s3", database("cassandra"), "ci"))
     by_kind = {s.name.split("-")[0]: s.properties.get("maxexecutiontime") for s in steps}
     assert by_kind["delete"] == "0" and by_kind["insert"] == "0"
     assert by_kind["select"] is None  # the scale's measured seconds (s3/ci.properties)

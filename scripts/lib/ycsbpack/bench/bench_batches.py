@@ -12,11 +12,10 @@ import statistics
 import subprocess
 import time
 
-from ..core.bindings import DATABASE_BINDINGS
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
-from ..core.paths import REPO_ROOT, run_dir
-from ..servers import cassandra_local, hbase_local
+from ..core.paths import REPO_ROOT
+from ..databases import database
 
 WORKLOAD = "org.ycsbpack.common.batch.BatchedWorkload"
 YCSB = str(REPO_ROOT / "bin" / "ycsb")
@@ -118,27 +117,14 @@ def main(argv=None) -> int:
                 fieldlength="100", requestdistribution="uniform", **{"status.interval": "1"})
     if args.hosts:
         base[db["hosts_property"]] = args.hosts
-    cluster, hbase, started = None, None, False
+    binding = database(args.db).binding
+    stop = None
     try:
-        if not args.hosts and args.db == "cassandra":
-            cluster = cassandra_local.Cluster.load_or_create(
-                run_dir("cassandra"),
-                argparse.Namespace(nodes=None, first_address="127.0.0.1", jmx_port=7199, heap="1G"),
-            )
-            started = not cluster.running()
-            if started:
-                cassandra_local.start(cluster)
-        if not args.hosts and args.db == "hbase":
-            # the ports of run/hbase's last start (hbase.json), else hbase-local's defaults
-            hbase = hbase_local.Server.load_or_create(run_dir("hbase"), argparse.Namespace(
-                command="status", zk_port=2181, master_port=16000, regionserver_port=16020,
-                heap="1G"))
-            started = not hbase.pid()
-            if started:
-                hbase_local.start(hbase)
-            base["hbase.zookeeper.property.clientPort"] = str(hbase.zk_port)
+        if not args.hosts:
+            connection, stop = database(args.db).start_script_server()
+            base.update(connection)
         print(f"loading {args.records} rows (100-byte values) in batches of 100...", flush=True)
-        ycsb("load", DATABASE_BINDINGS[args.db], dict(base, batchload="true", batchsize="100"), 4)
+        ycsb("load", binding, dict(base, batchload="true", batchsize="100"), 4)
         results = {}
         for rep in range(args.repeat):
             order = runs[rep % len(runs):] + runs[:rep % len(runs)]
@@ -147,7 +133,7 @@ def main(argv=None) -> int:
                 p = dict(base, **props, batchsize=str(size), operationcount="2000000000",
                          maxexecutiontime=str(args.seconds), **{share: "1"})
                 t0 = time.monotonic()
-                proc = ycsb("run", DATABASE_BINDINGS[args.db], p, args.threads)
+                proc = ycsb("run", binding, p, args.threads)
                 rate = records_per_second(proc.stderr, size, args.warmup)
                 mark = "" if complete(proc.stdout, op) else " (INCOMPLETE: see Return= lines)"
                 results.setdefault((kind, mode, size), []).append((rate, mark))
@@ -155,10 +141,8 @@ def main(argv=None) -> int:
                       f"batch {size}: {rate:,.0f} records/s{mark} ({time.monotonic() - t0:.0f} s)",
                       flush=True)
     finally:
-        if started and cluster:
-            cassandra_local.stop(cluster)
-        if started and hbase:
-            hbase_local.stop(hbase)
+        if stop:
+            stop()
     print_table(results, sizes, args)
     return 0
 

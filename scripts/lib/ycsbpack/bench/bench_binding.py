@@ -21,8 +21,8 @@ from pathlib import Path
 from ..core import java, maven
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
-from ..core.paths import REPO_ROOT, run_dir
-from ..servers import cassandra_local, hbase_local
+from ..core.paths import REPO_ROOT
+from ..databases import database
 from ..ycsb.ycsb_launcher import RUNTIME_LIB, binding_release_dir
 from . import bench_figures as fig
 from . import bench_profile
@@ -173,25 +173,6 @@ def failures(stdout: str) -> int:
     return n
 
 
-def start_server(name: str, base: dict, db: dict):
-    """Starts the local server unless it runs; returns a function that stops what was started."""
-    if name == "cassandra":
-        cluster = cassandra_local.Cluster.load_or_create(run_dir("cassandra"), argparse.Namespace(
-            nodes=None, first_address="127.0.0.1", jmx_port=7199, heap="1G"))
-        if cluster.running():
-            return lambda: None
-        cassandra_local.start(cluster)
-        return lambda: cassandra_local.stop(cluster)
-    server = hbase_local.Server.load_or_create(run_dir("hbase"), argparse.Namespace(
-        command="status", zk_port=2181, master_port=16000, regionserver_port=16020, heap="1G"))
-    base["hbase.zookeeper.property.clientPort"] = str(server.zk_port)
-    db["raw"]["port"] = str(server.zk_port)
-    if server.pid():
-        return lambda: None
-    hbase_local.start(server)
-    return lambda: hbase_local.stop(server)
-
-
 def load(db: dict, records: int) -> None:
     # YCSB 0.17's CoreWorkload.init parses operationcount even for a load
     props = dict(WORKLOAD, **db["props"], **db["load"], recordcount=str(records),
@@ -294,7 +275,10 @@ def main(argv=None) -> int:
           f"the load; outputs in {out_dir}", flush=True)
     ensure_built()
     harness_jar()
-    stop = start_server(args.db, db["props"], db)
+    connection, stop = database(args.db).start_script_server()
+    db["props"].update(connection)
+    # the raw loop reaches HBase through the same ZooKeeper port as the binding
+    db["raw"]["port"] = connection.get("hbase.zookeeper.property.clientPort", db["raw"]["port"])
     windows, loads, dropped = {}, [], set()
     try:
         print(f"loading {args.records} rows (10 fields x 100 bytes)...", flush=True)

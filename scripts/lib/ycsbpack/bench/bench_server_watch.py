@@ -38,11 +38,12 @@ import numpy as np
 
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT, command
+from ..databases import database
 from ..runner import cpu
-from ..runner.run_scenario import timestamp
+from ..runner.run_scenario import local_server, timestamp
+from ..runner.scenario_args import parser, settings_from
 from ..runner.server_watch import INTERVAL_S, PROBE_NODE, ServerWatch
 from ..scenarios.scenario_plan import WORKLOADS
-from ..servers.local_servers import LocalCassandra, LocalHBase
 
 WORKLOADS_S4 = ("update-heavy", "short-range")  # S4's run phases at local scale, 8 threads
 # the probe's start (JVM, driver, JMX, the facts: 7-10 CPU-s beside a busy phase) is over, and
@@ -60,17 +61,17 @@ SERVERS = {  # script, its options, run-scenario's options, the probe's connecti
               ["-p", "hbase.zookeeper.quorum=127.0.0.1",
                "-p", "hbase.zookeeper.property.clientPort=28181"]),
 }
-BINDING = {"cassandra": "cassandra4", "hbase": "hbase-salted"}
 IDLE_PAIRS, IDLE_WINDOW_S = 3, 30
 PAIRS_CSV = "pairs.csv"  # in --out: one row per pair of windows, what --read reads back
 PAIRS_COLUMNS = ("pair", "sampled_ops_per_s", "not_sampled_ops_per_s", "probe_cpu_share")
 
 
 def _server_pids(db: str, run_dir: Path) -> dict:
-    """{process: pid} of the local server this script started (SERVERS' addresses and ports)."""
-    if db == "cassandra":
-        return LocalCassandra(run_dir / db, 1, "127.0.0.71", 7271).pids()
-    return LocalHBase(run_dir / db, 28181, 28000, 28020).pids()
+    """{process: pid} of the local server this script started: run-scenario's server with
+    SERVERS' options."""
+    args = parser(__doc__).parse_args(["S4", "--db", db, "--run-dir", str(run_dir),
+                                       *SERVERS[db][2]])
+    return local_server(db, 1, settings_from(args)).pids()
 
 
 def _script(name: str, *args) -> list:
@@ -80,7 +81,7 @@ def _script(name: str, *args) -> list:
 def _probe_command(db: str) -> list:
     """A client command line whose connection options the sampling takes (server_watch)."""
     files = [WORKLOADS / "db" / f"{db}.properties", WORKLOADS / "s4" / f"{db}.properties"]
-    cmd = [str(REPO_ROOT / "bin" / "ycsb"), "run", BINDING[db]]
+    cmd = [str(REPO_ROOT / "bin" / "ycsb"), "run", database(db).binding]
     for f in files:
         if f.exists():
             cmd += ["-P", str(f)]

@@ -26,8 +26,9 @@ from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT, run_dir
 from ..core.report_tool import write_report
+from ..databases import database
 from ..runner.phase_runner import YCSB
-from ..runner.run_scenario import Settings, connection, local_server, run_scenarios, timestamp
+from ..runner.run_scenario import Settings, local_server, run_scenarios, timestamp
 from ..scenarios.scenario_plan import Context
 from ..servers.local_servers import ServerSet
 
@@ -72,7 +73,8 @@ def one(db: str, warm: bool, seconds: int, reference_s: int, out: Path) -> dict:
         with open(out / "report" / "summary.csv") as f:
             row = next(r for r in csv.DictReader(f) if r["phase"] == phase.name[len(db) + 1 :])
         quick = float(row["throughput_ops_per_s"])
-        ctx = Context("s4", db, "local", connection=connection(db, settings, server))
+        target = database(db, server)
+        ctx = Context("s4", target, "local", connection=target.connection())
         files = ctx.files(["update-heavy"])
         cmd = [str(YCSB), "run", ctx.binding] + [a for f in files for a in ("-P", f)]
         for k, v in ctx.connection.items():

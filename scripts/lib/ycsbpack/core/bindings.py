@@ -1,7 +1,7 @@
 """The bindings bin/ycsb knows: name -> DB class, server probe and the Maven module that builds it.
 
-The single list of binding names for the launcher and scripts/install-into-ycsb, and the
-binding of each database for the scenario runner and scripts/bench-batches.
+The single list of binding names for the launcher and scripts/install-into-ycsb (each
+database's binding: Database.binding, databases/).
 """
 from dataclasses import dataclass
 from typing import Optional
@@ -32,6 +32,3 @@ BINDINGS = {
 }
 
 PROJECT_BINDINGS = [b for b in BINDINGS.values() if b.module]
-
-# The binding the scenarios and scripts/bench-batches use for each database (--db).
-DATABASE_BINDINGS = {"cassandra": "cassandra4", "hbase": "hbase-salted", "mysql": "jdbc"}

@@ -22,9 +22,9 @@ def step_line(ctx: Context, step) -> str:
         files = ", ".join(Path(f).stem for f in step.files_of(0)
                           if Path(f).parent.name == ctx.scenario)
         clients = f" x {step.clients} clients" if step.clients > 1 else ""
-        return (f"{ctx.database} {step.name} ({step.command} {files}; {step.threads} "
+        return (f"{ctx.database.name} {step.name} ({step.command} {files}; {step.threads} "
                 f"thread{'s' if step.threads > 1 else ''}{clients})")
-    return f"{ctx.database} {step.name}: {step.describe}"
+    return f"{ctx.database.name} {step.name}: {step.describe}"
 
 
 def print_plan(plans, out: Path, settings, rule: TrialRule, block_order) -> int:

@@ -26,9 +26,10 @@ from ..core.arg_checks import validate_run_scenario
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT, run_dir
+from ..databases import database
 from ..scenarios.catalogue import SCENARIOS, scenario_id
 from ..scenarios.scenario_plan import Composite, Context, estimate_seconds
-from ..servers.local_servers import LocalCassandra, LocalHBase, LocalMySQL, ServerSet
+from ..servers.local_servers import ServerSet
 from . import saved_data
 from .aa import aa_sides, as_side, phases_of
 from .capacity import CapacitySearch, searches
@@ -45,32 +46,12 @@ from .trials import (
     stop_reason,
 )
 
-MYSQL_SCENARIOS = ["s1"]
-START_ESTIMATE = {"cassandra": {1: 25, 3: 60}, "hbase": {1: 25, 3: 75}, "mysql": {1: 20}}
 
-
-def connection(database: str, settings: Settings, server) -> Dict[str, str]:
-    if database in settings.hosts:
-        if database == "cassandra":
-            return {"hosts": settings.hosts[database]}
-        if database == "mysql":
-            return {"db.url": settings.hosts[database]}
-        return {"hbase.zookeeper.quorum": settings.hosts[database]}
-    if database == "cassandra":
-        return {"hosts": server.hosts()}
-    return server.connection()
-
-
-def local_server(database: str, nodes: int, settings: Settings, cpus=None):
-    """The runner's local server of `database`; `cpus`: the CPU set its processes run on."""
+def local_server(db: str, nodes: int, settings: Settings, cpus=None):
+    """The runner's local server of `db` in run/scenarios/<db> (or --run-dir's); `cpus`: the CPU
+    set its processes run on."""
     root = settings.run_root or run_dir("scenarios")
-    if database == "cassandra":
-        return LocalCassandra(root / "cassandra", nodes, settings.cassandra_address,
-                              settings.cassandra_jmx_port, cpus=cpus)
-    if database == "mysql":
-        return LocalMySQL(root / "mysql", settings.mysql_port)
-    zk, master, rs = settings.hbase_ports
-    return LocalHBase(root / "hbase", zk, master, rs, nodes=nodes, cpus=cpus)
+    return database(db).local_server(root / db, nodes, settings, cpus)
 
 
 def alternating(databases: List[str], repeat: int) -> List[tuple]:
@@ -93,10 +74,10 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
     steps = []
     numbered = settings.trials.numbered
     for s in scenarios:
-        ctx = Context(s, db, settings.scale, settings.clients, connection(db, settings, server),
+        target = database(db, server)  # the database these steps run on
+        ctx = Context(s, target, settings.scale, settings.clients,
+                      target.connection(settings.hosts.get(db)),
                       settings.user_files, settings.user_properties,
-                      cassandra=server if db == "cassandra" and server else None,
-                      hbase=server if db == "hbase" and server else None,
                       node_failure=settings.node_failure, quick=quick, out_dir=out,
                       repeat=trial if numbered else 0,
                       repeats=settings.trials.planned if numbered else 1,
@@ -273,8 +254,7 @@ def _run_trial(db: str, server, steps: list, settings: Settings, out: Path, laun
     stay up from one trial to the next)."""
     rule = settings.trials
     server_start, server_stop = (server if start else None), (server if stop else None)
-    estimates = ([START_ESTIMATE[db].get(getattr(server, "nodes", 1), 75)]
-                 if server_start else [])
+    estimates = [database(db, server).start_estimate_s()] if server_start else []
     estimates += [_estimate(ctx, step, settings) for ctx, step in steps]
     estimates += [10] if server_stop else []
     of = (f"trial {trial} of {rule.planned}" if not rule.precision
@@ -367,10 +347,11 @@ def main(argv=None) -> int:
         from ..fleet.ray_env import ensure_ray
         ensure_ray()
     databases = {"both": DATABASES, "all": ALL_DATABASES}.get(args.db, [args.db])
-    if "mysql" in databases and sid not in MYSQL_SCENARIOS:
-        raise ScriptError(f"--db {args.db}: MySQL runs {', '.join(MYSQL_SCENARIOS).upper()} only "
-                          "(the anti-fraud report's comparison); use --db both for "
-                          f"{sid.upper()}")
+    for db in map(database, databases):
+        if db.scenarios and sid not in db.scenarios:
+            raise ScriptError(f"--db {args.db}: {db.title} runs {', '.join(db.scenarios).upper()} "
+                              f"only (the reports that measured it); use --db both for "
+                              f"{sid.upper()}")
     out = (args.out or REPO_ROOT / "results" / sid / timestamp()).resolve()
     if not settings.dry_run:
         terminate_on_sigterm()

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 from typing import List, Optional, Tuple
 
+from ..databases import database
 from ..scenarios.catalogue import SCENARIOS
 from ..scenarios.scenario_plan import Composite
 from ..servers import live_state, saved_state
@@ -29,8 +30,9 @@ def why_not(scenarios: List[str], db: str, settings, server) -> Optional[str]:
         return "--load-each-trial"
     if not all(getattr(SCENARIOS[s], "SAVED_DATA", False) for s in scenarios):
         return "the scenario loads in every trial (its loads are measured, or interleaved)"
-    if getattr(server, "nodes", 1) != 1 and db == "hbase":
-        return "an N-node HBase on HDFS loads in every trial"
+    refusal = database(db, server).saved_data_refusal()
+    if refusal:
+        return refusal
     if server.pids():
         # the runner uses servers already running in its run directory as they are and leaves
         # them running: it neither restarts them per trial nor copies their data

@@ -6,11 +6,12 @@ from typing import Dict, List, Optional
 
 from ..core import cpu_sets
 from ..core.errors import ArgParser, ScriptError
+from ..databases import NAMES, database
 from .capacity import Objective, add_capacity_option, parse_objective
 from .trials import TrialRule, add_trial_options, trial_rule
 
 DATABASES = ["cassandra", "hbase"]  # --db both (and the quickstart's databases)
-ALL_DATABASES = DATABASES + ["mysql"]  # --db all: S1 only, the report that measured MySQL
+ALL_DATABASES = list(NAMES)  # --db all: S1 only, the report that measured MySQL
 
 
 TRIAL_SERVERS = ["fresh", "warm"]
@@ -150,8 +151,9 @@ def parser(doc: str) -> argparse.ArgumentParser:
 
 def settings_from(args) -> Settings:
     hosts = {}
-    if args.hosts:
-        hosts["hbase" if args.db == "hbase" else "cassandra"] = args.hosts
+    if args.hosts:  # the one --db's servers when --hosts names them, else Cassandra's
+        one = args.db if args.db in NAMES and database(args.db).takes_hosts else "cassandra"
+        hosts[one] = args.hosts
     if args.hbase_hosts:
         hosts["hbase"] = args.hbase_hosts
     if args.mysql_url:

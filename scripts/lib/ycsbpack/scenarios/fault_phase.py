@@ -21,8 +21,9 @@ The acknowledged-write check. One YCSB client inserts the keys recordcount, reco
 from one counter, batchsize per BATCH_INSERT, whatever the outcome; so phase 1 tried exactly
 batches x batchsize keys from recordcount on, and phase 2 (recordcount moved past them) the
 keys after those: one contiguous range [R, R + N). The read-back reads each key of [R, R + N)
-exactly once (sequential key chooser). Per database (fault_verdict.py): no acknowledged write may
-be missing (found >= acknowledged), and nothing may appear that cannot have been written.
+exactly once (sequential key chooser). Per database (Database.judge_fault in databases/): no
+acknowledged write may be missing (found >= acknowledged), and nothing may appear that cannot
+have been written.
 The verdict (fault-verdict.json next to the phases) lists every figure and check, the client's
 timeline (fault_timeline.py) and, on HBase, how long the dead server's regions were unavailable.
 """
@@ -33,59 +34,49 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..core.errors import ScriptError
+from ..databases import fault_checks
 from ..runner.phase_runner import run_phase
-from . import fault_timeline, fault_verdict
+from . import fault_timeline
 from .report_counts import phase_return_counts
 from .scenario_plan import Composite, Context
 
 # seconds: (node-down phase, stop the node this long after the first operations, restarted phase)
 TIMINGS = {"cluster": (60, 15, 20), "local": (50, 10, 20), "ci": (45, 5, 12)}
-# HBase's node-down phase lasts until its client has recovered (every operation OK again for
-# RECOVERED_QUIET_S after its last failure: the dead server's regions reopened elsewhere) and at
-# most this long. A fixed length was a race: on 2 loaded cores HBase reopened the regions 11-31 s
-# after the crash in one CI run and 27-39 s in another, after a 45-s phase had ended.
-HBASE_DOWN_BOUND_S = {"cluster": 180, "local": 120, "ci": 120}
+# A node-down phase that lasts until its client has recovered (Database.recovers_while_down:
+# HBase) ends once every operation is OK again for RECOVERED_QUIET_S after its last failure
 RECOVERED_QUIET_S = 5
 TARGET_OPS = 40  # batches per second: bounds the keys to read back (~200 written per second)
 THREADS = 4
 NODE_FAILURES = {"crash": "SIGKILL", "drain": "SIGTERM"}
 
 
-def _server(ctx: Context):
-    return ctx.cassandra if ctx.database == "cassandra" else ctx.hbase
-
-
-def _node_name(ctx: Context, node: int) -> str:
-    return (f"node{node}" if ctx.database == "cassandra"
-            else f"region server {node} and DataNode {node}")
-
-
 def _down_seconds(ctx: Context) -> int:
     """The node-down phase's time limit (HBase: a bound; it ends once its client recovered)."""
-    down_s = TIMINGS[ctx.scale][0]
-    return HBASE_DOWN_BOUND_S[ctx.scale] if ctx.database == "hbase" else down_s
+    return ctx.database.fault_down_s(ctx.scale, TIMINGS[ctx.scale][0])
 
 
 def fault_step(ctx: Context) -> Composite:
     down_s, stop_after, up_s = TIMINGS[ctx.scale]
-    node = _server(ctx).nodes
-    if ctx.database == "cassandra":
-        what = f"a {down_s} s run of CL ALL batch writes + CL ONE batch reads"
+    db = ctx.database
+    node = db.server.nodes
+    if db.recovers_while_down:
+        what = (f"a run of {db.fault_traffic} that ends {RECOVERED_QUIET_S} s after they all "
+                f"succeed again (at most {_down_seconds(ctx)} s)")
     else:
-        what = (f"a run of batch writes + batch reads that ends {RECOVERED_QUIET_S} s after they "
-                f"all succeed again (at most {_down_seconds(ctx)} s)")
+        what = f"a {down_s} s run of {db.fault_traffic}"
     return Composite(
-        "fault", f"{_node_name(ctx, node)} {ctx.node_failure}ed "
+        "fault", f"{db.node_name(node)} {ctx.node_failure}ed "
                  f"({NODE_FAILURES[ctx.node_failure]}) {stop_after} s after the first operations "
                  f"of {what}, restarted, {up_s} s more, read-back of every key",
         lambda first_index: run_fault(ctx, first_index, out_dir=ctx.out_dir),
-        phases=3, estimate_s=down_s + up_s + (60 if ctx.database == "cassandra" else 90))
+        phases=3, estimate_s=down_s + up_s + db.fault_overhead_s)
 
 
 def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
     _, stop_after, up_s = TIMINGS[ctx.scale]
-    server = _server(ctx)
-    files = ctx.files(["fault"], [f"{ctx.database}-fault"])
+    db = ctx.database
+    server = db.server
+    files = ctx.files(["fault"], [f"{db.name}-fault"])
     props = ctx.merged(files)
     batch = int(props["batchsize"])
     loaded = int(props["recordcount"])
@@ -102,11 +93,11 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
         p.index = index
         return p
 
-    before = server.region_layout() if ctx.database == "hbase" else None
-    stop_file = out_dir / f"fault-node-down-{ctx.database}.stop"
+    before = db.layout()
+    stop_file = out_dir / f"fault-node-down-{db.name}.stop"
     stop_file.unlink(missing_ok=True)
     down = traffic("fault-node-down", first_index, loaded, _down_seconds(ctx),
-                   {"ycsbpack.stopfile": str(stop_file)} if ctx.database == "hbase" else None)
+                   {"ycsbpack.stopfile": str(stop_file)} if db.recovers_while_down else None)
     cancel = threading.Event()
     events = {}
     stopper = threading.Thread(target=_stop_node_when_running, daemon=True,
@@ -120,27 +111,25 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
         stopper.join()
         stop_file.unlink(missing_ok=True)
         if server.running_nodes_count() < node:
-            print(f"== restarting {_node_name(ctx, node)}", flush=True)
+            print(f"== restarting {db.node_name(node)}", flush=True)
             events["restart_begin"] = _now()
             server.start_node(node)
             server.wait_all_up()
             events["restart_done"] = _now()
     down_counts = phase_return_counts(down_dir)
-    tried_1 = sum(down_counts.get(fault_verdict.WRITE, {}).values()) * batch
+    tried_1 = sum(down_counts.get(fault_checks.WRITE, {}).values()) * batch
 
     up = traffic("fault-restarted", first_index + 1, loaded + tried_1, up_s)
     up_dir = run_phase(up, out_dir)
     up_counts = phase_return_counts(up_dir)
-    tried = tried_1 + sum(up_counts.get(fault_verdict.WRITE, {}).values()) * batch
+    tried = tried_1 + sum(up_counts.get(fault_checks.WRITE, {}).values()) * batch
 
     read_back = {"workload": "site.ycsb.workloads.CoreWorkload", "readproportion": "1",
                  "updateproportion": "0", "insertproportion": "0", "scanproportion": "0",
                  "requestdistribution": "sequential", "batchsize": "1",
                  "insertstart": str(loaded), "insertcount": str(tried),
                  "recordcount": str(loaded + tried), "operationcount": str(tried),
-                 "maxexecutiontime": "600"}
-    if ctx.database == "cassandra":
-        read_back["cassandra.readconsistencylevel"] = "ALL"
+                 "maxexecutiontime": "600", **db.fault_read_back}
     back = ctx.phase("fault-read-back", "run", files, THREADS, group="fault",
                      properties=read_back)
     back.index = first_index + 2
@@ -148,23 +137,21 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
 
     timeline = fault_timeline.timeline(down_dir / "client-0.err")
     unavailable = fault_timeline.unavailability(timeline, events.get("node_down"))
-    judge = fault_verdict.judge_cassandra if ctx.database == "cassandra" \
-        else fault_verdict.judge_hbase
-    verdict = judge(down_counts, up_counts, back_counts, batch, tried,
-                    node_failure=ctx.node_failure, unavailability=unavailable)
-    verdict.update(database=ctx.database, node=node, node_failure=ctx.node_failure,
+    verdict = db.judge_fault(down_counts, up_counts, back_counts, batch, tried,
+                             node_failure=ctx.node_failure, unavailability=unavailable)
+    verdict.update(database=db.name, node=node, node_failure=ctx.node_failure,
                    signal=NODE_FAILURES[ctx.node_failure], events=events)
     verdict["client_unavailability"] = unavailable
     verdict["client_timeline"] = timeline
     if before is not None:
         verdict["regions_before"] = before
-        verdict["regions_after"] = server.region_layout()
-    if ctx.database == "hbase" and events.get("node_down"):
-        verdict["regions"] = fault_timeline.hbase_region_recovery(
-            server.run_dir, node, events["node_down"])
+        verdict["regions_after"] = db.layout()
+    recovery = db.fault_recovery(node, events["node_down"]) if events.get("node_down") else None
+    if recovery is not None:
+        verdict["regions"] = recovery
     verdict["lines"] += fault_timeline.describe(verdict)
-    verdict = fault_verdict.finish(verdict)
-    verdict_file = out_dir / f"fault-verdict-{ctx.database}.json"
+    verdict = fault_checks.finish(verdict)
+    verdict_file = out_dir / f"fault-verdict-{db.name}.json"
     verdict_file.write_text(json.dumps(verdict, indent=2) + "\n")
     for line in verdict["lines"]:
         print(f"   {line}", flush=True)
@@ -189,13 +176,13 @@ def _stop_node_when_running(ctx: Context, server, node: int, status_file: Path, 
     if cancel.wait(after):
         return
     how = NODE_FAILURES[ctx.node_failure]
-    print(f"== taking {_node_name(ctx, node)} down mid-run ({ctx.node_failure}: {how})",
+    print(f"== taking {ctx.database.node_name(node)} down mid-run ({ctx.node_failure}: {how})",
           flush=True)
     events["node_down"] = _now()
     t0 = time.monotonic()
     server.stop_node(node, kill=ctx.node_failure == "crash")
     events["node_down_seconds"] = round(time.monotonic() - t0, 1)
-    if ctx.database != "hbase":
+    if not ctx.database.recovers_while_down:
         return
     while not cancel.wait(1.0):
         rows = fault_timeline.timeline(status_file)

@@ -1,5 +1,5 @@
-"""What the fault phase's client saw over time, and (HBase) when the dead server's regions
-came back.
+"""What the fault phase's client saw over time (when the dead server's regions came back, on
+HBase: HBase.fault_recovery in databases/hbase.py).
 
 The client's status lines (status.interval=1) carry per-interval counts: `[BATCH_INSERT:
 Count=n, ...]` for the batches that succeeded and `[BATCH_INSERT-FAILED: Count=n, ...]` for the
@@ -10,7 +10,7 @@ the node went down. Stdlib only: the analysis package draws the same data as cha
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 OPERATIONS = ("BATCH_INSERT", "BATCH_READ")
 _STATUS = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}) (\d+) sec: (\d+) operations;(.*)$")
@@ -109,9 +109,3 @@ def describe(verdict: dict) -> List[str]:
         )
     return lines
 
-
-def hbase_region_recovery(run_dir: Path, node: int, node_down: str) -> Dict:
-    """From the master's log: when the master noticed the dead region server, and when each of its
-    regions was open again elsewhere (seconds after the node went down)."""
-    from ..servers import hbase_logs
-    return hbase_logs.region_recovery(run_dir, node, node_down)

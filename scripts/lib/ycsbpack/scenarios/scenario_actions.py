@@ -1,5 +1,6 @@
 """Actions between phases: drop a Cassandra table (S1's table variants), a major compaction,
 and the same on-disk state for every trial after a load (settle_after_load)."""
+from typing import Optional
 
 from ..core.errors import ScriptError
 from ..servers.cql_schema import CqlError, execute
@@ -28,34 +29,29 @@ def drop_table(ctx: Context, keyspace: str, table: str) -> Action:
 
 
 def major_compaction(ctx: Context, keyspace: str, table: str) -> Action:
-    """`nodetool compact` on every local node (blocks until done), as S1 does before reads."""
-    def run():
-        for node in range(1, ctx.cassandra.nodes + 1):
-            ctx.cassandra.nodetool(node, ["flush", keyspace, table])
-            ctx.cassandra.nodetool(node, ["compact", keyspace, table])
+    """A flush and major compaction on the local servers (blocks until done), as S1 does
+    before reads."""
     return Action(f"compact {keyspace}.{table}",
-                  f"nodetool flush + compact {keyspace} {table} (forced major compaction)", run,
-                  estimate_s=12)
+                  f"{ctx.database.compaction(keyspace, table)} (forced major compaction)",
+                  lambda: ctx.database.compact(keyspace, table), estimate_s=12)
 
 
-def settle_after_load(ctx: Context, table: str = "usertable") -> Action:
+def settle_after_load(ctx: Context, table: str = "usertable") -> Optional[Action]:
     """After a load, flush the memtables (memstores) and major-compact the table, so that each
     trial measures the same on-disk layout rather than whatever the load's flushes and the
     compactions still running left (a source of spread between trials). Local servers only:
-    on your own cluster the runner cannot run nodetool or HBase's admin for you."""
+    on your own cluster the runner cannot run nodetool or HBase's admin for you. None for a
+    database without a compaction the runner drives."""
     keyspace = ctx.merged([]).get("cassandra.keyspace", "ycsb")
+    what = ctx.database.compaction(keyspace, table)
+    if what is None:
+        return None
 
     def run():
-        if ctx.cassandra is not None:
-            for node in range(1, ctx.cassandra.nodes + 1):
-                ctx.cassandra.nodetool(node, ["flush", keyspace, table])
-                ctx.cassandra.nodetool(node, ["compact", keyspace, table])
-        elif ctx.hbase is not None:
-            ctx.hbase.compact(table)
+        if ctx.local:
+            ctx.database.compact(keyspace, table)
         else:
-            print(f"  (not settled: {ctx.database} is not a local server of this run; flush and "
-                  "compact it yourself for the same on-disk state in every trial)", flush=True)
-    what = (f"nodetool flush + compact {keyspace} {table}" if ctx.database == "cassandra"
-            else f"flush + major compaction of {table}")
+            print(f"  (not settled: {ctx.database.name} is not a local server of this run; flush "
+                  "and compact it yourself for the same on-disk state in every trial)", flush=True)
     return Action(f"settle {table}", f"{what}: every trial reads the same on-disk layout", run,
                   estimate_s=10)

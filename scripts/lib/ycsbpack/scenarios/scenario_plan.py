@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Union
 
-from ..core.bindings import DATABASE_BINDINGS
 from ..core.paths import REPO_ROOT
+from ..databases import Database
 from ..runner.phase_runner import Phase, read_property_files
 
 WORKLOADS = REPO_ROOT / "workloads"
@@ -27,14 +27,12 @@ SCALES = {"cluster": [], "local": ["local"], "ci": ["local", "ci"]}
 class Context:
     """Everything a scenario's plan depends on."""
     scenario: str                       # s1 .. s4
-    database: str                       # cassandra | hbase | mysql
+    database: Database                  # with its local server when the runner runs it
     scale: str                          # cluster | local | ci
     clients: int = 1
     connection: Dict[str, str] = field(default_factory=dict)
     user_files: List[str] = field(default_factory=list)
     user_properties: Dict[str, str] = field(default_factory=dict)
-    cassandra: Optional[object] = None  # local_servers.LocalCassandra when the runner runs it
-    hbase: Optional[object] = None      # local_servers.LocalHBase when the runner runs it
     node_failure: str = "crash"         # how the fault phase takes a node down: crash | drain
     quick: bool = False                 # the quickstart's short selection of phases
     out_dir: Optional[Path] = None      # results/<scenario>/<timestamp>
@@ -44,11 +42,11 @@ class Context:
 
     @property
     def local(self) -> bool:
-        return self.cassandra is not None or self.hbase is not None
+        return self.database.local
 
     @property
     def binding(self) -> str:
-        return DATABASE_BINDINGS[self.database]
+        return self.database.binding
 
     def files(self, phase_files: List[str], variant_files: List[str] = ()) -> List[str]:
         d = WORKLOADS / self.scenario
@@ -57,8 +55,8 @@ class Context:
             files += [d / f"{scale}.properties"] + [
                 d / f"{scale}-{f}.properties" for f in phase_files
             ]
-        files += [WORKLOADS / "db" / f"{self.database}.properties",
-                  d / f"{self.database}.properties"]
+        files += [WORKLOADS / "db" / f"{self.database.name}.properties",
+                  d / f"{self.database.name}.properties"]
         files += [d / f"{v}.properties" for v in variant_files]
         return [str(f) for f in files if f.exists()] + list(self.user_files)
 
@@ -84,10 +82,10 @@ class Context:
             # the measured runs (a 4-s CI limit ended S3's deletes before their first one)
             props["maxexecutiontime"] = "0"
         suffix = f"-repeat-{self.repeat}" if self.repeat else ""
-        return Phase(self.scenario, name, self.database, self.binding, command, files, props,
+        return Phase(self.scenario, name, self.database.name, self.binding, command, files, props,
                      threads=threads, target=target, clients=clients,
                      client_property_files=client_files or [],
-                     dir_name=f"{self.database}-{name}{suffix}", phase_group=group,
+                     dir_name=f"{self.database.name}-{name}{suffix}", phase_group=group,
                      repeatable=repeatable and command != "load",
                      repeat=self.repeat, repeats=self.repeats,
                      extra_args=["-cp", os.pathsep.join(self.client_cp)] if self.client_cp else [])

@@ -25,28 +25,28 @@ SCALE = {"cluster": {"variants": VARIANTS, "threads": 10, "pairs": True},
 
 
 def plan(ctx: Context) -> list:
-    cassandra = ctx.database == "cassandra"
-    variants = SCALE[ctx.scale]["variants"] if cassandra else ["default"]
+    varied = ctx.database.table_options  # Cassandra: compaction and caching per table
+    variants = SCALE[ctx.scale]["variants"] if varied else ["default"]
     many = SCALE[ctx.scale]["threads"]
     if ctx.quick:
         variants = ["default"]
     steps = []
     for v in variants:
-        table = [f"cassandra-table-{v}"] if cassandra else []
+        table = [f"{ctx.database.name}-table-{v}"] if varied else []
         write, read = ctx.files(["write"], table), ctx.files(["read"], table)
-        if cassandra:
+        if varied:
             props = ctx.merged(write)
             steps.append(drop_table(ctx, props["cassandra.keyspace"], props["listappend.table"]))
         steps.append(ctx.phase(f"{v}-write-1-thread", "run", write, 1, group="write"))
         steps.append(ctx.phase(f"{v}-read-1-thread", "run", read, 1, group="read"))
-        if cassandra and ctx.local and not ctx.quick:
+        if varied and ctx.local and not ctx.quick:
             props = ctx.merged(write)
             steps.append(
                 major_compaction(ctx, props["cassandra.keyspace"], props["listappend.table"])
             )
             steps.append(ctx.phase(f"{v}-read-1-thread-compacted", "run", read, 1,
                                    group="read-compacted"))
-        if v == CONCURRENT or not cassandra or ctx.quick:
+        if v == CONCURRENT or not varied or ctx.quick:
             steps += _concurrent(ctx, v, table, many)
     return steps
 

@@ -22,9 +22,9 @@ def plan(ctx: Context) -> list:
     s = SCALE[ctx.scale]
     load = ctx.phase("load", "load", ctx.files(["update-heavy"]), s["load_threads"],
                      clients=ctx.clients, group="load")
-    if ctx.database in ("cassandra", "hbase"):
+    settle = settle_after_load(ctx)
+    if settle:
         # within the load's phase: its servers' time series shows the flush and compaction
-        settle = settle_after_load(ctx)
         load.then, load.then_what = settle.run, settle.describe
     steps = [load]
     for workload in (["update-heavy"] if ctx.quick else ["update-heavy", "short-range"]):

@@ -61,6 +61,9 @@ class LocalCassandra:
     def hosts(self) -> str:
         return self._cluster().hosts()
 
+    def connection(self) -> Dict[str, str]:
+        return {"hosts": self.hosts()}
+
     def start(self) -> None:
         """Uses the cluster of the run directory when it runs with enough nodes; else starts
         `nodes` nodes on fresh data."""

@@ -1,0 +1,135 @@
+"""The Database interface: what the runner, the scenarios and the bench scripts ask of one
+database, answered once per database (cassandra.py, hbase.py, mysql.py).
+
+A Database is the database's facts (its name, YCSB binding, the client property your own
+servers are given in) and its behaviour on the local server a run starts, if any: `server` is
+that server (servers/local_servers.py), None when the run uses your own cluster (--hosts,
+--hbase-hosts, --mysql-url). Code outside this package never tells databases apart by name; it
+asks the Database.
+"""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, ClassVar, Dict, FrozenSet, Optional, Tuple
+
+# What an acknowledged write survives (metadata.json "durability", runner/durability.py): one
+# scale for every database, so the analysis can hold the two sides of a comparison against
+# each other
+MACHINE = "a machine crash"   # on disk (fsync) before the acknowledgement
+PROCESS = "a server process crash"   # in the OS's or the DataNodes' memory, not yet on disk
+NOTHING = "nothing beyond the server process"   # in the server's own memory only
+
+
+def started_here(start: Callable[[], None], stop: Callable[[], None]) -> Callable[[], None]:
+    """Runs `start` and returns `stop`; stops what began to start when `start` fails or is
+    interrupted (nothing a script started outlives it)."""
+    try:
+        start()
+    except BaseException:
+        stop()
+        raise
+    return stop
+
+
+@dataclass
+class Database:
+    """One database of the pack, with the local server this run runs (None: your own)."""
+    server: Optional[object] = None
+
+    name: ClassVar[str]            # --db, the results' directory prefix, workloads/db/<name>
+    title: ClassVar[str]           # in sentences
+    binding: ClassVar[str]         # the YCSB binding (core/bindings.py) the pack runs it with
+    hosts_property: ClassVar[str]  # the client property your own servers are given in
+    # --hosts names its servers (Cassandra's contact points, HBase's ZooKeeper quorum); else
+    # they come in an option of their own (MySQL: --mysql-url)
+    takes_hosts: ClassVar[bool] = True
+    # seconds to start the local server, by its number of nodes (the progress lines' estimate)
+    start_s: ClassVar[Dict[int, int]]
+    scenarios: ClassVar[Optional[Tuple[str, ...]]] = None  # the scenarios it runs; None: all
+    # its tables carry compaction and caching options, which S1 varies (workloads/s1/
+    # <name>-table-<variant>.properties: the table is dropped and recreated per variant)
+    table_options: ClassVar[bool] = False
+
+    @property
+    def local(self) -> bool:
+        """The run starts and drives this database's servers itself."""
+        return self.server is not None
+
+    def connection(self, hosts: Optional[str] = None) -> Dict[str, str]:
+        """The client properties that reach it: your own servers `hosts`, else the local
+        server."""
+        return {self.hosts_property: hosts} if hosts else self.server.connection()
+
+    def local_server(self, run_dir: Path, nodes: int, settings,
+                     cpus: Optional[FrozenSet[int]] = None):
+        """The runner's local server of this database in `run_dir` (not started), from
+        run-scenario's Settings (addresses and ports); `cpus`: the CPU set its processes run on."""
+        raise NotImplementedError
+
+    def start_estimate_s(self) -> int:
+        """Seconds the local server takes to start (the progress lines' estimate)."""
+        return self.start_s.get(getattr(self.server, "nodes", 1), 75)
+
+    def saved_data_refusal(self) -> Optional[str]:
+        """Why the local server's trials cannot start from saved data (runner/saved_data.py),
+        None when they can."""
+        return None
+
+    # -- flush and major compaction (scenarios/scenario_actions.py) ---------------------------
+    def compaction(self, keyspace: str, table: str) -> Optional[str]:
+        """What a flush and major compaction of `table` is here, in words; None when the runner
+        drives none on this database."""
+        return None
+
+    def compact(self, keyspace: str, table: str) -> None:
+        """Flushes and major-compacts `table` on the local server, waiting until done."""
+        raise NotImplementedError
+
+    # -- what an acknowledged write survives (runner/durability.py) ---------------------------
+    def durability(self, settings: Dict[str, str], schema: str,
+                   properties: Dict[str, str]) -> Optional[dict]:
+        """metadata.json "durability" from the servers' `settings` and `schema` (bin/ycsb
+        servers) and the clients' `properties`: {"survives": MACHINE | PROCESS | NOTHING, ...};
+        None when the pack does not describe it."""
+        return None
+
+    # -- S2's fault phase (scenarios/fault_phase.py): node i of the local cluster --------------
+    fault_traffic: ClassVar[str]  # the traffic of the node-down phase, in words
+    fault_overhead_s: ClassVar[int]  # the fault step's estimate beyond its timed phases
+    # the node-down phase ends once the client has recovered (the dead node's share served by
+    # the others), at most fault_down_s; else after a fixed time
+    recovers_while_down: ClassVar[bool] = False
+    # the read-back's own properties (what makes every replica answer)
+    fault_read_back: ClassVar[Dict[str, str]] = {}
+
+    def node_name(self, node: int) -> str:
+        """What node `node` is, in sentences."""
+        raise NotImplementedError
+
+    def fault_down_s(self, scale: str, fixed_s: int) -> int:
+        """The node-down phase's time limit: `fixed_s`, the scale's, unless it lasts until the
+        client recovered."""
+        return fixed_s
+
+    def judge_fault(self, down: dict, up: dict, back: dict, batch: int, tried: int,
+                    node_failure: str, unavailability: dict) -> dict:
+        """The fault phase's verdict from the Return= counts of its three phases (node down,
+        restarted, read-back; databases/fault_checks.py): the figures and the (check, ok)
+        list."""
+        raise NotImplementedError
+
+    def layout(self) -> Optional[dict]:
+        """Where the data lives on the local cluster, recorded before and after the fault
+        (HBase: regions per region server); None when it is not read."""
+        return None
+
+    def fault_recovery(self, node: int, node_down: str) -> Optional[dict]:
+        """From the servers' own logs: how the others took over from node `node`, down since
+        `node_down` (UTC, ISO); None when it is not read."""
+        return None
+
+    # -- the bench scripts (bench/): the server of scripts/<name>-local's defaults --------------
+    def start_script_server(self) -> Tuple[Dict[str, str], Callable[[], None]]:
+        """Starts the server of scripts/<name>-local's default run directory unless it runs:
+        (the client properties that reach it beyond the defaults', a function that stops it
+        again if it was started here)."""
+        raise NotImplementedError
