@@ -4,7 +4,13 @@ import sys
 from pathlib import Path
 
 from ycsbpack.runner import cpu
-from ycsbpack.runner.phase_runner import Phase, read_property_files, ycsb_command, ycsb_props
+from ycsbpack.runner.phase_runner import (
+    Phase,
+    read_property_files,
+    with_part,
+    ycsb_command,
+    ycsb_props,
+)
 
 
 def test_property_files_merge_in_order_like_ycsb(tmp_path):
@@ -44,3 +50,14 @@ def test_a_processs_cpu_counts_its_ended_children_only_when_asked():
         parent.stdin.close()
         parent.wait()
     assert with_children - own >= 0.1, (own, with_children)
+
+
+def test_a_status_line_shows_the_part_that_runs_instead_of_ycsbs_estimate():
+    """A time-bound phase never reaches YCSB's operation count: its "est completion" (a real
+    line of a capacity step's client-0.err) gives way to the part that runs, the rest kept."""
+    line = ("2026-11-28 18:39:47:179 1 sec: 0 operations; est completion in 106751991167300 days "
+            "15 hours [READ: Count=3]\n")
+    shown = with_part(line, "warm-up 1 s of at most 120 s")
+    assert shown == ("2026-11-28 18:39:47:179 1 sec: 0 operations; [warm-up 1 s of at most 120 s] "
+                     "[READ: Count=3]\n")
+    assert with_part("no estimate here\n", "x") == "no estimate here\n"

@@ -37,7 +37,7 @@ from typing import Dict, List, Sequence
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from ..core.secrets import mask_command
-from ..runner.phase_runner import _ESTIMATE, YCSB
+from ..runner.phase_runner import YCSB, with_part
 from . import agent
 from .ray_env import LOADER_RESOURCE, connect
 
@@ -339,7 +339,7 @@ class RayClients:
                 warmup.judge.feed(i, line)
             if echo and (" sec: " in line or line.startswith(("ERROR", "WARN"))):
                 if warmup:
-                    line = _ESTIMATE.sub(f"[{warmup.part()}] ", line, count=1)
+                    line = with_part(line, warmup.part())
                 sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {who}{line}\n")
         sys.stderr.flush()
         return rest

@@ -356,6 +356,12 @@ def _run_clients(
 _ESTIMATE = re.compile(r"est completion in [^\[]*")
 
 
+def with_part(line: str, part: str) -> str:
+    """A status line with YCSB's completion estimate (of an operation count that a time-bound
+    phase never reaches) replaced by `part`: the part that runs and the time it has left."""
+    return _ESTIMATE.sub(f"[{part}] ", line, count=1)
+
+
 def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None, part=None) -> None:
     """Copies a client's stderr to its .err file, feeding the warm-up judge and echoing status
     lines; with `part` (the warm-up's), YCSB's completion estimate of an operation count that a
@@ -366,7 +372,7 @@ def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None, part=
         if feed:
             feed(line)
         if echo and (" sec: " in line or line.startswith(("ERROR", "WARN", "ycsbpack:"))):
-            shown = _ESTIMATE.sub(f"[{part()}] ", line, count=1) if part else line
+            shown = with_part(line, part()) if part else line
             sys.stderr.write(f"  [{time.monotonic() - t0:5.0f} s] {prefix}{shown}")
     err.flush()
 
