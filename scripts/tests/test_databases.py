@@ -167,3 +167,13 @@ def test_no_code_outside_databases_tells_the_databases_apart_by_name():
              if p.parent.name != "databases"
              for i, line in enumerate(p.read_text().splitlines(), 1) if compare.search(line)]
     assert found == []
+
+
+def test_what_mysql_does_not_do_is_one_sentence_naming_it_not_a_bare_error():
+    mysql = database("mysql")
+    for ask in (lambda: mysql.compact("ycsb", "usertable"), lambda: mysql.node_name(2),
+                lambda: mysql.start_script_server(),
+                lambda: mysql.judge_fault({}, {}, {}, 1, 1, "crash", {})):
+        with pytest.raises(ScriptError, match=r"^MySQL has no .* in this pack \(it runs s1\): "
+                                              "choose Cassandra or HBase"):
+            ask()

@@ -7,9 +7,12 @@ that server (servers/local_servers.py), None when the run uses your own cluster 
 --hbase-hosts, --mysql-url). Code outside this package never tells databases apart by name; it
 asks the Database.
 """
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar, Dict, FrozenSet, Optional, Tuple
+
+from ..core.errors import ScriptError
 
 # What an acknowledged write survives (metadata.json "durability", runner/durability.py): one
 # scale for every database, so the analysis can hold the two sides of a comparison against
@@ -31,7 +34,7 @@ def started_here(start: Callable[[], None], stop: Callable[[], None]) -> Callabl
 
 
 @dataclass
-class Database:
+class Database(ABC):
     """One database of the pack, with the local server this run runs (None: your own)."""
     server: Optional[object] = None
 
@@ -59,11 +62,18 @@ class Database:
         server."""
         return {self.hosts_property: hosts} if hosts else self.server.connection()
 
+    @abstractmethod
     def local_server(self, run_dir: Path, nodes: int, settings,
                      cpus: Optional[FrozenSet[int]] = None):
         """The runner's local server of this database in `run_dir` (not started), from
         run-scenario's Settings (addresses and ports); `cpus`: the CPU set its processes run on."""
-        raise NotImplementedError
+
+    def _not_here(self, what: str):
+        """What a database does not do (MySQL: no compaction, no fault phase, no bench
+        server), said in one sentence where a caller asks it anyway."""
+        raise ScriptError(f"{self.title} has no {what} in this pack (it runs "
+                          f"{', '.join(self.scenarios or ('every scenario',))}): choose "
+                          "Cassandra or HBase for it")
 
     def start_estimate_s(self) -> int:
         """Seconds the local server takes to start (the progress lines' estimate)."""
@@ -82,7 +92,7 @@ class Database:
 
     def compact(self, keyspace: str, table: str) -> None:
         """Flushes and major-compacts `table` on the local server, waiting until done."""
-        raise NotImplementedError
+        self._not_here("flush and major compaction")
 
     # -- what an acknowledged write survives (runner/durability.py) ---------------------------
     def durability(self, settings: Dict[str, str], schema: str,
@@ -103,7 +113,7 @@ class Database:
 
     def node_name(self, node: int) -> str:
         """What node `node` is, in sentences."""
-        raise NotImplementedError
+        self._not_here("fault phase")
 
     def fault_down_s(self, scale: str, fixed_s: int) -> int:
         """The node-down phase's time limit: `fixed_s`, the scale's, unless it lasts until the
@@ -115,7 +125,7 @@ class Database:
         """The fault phase's verdict from the Return= counts of its three phases (node down,
         restarted, read-back; databases/fault_checks.py): the figures and the (check, ok)
         list."""
-        raise NotImplementedError
+        self._not_here("fault phase")
 
     def layout(self) -> Optional[dict]:
         """Where the data lives on the local cluster, recorded before and after the fault
@@ -132,4 +142,4 @@ class Database:
         """Starts the server of scripts/<name>-local's default run directory unless it runs:
         (the client properties that reach it beyond the defaults', a function that stops it
         again if it was started here)."""
-        raise NotImplementedError
+        self._not_here("server for the bench scripts")
