@@ -17,11 +17,9 @@ not yet marked down, ~19 s), or ERROR for a batch whose coordinator was killed w
 failed otherwise than UNAVAILABLE: found >= A (no acknowledged write is missing) and
 found <= A + M (nothing appears that was never written); with M = 0, found == A exactly.
 """
-import argparse
 import re
 from typing import Dict
 
-from ..core.paths import run_dir
 from ..servers import cassandra_local
 from ..servers.local_servers import LocalCassandra
 from .base import MACHINE, NOTHING, PROCESS, Database, started_here
@@ -143,8 +141,9 @@ class Cassandra(Database):
                 "read_back": back.get(READ_BACK, {}), "checks": checks, "lines": lines}
 
     def start_script_server(self):
-        cluster = cassandra_local.Cluster.load_or_create(run_dir("cassandra"), argparse.Namespace(
-            nodes=None, first_address="127.0.0.1", jmx_port=7199, heap="1G"))
+        # scripts/cassandra-local's defaults (or its run directory's last cluster)
+        defaults = cassandra_local.parser().parse_args(["status"])
+        cluster = cassandra_local.Cluster.load_or_create(defaults.run_dir, defaults)
         if cluster.running():
             return {}, lambda: None
         return {}, started_here(lambda: cassandra_local.start(cluster),

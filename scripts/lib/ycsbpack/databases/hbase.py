@@ -15,11 +15,9 @@ retries exhausted while its region was unassigned) may still have been written, 
 from above is the keys tried: found >= A must hold; found - A is reported as "failed but
 stored". Node N is region server N and DataNode N.
 """
-import argparse
 import re
 from typing import Dict, Optional
 
-from ..core.paths import run_dir
 from ..servers import hbase_local, hbase_logs
 from ..servers.local_servers import LocalHBase
 from .base import MACHINE, NOTHING, PROCESS, Database, started_here
@@ -146,9 +144,8 @@ class HBase(Database):
 
     def start_script_server(self):
         # the ports of run/hbase's last start (hbase.json), else hbase-local's defaults
-        server = hbase_local.Server.load_or_create(run_dir("hbase"), argparse.Namespace(
-            command="status", zk_port=2181, master_port=16000, regionserver_port=16020,
-            heap="1G"))
+        defaults = hbase_local.parser().parse_args(["status"])
+        server = hbase_local.Server.load_or_create(defaults.run_dir, defaults)
         connection = {"hbase.zookeeper.property.clientPort": str(server.zk_port)}
         if server.pid():
             return connection, lambda: None
