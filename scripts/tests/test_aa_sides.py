@@ -1,6 +1,6 @@
 """The sides of an A/A run (ycsbpack.runner.aa): names, metadata, and side B's one change
 (--b-property, the power check's known difference). The whole --aa path runs on real servers in
-test_scenarios_on_real_servers.py."""
+test_s4_trials_on_own_servers.py."""
 
 import pytest
 from ycsbpack.core.errors import ScriptError

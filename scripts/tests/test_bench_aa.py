@@ -1,6 +1,6 @@
 """scripts/bench-aa's tally (ycsbpack.bench.bench_aa): the exact binomial interval of a false-call
 rate, and a clear sentence when there is nothing to tally. Its reading of a real experiment is
-tested on real servers (test_scenarios_on_real_servers.py, the --aa test)."""
+tested on real servers (test_s4_trials_on_own_servers.py, the --aa test)."""
 
 import math
 from pathlib import Path

@@ -1,6 +1,6 @@
 """Without servers: which trials start from saved data, how a plan splits into the load done once
 and the measured steps, what a save and a restore copy, and the CPU sets of servers and clients.
-(The same on real servers: test_scenarios_on_real_servers.py, the S4 and --aa tests.)"""
+(The same on real servers: test_s4_trials_on_own_servers.py.)"""
 import os
 from pathlib import Path
 

@@ -4,70 +4,31 @@ Every scenario once, seconds per phase: each phase must leave a result the analy
 parses, with the operations the phase is about and no error status it does not expect; S2's
 fault phase, on each database, a node crashed (SIGKILL) mid-run: on Cassandra CL ALL writes
 failing while the node is down and CL ONE reads going on, on HBase the dead region server's
-regions reassigned; on both every acknowledged write read back. The eight slowest took 16
-minutes on 2 cores (a fresh-clone run of 2026-12-04).
+regions reassigned; on both every acknowledged write read back. S4's trials, which start
+servers of their own, are in test_s4_trials_on_own_servers.py.
 
 Servers: those of shared_servers.py (conftest's `run_dir`: a 3-node Cassandra, a 3-node HBase and
-a MariaDB, started once for every test file that uses them); S4 starts and stops its own
-node on 127.0.0.61 to check that the runner stops what it started. Nothing here uses the default
+a MariaDB, started once for every test file that uses them). Nothing here uses the default
 addresses or ports, nor the ones of the Java integration tests (127.0.0.41, 22181, 24306).
 """
 
 import csv
 import json
-import math
 import os
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
-from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
-from server_records import grown, hbase_versions, machines, mysql_version, recorded
+from phase_results import assert_phases, returns_by_phase
+from scenario_commands import script
+from server_records import hbase_versions, machines, mysql_version, recorded
 from shared_servers import MYSQL_PORT, run_scenario
-from ycsb_analysis.precision import headlines
-from ycsbpack.core import procs
 from ycsbpack.core.paths import REPO_ROOT
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
 )
 
-T95_ONE_DF = 12.706204736174694  # two-sided 95% t quantile, 1 df (two pairs): scipy t.ppf
-
-loader = pytest.importorskip("ycsb_analysis.loader")
-merge = pytest.importorskip("ycsb_analysis.merge")
-
-def returns_by_phase(out: Path) -> dict:
-    """{phase directory: {operation: {status: count}}}, parsed by the analysis package."""
-    result = {}
-    for meta in sorted(out.glob("*/metadata.json")):
-        run = loader.load_phase_dir(meta.parent)
-        assert run.clients, f"{meta.parent} has no parsable client output"
-        r = merge.merge_clients(run).returns
-        by_op = {}
-        for row in r.itertuples():
-            if not row.intended:
-                by_op.setdefault(row.operation, {})[row.status] = int(row.count)
-        result[meta.parent.name] = by_op
-    return result
-
-
-def assert_phases(out: Path, expected: dict, allowed=("OK",)):
-    """expected: {phase directory: operations that must have OK results}; a status other than
-    OK must be in `allowed` and stay below 5% of the operation's results."""
-    found = returns_by_phase(out)
-    assert sorted(found) == sorted(expected), "the phases that ran"
-    for phase, operations in expected.items():
-        for op in operations:
-            assert found[phase].get(op, {}).get("OK", 0) > 0, f"{phase}: no successful {op}"
-        for op, statuses in found[phase].items():
-            unexpected = set(statuses) - set(allowed)
-            assert not unexpected, f"{phase}: {op} returned {statuses}"
-            if not op.endswith("-RECORDS"):
-                assert statuses.get("OK", 0) >= 0.95 * sum(statuses.values()), (
-                    f"{phase}: {op} returned {statuses}"
-                )
 
 
 def test_s1_list_append_on_cassandra_every_phase_variant_and_compaction(run_dir, tmp_path):
@@ -291,159 +252,3 @@ def test_s3_thread_sweep_with_intervals_on_three_nodes(run_dir, tmp_path):
             # (a few seconds measured at CI scale: wide intervals, the low end clipped at 0)
             assert 0 <= low <= mid <= high and low < high and mid > 0, (op, t, low, mid, high)
         assert list(report.glob(f"thread-sweep-*-{op}*.png")), sorted(report.glob("*.png"))
-
-
-OWN_HBASE_PORTS = "27181,27000,27020"
-
-
-def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_their_spread(
-        tmp_path):
-    """Two trials of S4 (its update-heavy phase: --only) on Cassandra and on HBase, each trial on
-    fresh servers this run starts and stops (back to back in one run directory), in blocks A,B
-    then B,A, every trial on a copy of the data its database loaded once (saved_data.py), the
-    servers and the clients on disjoint CPU sets; the report's Cassandra/HBase interval is the
-    paired-trial interval of the trials' own figures. About 4 minutes."""
-    own, out = tmp_path / "own-servers", tmp_path / "out"
-    proc = subprocess.run(
-        s4_at_ci_scale(out, own, "127.0.0.61", 7261, "--db", "both", "--repeat", "2",
-                       "--hbase-ports", OWN_HBASE_PORTS, "--only", "update-heavy",
-                       "--cpu-sets", "split"),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    try:
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        steps = json.loads((out / "scenario-run.json").read_text())["steps"]
-        # each database loads once (in its first trial's block), then every trial starts
-        # fresh servers on a copy of that data
-        loads = [(s["database"], s["trial"]) for s in steps if s["step"] == "load"]
-        assert loads == [("cassandra", 1), ("hbase", 1)]
-        runs = [(s["database"], s["trial"]) for s in steps if s["step"].startswith("update")]
-        assert runs == [("cassandra", 1), ("hbase", 1), ("hbase", 2), ("cassandra", 2)]
-        phases = {f"{db}-update-heavy-threads-4-repeat-{t}": ["READ", "UPDATE"]
-                  for db in ("cassandra", "hbase") for t in (1, 2)}
-        phases |= {f"{db}-load-repeat-1": ["INSERT"] for db in ("cassandra", "hbase")}
-        assert_phases(out, phases)
-        assert not (out / "cassandra-load-repeat-2").exists()
-        for db in ("cassandra", "hbase"):
-            states = [json.loads((out / f"{db}-update-heavy-threads-4-repeat-{t}" /
-                                  "metadata.json").read_text())["start_state"] for t in (1, 2)]
-            assert states[0]["fingerprint"] == states[1]["fingerprint"], states
-            assert states[0]["bytes"] > 1_000_000  # the loaded table, not an empty directory
-        meta = json.loads((out / "cassandra-update-heavy-threads-4-repeat-2" / "metadata.json")
-                          .read_text())
-        assert meta["repeat"] == 2 and meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 12
-        assert meta["cpu"]["server_cpu_s"]["cassandra-node1"] > 0 and meta["cpu"]["shared_machine"]
-        # servers and clients on disjoint CPU sets, as the kernel reported them during the phase
-        sets = meta["cpu"]["cpu_sets"]
-        assert sets["clients"] and sets["servers"]["cassandra-node1"]
-        assert not set(sets["clients"]) & set(sets["servers"]["cassandra-node1"])
-        load = json.loads((out / "hbase-load-repeat-1" / "metadata.json").read_text())
-        assert load["finite_job"] and "none" in load["warmup"]
-        # the flush and major compaction after the load, within its phase: in its time series
-        assert grown(out / "hbase-load-repeat-1") and grown(out / "cassandra-load-repeat-1")
-        for pid_file in [own / "cassandra" / "node1.pid", own / "hbase" / "hbase.pid"]:
-            assert not procs.alive(procs.read_pid(pid_file)), f"{pid_file}: still running"
-
-        report = tmp_path / "report"
-        subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(out), "-o",
-                        str(report)], check=True, capture_output=True)
-        verdicts = {(r["phase"], r["figure"]): r
-                    for r in csv.DictReader(open(report / "verdicts.csv"))}
-        summary = list(csv.DictReader(open(report / "summary.csv")))
-        # one load per database: a figure each, no verdict
-        assert verdicts[("load", "throughput")]["verdict"].startswith("one trial")
-        for phase in ("update-heavy-threads-4",):
-            own_figures = {(r["database"], int(float(r["repeat"]))):
-                           float(r["throughput_ops_per_s"]) for r in summary
-                           if r["phase"] == phase}
-            d = [math.log(own_figures[("cassandra", t)] / own_figures[("hbase", t)])
-                 for t in (1, 2)]
-            mean, half = sum(d) / 2, T95_ONE_DF * abs(d[0] - d[1]) / math.sqrt(2) / math.sqrt(2)
-            v = verdicts[(phase, "throughput")]
-            assert v["trials"] == "2/2" and int(v["pairs"]) == 2
-            assert float(v["ratio"]) == pytest.approx(math.exp(mean), rel=1e-9)
-            assert float(v["ratio_low"]) == pytest.approx(math.exp(mean - half), rel=1e-9)
-            assert float(v["ratio_high"]) == pytest.approx(math.exp(mean + half), rel=1e-9)
-            assert "2 paired trials" in v["verdict"] or v["verdict"].startswith("not judged")
-        # what --precision reads after each block: the same interval, as a half width
-        found = headlines(str(out), 0.05)
-        (head,) = [h for h in found["headlines"] if h["phase"] == "update-heavy-threads-4"]
-        v = verdicts[("update-heavy-threads-4", "throughput")]
-        assert head["precision"] == pytest.approx(float(v["precision"]))
-        assert head["what"] == "cassandra/hbase throughput" and "more_trials" in head
-        assert all(h["phase"] != "load" for h in found["headlines"])
-    finally:
-        subprocess.run(script("cassandra-local", "stop", "--run-dir", own / "cassandra",
-                              "--first-address", "127.0.0.61", "--jmx-port", "7261"),
-                       capture_output=True)
-        subprocess.run(script("hbase-local", "stop", "--run-dir", own / "hbase"),
-                       capture_output=True)
-
-
-WARM_HBASE_PORTS = "28181,28000,28020"
-
-
-def test_s4_aa_on_warm_servers_one_database_as_both_sides_from_the_same_saved_data(tmp_path):
-    """`--aa --trial-servers warm`: HBase as both sides of the comparison, two trials each in
-    blocks A,B then B,A, all on the one standalone HBase of the load, the loaded tables restored
-    from their snapshots before every trial (servers/live_state.py); the report compares
-    hbase-A with hbase-B like two databases and says what difference this environment resolves.
-    The trials follow the two-stage rule (a first stage of 2 pairs, at most 2: it ends there
-    either way), recorded for the report; bench-aa reads the experiment. About 2 minutes."""
-    from ycsbpack.bench import bench_aa
-
-    own, out = tmp_path / "own-servers", tmp_path / "out"
-    proc = subprocess.run(
-        scenario_at_ci_scale("S4", out, own, "--db", "hbase", "--aa", "--trial-servers", "warm",
-                             "--hbase-ports", WARM_HBASE_PORTS, "--precision", "50%",
-                             "--first-stage", "2", "--max-trials", "2", "--only",
-                             "update-heavy"),
-        capture_output=True, text=True, timeout=900)
-    try:
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        run = json.loads((out / "scenario-run.json").read_text())
-        design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5}
-        assert run["trials_design"] == design and run["trials"] == 2, run["stopped"]
-        assert run["trial_servers"] == "warm"
-        # (at CI scale a 12-s warm-up often ends NOT steady, which stops the trials too)
-        assert run["stopped"].startswith(("precision planned: 2 pairs", "trial budget: 2",
-                                          "a trial was NOT steady")), run["stopped"]
-        steps = run["steps"]
-        runs = [(s["database"], s["trial"]) for s in steps if s["step"].startswith("update")]
-        assert runs == [("hbase-A", 1), ("hbase-B", 1), ("hbase-B", 2), ("hbase-A", 2)]
-        assert [s["step"] for s in steps].count("load") == 1  # one load for both sides
-        # the servers started once, for the load, and ran every trial
-        assert proc.stdout.count("starting a local HBase") == 1, proc.stdout[-3000:]
-        assert proc.stdout.count("restored usertable from ycsbpack-saved-usertable") == 4
-        states, lifetimes = set(), []
-        for side in ("A", "B"):
-            for t in (1, 2):
-                meta = json.loads((out / f"hbase-{side}-update-heavy-threads-4-repeat-{t}" /
-                                   "metadata.json").read_text())
-                assert meta["database"] == f"hbase-{side}" and meta["binding"] == "hbase-salted"
-                assert meta["aa"] == {"database": "hbase", "side": side}
-                assert meta["trials_design"] == design
-                assert meta["start_state"]["servers"] == "warm"
-                states.add(meta["start_state"]["fingerprint"])
-                lifetimes.append(meta["start_state"]["server_lifetime"])
-        assert len({tuple(life["pids"]) for life in lifetimes}) == 1, lifetimes
-        assert sorted(life["trial"] for life in lifetimes) == [1, 2, 3, 4]
-        assert not procs.alive(procs.read_pid(own / "hbase" / "hbase.pid"))
-        assert len(states) == 1, states
-        report = tmp_path / "report"
-        subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(out), "-o",
-                        str(report)], check=True, capture_output=True)
-        (v,) = [r for r in csv.DictReader(open(report / "verdicts.csv"))
-                if r["phase"] == "update-heavy-threads-4" and r["figure"] == "throughput"]
-        assert v["trials"] == "2/2" and int(v["pairs"]) == 2, v
-        found = bench_aa.read_experiment(out)  # (writes out/report: what bench-aa tallies)
-        assert found["pairs"] == 2 and found["design"] == "two-stage (Stein)"
-        assert found["significant"] == (v["significant"] == "True")
-        assert found["judged"] == (v["ratio_low"] != "") and 0 < found["cv"] < 1
-        if found["judged"]:  # (a trial not steady at CI scale leaves no interval)
-            assert found["low"] == pytest.approx(float(v["ratio_low"]))
-    finally:
-        subprocess.run(script("hbase-local", "stop", "--run-dir", own / "hbase"),
-                       capture_output=True)

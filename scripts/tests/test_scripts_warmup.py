@@ -4,6 +4,8 @@
 import json
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from ycsbpack.databases import database
@@ -141,6 +143,27 @@ def test_the_warm_up_limit_counts_once_every_client_runs_operations():
     assert not judge.operating()  # client 1 has done nothing yet
     feed(judge, 1, [80.0])
     assert judge.operating()
+
+
+def test_the_warm_up_maximum_counts_from_the_first_operations(tmp_path, capsys):
+    # a fresh HBase server: its client found its regions 9 s after it started, and a maximum
+    # counted from the client's start left a 12-s warm-up 3 s of operations (and no window)
+    run = warmup.InRunWarmUp(warmup.WarmUp(1, 4, 1), 0, tmp_path / "stop", 1)
+    ended, first_ops = threading.Event(), []
+    t0 = time.monotonic()
+    controller = threading.Thread(target=run.control_until, args=(ended, t0))
+    controller.start()
+    run.judge.feed(0, "2026-11-28 16:44:50:830 1 sec: 0 operations; est completion in 0 second")
+    time.sleep(1.5)  # longer than the maximum, no operation yet
+    first_ops.append(time.monotonic() - t0)
+    feed(run.judge, 0, [0, 50.0])
+    while run.took_s is None and controller.is_alive():
+        time.sleep(0.05)
+    ended.set()
+    controller.join()
+    assert run.took_s >= first_ops[0] + 0.9 and not run.steady, (run.took_s, first_ops)
+    said = capsys.readouterr().out
+    assert "NOT steady" in said and "fewer than 4 status intervals with operations" in said, said
 
 
 def test_a_finite_job_is_bounded_by_its_count_not_by_the_scales_time_limit():
