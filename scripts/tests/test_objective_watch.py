@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from ycsb_analysis.capacity import judge
 from ycsb_analysis.loader import load_phase_dir
-from ycsbpack.runner import warmup
-from ycsbpack.runner.objective_watch import ObjectiveWatch
-from ycsbpack.runner.phase_runner import Phase, run_phase
+from ycsbpack.phases import warmup
+from ycsbpack.phases.objective_watch import ObjectiveWatch
+from ycsbpack.phases.phase_runner import Phase, run_phase
 
 FIXTURES = Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixtures"
 STEPS = sorted(FIXTURES.glob("capacity-*/*/*-step-[1-9]*"))

@@ -3,8 +3,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ycsbpack.runner import cpu
-from ycsbpack.runner.phase_runner import (
+from ycsbpack.phases import cpu
+from ycsbpack.phases.phase_runner import (
     Phase,
     read_property_files,
     with_part,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from ycsbpack.databases import database
-from ycsbpack.runner.phase_runner import (
+from ycsbpack.phases.phase_runner import (
     Phase,
     client_split,
     phase_metadata,

@@ -39,10 +39,10 @@ import numpy as np
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT, command
 from ..databases import database
-from ..runner import cpu
+from ..phases import cpu
+from ..phases.server_watch import INTERVAL_S, PROBE_NODE, ServerWatch
 from ..runner.run_scenario import local_server, timestamp
 from ..runner.scenario_args import parser, settings_from
-from ..runner.server_watch import INTERVAL_S, PROBE_NODE, ServerWatch
 from ..scenarios.scenario_plan import WORKLOADS
 
 WORKLOADS_S4 = ("update-heavy", "short-range")  # S4's run phases at local scale, 8 threads

@@ -37,7 +37,7 @@ from typing import Dict, List, Sequence
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from ..core.secrets import mask_command
-from ..runner.phase_runner import YCSB, with_part
+from ..phases.phase_runner import YCSB, with_part
 from . import agent
 from .ray_env import LOADER_RESOURCE, connect
 

@@ -17,7 +17,8 @@ from typing import Callable, Dict, List, Optional, Union
 
 from ..core.paths import REPO_ROOT
 from ..databases import Database
-from ..runner.phase_runner import Phase, read_property_files
+from ..phases.phase_runner import Phase
+from ..phases.properties import read_property_files
 
 WORKLOADS = REPO_ROOT / "workloads"
 SCALES = {"cluster": [], "local": ["local"], "ci": ["local", "ci"]}
