@@ -1,5 +1,5 @@
 """A capacity step ends early only when its objective is broken for certain, and is measured
-longer when it is undecided (runner/objective_watch.py): replayed on real steps' status lines
+longer when it is undecided (phases/objective_watch.py): replayed on real steps' status lines
 against the analysis's own judgement of the whole window, and on a real YCSB client whose
 latency breaks the bound, comes near it, or stays far below it."""
 import json

@@ -13,7 +13,7 @@ go to <out>/<label>/ in the runner layout (client-<i>.out/.err, hdr/, metadata.j
         -p maxexecutiontime=300
 
 --warmup warms a run phase up in the same clients until steady, then measures its
-maxexecutiontime (runner/warmup.py, as run-scenario does; the stop reaches every loader through
+maxexecutiontime (phases/warmup.py, as run-scenario does; the stop reaches every loader through
 Ray).
 """
 

@@ -250,7 +250,7 @@ class RayClients:
         their exit statuses, end times (loader clock) and CPU seconds."""
         t0 = time.monotonic()
         ended, control = threading.Event(), None
-        if warmup:  # judges while the polls feed it, then delivers the stop (runner/warmup.py)
+        if warmup:  # judges while the polls feed it, then delivers the stop (phases/warmup.py)
             control = threading.Thread(
                 target=warmup.control_until,
                 args=(ended, t0, lambda: self._stop_measuring(actors)),

@@ -301,7 +301,7 @@ def _estimate(ctx: Context, step, settings: Settings) -> float:
 
 
 def _watch(settings: Settings, server) -> dict:
-    """run_phase's options for sampling the servers (runner/server_watch.py)."""
+    """run_phase's options for sampling the servers (phases/server_watch.py)."""
     return {"watch_servers": settings.watch_servers,
             "probe_properties": getattr(server, "probe_properties", dict)(),
             "node_names": getattr(server, "node_names", dict)()}

@@ -74,7 +74,7 @@ class Context:
               client_files: List[List[str]] = None, group: str = "", target: int = None,
               repeatable: bool = True) -> Phase:
         """A phase; `repeatable=False` for one that consumes its data (no warm-up:
-        runner/warmup.py)."""
+        phases/warmup.py)."""
         props = dict(self.connection)
         props.update(properties or {})
         props.update(self.user_properties)
