@@ -1,7 +1,7 @@
 """Durability said and compared like for like (issue 46), on the kept real quickstart run
 (fixtures/quickstart-s4). Its metadata.json predates the "durability" record: the report names
 it as not recorded. The records added here are what the runner writes for those servers'
-settings (scripts/lib/ycsbpack/runner/durability.py; scripts/tests/test_durability_record.py
+settings (scripts/lib/ycsbpack/phases/durability.py; scripts/tests/test_durability_record.py
 checks the runner against the same settings): metadata.json is the one hand-made file."""
 
 from __future__ import annotations

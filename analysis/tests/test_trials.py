@@ -136,8 +136,8 @@ def test_one_trial_of_each_database_on_real_outputs_shows_figures_and_no_verdict
 def test_the_precision_headlines_are_the_run_phases_not_the_loads():
     from ycsb_analysis.precision import headlines
     found = headlines(str(FIXTURES / "trials-s4"), 0.05)
-    assert [h["phase"] for h in found["headlines"]] == ["update-heavy-threads-4"]
-    assert found["headlines"][0]["what"] == "cassandra/hbase throughput"
+    assert [h.phase for h in found.headlines] == ["update-heavy-threads-4"]
+    assert found.headlines[0].what == "cassandra/hbase throughput"
 
 
 def test_a_real_window_that_declines_after_a_steady_warm_up_is_said_not_vetoed():

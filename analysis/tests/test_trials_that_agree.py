@@ -145,9 +145,9 @@ def test_an_aa_test_compares_its_two_sides_a_first_and_says_what_it_resolves(tmp
 
 def test_the_precision_headline_of_an_aa_test_is_its_sides_ratio_with_its_resolution(tmp_path):
     found = headlines(str(aa_results(tmp_path)), 0.05)
-    (h,) = found["headlines"]
-    assert h["what"] == "cassandra-A/cassandra-B throughput"
-    assert h["phase"] == "update-heavy-threads-4"
+    (h,) = found.headlines
+    assert h.what == "cassandra-A/cassandra-B throughput"
+    assert h.phase == "update-heavy-threads-4"
 
 
 def test_sides_map_an_aa_side_to_its_database_for_order_and_colour():

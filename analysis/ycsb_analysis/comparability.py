@@ -15,7 +15,7 @@ CPUs, threads and clients, the workload properties both set, the servers' machin
 servers' settings and schema differ by design. What differs *because* two databases are compared
 (each binding's name, the client libraries both load at their own versions, the database's
 version) is inherent: listed once in "What ran", never on a verdict.
-Durability (metadata.json "durability", the runner's runner/durability.py: what each side does
+Durability (metadata.json "durability", the phase engine's phases/durability.py: what each side does
 with an acknowledged write) is compared on what such a write survives: across databases a
 difference between the two databases' own defaults (Cassandra's periodic commit log, a
 standalone HBase's WAL on a local filesystem that cannot hflush) is inherent, one the user set

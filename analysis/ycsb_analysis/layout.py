@@ -5,7 +5,7 @@
     results/<scenario>/<timestamp>/<phase>/client-<i>.err      # stderr: status lines, foreign logs
     results/<scenario>/<timestamp>/<phase>/hdr/client-<i>-<METRIC>.hdr
 
-The runner (scripts/lib/ycsbpack/runner/phase_runner.py) writes the layout without importing this
+The runner (scripts/lib/ycsbpack/phases/phase_runner.py) writes the layout without importing this
 module; scripts/tests/test_scripts_results_layout.py checks that the metadata.json its
 writer produces has exactly the keys declared here.
 """

@@ -11,13 +11,14 @@ trials' mean. Precision = half the interval's width relative to the figure
 (trials.py); with a target (0.05 for +-5%), each headline also says how many more trials of
 each database the spread so far would need to reach it: with a first stage n0 (a two-stage run,
 trials.py), Stein's total from the first n0 pairs' spread less the pairs run; without one, the
-pairs an ordinary interval at that spread would need. Returns
-{"headlines": [...], "unsteady": [...]}.
+pairs an ordinary interval at that spread would need. Returns a :class:`Precision`: the
+:class:`Headline` of each such phase, and the runs that were not steady.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from .loader import load
 from .model import WINDOW_KIND, WindowKind
@@ -26,37 +27,64 @@ from .trials import log_sd, mean_interval, pairs_needed, stein_pairs
 from .verdicts import aggregate, between_databases, capacity_steps
 
 
-def headlines(results: str, target: float = math.nan, first: int | None = None) -> dict:
+@dataclass(frozen=True)
+class Headline:
+    """One headline figure of the trials so far."""
+
+    phase: str
+    what: str  # "cassandra/hbase throughput" (two sides), "cassandra throughput" (one database)
+    ratio: float  # the ratio of the sides; with one database, the trials' mean (ops/s)
+    precision: float | None  # half the 95% interval's width relative to it; None: no interval
+    trials: str  # the trials it rests on: "3/3" of the sides, "3" of one database
+    verdict: str
+    more_trials: int | None  # more trials of each side the target needs; None: no target/spread
+    resolves: float | None = None  # A/A: the difference these trials resolve, as a precision
+    detectable: float | None = None  # A/A: the difference they detect with 80% power
+
+
+@dataclass
+class Precision:
+    """The headlines of a results directory, and why a run was not steady (one line each)."""
+
+    headlines: list[Headline] = field(default_factory=list)
+    unsteady: list[str] = field(default_factory=list)
+
+    def worst(self) -> Headline | None:
+        """The least precise headline that has an interval (None when none has)."""
+        known = [h for h in self.headlines if h.precision is not None]
+        return max(known, key=lambda h: h.precision) if known else None
+
+
+def headlines(results: str, target: float = math.nan, first: int | None = None) -> Precision:
     agg = aggregate(runs_summary(load([results], skipped=[])))
-    out: dict = {"headlines": [], "unsteady": []}
+    out = Precision()
     if agg.empty:
         return out
     runs = agg[agg[WINDOW_KIND] != WindowKind.WHOLE_JOB]  # not loads: finite jobs
     # nor a capacity search's steps: each ran at its own target
     runs = runs[~capacity_steps(runs)]
-    out["unsteady"] = [f"{r['database']} {r['phase']}: {r['unsteady']}"
-                       for _, r in runs.iterrows() if not r.get("steady", True)]
+    out.unsteady = [f"{r['database']} {r['phase']}: {r['unsteady']}"
+                    for _, r in runs.iterrows() if not r.get("steady", True)]
     if runs["database"].nunique() >= 2:
         v = between_databases(runs)
         for _, r in v[v["primary"].astype(bool)].iterrows():
-            headline = {
-                "phase": r["phase"], "what": f"{r['side_a']}/{r['side_b']} {r['figure']}",
-                "ratio": r["ratio"], "precision": _num(r["precision"]),
-                "trials": r["trials"], "verdict": r["verdict"],
-                "more_trials": _more(r["sd_log"], target, int(r["pairs"]), first)}
-            if r["aa"]:
-                headline |= {"resolves": _num(r["resolves_percent"] / 100),
-                             "detectable": _num(r["detectable_80_percent"] / 100)}
-            out["headlines"].append(headline)
+            aa = bool(r["aa"])
+            out.headlines.append(Headline(
+                phase=r["phase"], what=f"{r['side_a']}/{r['side_b']} {r['figure']}",
+                ratio=float(r["ratio"]), precision=_num(r["precision"]),
+                trials=str(r["trials"]), verdict=r["verdict"],
+                more_trials=_more(r["sd_log"], target, int(r["pairs"]), first),
+                resolves=_num(r["resolves_percent"] / 100) if aa else None,
+                detectable=_num(r["detectable_80_percent"] / 100) if aa else None))
         return out
     for _, r in runs.iterrows():
         values = r.get("throughput_ops_per_s_trials") or {}
         mean, low, high = mean_interval(values, first)
-        out["headlines"].append({
-            "phase": r["phase"], "what": f"{r['database']} throughput", "ratio": mean,
-            "precision": _num((high - low) / (2 * mean)) if mean else None,
-            "trials": str(len(values)), "verdict": f"{mean:,.0f} ops/s",
-            "more_trials": _more(log_sd(values, first), target, len(values), first)})
+        out.headlines.append(Headline(
+            phase=r["phase"], what=f"{r['database']} throughput", ratio=float(mean),
+            precision=_num((high - low) / (2 * mean)) if mean else None,
+            trials=str(len(values)), verdict=f"{mean:,.0f} ops/s",
+            more_trials=_more(log_sd(values, first), target, len(values), first)))
     return out
 
 
@@ -69,4 +97,3 @@ def _more(sd_log: float, target: float, done: int, first: int | None = None) -> 
 
 def _num(v):
     return None if v is None or v != v else float(v)
-

@@ -1,6 +1,6 @@
 """When is a throughput series steady? The one rule shared by the runner and the analysis.
 
-The runner's live warm-up judge (scripts/lib/ycsbpack/runner/warmup.py) ends a warm-up when the
+The runner's live warm-up judge (scripts/lib/ycsbpack/phases/warmup.py) ends a warm-up when the
 last intervals are steady (:func:`is_warm`); the analysis (steady_state.py) re-checks the
 measured window after a warm-up (:func:`still_trends`) and drops the leading intervals of an
 output that had no separate warm-up (:func:`steady_start`). They share one test, "does this

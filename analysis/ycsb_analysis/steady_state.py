@@ -2,7 +2,7 @@
 
 The window:
   * a phase the runner warmed up (metadata "warmup" with ``end_s``): the intervals after the
-    warm-up, which ran in the same clients (scripts/lib/ycsbpack/runner/warmup.py), up to the
+    warm-up, which ran in the same clients (scripts/lib/ycsbpack/phases/warmup.py), up to the
     stop the runner gave ``measured_s`` later (the clients' shutdown after it is no sample);
   * otherwise (a load, a plain ``bin/ycsb`` output, results made with ``--no-warmup``): the
     steady window found by the shared rule (:func:`stability.steady_start`: leading intervals

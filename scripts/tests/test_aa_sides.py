@@ -4,8 +4,8 @@ test_s4_trials_on_own_servers.py."""
 
 import pytest
 from ycsbpack.core.errors import ScriptError
+from ycsbpack.phases.phase_runner import Phase
 from ycsbpack.runner.aa import aa_sides, as_side
-from ycsbpack.runner.phase_runner import Phase
 from ycsbpack.runner.scenario_args import b_properties
 
 

@@ -2,9 +2,8 @@
 results. A real cassandra4 client against a closed loopback port (no server needed)."""
 import pytest
 from ycsbpack.core.errors import ScriptError
-from ycsbpack.core.paths import REPO_ROOT
-from ycsbpack.runner.phase_runner import Phase, run_phase
-from ycsbpack.ycsb.ycsb_launcher import RUNTIME_LIB
+from ycsbpack.core.paths import REPO_ROOT, RUNTIME_LIB
+from ycsbpack.phases.phase_runner import Phase, run_phase
 
 
 @pytest.mark.skipif(not RUNTIME_LIB.is_dir(), reason="the project is not built")

@@ -10,7 +10,7 @@ from ycsbpack.core.errors import ScriptError
 from ycsbpack.core.paths import REPO_ROOT
 from ycsbpack.databases import NAMES, database
 from ycsbpack.databases.base import MACHINE, NOTHING
-from ycsbpack.runner.durability import durability
+from ycsbpack.phases.durability import durability
 from ycsbpack.runner.scenario_args import Settings, parser, settings_from
 from ycsbpack.scenarios import scenario_s4
 from ycsbpack.scenarios.scenario_plan import Context

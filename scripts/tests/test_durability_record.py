@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from ycsbpack.databases.base import MACHINE, NOTHING, PROCESS
-from ycsbpack.runner.durability import durability
+from ycsbpack.phases.durability import durability
 
 QUICKSTART = (Path(__file__).parents[2] / "analysis" / "tests" / "fixtures" / "quickstart-s4"
               / "qs-main")

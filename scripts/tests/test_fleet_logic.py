@@ -15,8 +15,9 @@ from ycsbpack.core.errors import ScriptError
 from ycsbpack.fleet import agent
 from ycsbpack.fleet.cli import phase_from_args, phase_warmup
 from ycsbpack.fleet.ray_clients import refusals, remote_command
-from ycsbpack.runner.phase_runner import YCSB, client_split, read_property_files, ycsb_command
-from ycsbpack.runner.warmup import SCALE_BOUNDS
+from ycsbpack.phases.phase_runner import YCSB, client_split, ycsb_command
+from ycsbpack.phases.properties import read_property_files
+from ycsbpack.phases.warmup import SCALE_BOUNDS
 
 
 def test_remote_command_ships_property_files_and_moves_results_to_the_work_dir(tmp_path):

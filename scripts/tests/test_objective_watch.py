@@ -1,5 +1,5 @@
 """A capacity step ends early only when its objective is broken for certain, and is measured
-longer when it is undecided (runner/objective_watch.py): replayed on real steps' status lines
+longer when it is undecided (phases/objective_watch.py): replayed on real steps' status lines
 against the analysis's own judgement of the whole window, and on a real YCSB client whose
 latency breaks the bound, comes near it, or stays far below it."""
 import json
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from ycsb_analysis.capacity import judge
 from ycsb_analysis.loader import load_phase_dir
-from ycsbpack.runner import warmup
-from ycsbpack.runner.objective_watch import ObjectiveWatch
-from ycsbpack.runner.phase_runner import Phase, run_phase
+from ycsbpack.phases import warmup
+from ycsbpack.phases.objective_watch import ObjectiveWatch
+from ycsbpack.phases.phase_runner import Phase, run_phase
 
 FIXTURES = Path(__file__).resolve().parents[2] / "analysis" / "tests" / "fixtures"
 STEPS = sorted(FIXTURES.glob("capacity-*/*/*-step-[1-9]*"))

@@ -3,14 +3,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ycsbpack.runner import cpu
-from ycsbpack.runner.phase_runner import (
-    Phase,
-    read_property_files,
-    with_part,
-    ycsb_command,
-    ycsb_props,
-)
+from ycsbpack.phases import cpu
+from ycsbpack.phases.phase_runner import Phase, with_part, ycsb_command
+from ycsbpack.phases.properties import read_property_files, ycsb_props
 
 
 def test_property_files_merge_in_order_like_ycsb(tmp_path):

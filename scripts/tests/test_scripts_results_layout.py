@@ -9,13 +9,9 @@ from pathlib import Path
 
 import pytest
 from ycsbpack.databases import database
-from ycsbpack.runner.phase_runner import (
-    Phase,
-    client_split,
-    phase_metadata,
-    read_property_files,
-    ycsb_command,
-)
+from ycsbpack.phases.phase_metadata import phase_metadata
+from ycsbpack.phases.phase_runner import Phase, client_split, ycsb_command
+from ycsbpack.phases.properties import read_property_files
 from ycsbpack.scenarios.catalogue import SCENARIOS
 from ycsbpack.scenarios.scenario_plan import Context
 from ycsbpack.servers.local_servers import LocalCassandra

@@ -6,8 +6,9 @@ import pytest
 from ycsbpack import databases
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.databases import fault_checks
+from ycsbpack.phases.phase_runner import RUN_INSERT_STRIDE, Phase, client_split
+from ycsbpack.phases.properties import read_property_files
 from ycsbpack.runner import run_scenario
-from ycsbpack.runner.phase_runner import RUN_INSERT_STRIDE, Phase, client_split, read_property_files
 from ycsbpack.scenarios import fault_timeline
 from ycsbpack.scenarios.catalogue import SCENARIOS, scenario_id
 from ycsbpack.scenarios.scenario_plan import WORKLOADS, Composite, Context

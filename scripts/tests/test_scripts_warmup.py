@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from ycsbpack.databases import database
-from ycsbpack.runner import warmup
-from ycsbpack.runner.phase_runner import Phase, run_phase
+from ycsbpack.phases import warmup
+from ycsbpack.phases.phase_runner import Phase, run_phase
 from ycsbpack.runner.run_scenario import alternating
 from ycsbpack.scenarios.catalogue import SCENARIOS
 from ycsbpack.scenarios.scenario_plan import Context
@@ -53,7 +53,7 @@ def test_the_rule_is_the_analysis_module_of_this_checkout_without_its_dependenci
     checkout (the pack is installed editable): nothing else of the analysis package loads, so
     no phase waits for pandas and polars."""
     assert Path(warmup.stability.__file__) == ROOT / "analysis" / "ycsb_analysis" / "stability.py"
-    probe = ("import sys; from ycsbpack.runner import warmup; "
+    probe = ("import sys; from ycsbpack.phases import warmup; "
              "print(warmup.stability.__file__); "
              "print(sorted(m for m in sys.modules if m.split('.')[0] in "
              "('ycsb_analysis', 'polars', 'numpy', 'pyarrow')))")

@@ -25,11 +25,10 @@ import sys
 import numpy as np
 import pytest
 from scipy.stats import t as student_t
+from ycsb_analysis.precision import Headline, Precision
 from ycsb_analysis.trials import paired_ratio, stein_pairs
 from ycsbpack.runner.trials import (
     FIRST_STAGE,
-    Headline,
-    Precision,
     TrialRule,
     planned_pairs,
     stop_reason,
@@ -56,8 +55,10 @@ def two_stage(cv: float, ratio: float, seed: int, replications: int = REPLICATIO
     for row in d:
         s0 = float(row[:first].std(ddof=1))
         total = stein_pairs(s0, first, TARGET)
-        found = Precision([Headline("update-heavy", "a/b throughput", None,
-                                    None if total is None else total - first, "")], [])
+        found = Precision([Headline(
+            phase="update-heavy", what="a/b throughput", ratio=math.nan, precision=None,
+            trials=f"{first}/{first}", verdict="",
+            more_trials=None if total is None else total - first)])
         planned = planned_pairs(found, first)
         k = first
         while not stop_reason(rule, k, 0.0, 0.0, found, planned):

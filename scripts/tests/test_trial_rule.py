@@ -4,12 +4,11 @@ and time budgets, and the plan --dry-run prints."""
 import argparse
 
 import pytest
+from ycsb_analysis.precision import Headline, Precision
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.runner import run_scenario
 from ycsbpack.runner.trials import (
     FIRST_STAGE,
-    Headline,
-    Precision,
     TrialRule,
     add_trial_options,
     planned_pairs,
@@ -24,9 +23,14 @@ def rule(*argv) -> TrialRule:
     return trial_rule(p.parse_args(list(argv)))
 
 
+def headline(precision, more, phase="update-heavy", what="cassandra/hbase throughput"):
+    """A headline as the analysis returns it (ycsb_analysis.precision.headlines)."""
+    return Headline(phase=phase, what=what, ratio=1.0, precision=precision, trials="4/4",
+                    verdict="v", more_trials=more)
+
+
 def found(*precisions, more=3, unsteady=()):
-    return Precision([Headline("update-heavy", "cassandra/hbase throughput", p, more, "v")
-                      for p in precisions], list(unsteady))
+    return Precision([headline(p, more) for p in precisions], list(unsteady))
 
 
 def test_precision_is_a_percentage_and_excludes_a_fixed_repeat():
@@ -64,8 +68,8 @@ def test_precision_runs_the_pairs_the_first_stage_planned_and_not_one_fewer():
     assert stop_reason(r, FIRST_STAGE - 1, 0, 60, found(0.01, 0.02)) is None
     # the plan: the most any headline needs, fixed once after the first stage
     assert planned_pairs(found(0.04, 0.12, more=0), FIRST_STAGE) == FIRST_STAGE
-    assert planned_pairs(Precision([Headline("a", "x", 0.1, 0, "v"),
-                                    Headline("b", "y", 0.2, 3, "v")]), 4) == 7
+    assert planned_pairs(Precision([headline(0.1, 0, "a", "x"),
+                                    headline(0.2, 3, "b", "y")]), 4) == 7
     assert planned_pairs(found(0.3, more=None), FIRST_STAGE) is None
     assert stop_reason(r, FIRST_STAGE, 0, 60, found(0.04), FIRST_STAGE).startswith(
         f"precision planned: {FIRST_STAGE} pairs")

@@ -15,7 +15,7 @@ ops/sec``, an empty interval says ``Min=9223372036854775807, Avg=NaN``, a ``-l l
 glued to the date, and the last entry is often printed twice (it is read once).
 
 The patterns below are the one definition of the format: the classifier (lines.py) and the
-scenario runner, which matches single lines as they come (ycsbpack/runner/objective_watch.py),
+scenario runner, which matches single lines as they come (ycsbpack/phases/objective_watch.py),
 use them too.
 """
 

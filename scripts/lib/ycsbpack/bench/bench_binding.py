@@ -21,9 +21,8 @@ from pathlib import Path
 from ..core import java, maven
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
-from ..core.paths import REPO_ROOT
+from ..core.paths import REPO_ROOT, RUNTIME_LIB, binding_release_dir
 from ..databases import database
-from ..ycsb.ycsb_launcher import RUNTIME_LIB, binding_release_dir
 from . import bench_figures as fig
 from . import bench_profile
 

@@ -3,7 +3,7 @@
 Between runs on a shared 2-core machine throughput differs by 10-20%: two runs cannot show a
 cost of 2%. So the comparison is made within one run: one long measured phase (S4 update-heavy
 at local scale on a local server started here, the runner's own sampling off), and beside it
-this script samples the servers exactly as the runner does (runner/server_watch.py: `bin/ycsb
+this script samples the servers exactly as the runner does (phases/server_watch.py: `bin/ycsb
 servers -watch` and /proc) in short alternating windows, on then off, then off then on
 (A,B,B,A: a drift of the machine falls on both). As in a run, one probe samples the whole
 measured part: it starts (its JVM, connections and first facts: seconds of CPU, which in a
@@ -39,10 +39,10 @@ import numpy as np
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT, command
 from ..databases import database
-from ..runner import cpu
+from ..phases import cpu
+from ..phases.server_watch import INTERVAL_S, PROBE_NODE, ServerWatch
 from ..runner.run_scenario import local_server, timestamp
 from ..runner.scenario_args import parser, settings_from
-from ..runner.server_watch import INTERVAL_S, PROBE_NODE, ServerWatch
 from ..scenarios.scenario_plan import WORKLOADS
 
 WORKLOADS_S4 = ("update-heavy", "short-range")  # S4's run phases at local scale, 8 threads

@@ -27,7 +27,7 @@ from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT, run_dir
 from ..core.report_tool import write_report
 from ..databases import database
-from ..runner.phase_runner import YCSB
+from ..phases.phase_runner import YCSB
 from ..runner.run_scenario import Settings, local_server, run_scenarios, timestamp
 from ..scenarios.scenario_plan import Context
 from ..servers.local_servers import ServerSet

@@ -2,11 +2,10 @@
 import subprocess
 import sys
 
-from ..ycsb.ycsb_launcher import RUNTIME_LIB, binding_release_dir
 from . import maven
 from .bindings import PROJECT_BINDINGS
 from .errors import ScriptError
-from .paths import REPO_ROOT
+from .paths import REPO_ROOT, RUNTIME_LIB, binding_release_dir
 
 
 def _stale() -> list:

@@ -6,6 +6,14 @@ from pathlib import Path
 # the pack is installed editable (pyproject.toml), so its modules stay in the checkout
 REPO_ROOT = Path(__file__).resolve().parents[4]
 LOCAL_SERVERS = REPO_ROOT / "local-servers"
+# what `mvn package` builds: YCSB core and its dependencies (ycsb-runtime), and each binding's
+# release directory (binding_release_dir)
+RUNTIME_LIB = REPO_ROOT / "ycsb-runtime" / "target" / "lib"
+
+
+def binding_release_dir(module: str, name: str) -> Path:
+    """The binding `name`'s release as its Maven module builds it: conf/ and lib/."""
+    return REPO_ROOT / module / "target" / f"{name}-binding"
 
 
 def command(name: str) -> Path:

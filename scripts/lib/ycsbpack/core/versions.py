@@ -1,5 +1,5 @@
 """Versions the build pins, read from the POMs (one definition each). What a phase actually ran
-is read from the source: the client's jars (runner/provenance.py) and the servers themselves
+is read from the source: the client's jars (phases/provenance.py) and the servers themselves
 (bin/ycsb servers): metadata.json "provenance" and "servers"."""
 import xml.etree.ElementTree as ET
 

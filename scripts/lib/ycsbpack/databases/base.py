@@ -14,7 +14,7 @@ from typing import Callable, ClassVar, Dict, FrozenSet, Optional, Tuple
 
 from ..core.errors import ScriptError
 
-# What an acknowledged write survives (metadata.json "durability", runner/durability.py): one
+# What an acknowledged write survives (metadata.json "durability", phases/durability.py): one
 # scale for every database, so the analysis can hold the two sides of a comparison against
 # each other
 MACHINE = "a machine crash"   # on disk (fsync) before the acknowledgement
@@ -94,7 +94,7 @@ class Database(ABC):
         """Flushes and major-compacts `table` on the local server, waiting until done."""
         self._not_here("flush and major compaction")
 
-    # -- what an acknowledged write survives (runner/durability.py) ---------------------------
+    # -- what an acknowledged write survives (phases/durability.py) ---------------------------
     def durability(self, settings: Dict[str, str], schema: str,
                    properties: Dict[str, str]) -> Optional[dict]:
         """metadata.json "durability" from the servers' `settings` and `schema` (bin/ycsb

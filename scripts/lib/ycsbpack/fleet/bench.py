@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..core.errors import run_main
 from ..core.paths import REPO_ROOT
-from ..runner.phase_runner import Phase, run_phase
+from ..phases.phase_runner import Phase, run_phase
 from .ray_env import ensure_ray
 
 PORT = 6493

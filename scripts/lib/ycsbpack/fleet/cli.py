@@ -13,7 +13,7 @@ go to <out>/<label>/ in the runner layout (client-<i>.out/.err, hdr/, metadata.j
         -p maxexecutiontime=300
 
 --warmup warms a run phase up in the same clients until steady, then measures its
-maxexecutiontime (runner/warmup.py, as run-scenario does; the stop reaches every loader through
+maxexecutiontime (phases/warmup.py, as run-scenario does; the stop reaches every loader through
 Ray).
 """
 
@@ -26,9 +26,10 @@ from pathlib import Path
 from ..core.bindings import BINDINGS
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT
-from ..runner.phase_runner import Phase, read_property_files, run_phase, summary
-from ..runner.warmup import SCALE_BOUNDS
-from ..runner.warmup import bounds as warmup_bounds
+from ..phases.phase_runner import Phase, run_phase, summary
+from ..phases.properties import read_property_files
+from ..phases.warmup import SCALE_BOUNDS
+from ..phases.warmup import bounds as warmup_bounds
 from .ray_env import ensure_ray
 
 DATABASES = {"cassandra4": "cassandra", "hbase-salted": "hbase", "basic": "basic"}

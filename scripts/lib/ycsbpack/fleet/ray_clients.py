@@ -37,7 +37,7 @@ from typing import Dict, List, Sequence
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT
 from ..core.secrets import mask_command
-from ..runner.phase_runner import YCSB, with_part
+from ..phases.phase_runner import YCSB, with_part
 from . import agent
 from .ray_env import LOADER_RESOURCE, connect
 
@@ -250,7 +250,7 @@ class RayClients:
         their exit statuses, end times (loader clock) and CPU seconds."""
         t0 = time.monotonic()
         ended, control = threading.Event(), None
-        if warmup:  # judges while the polls feed it, then delivers the stop (runner/warmup.py)
+        if warmup:  # judges while the polls feed it, then delivers the stop (phases/warmup.py)
             control = threading.Thread(
                 target=warmup.control_until,
                 args=(ended, t0, lambda: self._stop_measuring(actors)),

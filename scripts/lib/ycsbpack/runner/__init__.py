@@ -1,3 +1,4 @@
-"""Running scenarios: scripts/run-scenario (run_scenario.py, scenario_args.py) and
-scripts/quickstart; one phase through bin/ycsb (phase_runner.py), its warm-up, the trials, the
-capacity search, the dry run and the progress lines."""
+"""The session driver: scripts/run-scenario (run_scenario.py, scenario_args.py) and
+scripts/quickstart; the plan's steps over the databases and the trials, the capacity search,
+the A/A sides, the saved data trials start from, the dry run and the progress lines. Each
+phase runs through the phase engine (phases/)."""

@@ -7,8 +7,8 @@ check of the A/A method holds B to a -target).
 """
 from typing import Dict
 
+from ..phases.phase_runner import Phase
 from .capacity import CapacitySearch
-from .phase_runner import Phase
 
 
 def aa_sides(db: str) -> Dict[str, str]:

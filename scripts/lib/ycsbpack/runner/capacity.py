@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
 from ..core.errors import ScriptError
+from ..phases.phase_runner import Phase
 
 KEEP_UP = 0.95       # achieved / target at least this: the client kept its schedule
 # the first target, as a share of the probe's ceiling: the searches on record
@@ -154,7 +155,6 @@ def searches(steps: list, objective: Optional[Objective], scale: str,
     `check`, each search ends with a run at each share of CHECKS of the capacity it found."""
     if objective is None:
         return steps
-    from .phase_runner import Phase
     return [(ctx, CapacitySearch(st, objective, STEPS[scale], CHECKS if check else (),
                                  measure_s=MEASURE_S[scale], confirms=CONFIRMS[scale],
                                  probe_measure_s=PROBE_MEASURE_S[scale],
@@ -189,7 +189,7 @@ def judge_step(phase_dir: Path) -> dict:
 @dataclass
 class CapacitySearch:
     """A step of the plan that runs a capacity search of one run phase (module docstring)."""
-    phase: object          # phase_runner.Phase: the phase searched
+    phase: Phase           # the phase searched
     objective: Objective
     steps: int
     checks: tuple = ()     # --slo-check: CHECKS
@@ -248,7 +248,7 @@ class CapacitySearch:
             p.capacity["longer"] = {"times": self.longer, "factor": UNDECIDED}
         return p
 
-    def run(self, run: Callable[[object], Path], judge: Callable[[Path], dict] = judge_step,
+    def run(self, run: Callable[[Phase], Path], judge: Callable[[Path], dict] = judge_step,
             say: Callable[[str], None] = print, clock: Callable[[], float] = time.monotonic
             ) -> dict:
         """Runs the probe and the steps (`run(phase)` runs one phase, warmed up, and returns its

@@ -2,10 +2,10 @@
 progress lines'): every phase's commands exactly as the runner will start them."""
 from pathlib import Path
 
+from ..phases.phase_runner import Phase, client_commands, describe, warmup_plan
+from ..phases.warmup import bounds as warmup_bounds
 from ..scenarios.scenario_plan import Context
-from .phase_runner import Phase, client_commands, describe, warmup_plan
 from .trials import TrialRule
-from .warmup import bounds as warmup_bounds
 
 
 def phase_warmup(ctx: Context, step, settings):

@@ -27,6 +27,9 @@ from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
 from ..core.paths import REPO_ROOT, run_dir
 from ..databases import database
+from ..fleet.ray_clients import RayClients
+from ..fleet.ray_env import ensure_ray
+from ..phases.phase_runner import Phase, run_phase, summary
 from ..scenarios.catalogue import SCENARIOS, scenario_id
 from ..scenarios.scenario_plan import Composite, Context, estimate_seconds
 from ..servers.local_servers import ServerSet
@@ -34,7 +37,6 @@ from . import saved_data
 from .aa import aa_sides, as_side, phases_of
 from .capacity import CapacitySearch, searches
 from .dry_run import phase_warmup, print_plan, step_line
-from .phase_runner import Phase, run_phase, summary
 from .progress import Progress, _clock
 from .saved_data import SavedData
 from .scenario_args import ALL_DATABASES, DATABASES, Settings, parser, settings_from
@@ -133,7 +135,6 @@ def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings
     # the client fleet (scripts/lib/ycsbpack/fleet): connected once; S2's fault phase stays local
     launcher = None
     if settings.ray:
-        from ..fleet.ray_clients import RayClients
         launcher = RayClients(settings.ray, settings.clients_per_node)
         # refuse now, before any server starts, when the cluster has too few loaders
         launcher.require(max((st.clients for db in databases for _, st in
@@ -300,7 +301,7 @@ def _estimate(ctx: Context, step, settings: Settings) -> float:
 
 
 def _watch(settings: Settings, server) -> dict:
-    """run_phase's options for sampling the servers (runner/server_watch.py)."""
+    """run_phase's options for sampling the servers (phases/server_watch.py)."""
     return {"watch_servers": settings.watch_servers,
             "probe_properties": getattr(server, "probe_properties", dict)(),
             "node_names": getattr(server, "node_names", dict)()}
@@ -344,7 +345,6 @@ def main(argv=None) -> int:
     validate_run_scenario(args, sid, SCENARIOS[sid].CASSANDRA_NODES)
     settings = settings_from(args)
     if settings.ray and not settings.dry_run:
-        from ..fleet.ray_env import ensure_ray
         ensure_ray()
     databases = {"both": DATABASES, "all": ALL_DATABASES}.get(args.db, [args.db])
     for db in map(database, databases):

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 from ..databases import database
+from ..phases.phase_runner import Phase
 from ..scenarios.catalogue import SCENARIOS
 from ..scenarios.scenario_plan import Composite
 from ..servers import live_state, saved_state
 from .capacity import CapacitySearch
-from .phase_runner import Phase
 
 
 def why_not(scenarios: List[str], db: str, settings, server) -> Optional[str]:

@@ -20,12 +20,17 @@ and covers less (scripts/tests/test_stopping_rule.py). Every measured phase reco
 cassandra-stress's `err<0.02 n>30 n<200` keeps one run going until its mean is precise enough;
 this does it for a comparison, across trials.
 """
+from __future__ import annotations
+
 import argparse
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, Optional
 
 from ..core.errors import ScriptError
+
+if TYPE_CHECKING:  # the analysis's own result types; importing it loads pandas (measure())
+    from ycsb_analysis.precision import Precision
 
 # an interval from the spread between trials needs two of each: from then on the runner
 # measures the precision after every block (progress lines)
@@ -64,42 +69,17 @@ class TrialRule:
         return self.planned > 1
 
 
-@dataclass
-class Headline:
-    phase: str
-    what: str
-    precision: Optional[float]
-    more_trials: Optional[int]   # more trials of each database the spread so far would need
-    verdict: str
-
-
-@dataclass
-class Precision:
-    headlines: List[Headline] = field(default_factory=list)
-    unsteady: List[str] = field(default_factory=list)
-
-    def reached(self, target: float) -> bool:
-        return bool(self.headlines) and all(
-            h.precision is not None and h.precision <= target for h in self.headlines)
-
-    def worst(self) -> Optional[Headline]:
-        known = [h for h in self.headlines if h.precision is not None]
-        return max(known, key=lambda h: h.precision) if known else None
-
-
 def measure(results: Path, target: float, first_stage: int) -> Precision:
-    """The headlines' precision so far (the analysis package: ycsb_analysis.precision)."""
+    """The headlines' precision so far (ycsb_analysis.precision.headlines)."""
     # imported here: the analysis loads pandas and polars, which a run without --precision,
     # --help and --dry-run need not wait for
     from ycsb_analysis.errors import UnreadableInput
     from ycsb_analysis.precision import headlines
 
     try:
-        found = headlines(str(results), target, first_stage)
+        return headlines(str(results), target, first_stage)
     except UnreadableInput as e:
         raise ScriptError(f"the analysis could not judge the trials so far: {e}")
-    return Precision([Headline(h["phase"], h["what"], h["precision"], h["more_trials"],
-                               h["verdict"]) for h in found["headlines"]], found["unsteady"])
 
 
 def planned_pairs(found: Precision, done: int) -> Optional[int]:

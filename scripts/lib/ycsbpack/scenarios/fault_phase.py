@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..core.errors import ScriptError
 from ..databases import fault_checks
-from ..runner.phase_runner import run_phase
+from ..phases.phase_runner import run_phase
 from . import fault_timeline
 from .report_counts import phase_return_counts
 from .scenario_plan import Composite, Context

@@ -17,7 +17,8 @@ from typing import Callable, Dict, List, Optional, Union
 
 from ..core.paths import REPO_ROOT
 from ..databases import Database
-from ..runner.phase_runner import Phase, read_property_files
+from ..phases.phase_runner import Phase
+from ..phases.properties import read_property_files
 
 WORKLOADS = REPO_ROOT / "workloads"
 SCALES = {"cluster": [], "local": ["local"], "ci": ["local", "ci"]}
@@ -73,7 +74,7 @@ class Context:
               client_files: List[List[str]] = None, group: str = "", target: int = None,
               repeatable: bool = True) -> Phase:
         """A phase; `repeatable=False` for one that consumes its data (no warm-up:
-        runner/warmup.py)."""
+        phases/warmup.py)."""
         props = dict(self.connection)
         props.update(properties or {})
         props.update(self.user_properties)

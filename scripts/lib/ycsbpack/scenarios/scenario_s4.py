@@ -1,7 +1,7 @@
 """S4 DSE 6 update-heavy and short-range (seed 004): load 1 KB records, then 50/50 read/update
 and 95/5 scan/update (token-range scans), zipfian, over a thread sweep. The report warmed the
 caches before measuring: here every measured phase is warmed up by its own workload until its
-throughput is steady (runner/warmup.py), the first one longest (s4/*.properties: warmup.maxtime).
+throughput is steady (phases/warmup.py), the first one longest (s4/*.properties: warmup.maxtime).
 After the load (within its phase, while the servers are sampled) the table is flushed and
 major-compacted, so every trial reads the same on-disk layout.
 """

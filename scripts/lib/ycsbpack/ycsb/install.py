@@ -26,9 +26,9 @@ from ..core import maven
 from ..core.bindings import PROJECT_BINDINGS, Binding
 from ..core.build import ensure_built
 from ..core.errors import ArgParser, ScriptError, run_main
-from ..core.paths import REPO_ROOT
+from ..core.paths import REPO_ROOT, binding_release_dir
 from ..core.versions import project_version
-from .ycsb_launcher import BUILD_COMMAND, binding_release_dir
+from .ycsb_launcher import BUILD_COMMAND
 
 
 def dir_name(binding: Binding) -> str:

@@ -20,14 +20,13 @@ from pathlib import Path
 from ..core import java
 from ..core.bindings import BINDINGS
 from ..core.errors import ScriptError, debugging, run_main
-from ..core.paths import REPO_ROOT
+from ..core.paths import REPO_ROOT, RUNTIME_LIB, binding_release_dir
 from ..core.secrets import mask_command
 from .ycsb_options import COMMANDS, OPTIONS, check_value, closest, unknown_option
 from .ycsb_options import jvm_args as parse_jvm_args
 
 CLIENT_MAIN = "org.ycsbpack.common.launch.ClientMain"
 SHELL_MAIN = "org.ycsbpack.common.launch.ShellMain"
-RUNTIME_LIB = REPO_ROOT / "ycsb-runtime" / "target" / "lib"
 BUILD_COMMAND = f"mvn -q -DskipTests package   (in {REPO_ROOT})"
 CLIENT_LOG_VARIABLE = "YCSBPACK_CLIENT_LOG"
 SLF4J_LOG_FILE = "org.slf4j.simpleLogger.logFile"  # read by ClientMain and InitFailure too
@@ -56,10 +55,6 @@ environment: YCSBPACK_CLIENT_LOG=file  where the client libraries log (default: 
 
 def usage() -> str:
     return USAGE.format(bindings=", ".join(BINDINGS))
-
-
-def binding_release_dir(module: str, name: str) -> Path:
-    return REPO_ROOT / module / "target" / f"{name}-binding"
 
 
 def classpath(binding_name: str, extra: list) -> list:

@@ -25,7 +25,7 @@ public final class UnknownProperties {
 
   /**
    * Properties this pack's runner reads from the same workload files and passes through YCSB:
-   * the warm-up bounds (scripts/lib/ycsbpack/runner/warmup.py) and the stop file of
+   * the warm-up bounds (scripts/lib/ycsbpack/phases/warmup.py) and the stop file of
    * {@code launch.StopFileWatcher}.
    */
   static final Set<String> RUNNER_NAMES = Set.of("warmup.maxtime", "warmup.window",

@@ -25,9 +25,8 @@ from typing import Dict, List
 
 from ..core import java
 from ..core.bindings import BINDINGS
-from ..core.paths import REPO_ROOT
+from ..core.paths import REPO_ROOT, RUNTIME_LIB, binding_release_dir
 from ..core.secrets import mask_command
-from ..ycsb.ycsb_launcher import RUNTIME_LIB, binding_release_dir
 from ..ycsb.ycsb_options import jvm_args as parse_jvm_args
 
 _JAR = re.compile(r"^(?P<artifact>.+?)-(?P<version>\d[^-]*(?:-[A-Za-z0-9.]+)*)\.jar$")

@@ -42,7 +42,7 @@ from . import cpu
 from .durability import durability
 from .objective_watch import ObjectiveWatch
 from .phase_metadata import phase_metadata
-from .properties import read_property_files, ycsb_props  # noqa: F401 (also theirs to import)
+from .properties import read_property_files
 from .server_watch import ServerWatch
 from .warmup import InRunWarmUp, WarmUp
 
