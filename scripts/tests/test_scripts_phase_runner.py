@@ -56,3 +56,6 @@ def test_a_status_line_shows_the_part_that_runs_instead_of_ycsbs_estimate():
     assert shown == ("2026-11-28 18:39:47:179 1 sec: 0 operations; [warm-up 1 s of at most 120 s] "
                      "[READ: Count=3]\n")
     assert with_part("no estimate here\n", "x") == "no estimate here\n"
+    # an estimate at the end of the line (no measurements yet): the line still ends
+    assert with_part("t 1 sec: 5 operations; 5 current ops/sec; est completion in 3 minutes\n",
+                     "x") == "t 1 sec: 5 operations; 5 current ops/sec; [x]\n"

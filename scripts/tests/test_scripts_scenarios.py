@@ -250,9 +250,12 @@ STATUS = ("2026-11-24 00:40:12:301 21 sec: 620 operations; 6 current ops/sec; es
 
 
 def status_line(second, ok_w, failed_w, ok_r, failed_r):
+    """A status line shaped like STATUS, with these counts (latencies left at 1 µs)."""
+    def hdr(metric, count):
+        return f"[{metric}: Count={count}, Max=1, Min=1, Avg=1, 90=1, 99=1, 99.9=1, 99.99=1]"
     return (f"2026-11-24 00:40:{second:02d}:000 {second} sec: 1 operations; 1 current ops/sec; "
-            f"[BATCH_INSERT: Count={ok_w}, Max=1] [BATCH_INSERT-FAILED: Count={failed_w}, Max=1] "
-            f"[BATCH_READ: Count={ok_r}, Max=1] [BATCH_READ-FAILED: Count={failed_r}, Max=1]")
+            f"{hdr('BATCH_INSERT', ok_w)} {hdr('BATCH_INSERT-FAILED', failed_w)} "
+            f"{hdr('BATCH_READ', ok_r)} {hdr('BATCH_READ-FAILED', failed_r)}")
 
 
 def test_the_timeline_counts_ok_and_failed_batches_per_status_line(tmp_path):

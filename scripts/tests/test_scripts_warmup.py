@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from ycsbpack.databases import database
 from ycsbpack.phases import warmup
 from ycsbpack.phases.phase_runner import Phase, run_phase
@@ -48,10 +49,31 @@ def test_a_noisy_window_in_the_middle_of_a_slow_climb_is_not_steady():
     assert not judge.stable.is_set()
 
 
+def test_a_german_locales_decimal_comma_is_a_decimal_mark():
+    """YCSB prints the interval's ops/s in the JVM's locale without grouping ("62,5"): a real
+    German-locale run's lines give 132, 150 and 62.5, and its first line (∞, an interval of
+    0 ms) gives nothing."""
+    judge = warmup.Judge(1, warmup.WarmUp(60, 8, 2))
+    err = ROOT / "analysis" / "tests" / "fixtures" / "outputs" / "locale-de.err"
+    for line in err.read_text().splitlines():
+        judge.feed(0, line)
+    assert judge.series[0] == [(1, 132.0), (2, 150.0), (2, 62.5)]
+
+
+def test_bench_warmups_reference_rate_is_the_mean_of_the_last_seconds_current_ops():
+    from ycsbpack.bench.bench_warmup import reference_rate
+
+    lines = [LINE.format(s=s, ops=100 * s, rate=r) for s, r in
+             [(0, "∞"), (1, "90"), (2, "100,5"), (3, "99,5"), (4, "101"), (5, "7")]]
+    # seconds 2..4 of a 4-s run; the first line's ∞ and the shutdown's second 5 are left out
+    assert reference_rate("\n".join(lines), 3, 4) == pytest.approx((100.5 + 99.5 + 101) / 3)
+
+
 def test_the_rule_is_the_analysis_module_of_this_checkout_without_its_dependencies():
-    """The runner imports ycsb_analysis.stability (one definition of "steady"), from this
-    checkout (the pack is installed editable): nothing else of the analysis package loads, so
-    no phase waits for pandas and polars."""
+    """The runner imports ycsb_analysis.stability (one definition of "steady") and the YCSB
+    line formats (readers/line_formats.py), from this checkout (the pack is installed
+    editable): nothing else of the analysis package loads, so no phase waits for pandas and
+    polars."""
     assert Path(warmup.stability.__file__) == ROOT / "analysis" / "ycsb_analysis" / "stability.py"
     probe = ("import sys; from ycsbpack.phases import warmup; "
              "print(warmup.stability.__file__); "
@@ -60,7 +82,8 @@ def test_the_rule_is_the_analysis_module_of_this_checkout_without_its_dependenci
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout.splitlines()
     assert out == [str(ROOT / "analysis" / "ycsb_analysis" / "stability.py"),
-                   "['ycsb_analysis', 'ycsb_analysis.stability']"]
+                   "['ycsb_analysis', 'ycsb_analysis.readers', "
+                   "'ycsb_analysis.readers.line_formats', 'ycsb_analysis.stability']"]
 
 
 def test_clients_are_judged_together_on_their_sum():

@@ -25,8 +25,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-REPORT_LINE = r"^\[(?P<metric>[^\]]+)\], (?P<measurement>[^,]+), (?P<value>\S+)\s*$"
-TIMESERIES_LINE = r"^\[[^\]]+\], -?\d+, \S+\s*$"
+from .line_formats import REPORT_LINE
 
 # Long.MAX_VALUE: what YCSB prints as the minimum of an empty histogram.
 LONG_MAX = 9223372036854775807
@@ -47,7 +46,7 @@ def number(text: pl.Expr) -> pl.Expr:
     """YCSB number text to Float64: the JVM locale's decimal comma (``841,93``;
     DecimalFormat("#.##") prints no grouping separator, so a comma is always the decimal
     mark), ``∞`` (a first status interval of 0 ms), ``NaN``, 0.12's ``20323.0``; anything
-    else is null."""
+    else is null. One line at a time: :func:`.line_formats.ycsb_number` (tested to agree)."""
     return (
         text.str.strip_chars().str.replace(",", ".", literal=True)
         .str.replace("∞", "inf", literal=True).cast(pl.Float64, strict=False)

@@ -2,7 +2,7 @@
 
 A run writes a handful of line shapes to stdout and stderr, mixed with whatever the binding
 logs (HBase's ``INFO zookeeper.ZooKeeper`` lines, for instance). Each shape is defined once, in
-the reader of that format; :func:`classify` labels a block of lines with one of
+:mod:`.line_formats`; :func:`classify` labels a block of lines with one of
 :data:`LINE_KINDS`, in this order of precedence:
 
 ``status``               ``2026-11-22 22:09:44:123 0 sec: 21 operations; ∞ current ops/sec; …``
@@ -23,23 +23,18 @@ from pathlib import Path
 
 import polars as pl
 
-from .final_report import REPORT_LINE, TIMESERIES_LINE
-from .raw import RAW_DATAPOINT
-from .status import STATUS_CONTINUATION, STATUS_HEAD
+from .line_formats import (
+    RAW_DATAPOINT,
+    REPORT_LINE,
+    STATUS_CONTINUATION,
+    STATUS_HEAD,
+    TIMESERIES_LINE,
+    YCSB_MESSAGE,
+)
 
 LINE_KINDS = (
     "report", "timeseries", "status", "status_continuation", "raw_datapoint", "ycsb_message",
     "blank", "unknown",
-)
-
-# YCSB's own messages: known, not data, and not "unknown" either.
-YCSB_MESSAGE = (
-    r"^(?:Command line: |YCSB Client \d|Loading workload\.\.\.|Starting test\.|DBWrapper: "
-    r"|Maximum time elapsed|Stop requested for workload|Could not wait until max specified time"
-    r"|Raw data measurement: |[\w-]+ latency raw data: op, timestamp"
-    r"|\*{5,} properties \*{5,}|\*{20,}$"
-    r'|"[^"]+"="[^"]*"$|\[WARN\] |Workload failed|Error in processing|Exception in thread'
-    r"|Connecting to |Connected\.|ERROR: |Property )"
 )
 
 # A big file is read in blocks of about this many bytes of whole lines: memory holds one

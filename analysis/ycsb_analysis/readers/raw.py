@@ -17,8 +17,8 @@ import pandas as pd
 import polars as pl
 
 from .final_report import LONG_MAX
+from .line_formats import RAW_DATAPOINT
 
-RAW_DATAPOINT = r"^(?P<metric>[\w-]+),(?P<timestamp_ms>\d{10,}),(?P<latency_us>-?\d+)$"
 INTERVAL_MS = 1000
 PERCENTILES = (50.0, 90.0, 99.0, 99.9)
 COLUMNS = ["metric", "interval_start_ms", "count", "min_latency_us", "average_latency_us"] + \

@@ -7,10 +7,11 @@ Records/s come from YCSB's status lines: batches after warm-up x batch size / se
 run's final report must show every record done (else the run is marked).
 """
 import argparse
-import re
 import statistics
 import subprocess
 import time
+
+from ycsb_analysis.readers.line_formats import return_counts, status_line
 
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
@@ -46,7 +47,6 @@ DATABASES = {
     },
 }
 
-_STATUS = re.compile(r" (\d+) sec: (\d+) operations;")
 
 
 def ycsb(command: str, binding: str, props: dict, threads: int) -> subprocess.CompletedProcess:
@@ -62,7 +62,7 @@ def ycsb(command: str, binding: str, props: dict, threads: int) -> subprocess.Co
 
 def records_per_second(stderr: str, batch: int, warmup: float) -> float:
     """Batches done after the warm-up, times the batch size, over the time they took."""
-    points = [(int(s), int(ops)) for s, ops in _STATUS.findall(stderr)]
+    points = [(s.elapsed_s, s.operations) for s in map(status_line, stderr.splitlines()) if s]
     after = [p for p in points if p[0] >= warmup]
     if len(after) < 2 or after[-1][0] == after[0][0]:
         raise ScriptError("the run was too short to measure after the warm-up: raise --seconds")
@@ -72,9 +72,8 @@ def records_per_second(stderr: str, batch: int, warmup: float) -> float:
 
 def complete(stdout: str, op: str) -> bool:
     """True when every record of every batch was done (no NOT_FOUND, no failure)."""
-    ok = re.search(rf"^\[{op}-RECORDS\], Return=OK, (\d+)", stdout, re.M)
-    others = re.findall(rf"^\[{op}-RECORDS\], Return=(?!OK)\w+, (\d+)", stdout, re.M)
-    return bool(ok) and not any(int(n) for n in others)
+    records = return_counts(stdout).get(f"{op}-RECORDS", {})
+    return "OK" in records and not any(n for status, n in records.items() if status != "OK")
 
 
 def plan(db: dict, sizes: list, kinds=("read", "write")) -> list:

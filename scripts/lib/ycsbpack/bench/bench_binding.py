@@ -18,6 +18,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from ycsb_analysis.readers.line_formats import report_lines, return_counts
+
 from ..core import java, maven
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
@@ -162,14 +164,10 @@ def run_leg(cmd: list, out_dir: Path, name: str):
 
 def failures(stdout: str) -> int:
     """Operations that did not succeed, from YCSB's Return= lines or RawLoop's Failures line."""
-    n = 0
-    for line in stdout.splitlines():
-        parts = [p.strip() for p in line.split(",")]
-        if len(parts) == 3 and parts[1].startswith("Return=") and parts[1] != "Return=OK":
-            n += int(parts[2])
-        if parts[:2] == ["[OVERALL]", "Failures"]:
-            n += int(parts[2])
-    return n
+    n = sum(count for by_status in return_counts(stdout).values()
+            for status, count in by_status.items() if status != "OK")
+    return n + sum(int(value) for metric, what, value in report_lines(stdout)
+                   if (metric, what) == ("OVERALL", "Failures"))
 
 
 def load(db: dict, records: int) -> None:

@@ -6,21 +6,16 @@ operations;", cumulative operations) and samples of the client JVM's CPU time (u
 /proc/<pid>/stat). The window starts `warmup` seconds after the first status line and lasts
 `measured` seconds; both series are interpolated linearly at its ends.
 """
-import re
 import statistics
 from dataclasses import dataclass
-from datetime import datetime
 
-_STATUS = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}) \d+ sec: (\d+) operations;", re.M)
+from ycsb_analysis.readers.line_formats import status_line
 
 
 def status_points(stderr: str) -> list:
     """(wall-clock seconds, cumulative operations) of each status line, in order."""
-    points = []
-    for stamp, ops in _STATUS.findall(stderr):
-        t = datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S:%f").timestamp()
-        points.append((t, int(ops)))
-    return points
+    return [(s.time.timestamp(), s.operations) for s in map(status_line, stderr.splitlines())
+            if s]
 
 
 def cpu_seconds(proc_stat: str, ticks_per_second: int) -> float:

@@ -16,11 +16,12 @@ Benchmarks, not tests: run it under the server lock on an otherwise idle machine
 import argparse
 import csv
 import json
-import re
 import statistics
 import subprocess
 import time
 from pathlib import Path
+
+from ycsb_analysis.readers.line_formats import report_value, status_line
 
 from ..core.build import ensure_built
 from ..core.errors import ScriptError, run_main
@@ -32,14 +33,13 @@ from ..runner.run_scenario import Settings, local_server, run_scenarios, timesta
 from ..scenarios.scenario_plan import Context
 from ..servers.local_servers import ServerSet
 
-_STATUS = re.compile(r" (\d+) sec: \d+ operations; ([0-9.]+) current ops/sec")
-_OVERALL = re.compile(r"^\[OVERALL\], Throughput\(ops/sec\), ([0-9.]+)", re.M)
 BAND = (0.8, 1.25)
 
 
 def reference_rate(stderr: str, last_s: float, total_s: float) -> float:
     """Mean of the status lines' current ops/sec over the last `last_s` seconds of the run."""
-    points = [(int(s), float(r)) for s, r in _STATUS.findall(stderr)]
+    points = [(s.elapsed_s, s.current_ops_per_s) for s in map(status_line, stderr.splitlines())
+              if s and s.current_ops_per_s is not None]
     # the final entry repeats; entries past total_s are the shutdown
     keep = sorted({s: r for s, r in points if total_s - last_s < s <= total_s}.items())
     if len(keep) < 3:
@@ -67,7 +67,8 @@ def one(db: str, warm: bool, seconds: int, reference_s: int, out: Path) -> dict:
         if failed:
             raise ScriptError(f"the quickstart's S4 phases failed on {db}; see above")
         phase = out / f"{db}-update-heavy-threads-8"
-        overall = float(_OVERALL.search((phase / "client-0.out").read_text()).group(1))
+        overall = report_value((phase / "client-0.out").read_text(), "OVERALL",
+                               "Throughput(ops/sec)")
         meta = json.loads((phase / "metadata.json").read_text())
         write_report(out, out / "report")
         with open(out / "report" / "summary.csv") as f:

@@ -34,12 +34,11 @@ the window's share is the intervals' shares weighted by their counts). The estim
 chooses the window's length; the step's verdict is the analysis's, from the .hdr logs.
 """
 import math
-import re
 import threading
 from typing import Dict, List, Optional, Tuple
 
-_HEAD = re.compile(r" (\d+) sec: (\d+) operations;")
-_PAIR = re.compile(r"(\d+(?:\.\d+)?)=(-?\d+)")
+from ycsb_analysis.readers.line_formats import hdr_measurements, status_line
+
 INTENDED = "Intended-"
 PRECISION = 1.01  # a reported value above bound x this: every value of its bucket is above
 SLACK_S = 5       # status seconds truncated (1), the judge (0.2), the stop file poll (0.1), a relay
@@ -59,42 +58,33 @@ class ObjectiveWatch:
         # per client: [(status seconds, operation, count, [(percentile, µs), ..., (100, max)])]
         self.intervals: List[List[tuple]] = [[] for _ in client_targets]
         self.lock = threading.Lock()
-        # the analysis's pattern of a measurement (one definition of the format), imported
-        # here: its module loads pandas and polars, which only a capacity step needs
-        from ycsb_analysis.readers.status import STATUS_MEASUREMENT
-
-        self.measurement = re.compile(STATUS_MEASUREMENT)
 
     def feed(self, client: int, line: str) -> None:
-        head = _HEAD.search(line)
+        head = status_line(line)
         if not head:
             return
         above, interval = {}, []
-        for m in self.measurement.finditer(line):
-            metric = m.group("hdr_metric")
-            if not metric or not metric.startswith(INTENDED):
+        for m in hdr_measurements(head.rest):
+            if not m.metric.startswith(INTENDED):
                 continue
-            op = metric[len(INTENDED):]
+            op = m.metric[len(INTENDED):]
             if (op.endswith(("-FAILED", "-RECORDS")) or op == "CLEANUP"
                     or self.operation and op != self.operation):
                 continue
-            count, max_us = int(m.group("hdr_count")), int(m.group("hdr_max"))
-            above[op] = self._above(count, max_us, m.group("hdr_percentiles"))
-            points = sorted((float(q), int(v)) for q, v in
-                            _PAIR.findall(m.group("hdr_percentiles") or ""))
-            interval.append((op, count, points + [(100.0, max_us)]))
+            above[op] = self._above(m.count, m.max_us, m.percentiles)
+            interval.append((op, m.count, sorted(m.percentiles) + [(100.0, m.max_us)]))
         with self.lock:
-            s = int(head.group(1))
-            self.lines[client].append((s, int(head.group(2)), above))
+            s = head.elapsed_s
+            self.lines[client].append((s, head.operations, above))
             self.intervals[client] += [(s, *i) for i in interval]
 
-    def _above(self, count: int, max_us: int, percentiles: str) -> int:
+    def _above(self, count: int, max_us: int, percentiles: List[Tuple[float, int]]) -> int:
         """The fewest operations of one interval that were above the bound."""
         over = self.bound_us * PRECISION
         least = 1 if count and max_us > over else 0
-        for q, v in _PAIR.findall(percentiles or ""):
-            if int(v) > over:
-                least = max(least, count - math.floor(float(q) * count / 100 + 1e-9))
+        for q, v in percentiles:
+            if v > over:
+                least = max(least, count - math.floor(q * count / 100 + 1e-9))
         return least
 
     def broken(self, end_s: Optional[int]) -> Optional[str]:

@@ -23,7 +23,6 @@ Layout (read by analysis/ycsb_analysis/loader.py):
 
 import json
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -33,6 +32,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
+
+from ycsb_analysis.readers.line_formats import replace_estimate
 
 from ..core import cpu_sets
 from ..core.errors import ScriptError
@@ -353,13 +354,10 @@ def _run_clients(
             f.close()
 
 
-_ESTIMATE = re.compile(r"est completion in [^\[]*")
-
-
 def with_part(line: str, part: str) -> str:
     """A status line with YCSB's completion estimate (of an operation count that a time-bound
     phase never reaches) replaced by `part`: the part that runs and the time it has left."""
-    return _ESTIMATE.sub(f"[{part}] ", line, count=1)
+    return replace_estimate(line, f"[{part}]")
 
 
 def _copy_stderr(proc, err, echo: bool, t0: float, prefix: str, feed=None, part=None) -> None:

@@ -28,14 +28,15 @@ steady window instead.
 Bounds per scale (SCALE_BOUNDS), overridable per phase or by the user with the properties
 `warmup.maxtime` (seconds, 0 = no warm-up) and `warmup.window` (seconds).
 """
-import re
 import threading
 import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-# the steadiness rule shared with the analysis (standard library only: nothing else of it loads)
+# the steadiness rule and YCSB's line formats, shared with the analysis (standard library only:
+# nothing else of it loads)
 from ycsb_analysis import stability
+from ycsb_analysis.readers.line_formats import status_line
 
 from ..core.errors import ScriptError
 
@@ -46,7 +47,6 @@ MAXTIME, WINDOW = "warmup.maxtime", "warmup.window"
 # code paths, not figures, and a longer bound did not make them steady: docs/benchmarks/
 # warm-up.md)
 SCALE_BOUNDS = {"cluster": (300, 30, 5), "local": (60, 20, 2), "ci": (12, 4, 1)}
-_STATUS = re.compile(r" (\d+) sec: \d+ operations; ([0-9.,]+) current ops/sec")
 
 
 @dataclass
@@ -86,13 +86,13 @@ class Judge:
     def feed(self, client: int, line: str) -> None:
         if self.objective_watch:
             self.objective_watch.feed(client, line)
-        m = _STATUS.search(line)
-        if not m or self.stable.is_set():
+        status = status_line(line)
+        if not status or status.current_ops_per_s is None or self.stable.is_set():
             return
         with self.lock:
             if self.decided:
                 return
-            self.series[client].append((int(m.group(1)), float(m.group(2).replace(",", ""))))
+            self.series[client].append((status.elapsed_s, status.current_ops_per_s))
             if stability.is_warm(self.totals(), self.warmup.samples):
                 self.stable.set()
 
@@ -177,7 +177,10 @@ class InRunWarmUp:
         deadline = None
         while not ended.is_set() and not self.judge.stable.is_set():
             if deadline is None and self.judge.operating():
-                deadline = time.monotonic() + self.warmup.max_s
+                # (half an interval more: the end falls between two status lines, never on
+                # the arrival of one, which it would race with; a window judged from there
+                # came out 11.99 s of 12)
+                deadline = time.monotonic() + self.warmup.max_s + self.warmup.interval_s / 2
             if deadline is not None and time.monotonic() >= deadline:
                 break
             self.judge.stable.wait(0.2)

@@ -5,38 +5,38 @@ The client's status lines (status.interval=1) carry per-interval counts: `[BATCH
 Count=n, ...]` for the batches that succeeded and `[BATCH_INSERT-FAILED: Count=n, ...]` for the
 ones that did not (binding-common measures failed batches under <OP>-FAILED, as YCSB's DBWrapper
 does for single operations). Times are the status lines' own wall-clock stamps, in seconds after
-the node went down. Stdlib only: the analysis package draws the same data as charts.
+the node went down. The lines are read with the analysis's line formats (standard library
+only, as this module is); the analysis package draws the same data as charts.
 """
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import List, Optional
 
+from ycsb_analysis.readers.line_formats import STATUS_TIME_FORMAT, hdr_measurements, status_line
+
 OPERATIONS = ("BATCH_INSERT", "BATCH_READ")
-_STATUS = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}) (\d+) sec: (\d+) operations;(.*)$")
-_METRIC = re.compile(r"\[([A-Z_]+(?:-FAILED)?): Count=(\d+)")
-_OPERATIONS_SEEN = re.compile(r" sec: (\d+) operations;")
 
 
 def first_operations_seen(status_file: Path) -> bool:
     text = status_file.read_text(errors="replace") if status_file.exists() else ""
-    return any(int(n) > 0 for n in _OPERATIONS_SEEN.findall(text))
+    return any(s.operations > 0 for s in map(status_line, text.splitlines()) if s)
 
 
 def _stamp(text: str) -> datetime:
     # YCSB stamps status lines in the client JVM's local time zone: this machine's
-    return datetime.strptime(text, "%Y-%m-%d %H:%M:%S:%f").astimezone(timezone.utc)
+    return datetime.strptime(text, STATUS_TIME_FORMAT).astimezone(timezone.utc)
 
 
 def timeline(status_file: Path) -> List[dict]:
     """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client."""
     rows = []
     for line in status_file.read_text(errors="replace").splitlines():
-        m = _STATUS.match(line)
-        if not m:
+        status = status_line(line)
+        if not status:
             continue
-        counts = dict((name, int(n)) for name, n in _METRIC.findall(m.group(4)))
-        rows.append({"time": _stamp(m.group(1)).isoformat(timespec="milliseconds"),
+        counts = {m.metric: m.count for m in hdr_measurements(status.rest)}
+        utc = status.time.astimezone(timezone.utc)  # the client's local time zone: this machine's
+        rows.append({"time": utc.isoformat(timespec="milliseconds"),
                      "ok": {op: counts.get(op, 0) for op in OPERATIONS},
                      "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS}})
     return rows

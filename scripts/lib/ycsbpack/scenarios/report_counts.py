@@ -1,22 +1,17 @@
 """The `Return=` counts of a YCSB final report, for checks the runner makes itself.
 
 A final report line looks like `[BATCH_INSERT], Return=UNAVAILABLE, 37`: operation, status,
-count. (The analysis package parses everything else; scripts stay on the standard library.)
+count, read by the analysis's line formats (readers/line_formats.py, standard library only).
 """
-import re
 from pathlib import Path
 from typing import Dict
 
-_RETURN = re.compile(r"^\[(?P<op>[^\]]+)\], Return=(?P<status>[^,]+), (?P<n>\d+)\s*$", re.M)
+from ycsb_analysis.readers import line_formats
 
 
 def return_counts(report: Path) -> Dict[str, Dict[str, int]]:
     """{operation: {status: count}} of one client's stdout (client-<i>.out)."""
-    counts: Dict[str, Dict[str, int]] = {}
-    for m in _RETURN.finditer(report.read_text(errors="replace")):
-        by_status = counts.setdefault(m.group("op"), {})
-        by_status[m.group("status")] = by_status.get(m.group("status"), 0) + int(m.group("n"))
-    return counts
+    return line_formats.return_counts(report.read_text(errors="replace"))
 
 
 def phase_return_counts(phase_dir: Path) -> Dict[str, Dict[str, int]]:

@@ -6,10 +6,11 @@ elements it stores (ListAppendWorkload with listappend.count=true, through bin/y
 connection properties), and fails when the two differ. Meaningful on a table that was empty
 before the run and whose TTL has not expired.
 """
-import re
 import subprocess
 import sys
 from pathlib import Path
+
+from ycsb_analysis.readers.line_formats import report_value, return_counts
 
 from ..core.bindings import PROJECT_BINDINGS
 from ..core.errors import ArgParser, ScriptError, run_main
@@ -17,8 +18,6 @@ from ..core.paths import REPO_ROOT
 
 WORKLOAD = "org.ycsbpack.common.listappend.ListAppendWorkload"
 LIST_BINDINGS = [b.name for b in PROJECT_BINDINGS]
-_APPENDED = re.compile(r"^\[(APPEND|BATCH_APPEND-RECORDS)\], Return=OK, (\d+)\s*$", re.M)
-_STORED = re.compile(r"^\[LIST_ELEMENTS\], Stored, (\d+)\s*$", re.M)
 
 
 def appended(outputs: list) -> int:
@@ -30,7 +29,8 @@ def appended(outputs: list) -> int:
         text = Path(out).read_text(errors="replace")
         if "[OVERALL]" not in text:
             raise ScriptError(f"{out} holds no YCSB final report")
-        total += sum(int(n) for _, n in _APPENDED.findall(text))
+        counts = return_counts(text)
+        total += sum(counts.get(op, {}).get("OK", 0) for op in ("APPEND", "BATCH_APPEND-RECORDS"))
     return total
 
 
@@ -38,12 +38,12 @@ def stored(binding: str, ycsb_args: list) -> int:
     cmd = [str(REPO_ROOT / "bin" / "ycsb"), "run", binding, "-p", f"workload={WORKLOAD}",
            "-p", "listappend.count=true", "-p", "operationcount=1", "-threads", "1"] + ycsb_args
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_ROOT)
-    m = _STORED.search(proc.stdout)
-    if proc.returncode != 0 or not m:
+    n = report_value(proc.stdout, "LIST_ELEMENTS", "Stored")  # the workload's own report line
+    if proc.returncode != 0 or n is None:
         tail = "\n".join(proc.stderr.strip().splitlines()[-10:])
         raise ScriptError(f"counting the stored list elements failed (bin/ycsb exit "
                           f"{proc.returncode}):\n{tail}")
-    return int(m.group(1))
+    return int(n)
 
 
 def main(argv=None) -> int:

@@ -23,11 +23,10 @@ import site.ycsb.Status;
  * {@link org.ycsbpack.common.batch.BatchedWorkload}) are in {@link CassandraBatches}.
  */
 public class Cassandra4Client extends DB {
-  static final String NAME = "cassandra4";
   /** One connection per distinct cluster/schema setting: in a YCSB run that is exactly one. */
   private static final SharedConnections<CassandraConnection> CONNECTIONS =
-      new SharedConnections<>(NAME, "the session", ErrorLog::describe);
-  private static final ErrorLog ERRORS = new ErrorLog(NAME);
+      new SharedConnections<>(CassandraProperties.BINDING, "the session", ErrorLog::describe);
+  private static final ErrorLog ERRORS = new ErrorLog(CassandraProperties.BINDING);
 
   private CassandraSettings settings;
   private CassandraConnection connection;
@@ -37,8 +36,8 @@ public class Cassandra4Client extends DB {
   public void init() throws DBException {
     try {
       settings = new CassandraSettings(getProperties());
-      UnknownProperties.warnOnce(NAME, getProperties(), CassandraProperties.NAMES,
-          CassandraProperties.PREFIX);
+      UnknownProperties.warnOnce(CassandraProperties.BINDING, getProperties(),
+          CassandraProperties.NAMES, CassandraProperties.PREFIX);
       CassandraSettings s = settings;
       lease = CONNECTIONS.acquire(s.connectionKey(), () -> CassandraConnection.open(s));
       connection = lease.connection();

@@ -18,6 +18,9 @@ public final class CassandraProperties {
   private CassandraProperties() {
   }
 
+  /** The binding's name: {@code bin/ycsb}'s word for it and the first word of its messages. */
+  static final String BINDING = "cassandra4";
+
   public static final BindingProperty HOSTS = BindingProperty.of("hosts", "127.0.0.1",
       "Contact points, comma-separated, each `host` or `host:port`.");
   public static final BindingProperty PORT = BindingProperty.of("port", "9042",

@@ -11,6 +11,6 @@ public final class ServerProbe {
   }
 
   public static void main(String[] args) throws Exception {
-    ProbeMain.run(Cassandra4Client.NAME, args, CassandraServers::open);
+    ProbeMain.run(CassandraProperties.BINDING, args, CassandraServers::open);
   }
 }

@@ -190,7 +190,7 @@ final class HBaseConnection implements AutoCloseable {
       }
     }
     // unprefixed near-misses of the binding's own names (columnfamilly for columnfamily)
-    for (String warning : UnknownProperties.find(HBaseSaltedClient.NAME, s.properties,
+    for (String warning : UnknownProperties.find(HBaseProperties.BINDING, s.properties,
         HBaseClientSettings.BINDING_PROPERTY_NAMES, "hbase.")) {
       if (!warning.startsWith("property hbase.") && !warning.startsWith("property zookeeper.")) {
         System.err.println("WARN hbase-salted: " + warning);

@@ -16,6 +16,9 @@ public final class HBaseProperties {
   private HBaseProperties() {
   }
 
+  /** The binding's name: {@code bin/ycsb}'s word for it and the first word of its messages. */
+  static final String BINDING = "hbase-salted";
+
   public static final BindingProperty ZK_QUORUM = BindingProperty.of("hbase.zookeeper.quorum",
       "127.0.0.1", "ZooKeeper hosts of the cluster, comma-separated. Unset: the value of an "
           + "`hbase-site.xml` on the classpath, else HBase's default 127.0.0.1.");

@@ -26,11 +26,10 @@ import site.ycsb.Status;
  * its own BufferedMutator. Row keys come from {@link SaltedRowKey}, rows from {@link HBaseRows}.
  */
 public class HBaseSaltedClient extends DB {
-  static final String NAME = "hbase-salted";
   /** One Connection per distinct cluster configuration (YCSB's threads all share one). */
   private static final SharedConnections<HBaseConnection> CONNECTIONS =
-      new SharedConnections<>(NAME, "the connection", ErrorLog::describe);
-  private static final ErrorLog ERRORS = new ErrorLog(NAME);
+      new SharedConnections<>(HBaseProperties.BINDING, "the connection", ErrorLog::describe);
+  private static final ErrorLog ERRORS = new ErrorLog(HBaseProperties.BINDING);
 
   private HBaseSettings settings;
   private SharedConnections.Lease<HBaseConnection> lease;
@@ -96,7 +95,7 @@ public class HBaseSaltedClient extends DB {
       lease.release();
     }
     if (problem != null) {
-      throw new DBException(NAME + ": " + problem);
+      throw new DBException(HBaseProperties.BINDING + ": " + problem);
     }
   }
 

@@ -27,8 +27,6 @@ import site.ycsb.DBException;
  * server's {@code /jmx} (and the master's GC and CPU when it is a JVM of its own).
  */
 final class HBaseServers implements ServerSource {
-  /** How the master's node name begins ("master host:port"); a region server's is host:port. */
-  static final String MASTER = "master ";
   /** What ServerMetrics.getVersion() says when the region server's version did not reach it. */
   private static final String UNKNOWN_VERSION = "0.0.0";
 
@@ -53,7 +51,8 @@ final class HBaseServers implements ServerSource {
           ? new InfoServer(e.getKey().getHostname(), port) : null);
     }
     ServerName m = cluster.getMasterName();
-    masterName = m == null ? MASTER.strip() : MASTER + name(m);
+    masterName = m == null ? InfoServerRound.MASTER.strip()
+        : InfoServerRound.MASTER + name(m);
     master = m != null && cluster.getMasterInfoPort() > 0
         ? new InfoServer(m.getHostname(), cluster.getMasterInfoPort()) : null;
   }
@@ -217,7 +216,7 @@ final class HBaseServers implements ServerSource {
 
   @Override
   public void sample(Samples out) {
-    HBaseWatch.sample(sampled(), out);
+    InfoServerRound.sample(sampled(), out);
   }
 
   private static void closeQuietly(HBaseConnection c) {

@@ -3,11 +3,9 @@ package org.ycsbpack.hbase;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
-import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.launch.FactsChild;
 import org.ycsbpack.common.launch.Watched;
 import org.ycsbpack.common.probe.Samples;
@@ -40,8 +38,9 @@ final class HBaseWatch implements Watched {
     }
   }
 
-  static HBaseWatch open(Properties props, String[] args) throws IOException {
-    FactsChild child = new FactsChild(ServerProbe.class, args);
+  /** The watch of the probe {@code probeMain} run with {@code args}: its child reads the facts. */
+  static HBaseWatch open(Class<?> probeMain, String[] args) throws IOException {
+    FactsChild child = new FactsChild(probeMain, args);
     return new HBaseWatch(child, child.factsLine());
   }
 
@@ -61,35 +60,7 @@ final class HBaseWatch implements Watched {
 
   @Override
   public void sample(Samples out) {
-    sample(nodes, out);
-  }
-
-  /** One round: every node's metrics; a region server's (not the master's) Server bean too. */
-  static void sample(Map<String, InfoServer> nodes, Samples out) {
-    for (Map.Entry<String, InfoServer> e : nodes.entrySet()) {
-      sampleNode(e.getKey(), e.getValue(), !e.getKey().startsWith(HBaseServers.MASTER), out);
-    }
-  }
-
-  private static void sampleNode(String node, InfoServer info, boolean regionServer,
-                                 Samples out) {
-    try {
-      if (regionServer) {
-        long t = System.currentTimeMillis();
-        String json = info.get("/jmx?qry=" + JmxServletMetrics.SERVER_BEAN);
-        for (Map.Entry<String, Double> m : JmxServletMetrics.regionServer(json).entrySet()) {
-          out.add(t, node, m.getKey(), m.getValue());
-        }
-      }
-      long t = System.currentTimeMillis();
-      out.add(t, node, "gc_pause_ms_total", JmxServletMetrics.gcMillis(
-          info.get("/jmx?qry=" + JmxServletMetrics.JVM_BEAN)));
-      out.add(t, node, "cpu_ms_total", JmxServletMetrics.cpuMillis(
-          info.get("/jmx?qry=" + JmxServletMetrics.OS_BEAN)));
-    } catch (IOException | RuntimeException e) {
-      out.skip(System.currentTimeMillis(), node, "jmx", info.where() + "/jmx could not be read ("
-          + ErrorLog.describe(e) + "); this node's samples are missing until it can");
-    }
+    InfoServerRound.sample(nodes, out);
   }
 
   @Override

@@ -12,6 +12,7 @@ public final class ServerProbe {
   }
 
   public static void main(String[] args) throws Exception {
-    ProbeMain.run(HBaseSaltedClient.NAME, args, HBaseServers::open, HBaseWatch::open);
+    ProbeMain.run(HBaseProperties.BINDING, args, HBaseServers::open,
+        (props, watchArgs) -> HBaseWatch.open(ServerProbe.class, watchArgs));
   }
 }

@@ -50,7 +50,7 @@ final class ExpiredElementPurger {
     } catch (SQLException e) {
       // the next round tries again; a lasting problem shows in the operations' own statuses
       System.err.println("WARN jdbc: purging expired elements of " + table + " failed: "
-          + JdbcConnection.firstLine(e));
+          + SqlErrors.firstLine(e));
     }
     return total;
   }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.batch.BatchOperations;
 import org.ycsbpack.common.batch.BatchResult;
 import site.ycsb.ByteIterator;
@@ -25,17 +26,32 @@ import site.ycsb.Status;
  * so a multi-row statement is all-or-nothing and a JDBC batch counts each row's outcome.
  */
 final class JdbcBatches implements BatchOperations {
-  private final JdbcClient client;
+  private final JdbcConnection connection;
+  private final boolean jdbcBatch;
+  private final ErrorLog errors;
+  // one client thread's statements per table
+  private final Map<String, SqlStatements> statements = new HashMap<>();
 
-  JdbcBatches(JdbcClient client) {
-    this.client = client;
+  /** One client thread's batches; {@code jdbcBatch}: {@code jdbc.batchupdateapi}. */
+  JdbcBatches(JdbcConnection connection, boolean jdbcBatch, ErrorLog errors) {
+    this.connection = connection;
+    this.jdbcBatch = jdbcBatch;
+    this.errors = errors;
+  }
+
+  private SqlStatements sql(String table) {
+    return statements.computeIfAbsent(table, SqlStatements::of);
+  }
+
+  private Connection borrow() throws SQLException {
+    return connection.pool.getConnection();
   }
 
   @Override
   public BatchResult batchRead(String table, List<String> keys, Set<String> fields,
                                Map<String, Map<String, ByteIterator>> result) {
-    try (Connection c = client.borrow(); PreparedStatement st = c.prepareStatement(
-        client.sql(table).readIn(JdbcRows.fieldList(fields), keys.size()))) {
+    try (Connection c = borrow(); PreparedStatement st = c.prepareStatement(
+        sql(table).readIn(JdbcRows.fieldList(fields), keys.size()))) {
       for (int i = 0; i < keys.size(); i++) {
         st.setString(i + 1, keys.get(i));
       }
@@ -48,7 +64,7 @@ final class JdbcBatches implements BatchOperations {
       int found = Math.min(result.size(), keys.size());
       return BatchResult.of(found, keys.size() - found, 0, null);
     } catch (SQLException | RuntimeException e) {
-      return BatchResult.allFailed(keys.size(), JdbcClient.ERRORS.failed(SqlErrors.statusOf(e),
+      return BatchResult.allFailed(keys.size(), errors.failed(SqlErrors.statusOf(e),
           "BATCH_READ", keys.get(0) + "...", e));
     }
   }
@@ -80,7 +96,7 @@ final class JdbcBatches implements BatchOperations {
     int failed = 0;
     Status firstError = null;
     for (Map.Entry<List<String>, List<Integer>> g : groups.entrySet()) {
-      BatchResult r = client.settings().jdbcBatch
+      BatchResult r = jdbcBatch
           ? jdbcBatch(op, table, g.getKey(), g.getValue(), keys, rows, insert)
           : multiRow(op, table, g.getKey(), g.getValue(), keys, rows, insert);
       ok += r.ok();
@@ -97,9 +113,9 @@ final class JdbcBatches implements BatchOperations {
   private BatchResult multiRow(String op, String table, List<String> fields, List<Integer> rows,
                          List<String> keys, List<TreeMap<String, ByteIterator>> values,
                          boolean insert) {
-    SqlStatements sql = client.sql(table);
+    SqlStatements sql = sql(table);
     String text = insert ? sql.insert(fields, rows.size()) : sql.updateMany(fields, rows.size());
-    try (Connection c = client.borrow(); PreparedStatement st = c.prepareStatement(text)) {
+    try (Connection c = borrow(); PreparedStatement st = c.prepareStatement(text)) {
       int p = 1;
       if (insert) {
         for (int r : rows) {
@@ -124,7 +140,7 @@ final class JdbcBatches implements BatchOperations {
       int found = Math.min(matched, rows.size());
       return BatchResult.of(found, rows.size() - found, 0, null);
     } catch (SQLException | RuntimeException e) {
-      return BatchResult.allFailed(rows.size(), JdbcClient.ERRORS.failed(SqlErrors.statusOf(e),
+      return BatchResult.allFailed(rows.size(), errors.failed(SqlErrors.statusOf(e),
           op, keys.get(rows.get(0)) + "...", e));
     }
   }
@@ -133,9 +149,9 @@ final class JdbcBatches implements BatchOperations {
   private BatchResult jdbcBatch(String op, String table, List<String> fields, List<Integer> rows,
                           List<String> keys, List<TreeMap<String, ByteIterator>> values,
                           boolean insert) {
-    SqlStatements sql = client.sql(table);
+    SqlStatements sql = sql(table);
     String text = insert ? sql.insert(fields, 1) : sql.update(fields);
-    try (Connection c = client.borrow(); PreparedStatement st = c.prepareStatement(text)) {
+    try (Connection c = borrow(); PreparedStatement st = c.prepareStatement(text)) {
       for (int r : rows) {
         if (insert) {
           JdbcRows.bindInsert(st, 1, keys.get(r), values.get(r));
@@ -147,12 +163,12 @@ final class JdbcBatches implements BatchOperations {
       int[] n = counts(st.executeBatch(), rows.size(), null);
       return BatchResult.of(n[0], n[1], n[2], n[2] == 0 ? null : Status.ERROR);
     } catch (BatchUpdateException e) {
-      Status s = JdbcClient.ERRORS.failed(SqlErrors.statusOf(e), op, keys.get(rows.get(0))
+      Status s = errors.failed(SqlErrors.statusOf(e), op, keys.get(rows.get(0))
           + "...", e);
       int[] n = counts(e.getUpdateCounts(), rows.size(), e);
       return BatchResult.of(n[0], n[1], n[2], s);
     } catch (SQLException | RuntimeException e) {
-      return BatchResult.allFailed(rows.size(), JdbcClient.ERRORS.failed(SqlErrors.statusOf(e),
+      return BatchResult.allFailed(rows.size(), errors.failed(SqlErrors.statusOf(e),
           op, keys.get(rows.get(0)) + "...", e));
     }
   }

@@ -27,10 +27,9 @@ import site.ycsb.Status;
  * {@link JdbcLists}.
  */
 public class JdbcClient extends DB {
-  static final String NAME = "jdbc";
   private static final SharedConnections<JdbcConnection> POOLS =
-      new SharedConnections<>(NAME, "the pool", JdbcConnection::describe);
-  static final ErrorLog ERRORS = new ErrorLog(NAME);
+      new SharedConnections<>(JdbcProperties.BINDING, "the pool", JdbcConnection::describe);
+  private static final ErrorLog ERRORS = new ErrorLog(JdbcProperties.BINDING);
 
   private JdbcSettings settings;
   private JdbcConnection connection;
@@ -45,7 +44,8 @@ public class JdbcClient extends DB {
       JdbcSettings s = settings;
       lease = POOLS.acquire(s.connectionKey(), () -> JdbcConnection.open(s));
       connection = lease.connection();
-      lease.publish(new JdbcBatches(this), new JdbcLists(connection, ERRORS));
+      lease.publish(new JdbcBatches(connection, s.jdbcBatch, ERRORS),
+          new JdbcLists(connection, ERRORS));
     } catch (Exception e) {
       connection = null;
       throw POOLS.initFailed(lease, e);
@@ -60,16 +60,12 @@ public class JdbcClient extends DB {
     }
   }
 
-  SqlStatements sql(String table) {
-    return statements.computeIfAbsent(table, t -> new SqlStatements(SqlStatements.checked(t)));
+  private SqlStatements sql(String table) {
+    return statements.computeIfAbsent(table, SqlStatements::of);
   }
 
-  Connection borrow() throws SQLException {
+  private Connection borrow() throws SQLException {
     return connection.pool.getConnection();
-  }
-
-  JdbcSettings settings() {
-    return settings;
   }
 
   JdbcConnection connectionForTests() {

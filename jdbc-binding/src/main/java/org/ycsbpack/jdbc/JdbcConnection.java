@@ -53,7 +53,8 @@ final class JdbcConnection implements AutoCloseable {
     } catch (HikariPool.PoolInitializationException | IllegalArgumentException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new DBException("cannot connect to " + s.printableUrl() + " as user '" + s.user
-          + "' (properties db.url, db.user, db.passwd): " + firstLine(cause) + hint(cause));
+          + "' (properties db.url, db.user, db.passwd): " + SqlErrors.firstLine(cause)
+          + hint(cause));
     }
     JdbcConnection c = new JdbcConnection(pool, s);
     try {
@@ -79,12 +80,6 @@ final class JdbcConnection implements AutoCloseable {
     }
     return "; check that the server is running and reachable (a local one: scripts/mysql-local "
         + "start), or raise jdbc.connecttimeoutms";
-  }
-
-  static String firstLine(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    int nl = m.indexOf('\n');
-    return JdbcSettings.masked(nl < 0 ? m : m.substring(0, nl));
   }
 
   /**
@@ -117,7 +112,7 @@ final class JdbcConnection implements AutoCloseable {
             + ": create it (" + createTableSql(s) + ") or run with -p jdbc.createtable=true "
             + "(property table)");
       }
-      throw new DBException("checking table '" + s.table + "' failed: " + firstLine(e));
+      throw new DBException("checking table '" + s.table + "' failed: " + SqlErrors.firstLine(e));
     }
   }
 
@@ -126,7 +121,7 @@ final class JdbcConnection implements AutoCloseable {
     try (Connection conn = pool.getConnection(); Statement st = conn.createStatement()) {
       st.execute(sql);
     } catch (SQLException e) {
-      throw new DBException("'" + sql + "' failed: " + firstLine(e));
+      throw new DBException("'" + sql + "' failed: " + SqlErrors.firstLine(e));
     }
   }
 

@@ -105,7 +105,7 @@ final class JdbcLists implements ListOperations {
               + ": create it (" + createTableSql(table) + ") or run with -p jdbc.createtable=true";
         }
         return "table '" + table + "' is not a list table of this binding: "
-            + JdbcConnection.firstLine(e);
+            + SqlErrors.firstLine(e);
       }
       connection.startPurger(table);
       return null;
@@ -229,7 +229,7 @@ final class JdbcLists implements ListOperations {
       }
     } catch (SQLException e) {
       throw new IllegalStateException("counting the elements of " + table + " failed: "
-          + JdbcConnection.firstLine(e), e);
+          + SqlErrors.firstLine(e), e);
     }
   }
 }

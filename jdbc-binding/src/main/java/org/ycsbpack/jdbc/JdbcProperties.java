@@ -15,6 +15,9 @@ public final class JdbcProperties {
   private JdbcProperties() {
   }
 
+  /** The binding's name: {@code bin/ycsb}'s word for it and the first word of its messages. */
+  static final String BINDING = "jdbc";
+
   public static final BindingProperty URL = BindingProperty.of("db.url",
       "jdbc:mariadb://127.0.0.1:13306/ycsb", "JDBC URL of the database; the scheme picks the "
           + "driver: `jdbc:mariadb://` MariaDB Connector/J, `jdbc:mysql://` MySQL Connector/J "

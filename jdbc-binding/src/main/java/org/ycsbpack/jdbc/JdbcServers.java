@@ -63,7 +63,7 @@ final class JdbcServers implements ServerSource {
       return new JdbcServers(s, DriverManager.getConnection(s.url, login));
     } catch (SQLException e) {
       throw new DBException("cannot connect to " + s.printableUrl() + " as user '" + s.user
-          + "' (properties db.url, db.user, db.passwd): " + JdbcConnection.firstLine(e)
+          + "' (properties db.url, db.user, db.passwd): " + SqlErrors.firstLine(e)
           + JdbcConnection.hint(e));
     }
   }
@@ -88,7 +88,7 @@ final class JdbcServers implements ServerSource {
       return facts;
     } catch (SQLException e) {
       ServerFacts facts = new ServerFacts("mysql");
-      facts.skip("VERSION() could not be read: " + JdbcConnection.firstLine(e));
+      facts.skip("VERSION() could not be read: " + SqlErrors.firstLine(e));
       return facts;
     }
   }
@@ -109,7 +109,7 @@ final class JdbcServers implements ServerSource {
           + "capacity, binary log, isolation, connections, build)");
     } catch (SQLException e) {
       facts.settingsSource("none: SHOW GLOBAL VARIABLES failed");
-      facts.skip("settings: SHOW GLOBAL VARIABLES failed: " + JdbcConnection.firstLine(e));
+      facts.skip("settings: SHOW GLOBAL VARIABLES failed: " + SqlErrors.firstLine(e));
     }
   }
 
@@ -123,7 +123,7 @@ final class JdbcServers implements ServerSource {
           ? "schema: table " + settings.table + " does not exist yet at "
               + settings.printableUrl() + " (a load with jdbc.createtable=true creates it)"
           : "schema: SHOW CREATE TABLE " + settings.table + " failed: "
-              + JdbcConnection.firstLine(e));
+              + SqlErrors.firstLine(e));
     }
   }
 

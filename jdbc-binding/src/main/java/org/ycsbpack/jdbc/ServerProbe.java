@@ -11,6 +11,6 @@ public final class ServerProbe {
   }
 
   public static void main(String[] args) throws Exception {
-    ProbeMain.run(JdbcClient.NAME, args, JdbcServers::open);
+    ProbeMain.run(JdbcProperties.BINDING, args, JdbcServers::open);
   }
 }

@@ -32,6 +32,13 @@ final class SqlErrors {
   private SqlErrors() {
   }
 
+  /** The first line of a failure's message, passwords in it masked. */
+  static String firstLine(Throwable e) {
+    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    int nl = m.indexOf('\n');
+    return JdbcSettings.masked(nl < 0 ? m : m.substring(0, nl));
+  }
+
   static Status statusOf(Throwable e) {
     SQLException sql = null;
     for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {

@@ -16,8 +16,13 @@ final class SqlStatements {
   private final String table;
   private final Map<String, String> cache = new HashMap<>();
 
-  SqlStatements(String table) {
+  private SqlStatements(String table) {
     this.table = table;
+  }
+
+  /** The statements of {@code table}, its name checked to be a plain identifier. */
+  static SqlStatements of(String table) {
+    return new SqlStatements(checked(table));
   }
 
   private static String columns(Collection<String> fields) {

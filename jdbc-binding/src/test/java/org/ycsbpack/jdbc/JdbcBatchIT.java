@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ycsbpack.common.ErrorLog;
 import org.ycsbpack.common.batch.BatchResult;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
@@ -36,12 +37,17 @@ class JdbcBatchIT {
         "jdbc.batchupdateapi", jdbcBatch);
   }
 
+  private static JdbcBatches batches(JdbcClient c, String jdbcBatch) {
+    return new JdbcBatches(c.connectionForTests(), Boolean.parseBoolean(jdbcBatch),
+        new ErrorLog("jdbc-test"));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"false", "true"})
   void anUpdateBatchOfSeveralFieldSetsCountsTheKeyThatIsNotThere(String jdbcBatch)
       throws DBException {
     JdbcClient c = client(jdbcBatch);
-    JdbcBatches batches = new JdbcBatches(c);
+    JdbcBatches batches = batches(c, jdbcBatch);
     List<String> keys = new ArrayList<>();
     List<Map<String, ByteIterator>> rows = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
@@ -78,7 +84,7 @@ class JdbcBatchIT {
   @ValueSource(strings = {"false", "true"})
   void aFailedBatchCountsItsRecordsUnderTheFailure(String jdbcBatch) throws DBException {
     JdbcClient c = client(jdbcBatch);
-    JdbcBatches batches = new JdbcBatches(c);
+    JdbcBatches batches = batches(c, jdbcBatch);
     List<String> keys = Arrays.asList("dup-" + jdbcBatch + "-1", "dup-" + jdbcBatch + "-2");
     List<Map<String, ByteIterator>> rows = Arrays.asList(row(keys.get(0), ""),
         row(keys.get(1), ""));
