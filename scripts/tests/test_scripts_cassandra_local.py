@@ -4,7 +4,7 @@ import socket
 import pytest
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.servers import cassandra_local
-from ycsbpack.servers.cql_probe import cql_answers
+from ycsbpack.servers.cql import cql_answers
 
 
 def test_three_nodes_get_the_evenly_spaced_tokens_of_local_servers_md():
