@@ -235,9 +235,11 @@ def inet_sockets(pids) -> list:
 
 def on_loopback(address: str) -> bool:
     """'127.0.0.1:6379', '[::1]:80', '[::ffff:127.0.0.1]:80' -> True; '0.0.0.0:…', '[::]:…',
-    '192.0.2.2:…' -> False."""
+    '192.0.2.2:…' -> False; '' (a socket not bound yet: no address beyond loopback) -> True."""
     import ipaddress
 
+    if not address:
+        return True
     host = address.rsplit(":", 1)[0].strip("[]")
     ip = ipaddress.ip_address(host)
     mapped = getattr(ip, "ipv4_mapped", None)
