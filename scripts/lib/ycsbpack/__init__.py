@@ -13,7 +13,8 @@ bench      scripts/bench-*: the pack's benchmarks of itself (bench-fleet: fleet/
 fleet      a phase's clients on loader hosts of a Ray cluster (scripts/fleet, fleet-local)
 
 Installed with the analysis package (ycsb_analysis) in one distribution (pyproject.toml), which
-it imports directly. core/, ycsb/ and fleet/agent.py import the standard library only: bin/ycsb
-and scripts/install-into-ycsb run them on any python3, also inside other people's YCSB trees,
-and Ray ships the agent to loaders that have only Ray (docs/developing.md).
+it imports directly. core/ (but procs.py, which asks psutil), ycsb/ and fleet/agent.py import
+the standard library only: bin/ycsb and scripts/install-into-ycsb run them on any python3, also
+inside other people's YCSB trees, and Ray ships the agent to loaders that have only Ray
+(docs/developing.md).
 """
