@@ -41,6 +41,7 @@ def execute(host: str, port: int, statement: str, timeout: float = 60.0) -> None
     one sentence naming the statement and the node."""
     from cassandra import AuthenticationFailed, DriverException
     from cassandra.cluster import NoHostAvailable
+    from cassandra.protocol import ErrorMessage  # a server error the driver does not translate
 
     cluster = _cluster(host, port, min(CONNECT_TIMEOUT_S, timeout), timeout)
     try:
@@ -53,7 +54,7 @@ def execute(host: str, port: int, statement: str, timeout: float = 60.0) -> None
                            "yourself (cqlsh), then start the runner again") from e
         why = "; ".join(str(r) for r in reasons) or str(e)
         raise CqlError(f"cannot run `{statement}` on {host}:{port}: {why}") from e
-    except (DriverException, OSError) as e:
+    except (DriverException, ErrorMessage, OSError) as e:
         raise CqlError(f"`{statement}` failed on {host}:{port}: {e}") from e
     finally:
         cluster.shutdown()
