@@ -1,10 +1,11 @@
 """scripts/cassandra-local decisions that need no running Cassandra."""
 import socket
+import time
 
 import pytest
 from ycsbpack.core.errors import ScriptError
 from ycsbpack.servers import cassandra_local
-from ycsbpack.servers.cql_probe import cql_answers
+from ycsbpack.servers.cql import CqlError, cql_answers, execute
 
 
 def test_three_nodes_get_the_evenly_spaced_tokens_of_local_servers_md():
@@ -35,6 +36,31 @@ def test_a_listener_that_does_not_speak_cql_is_not_ready():
         s.listen()
         port = s.getsockname()[1]
         assert cql_answers("127.0.0.1", port, timeout=0.5) is False
+
+
+def test_a_statement_for_a_node_that_is_not_there_is_one_sentence_naming_both():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # bound, not listening: refused
+        with pytest.raises(CqlError) as e:
+            execute("127.0.0.1", port, "DROP TABLE IF EXISTS ycsb.history")
+    assert isinstance(e.value, ScriptError)  # the scripts print it as one line
+    message = str(e.value)
+    assert message.startswith(
+        f"cannot run `DROP TABLE IF EXISTS ycsb.history` on 127.0.0.1:{port}: ")
+    assert "Connection refused" in message and "\n" not in message
+
+
+def test_a_statement_for_a_listener_that_does_not_speak_cql_gives_up_within_its_timeout():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        t0 = time.monotonic()
+        with pytest.raises(CqlError) as e:
+            execute("127.0.0.1", port, "TRUNCATE ycsb.usertable", timeout=1)
+    assert time.monotonic() - t0 < 10
+    assert f"cannot run `TRUNCATE ycsb.usertable` on 127.0.0.1:{port}: " in str(e.value)
 
 
 def test_addresses_outside_loopback_are_refused(tmp_path):

@@ -19,7 +19,8 @@ core       what every script shares: paths, errors, processes, JDK, Maven, versi
            building the bindings, the binding list, argument checks, the ycsb-report tool
 
 Installed with the analysis package (ycsb_analysis) in one distribution (pyproject.toml), which
-it imports directly. core/, ycsb/ and fleet/agent.py import the standard library only: bin/ycsb
-and scripts/install-into-ycsb run them on any python3, also inside other people's YCSB trees,
-and Ray ships the agent to loaders that have only Ray (docs/developing.md).
+it imports directly. core/ (but procs.py, which asks psutil), ycsb/ and fleet/agent.py import
+the standard library only: bin/ycsb and scripts/install-into-ycsb run them on any python3, also
+inside other people's YCSB trees, and Ray ships the agent to loaders that have only Ray
+(docs/developing.md).
 """

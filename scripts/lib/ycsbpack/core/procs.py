@@ -1,11 +1,16 @@
-"""Server processes of the local databases: PID files, ports, waiting, stopping, log tails."""
-import errno
+"""Server processes of the local databases: PID files, ports, waiting, stopping, log tails.
+
+What the kernel knows of a process (alive or a zombie, its children, its sockets, whether a
+PID still names the same process) is asked of psutil, not read from /proc by hand.
+"""
 import os
 import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
+
+import psutil
 
 
 def read_pid(pid_file: Path):
@@ -16,18 +21,24 @@ def read_pid(pid_file: Path):
 
 
 def alive(pid) -> bool:
+    """True when process pid runs (a zombie, ended but not yet reaped, counts as dead)."""
     if not pid:
         return False
     try:
-        os.kill(pid, 0)
-    except OSError as e:
-        return e.errno == errno.EPERM
-    # a zombie child still answers kill(0); treat it as dead
+        return _running(psutil.Process(pid))
+    except psutil.NoSuchProcess:
+        return False
+
+
+def _running(process: psutil.Process) -> bool:
+    """True when `process` still runs: not ended, not a zombie, and its PID not reused by
+    another process since (psutil compares the start times)."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ")[-1][:1] != "Z"
-    except OSError:
-        return True
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+    except psutil.AccessDenied:
+        return True  # another user's process: it exists
 
 
 def listening(host: str, port: int, timeout: float = 0.5) -> bool:
@@ -146,26 +157,21 @@ def start_owner_watch(script: str, root: Path, owner_pid: int, log: Path) -> Non
                          start_new_session=True)
 
 
-def start_time(pid) -> str:
-    """The process's start time in clock ticks since boot (/proc/<pid>/stat field 22): with the
-    PID it names one process, also after the PID is reused."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(") ", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return ""
-
-
 def watch_owner(owner_pid: int, server_pids, stop_server, name: str) -> None:
     """What `watch` does: watches the server processes running when it starts (`server_pids()`
     then: {name: pid}) and calls stop_server(those still running) as soon as owner_pid is gone.
     It ends, stopping nothing, once they have all ended: a server started later in the same run
     directory (the next trial's) is not its business, even when the PID file names it."""
-    watched = {pid: start_time(pid) for pid in server_pids().values()}
+    watched = {}  # pid -> its psutil.Process, which tells a reused PID from the watched one
+    for pid in server_pids().values():
+        try:
+            watched[pid] = psutil.Process(pid)
+        except psutil.NoSuchProcess:
+            pass
     print(f"watching {name} {sorted(watched)} for owner process {owner_pid}", flush=True)
 
     def ours() -> list:
-        return [p for p, t in watched.items() if alive(p) and start_time(p) == t]
+        return [pid for pid, process in watched.items() if _running(process)]
     while ours():
         if not alive(owner_pid):
             print(f"owner process {owner_pid} is gone: stopping {name} {ours()}", flush=True)
@@ -187,89 +193,53 @@ def stop_watched(pids: list, current: dict, stop_server, grace_seconds: float) -
 def process_tree(roots) -> set:
     """The PIDs of roots and of every live process descended from them (by parent PID: Ray's
     workers leave their parent's process group, not its tree)."""
-    parents = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_text()
-            except OSError:
-                continue
-            parents[int(d.name)] = int(stat.rsplit(") ", 1)[1].split()[1])
-    tree = {r for r in roots if r in parents}
-    grown = True
-    while grown:
-        more = {pid for pid, ppid in parents.items() if ppid in tree} - tree
-        tree |= more
-        grown = bool(more)
+    tree = set()
+    for pid in roots:
+        try:
+            root = psutil.Process(pid)
+            tree |= {pid} | {p.pid for p in root.children(recursive=True)}
+        except psutil.NoSuchProcess:
+            continue
     return tree
 
 
-# /proc/net/tcp's st column; the others count as connected or closing
-TCP_LISTEN = "0A"
-
-
-def _proc_net_address(hex_addr: str) -> str:
-    """'0100007F:1A0A' -> '127.0.0.1:6666' ([v6]:port for tcp6): the kernel prints each 32-bit
-    word of the address in host (little-endian) order."""
-    addr, port = hex_addr.split(":")
-    raw = b"".join(bytes.fromhex(addr[i : i + 8])[::-1] for i in range(0, len(addr), 8))
-    if len(raw) == 4:
-        return f"{socket.inet_ntop(socket.AF_INET, raw)}:{int(port, 16)}"
-    return f"[{socket.inet_ntop(socket.AF_INET6, raw)}]:{int(port, 16)}"
+def _address(addr) -> str:
+    """psutil's (ip, port) -> '127.0.0.1:6666', '[::1]:80'; '' for none (a socket not
+    connected)."""
+    if not addr:
+        return ""
+    return f"[{addr.ip}]:{addr.port}" if ":" in addr.ip else f"{addr.ip}:{addr.port}"
 
 
 def inet_sockets(pids) -> list:
-    """Every TCP and UDP socket the processes hold open, IPv4 and IPv6, read from /proc:
-    dicts of pid, name (the process's comm), proto, local, remote ('host:port', '[v6]:port'),
-    listening (TCP LISTEN)."""
-    tables = {}  # per network namespace: socket inode -> (proto, local, remote, state)
+    """Every TCP and UDP socket the processes hold open, IPv4 and IPv6: dicts of pid, name
+    (the process's name), proto ('tcp', 'tcp6', 'udp', 'udp6'), local, remote ('host:port',
+    '[v6]:port'; '' when not connected), listening (TCP LISTEN). The sockets are looked up in
+    this process's network namespace."""
     found = []
     for pid in sorted(pids):
         try:
-            netns = os.readlink(f"/proc/{pid}/ns/net")
-            inodes = set()
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                try:
-                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
-                except OSError:
-                    continue
-                if target.startswith("socket:["):
-                    inodes.add(target[8:-1])
-            name = Path(f"/proc/{pid}/comm").read_text().strip()
-        except OSError:
-            continue  # ended meanwhile
-        if netns not in tables:
-            table = {}
-            for proto in ("tcp", "tcp6", "udp", "udp6"):
-                try:
-                    lines = Path(f"/proc/{pid}/net/{proto}").read_text().splitlines()[1:]
-                except OSError:
-                    continue
-                for line in lines:
-                    f = line.split()
-                    table[f[9]] = (proto, _proc_net_address(f[1]), _proc_net_address(f[2]), f[3])
-            tables[netns] = table
-        for inode in sorted(inodes):
-            if inode in tables[netns]:
-                proto, local, remote, state = tables[netns][inode]
-                found.append(
-                    {
-                        "pid": pid,
-                        "name": name,
-                        "proto": proto,
-                        "local": local,
-                        "remote": remote,
-                        "listening": proto.startswith("tcp") and state == TCP_LISTEN,
-                    }
-                )
+            process = psutil.Process(pid)
+            name = process.name()
+            sockets = process.net_connections(kind="inet")
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue  # ended meanwhile, or another user's
+        for s in sockets:
+            proto = ("tcp" if s.type == socket.SOCK_STREAM else "udp") + (
+                "6" if s.family == socket.AF_INET6 else "")
+            found.append({"pid": pid, "name": name, "proto": proto,
+                          "local": _address(s.laddr), "remote": _address(s.raddr),
+                          "listening": s.status == psutil.CONN_LISTEN})
     return found
 
 
 def on_loopback(address: str) -> bool:
     """'127.0.0.1:6379', '[::1]:80', '[::ffff:127.0.0.1]:80' -> True; '0.0.0.0:…', '[::]:…',
-    '192.0.2.2:…' -> False."""
+    '192.0.2.2:…' -> False; '' (a socket not bound yet: no address beyond loopback) -> True."""
     import ipaddress
 
+    if not address:
+        return True
     host = address.rsplit(":", 1)[0].strip("[]")
     ip = ipaddress.ip_address(host)
     mapped = getattr(ip, "ipv4_mapped", None)

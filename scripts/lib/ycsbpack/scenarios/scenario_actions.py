@@ -2,8 +2,7 @@
 and the same on-disk state for every trial after a load (settle_after_load)."""
 from typing import Optional
 
-from ..core.errors import ScriptError
-from ..servers.cql_schema import CqlError, execute
+from ..servers import cql
 from .scenario_plan import Action, Context
 
 NATIVE_PORT = 9042
@@ -21,10 +20,7 @@ def drop_table(ctx: Context, keyspace: str, table: str) -> Action:
 
     def run():
         host, port = _first_host(ctx)
-        try:
-            execute(host, port, statement)
-        except CqlError as e:
-            raise ScriptError(str(e))
+        cql.execute(host, port, statement)  # CqlError: one sentence naming statement and node
     return Action(f"drop {keyspace}.{table}", statement, run, estimate_s=3)
 
 

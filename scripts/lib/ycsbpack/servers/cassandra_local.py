@@ -18,7 +18,7 @@ from ..core.arg_checks import check_heap, check_loopback, check_port
 from ..core.errors import ArgParser, ScriptError, run_main
 from ..core.paths import LOCAL_SERVERS, run_dir
 from . import tls_local
-from .cql_probe import cql_answers
+from .cql import cql_answers
 
 CASSANDRA = LOCAL_SERVERS / "cassandra"
 STORAGE_PORT = 7000

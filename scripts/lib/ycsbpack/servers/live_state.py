@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from ..core.errors import ScriptError
-from . import cql_schema
+from . import cql
 from .cassandra_local import NATIVE_PORT
 from .saved_state import fingerprint
 
@@ -74,7 +74,7 @@ def cassandra_restore(cluster, src: Path, name: str) -> list:
     if not tables:
         raise ScriptError(f"no saved Cassandra tables in {src} to restore")
     for keyspace, table in tables:
-        cql_schema.execute(cluster.address(1), NATIVE_PORT, f"TRUNCATE {keyspace}.{table}")
+        cql.execute(cluster.address(1), NATIVE_PORT, f"TRUNCATE {keyspace}.{table}")
     files = []
     for node in range(1, cluster.nodes + 1):
         for keyspace, table in tables:
