@@ -78,7 +78,7 @@ def test_a_resized_histogram_whose_counts_pass_its_stated_range_decodes_whole():
     path = Path(__file__).parent / "fixtures" / "hdr-resized" / "client-0-READ.hdr"
     log = read_hdr_log(path)
     assert len(log.intervals) == 3
-    for h, (_, row) in zip(log.histograms, log.intervals.iterrows()):
+    for h, row in zip(log.histograms, log.intervals.iter_rows(named=True)):
         # the log's own Interval_Max column (seconds, 3 decimals) against the decoded maximum
         assert percentiles(h, ())["max_latency_us"] / 1e6 == pytest.approx(
             row["interval_max_s"], abs=0.0005)

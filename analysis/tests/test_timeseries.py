@@ -1,6 +1,7 @@
 """Figures over time: several clients' latency merged per interval, batches in records/s."""
 
 import numpy as np
+import polars as pl
 import pytest
 from conftest import OUTPUTS, phase_dir
 from ycsb_analysis.batched import records_table
@@ -31,9 +32,9 @@ def test_merging_the_intervals_of_one_client_gives_its_own_interval_percentiles(
     merged = merged_latency_over_time(run)
     read = merged[merged["metric"] == "READ"]
     log = run.clients[0].hdr_logs["READ"]
-    own = interval_percentiles(log)[log.intervals["count"].to_numpy() > 0]
-    assert read["p99"].tolist() == own["p99"].tolist()
-    assert read["count"].tolist() == log.intervals.loc[log.intervals["count"] > 0, "count"].tolist()
+    own = interval_percentiles(log).filter(log.intervals["count"] > 0)
+    assert read["p99"].tolist() == own["p99"].to_list()
+    assert read["count"].tolist() == log.intervals.filter(pl.col("count") > 0)["count"].to_list()
 
 
 def test_batch_operations_over_time_are_in_records_per_second():

@@ -179,7 +179,7 @@ def window_percentiles(run: Run, metric: str, start: float, end: float,
     .hdr interval histograms of the window merged (the value), with the spread of the
     per-interval percentiles (the interval); {} without .hdr logs of every client."""
     logs = [c.hdr_logs.get(metric) for c in run.clients]
-    if not logs or any(log is None or log.intervals.empty for log in logs):
+    if not logs or any(log is None or log.intervals.is_empty() for log in logs):
         return {}
     names = [f"p{float(p):g}" for p in levels]
     chosen, per_interval = [], {n: [] for n in names}

@@ -38,7 +38,8 @@ def hdr_origin(run: Run, logs: list) -> float:
     created); the status lines' wall clock is the client's local time, whose UTC offset the
     .hdr header gives. Without it (no readable StartTime, no status lines): the first .hdr
     interval's start, as before."""
-    first_interval = min(float(log.intervals["start_s"].min()) for log in logs)
+    first_interval = min(log.intervals["start_s"].min() if log.intervals.height else np.nan
+                         for log in logs)
     starts = []
     for c in run.clients:
         e = c.output.status_entries
@@ -262,7 +263,7 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
         and not m.startswith("Intended-")
         and is_workload_operation(split_metric(m).operation)
     }
-    all_logs = [log for logs in logs_by_metric.values() for log in logs if not log.intervals.empty]
+    all_logs = [log for logs in logs_by_metric.values() for log in logs if log.intervals.height]
     if not all_logs:
         return pd.DataFrame(columns=columns)
     t0 = hdr_origin(run, all_logs)
@@ -284,7 +285,7 @@ def merged_ticks(logs: list, t0: float):
     interval of each other (rounding times to a grid would instead fold a run's short last
     interval into the one before)."""
     for k in range(max(len(log.histograms) for log in logs)):  # one per status tick: small
-        ticks = [(log.intervals.iloc[k], log.histograms[k])
+        ticks = [(log.intervals.row(k, named=True), log.histograms[k])
                  for log in logs if k < len(log.histograms)]
         ends = [iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]
         yield float(np.median(ends)), merge_histograms([h for _, h in ticks]), len(ticks)
