@@ -4,7 +4,7 @@ import base64
 from pathlib import Path
 
 import pytest
-from conftest import phase_dir
+from conftest import by, phase_dir
 from hdrh.histogram import HdrHistogram
 from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.hdr_logs import merge_histograms, percentiles
@@ -24,14 +24,14 @@ def test_fixture_logs_really_are_v1_and_v2():
 def test_summed_intervals_reproduce_ycsbs_own_count_and_percentiles(phase):
     d = phase_dir(phase)
     (report,) = parse_file(d / "client-0.out")
-    summary = report.summary.set_index("metric")
+    summary = by(report.summary, "metric")
     for hdr in sorted((d / "hdr").glob("client-0-*.hdr")):
         log = read_hdr_log(hdr)
         if log.metric.endswith("-RECORDS"):
             continue
         total = log.total()
         figures = percentiles(total, (95, 99))
-        row = summary.loc[log.metric]
+        row = summary[log.metric]
         assert total.total_count == row["operations"]
         assert (figures["p95"], figures["p99"]) == (row["p95"], row["p99"])
         assert figures["max_latency_us"] == row["max_latency_us"]

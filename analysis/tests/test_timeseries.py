@@ -3,7 +3,7 @@
 import numpy as np
 import polars as pl
 import pytest
-from conftest import OUTPUTS, phase_dir
+from conftest import OUTPUTS, by, phase_dir
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.readers.hdr import interval_percentiles
@@ -20,7 +20,7 @@ def test_latency_of_several_clients_is_merged_per_interval_from_their_hdr_logs()
     merged = merged_latency_over_time(run)
     read = merged[merged["metric"] == "READ"]
     # Every operation of every client lands in exactly one merged interval.
-    assert read["count"].sum() == sum(c.output.summary.set_index("metric").loc["READ", "operations"]
+    assert read["count"].sum() == sum(by(c.output.summary, "metric")["READ"]["operations"]
                                       for c in run.clients)
     # One merged line, not one per client: each interval merges the three clients' intervals.
     assert len(read) < sum(len(c.hdr_logs["READ"].intervals) for c in run.clients)
@@ -41,14 +41,14 @@ def test_batch_operations_over_time_are_in_records_per_second():
     run = load_phase_dir(phase_dir("batch-run"))
     records = record_throughput(run)
     batches = operation_throughput(run)
-    rec = records_table(run).set_index("operation")
+    rec = by(records_table(run), "operation")
     for op in ("BATCH_READ", "BATCH_UPDATE"):
         r = records[records["operation"] == op].set_index("t_s")["records_per_s"]
         b = batches[(batches["metric"] == op)].set_index("t_s")["ops_per_s"]
         assert len(r) == len(b) > 0
         # Status lines count batches; each is scaled by the phase's OK records per batch.
         assert r.to_numpy() == pytest.approx(
-            b.to_numpy() * rec.loc[op, "records_ok"] / rec.loc[op, "batches"]
+            b.to_numpy() * rec[op]["records_ok"] / rec[op]["batches"]
         )
     assert "READ" not in set(records["operation"])
 

@@ -30,6 +30,7 @@ import math
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 
 from . import sides
 from .errors import UnreadableInput
@@ -71,7 +72,7 @@ def _operations(run: Run, named: str) -> list[str]:
     metrics = set().union(*(c.hdr_logs for c in run.clients)) if run.clients else set()
     for c in run.clients:
         report = c.output.report
-        metrics |= set(report.loc[report["measurement"] == "Operations", "metric"])
+        metrics |= set(report.filter(pl.col("measurement") == "Operations")["metric"].to_list())
     names = {m: split_metric(m) for m in metrics}
     ops = sorted(m for m, n in names.items()
                  if not n.intended and not n.failed and is_workload_operation(n.operation))

@@ -21,7 +21,7 @@ def check_completeness(run: Run) -> None:
                 if not o.status_measurements.empty and "count" in o.status_measurements
                 else set()
             )
-            missing = sorted(measured - set(o.report["metric"]))
+            missing = sorted(measured - set(o.report["metric"].to_list()))
             # CLEANUP (the binding's cleanup() calls) is no workload figure: its block missing
             # (seed 001's Cassandra quote ends before it) is flagged, the run still complete.
             lost = [m for m in missing if is_workload_operation(split_metric(m).operation)]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import pandas as pd
+import polars as pl
 
 from .readers.hdr import HdrLog
 from .readers.parsed_output import ParsedOutput
@@ -41,8 +41,12 @@ def is_workload_operation(operation: str) -> bool:
     return operation not in BINDING_CALLS and not operation.endswith(RECORDS_SUFFIX)
 
 
-def workload_operations(operations: pd.Series) -> pd.Series:
-    """:func:`is_workload_operation` of each entry of an operation column: a boolean mask."""
+def workload_operations(operations):
+    """:func:`is_workload_operation` of each entry of an operation column (a polars expression
+    or series, or a pandas series): a boolean mask."""
+    if isinstance(operations, pl.Expr | pl.Series):
+        text = operations.cast(pl.String)
+        return ~text.is_in(list(BINDING_CALLS)) & ~text.str.ends_with(RECORDS_SUFFIX)
     return ~operations.isin(BINDING_CALLS) & ~operations.str.endswith(RECORDS_SUFFIX, na=False)
 
 

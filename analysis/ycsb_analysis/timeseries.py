@@ -175,9 +175,10 @@ def record_throughput(run: Run) -> pd.DataFrame:
     """
     columns = ["t_s", "operation", "records_per_s", "records_per_batch"]
     rec = records_table(run)
-    if rec.empty:
+    if rec.is_empty():
         return pd.DataFrame(columns=columns)
-    per_batch = (rec["records_ok"] / rec["batches"]).set_axis(rec["operation"])
+    per_batch = pd.Series((rec["records_ok"] / rec["batches"]).to_numpy(),
+                          index=rec["operation"].to_list())
     thr = operation_throughput(run)
     if thr.empty:
         return pd.DataFrame(columns=columns)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import polars as pl
 
 from .. import timeseries
 from ..model import Run, is_workload_operation, run_label
@@ -172,25 +173,25 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
         for c in r.clients:
             who = f"{label}{f' client {c.index}' if many else ''}"
             for panel, intended, g in _by_operation(c.output.timeseries):
-                g = g.sort_values("time_ms")
+                g = g.sort("time_ms", maintain_order=True)
                 lines.append(Line(panel, f"{who} average per interval{intended}",
-                                  g["time_ms"].to_numpy(dtype=float) / 1000.0,
-                                  g["average_latency_us"].to_numpy(dtype=float),
+                                  _floats(g["time_ms"]) / 1000.0,
+                                  _floats(g["average_latency_us"]),
                                   "--" if intended else "-", key=f"{who} average{intended}"))
             raw = c.output.raw_datapoints
-            if raw.empty and c.output.raw_total:
+            if raw.is_empty() and c.output.raw_total:
                 # Rows let go while reading (a long raw run): the per-second summary
                 # instead, median and maximum of each second.
                 lines += _summary_lines(c.output.raw_summary, who)
                 summed = True
-            t0 = float(raw["timestamp_ms"].min()) if not raw.empty else 0.0
+            t0 = float(raw["timestamp_ms"].min()) if raw.height else 0.0
             for panel, intended, g in _by_operation(raw):
-                if len(g) > MAX_RAW_POINTS:
-                    g = g.iloc[np.linspace(0, len(g) - 1, MAX_RAW_POINTS).astype(int)]
+                if g.height > MAX_RAW_POINTS:
+                    g = g[np.linspace(0, g.height - 1, MAX_RAW_POINTS).astype(int).tolist()]
                     thinned = True
                 lines.append(Line(panel, f"{who} each operation{intended}",
-                                  (g["timestamp_ms"].to_numpy(dtype=float) - t0) / 1000.0,
-                                  g["latency_us"].to_numpy(dtype=float), "", ",",
+                                  (_floats(g["timestamp_ms"]) - t0) / 1000.0,
+                                  _floats(g["latency_us"]), "", ",",
                                   key=f"{who} each{intended}"))
     if not lines:
         return []
@@ -210,10 +211,15 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     return [replace(chart, title=chart.title.replace("\n", " "))]
 
 
-def _by_operation(frame: pd.DataFrame):
+def _floats(column: pl.Series) -> np.ndarray:
+    """A column for drawing: floats, a missing value NaN."""
+    return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
+
+
+def _by_operation(frame: pl.DataFrame):
     """``(panel, " (intended)" or "", rows)`` of each workload operation's metric of
     ``frame``; the panel is the operation, its failures apart."""
-    for metric, g in (frame.groupby("metric", sort=False) if not frame.empty else ()):
+    for (metric,), g in frame.group_by("metric", maintain_order=True):
         name = split_metric(metric)
         if is_workload_operation(name.operation):
             yield (name.operation + (" failed" if name.failed else ""),
@@ -223,14 +229,14 @@ def _by_operation(frame: pd.DataFrame):
 def _summary_lines(summary, who: str) -> list[Line]:
     """Median and maximum per second of a raw run's summary (``readers.raw``)."""
     out = []
-    t0 = float(summary["interval_start_ms"].min()) if len(summary) else 0.0
+    t0 = float(summary["interval_start_ms"].min()) if summary.height else 0.0
     for panel, intended, g in _by_operation(summary):
-        t = (g["interval_start_ms"].to_numpy(dtype=float) - t0) / 1000.0
+        t = (_floats(g["interval_start_ms"]) - t0) / 1000.0
         for column, what, style in (("p50", "median", "--" if intended else "-"),
                                     ("max_latency_us", "max", ":")):
             # one point a second: thinned when drawn, a vector path (see VECTOR_SUMMARY_LINES)
             out.append(Line(panel, f"{who} {what} per second{intended}", t,
-                            g[column].to_numpy(dtype=float), style, key=f"{who} {what}{intended}",
+                            _floats(g[column]), style, key=f"{who} {what}{intended}",
                             raster=False))
     return out
 
