@@ -67,7 +67,8 @@ def test_status_figures_over_the_limit_are_written_as_parquet_value_by_value(
     assert len(status) == sum(len(f) for f in parsed) > 5
     # every value as parsed, in order (NaN where a file's lines printed none, as a CSV of the
     # frames joined would have it); text as Categoricals
-    expected = pd.concat([f.assign(run=p.stem) for p, f in zip(sources, parsed)])
+    expected = pl.concat([f.with_columns(run=pl.lit(p.stem)) for p, f in zip(sources, parsed)],
+                         how="diagonal_relaxed").to_pandas()
     assert list(status.columns) == ["run", "client", *expected.columns.drop("run")]
     assert status["run"].astype(str).tolist() == expected["run"].tolist()
     assert (status["client"] == 0).all()

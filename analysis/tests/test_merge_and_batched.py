@@ -2,6 +2,7 @@
 records/s of batched phases."""
 
 import math
+from datetime import timedelta, timezone
 
 import numpy as np
 import polars as pl
@@ -200,11 +201,12 @@ def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_cl
     # by hand: each client's cumulative count at the window's ends, interpolated
     curves = []
     for c in run.clients:
-        e = c.output.status_entries.sort_values("time")
-        t = [(x - e["time"].iloc[0]).total_seconds() for x in e["time"]]
-        t0 = e["time"].iloc[0].timestamp() - e["elapsed_s"].iloc[0]
-        xs = [t0] + [e["time"].iloc[0].timestamp() + d for d in t]
-        ys = [0.0] + list(e["operations"].astype(float))
+        e = c.output.status_entries.sort("time")
+        first = e["time"][0].replace(tzinfo=timezone.utc)
+        t = [(x.replace(tzinfo=timezone.utc) - first).total_seconds() for x in e["time"]]
+        t0 = first.timestamp() - e["elapsed_s"][0]
+        xs = [t0] + [first.timestamp() + d for d in t]
+        ys = [0.0] + list(e["operations"].cast(float))
         curves.append((xs, ys))
     w0, w1 = max(x[0] for x, _ in curves), min(x[-1] for x, _ in curves)
     done = sum(np.interp(w1, x, y) - np.interp(w0, x, y) for x, y in curves)
@@ -212,8 +214,8 @@ def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_cl
     # a fleet client whose loader clock runs an hour ahead is put back on the coordinator's
     # clock: recorded as such, the window is the same; unrecorded, there is no common window
     ahead = copy.deepcopy(run)
-    e = ahead.clients[0].output.status_entries
-    e["time"] = e["time"] + np.timedelta64(3600, "s")
+    out = ahead.clients[0].output
+    out.status_entries = out.status_entries.with_columns(pl.col("time") + timedelta(hours=1))
     assert math.isnan(all_running_throughput(ahead)["throughput_ops_per_s"])
     ahead.metadata["fleet"] = {
         "clients": [{"client": 0, "utc_offset_s": 0, "clock_offset_s": 3600}]

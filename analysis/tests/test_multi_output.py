@@ -31,7 +31,7 @@ def test_an_output_whose_runtime_line_was_lost_still_starts_a_new_client():
 def test_status_line_before_a_report_belongs_to_that_report():
     (out,) = parse_file(SEED / "cassandra-insert-1-client.txt")
     assert len(out.status_entries) == 1
-    assert out.status_entries["operations"].iloc[0] == 10_000_000
+    assert out.status_entries["operations"][0] == 10_000_000
     assert set(out.status_measurements["operation"]) == {"CLEANUP", "INSERT"}
 
 

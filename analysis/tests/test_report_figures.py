@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pytest
 from conftest import REPORT_CASES, phase_dir, report_figures
 from ycsb_analysis.charts.common import legend_beside, new_figure
@@ -120,7 +121,7 @@ def test_throughput_over_time_counts_every_operation_once_across_clients():
     assert np.allclose(step, step[0])
     edges = np.concatenate([[read["t_s"].iloc[0] - step[0]], read["t_s"]])
     counted = sum(
-        float(c.output.status_measurements.query("metric == 'READ'")["count"].sum())
+        float(c.output.status_measurements.filter(pl.col("metric") == "READ")["count"].sum())
         for c in run.clients
     )
     widths = np.diff(edges)

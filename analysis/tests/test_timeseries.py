@@ -63,7 +63,7 @@ def test_an_operation_measured_in_two_structures_is_drawn_from_one(name):
     assert {"READ", "UPDATE"} <= set(lines)
     for op, per_client in lines.items():
         ((_, t_s, values),) = per_client
-        hdr = meas[(meas["metric"] == f"Hdr{op}") & (meas["count"] > 0)]
+        hdr = meas.filter((pl.col("metric") == f"Hdr{op}") & (pl.col("count") > 0))
         assert len(t_s) == len(hdr) >= 3 and np.all(np.diff(t_s) > 0)
         assert np.array_equal(values["p99"], hdr["p99"].to_numpy())
         assert not np.isnan(values["p99"]).any()

@@ -136,8 +136,9 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
         for c in r.clients:
             figures.append(labelled(c.output.report, run=label, client=c.index,
                                     source=c.output.source))
-            if not c.output.status_measurements.empty:
-                status.append(c.output.status_measurements.assign(run=label, client=c.index))
+            if c.output.status_measurements.height:
+                status.append(c.output.status_measurements.with_columns(
+                    run=pl.lit(label), client=pl.lit(c.index, pl.Int64)))
             if c.output.timeseries.height:
                 series.append(labelled(c.output.timeseries, run=label, client=c.index))
             # (raw rows are labelled only when written: no copy of millions of rows)
@@ -185,7 +186,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     n_status = sum(len(f) for f in status)
     if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet
         first = ["run", "client"]
-        write_parquet([f[first + [c for c in f.columns if c not in first]] for f in status],
+        write_parquet([f.select(*first, pl.exclude(first)) for f in status],
                       out / STATUS_PARQUET)
         written.append(out / STATUS_PARQUET)
         if notes is not None:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from .hdr_logs import merge_histograms, percentiles
 from .model import Run
 from .readers.final_report import percentile_columns
+from .timeseries import seconds
 
 # analysis/README.md ("Merge rules") prints this table; a test checks the two are equal
 # (the README may add `code` marks).
@@ -163,17 +163,13 @@ def all_running_throughput(run: Run) -> dict[str, float]:
     shift = _clock_shift_s(run)
     curves = []
     for c in run.clients:
-        e = c.output.status_entries
-        if e is None or e.empty or e["operations"].isna().all():
+        e = c.output.status_entries.drop_nulls("operations").sort("time", maintain_order=True)
+        if e.is_empty():
             return nan
-        e = e.dropna(subset=["operations"]).sort_values("time")
-        t = (e["time"] - pd.Timestamp("1970-01-01")).dt.total_seconds().to_numpy() + shift.get(
-            c.index, 0.0
-        )
-        start = t[0] - float(e["elapsed_s"].iloc[0])
-        curves.append(
-            (np.concatenate([[start], t]), np.concatenate([[0.0], e["operations"].to_numpy(float)]))
-        )
+        t = seconds(e["time"].dt.epoch("ms").to_numpy()) + shift.get(c.index, 0.0)
+        start = t[0] - float(e["elapsed_s"][0])
+        curves.append((np.concatenate([[start], t]),
+                       np.concatenate([[0.0], e["operations"].to_numpy()])))
     w0 = max(x[0] for x, _ in curves)
     w1 = min(x[-1] for x, _ in curves)
     if w1 <= w0:

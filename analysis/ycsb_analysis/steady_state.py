@@ -28,11 +28,19 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+import polars as pl
 
 from . import stability
 from .hdr_logs import merge_histograms, percentiles
 from .model import WINDOW_KIND, Run, WindowKind
-from .timeseries import client_start, hdr_origin, merged_ticks, record_throughput
+from .timeseries import (
+    client_start,
+    epoch_ms,
+    hdr_origin,
+    merged_ticks,
+    record_throughput,
+    seconds,
+)
 from .uncertainty import Estimate, within_run
 
 FIGURES = ["throughput_ops_per_s", "average_latency_us", "p95_latency_us", "p99_latency_us",
@@ -47,14 +55,14 @@ def interval_throughput(run: Run) -> pd.DataFrame:
     frames, starts = [], []
     for c in run.clients:
         e = c.output.status_entries
-        if e.empty:
+        if e.is_empty():
             continue
-        e = e.drop_duplicates("elapsed_s", keep="first").sort_values("time")
+        e = e.unique("elapsed_s", keep="first", maintain_order=True).sort("time",
+                                                                          maintain_order=True)
         starts.append(client_start(e))
-        t = (e["time"] - e["time"].iloc[0]).dt.total_seconds().to_numpy() + float(
-            e["elapsed_s"].iloc[0]
-        )
-        ops = e["operations"].to_numpy(dtype=float)
+        ms = epoch_ms(e)
+        t = seconds(ms - ms[0]) + float(e["elapsed_s"][0])
+        ops = e["operations"].cast(pl.Float64).fill_null(np.nan).to_numpy()
         if len(t) < 2:
             continue
         dt = np.diff(t)
@@ -64,14 +72,14 @@ def interval_throughput(run: Run) -> pd.DataFrame:
         # is cut short and holds the shutdown (0 operations after a stop): never a sample
         keep[-1] = keep[-1] and dt[-1] >= 0.9 * typical
         rate = np.diff(ops) / np.where(dt > 0, dt, np.nan)
-        frames.append(pd.DataFrame({"abs": e["time"].iloc[1:].to_numpy()[keep],
-                                    "ops_per_s": rate[keep], "step": typical}))
+        frames.append(pd.DataFrame({"abs": ms[1:][keep], "ops_per_s": rate[keep],
+                                    "step": typical}))
     if not frames:
         return pd.DataFrame(columns=["t_s", "ops_per_s"])
     start = min(starts)
     allf = pd.concat(frames, ignore_index=True)
     step = float(allf["step"].median()) or 1.0
-    allf["t_s"] = ((allf["abs"] - start).dt.total_seconds() / step).round() * step
+    allf["t_s"] = (seconds(allf["abs"].to_numpy() - start) / step).round() * step
     return allf.groupby("t_s", as_index=False)["ops_per_s"].sum()
 
 
@@ -155,19 +163,21 @@ def _latency_series(run: Run, metric: str) -> pd.DataFrame:
     frames, starts = [], []
     for c in run.clients:
         e, m = c.output.status_entries, c.output.status_measurements
-        if e.empty or m.empty or "count" not in m:
+        if e.is_empty() or m.is_empty():
             continue
         starts.append(client_start(e))
-        if "average_latency_us" not in m:
+        if "average_latency_us" not in m.columns:
             continue
-        m = m[(m["metric"] == metric) & (m["count"] > 0)].drop_duplicates("elapsed_s")
-        frames.append(pd.DataFrame(
-            {"abs": m["time"], "count": m["count"], "sum": m["count"] * m["average_latency_us"]}
-        ))
+        m = m.filter((pl.col("metric") == metric) & (pl.col("count") > 0)).unique(
+            "elapsed_s", keep="first", maintain_order=True)
+        count = m["count"].to_numpy()
+        frames.append(pd.DataFrame({"abs": epoch_ms(m), "count": count,
+                                    "sum": count * m["average_latency_us"].fill_null(np.nan)
+                                    .to_numpy()}))
     if not frames:
         return pd.DataFrame(columns=["t_s", "count", "avg"])
     f = pd.concat(frames, ignore_index=True)
-    f["t_s"] = (f["abs"] - min(starts)).dt.total_seconds().round()
+    f["t_s"] = seconds(f["abs"].to_numpy() - min(starts)).round()
     g = f.groupby("t_s", as_index=False)[["count", "sum"]].sum()
     g["avg"] = g["sum"] / g["count"]
     return g

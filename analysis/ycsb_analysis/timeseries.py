@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import polars as pl
 
 from .batched import records_table
 from .hdr_logs import merge_histograms, percentiles
@@ -44,28 +45,40 @@ def hdr_origin(run: Run, logs: list) -> float:
     for c in run.clients:
         e = c.output.status_entries
         offsets = [log.utc_offset_s for log in c.hdr_logs.values() if log.utc_offset_s is not None]
-        if e.empty or not offsets:
+        if e.is_empty() or not offsets:
             return first_interval
-        starts.append((client_start(e) - pd.Timestamp(0)).total_seconds() - offsets[0])
+        starts.append(seconds(client_start(e)) - offsets[0])
     return min(starts, default=first_interval)
 
 
-def client_start(entries: pd.DataFrame) -> pd.Timestamp:
-    """When a client started, on its status lines' clock: its first entry's time less the
-    seconds elapsed by then."""
-    first = entries.loc[entries["time"].idxmin()]
-    return first["time"] - pd.to_timedelta(float(first["elapsed_s"]), unit="s")
+def epoch_ms(entries: pl.DataFrame) -> np.ndarray:
+    """The entries' times (status lines' clock) as epoch milliseconds."""
+    return entries["time"].dt.epoch("ms").to_numpy()
 
 
-def run_start(run: Run) -> pd.Timestamp | None:
-    """The earliest client start (:func:`client_start`)."""
+def seconds(ms):
+    """Milliseconds (an integer or an array of them) as seconds: whole seconds plus the rest,
+    as pandas reads a duration (so figures stay those of the pandas code, to the last bit)."""
+    whole, rest = np.divmod(ms, 1000)
+    return whole + rest / 1000.0
+
+
+def client_start(entries: pl.DataFrame) -> int:
+    """When a client started, on its status lines' clock (epoch ms): its first entry's time
+    less the seconds elapsed by then."""
+    i = entries["time"].arg_min()
+    return int(epoch_ms(entries)[i]) - round(float(entries["elapsed_s"][i]) * 1000)
+
+
+def run_start(run: Run) -> int | None:
+    """The earliest client start (:func:`client_start`, epoch ms)."""
     starts = [client_start(c.output.status_entries) for c in run.clients
-              if not c.output.status_entries.empty]
+              if c.output.status_entries.height]
     return min(starts) if starts else None
 
 
-def interval_lengths(entries: pd.DataFrame) -> pd.Series:
-    """Seconds covered by each entry, as YCSB measured them.
+def interval_lengths(entries: pl.DataFrame) -> np.ndarray:
+    """Seconds covered by each entry (in time order), as YCSB measured them.
 
     YCSB prints ``current ops/sec`` = operations since the previous entry / milliseconds
     since it (since the client's start for the first entry), so Δoperations / current ops/sec
@@ -74,20 +87,26 @@ def interval_lengths(entries: pd.DataFrame) -> pd.Series:
     Entries with no operation (current 0) or ``∞`` (0 ms) fall back to the time since the
     previous entry, and a first entry at ``∞`` covers no time at all.
     """
-    dt = entries["time"].diff().dt.total_seconds()
-    ops = entries["operations"].astype(float)
-    d_ops = ops.diff()
-    d_ops.iloc[0] = ops.iloc[0]
-    cur = entries["current_ops_per_s"].astype(float)
+    if entries.is_empty():
+        return np.array([], dtype=float)
+    dt = np.concatenate([[np.nan], seconds(np.diff(epoch_ms(entries)))])
+    ops = _floats(entries["operations"])
+    d_ops = np.concatenate([ops[:1], np.diff(ops)])
+    cur = _floats(entries["current_ops_per_s"])
     with np.errstate(divide="ignore", invalid="ignore"):
         measured = d_ops / cur
-    usable = np.isfinite(measured) & (cur > 0) & (d_ops > 0)
-    out = dt.where(~usable, measured)
-    if len(out) and not usable.iloc[0]:
-        first_elapsed = float(entries["elapsed_s"].iloc[0])
-        out.iloc[0] = 0.0 if (np.isinf(cur.iloc[0]) or ops.iloc[0] == 0 or first_elapsed == 0) \
+        usable = np.isfinite(measured) & (cur > 0) & (d_ops > 0)
+    out = np.where(usable, measured, dt)
+    if not usable[0]:
+        first_elapsed = float(entries["elapsed_s"][0])
+        out[0] = 0.0 if (np.isinf(cur[0]) or ops[0] == 0 or first_elapsed == 0) \
             else first_elapsed
-    return out.where(out >= 0, np.nan)
+    with np.errstate(invalid="ignore"):
+        return np.where(out >= 0, out, np.nan)
+
+
+def _floats(column: pl.Series) -> np.ndarray:
+    return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
 
 
 def grid(first: float, end: float, step: float) -> np.ndarray:
@@ -96,7 +115,7 @@ def grid(first: float, end: float, step: float) -> np.ndarray:
     return np.unique(np.minimum(first + step * np.arange(n + 1), end))
 
 
-def _metric_curves(run: Run, start: pd.Timestamp):
+def _metric_curves(run: Run, start: int):
     """Per client, each metric's operations as a cumulative count over time: ``{(metric,
     operation, failed): [(t, cumulative), …]}`` in order of first appearance, each client's
     interval lengths (> 0) and last time."""
@@ -104,24 +123,26 @@ def _metric_curves(run: Run, start: pd.Timestamp):
     steps, ends = [], []
     for c in run.clients:
         entries, meas = c.output.status_entries, c.output.status_measurements
-        if entries.empty or meas.empty or "count" not in meas:
+        if entries.is_empty() or meas.is_empty():
             continue
-        e = entries.sort_values("time")
-        e = e.assign(t_s=(e["time"] - start).dt.total_seconds(), length=interval_lengths(e))
-        steps.append(e["length"][e["length"] > 0].to_numpy())
+        e = entries.sort("time", maintain_order=True)
+        length = interval_lengths(e)
+        e = e.select("entry", t_s=pl.Series(seconds(epoch_ms(e) - start)),
+                     length=pl.Series(length))
+        steps.append(length[length > 0])
         ends.append(float(e["t_s"].max()))
-        wanted = meas[meas["count"].notna() & ~meas["intended"].astype(bool)
-                      & meas["structure"].isin(["", "hdrhistogram", "raw"])]
-        rows = wanted[["entry", "metric", "operation", "failed", "count"]].merge(
-            e[["entry", "t_s", "length"]], on="entry").sort_values("t_s")
-        for key, g in rows.groupby(["metric", "operation", "failed"], sort=False,
-                                   observed=True):
-            first_len = g["length"].iloc[0]
-            first_len = first_len if np.isfinite(first_len) else 0.0
+        wanted = meas.filter(pl.col("count").is_not_null() & ~pl.col("intended")
+                             & pl.col("structure").is_in(["", "hdrhistogram", "raw"]))
+        rows = wanted.select("entry", "metric", "operation", "failed", "count").join(
+            e, on="entry", maintain_order="left").sort("t_s", maintain_order=True)
+        for key, g in rows.group_by(["metric", "operation", "failed"], maintain_order=True):
+            first_len = g["length"][0]
+            first_len = first_len if first_len is not None and np.isfinite(first_len) else 0.0
             # a 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends
-            t = np.concatenate([[g["t_s"].iloc[0] - max(first_len, 1e-3)], g["t_s"]])
-            cum = np.concatenate([[0.0], np.cumsum(g["count"].to_numpy(dtype=float))])
-            curves.setdefault((key[0], key[1], bool(key[2])), []).append((t, cum))
+            t_s = g["t_s"].to_numpy()
+            t = np.concatenate([[t_s[0] - max(first_len, 1e-3)], t_s])
+            cum = np.concatenate([[0.0], np.cumsum(_floats(g["count"]))])
+            curves.setdefault((str(key[0]), str(key[1]), bool(key[2])), []).append((t, cum))
     return curves, steps, ends
 
 
@@ -226,17 +247,17 @@ def latency_lines(
     rank = {s: i for i, s in enumerate(LATENCY_STRUCTURES)}
     for c in run.clients:
         meas = c.output.status_measurements
-        if c.output.status_entries.empty or meas.empty:
+        if c.output.status_entries.is_empty() or meas.is_empty():
             continue
-        count = meas["count"]
-        rows = meas[(meas["intended"].astype(bool) == intended) & ~meas["failed"].astype(bool)
-                    & (count.isna() | (count > 0))
-                    & workload_operations(meas["operation"])]
-        for op, g in rows.groupby("operation", sort=False, observed=True):
-            place = g["structure"].astype(object).map(lambda s: rank.get(s, len(rank)))
-            g = g[place == place.min()]
-            t_s = (g["time"] - start).dt.total_seconds().to_numpy()
-            values = {col: g[col].to_numpy() for col in columns if col in g}
+        count = pl.col("count")
+        rows = meas.filter((pl.col("intended") == intended) & ~pl.col("failed")
+                           & (count.is_null() | (count > 0))
+                           & workload_operations(pl.col("operation")))
+        for (op,), g in rows.group_by("operation", maintain_order=True):
+            place = g["structure"].cast(pl.String).replace_strict(rank, default=len(rank))
+            g = g.filter(place == place.min())
+            t_s = seconds(epoch_ms(g) - start)
+            values = {col: _floats(g[col]) for col in columns if col in g.columns}
             out.setdefault(str(op), []).append((c.index, t_s, values))
     return out
 

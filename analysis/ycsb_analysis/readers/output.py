@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from ..errors import UnreadableInput
@@ -34,7 +33,7 @@ from .lines import (
     utf8_blocks,
     withhold_cut_line,
 )
-from .parsed_output import ParsedOutput, empty_frame
+from .parsed_output import ParsedOutput
 
 # Raw datapoints kept as rows per file unless all are asked for; beyond this only their
 # per-second summary is kept, so memory does not grow with a long raw run. ycsb-report
@@ -171,12 +170,12 @@ class _TextReader:
                 source=self.source if n == 1 else f"{self.source}#{o + 1}",
                 report=_report_frame(report, o),
                 status_entries=status.entries_frame(mine) if mine is not None and mine.height
-                else empty_frame(status.ENTRY_COLUMNS),
+                else pl.DataFrame(schema=status.EMPTY_ENTRIES),
                 status_measurements=status.measurements_frame(
                     measurements.join(mine.select("entry"), on="entry", how="semi",
                                       maintain_order="left"), mine)
                 if mine is not None and mine.height and measurements is not None
-                else pd.DataFrame(columns=["entry", "metric", "count"]),
+                else pl.DataFrame(schema=status.EMPTY_MEASUREMENTS),
                 timeseries=_timeseries_frame(timeseries, o),
                 raw_datapoints=_raw_frame(rows, o, n),
                 line_counts=counts,
@@ -256,7 +255,7 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES,
         outputs = _read_blocks(blocks, str(path), raw_rows)
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
-    if not any(o.has_report or not o.status_entries.empty or o.timeseries.height
+    if not any(o.has_report or o.status_entries.height or o.timeseries.height
                or o.raw_total for o in outputs):
         raise UnreadableInput(path, _why_no_output(head_bytes, cut, outputs, encoding))
     for o in outputs:
@@ -296,8 +295,8 @@ def _exporter_output(path: Path, text: str) -> ParsedOutput:
     return ParsedOutput(
         source=str(path),
         report=report,
-        status_entries=empty_frame(status.ENTRY_COLUMNS),
-        status_measurements=empty_frame(["entry", "metric", "count"]),
+        status_entries=pl.DataFrame(schema=status.EMPTY_ENTRIES),
+        status_measurements=pl.DataFrame(schema=status.EMPTY_MEASUREMENTS),
         timeseries=pl.DataFrame(schema=TIMESERIES_SCHEMA),
         raw_datapoints=pl.DataFrame(schema=raw.SCHEMA),
         line_counts={"report": report.height},

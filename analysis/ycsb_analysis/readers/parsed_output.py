@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pandas as pd
 import polars as pl
 
 from . import final_report, raw
-
-
-def empty_frame(columns: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
 
 
 @dataclass
@@ -20,8 +15,8 @@ class ParsedOutput:
 
     source: str
     report: pl.DataFrame  # metric, measurement, value (every final-report figure)
-    status_entries: pd.DataFrame  # one row per status entry (status.ENTRY_COLUMNS)
-    status_measurements: pd.DataFrame  # one row per status entry and metric
+    status_entries: pl.DataFrame  # one row per status entry (status.ENTRY_COLUMNS)
+    status_measurements: pl.DataFrame  # one row per status entry and metric
     timeseries: pl.DataFrame  # metric, time_ms, average_latency_us (timeseries type)
     raw_datapoints: pl.DataFrame  # metric, timestamp_ms, latency_us (raw type; see below)
     line_counts: dict[str, int] = field(default_factory=dict)
@@ -68,18 +63,16 @@ class ParsedOutput:
     def combined_with(self, other: ParsedOutput) -> ParsedOutput:
         """Join a client's stdout and stderr parses (report from one, status from the other)."""
 
-        def cat(a, b):
-            if isinstance(a, pl.DataFrame):
-                return b if a.is_empty() else a if b.is_empty() else pl.concat([a, b])
-            return b if a.empty else a if b.empty else pd.concat([a, b], ignore_index=True)
+        def cat(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
+            return b if a.is_empty() else a if b.is_empty() else pl.concat(
+                [a, b], how="diagonal_relaxed")
 
         entries_b, meas_b = other.status_entries, other.status_measurements
-        if not self.status_entries.empty and not entries_b.empty:
+        if self.status_entries.height and entries_b.height:
             # entry ids stay unique across the two files
             shift = int(self.status_entries["entry"].max()) + 1
-            entries_b = entries_b.assign(entry=entries_b["entry"] + shift)
-            if not meas_b.empty:
-                meas_b = meas_b.assign(entry=meas_b["entry"] + shift)
+            entries_b = entries_b.with_columns(pl.col("entry") + shift)
+            meas_b = meas_b.with_columns(pl.col("entry") + shift)
         counts = dict(self.line_counts)
         for k, v in other.line_counts.items():
             counts[k] = counts.get(k, 0) + v
