@@ -115,11 +115,11 @@ def test_percentile_ticks_read_as_percentages():
 def test_throughput_over_time_counts_every_operation_once_across_clients():
     run = load_phase_dir(phase_dir("run-clients-3"))
     thr = operation_throughput(run)
-    read = thr[thr["metric"] == "READ"]
+    read = thr.filter(pl.col("metric") == "READ")
     # cells of one grid step from the earliest client start; the last one ends with the run
     step = np.diff(read["t_s"].to_numpy())[:-1]
     assert np.allclose(step, step[0])
-    edges = np.concatenate([[read["t_s"].iloc[0] - step[0]], read["t_s"]])
+    edges = np.concatenate([[read["t_s"][0] - step[0]], read["t_s"].to_numpy()])
     counted = sum(
         float(c.output.status_measurements.filter(pl.col("metric") == "READ")["count"].sum())
         for c in run.clients

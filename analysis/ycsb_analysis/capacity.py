@@ -37,7 +37,7 @@ from .errors import UnreadableInput
 from .loader import load_phase_dir
 from .model import Run, is_workload_operation, run_label
 from .readers.final_report import split_metric
-from .steady_state import _in, interval_throughput, window, window_percentiles
+from .steady_state import _in, interval_throughput, values, window, window_percentiles
 from .trials import mean_interval
 from .uncertainty import within_run
 from .verdicts import compare
@@ -87,7 +87,7 @@ def judge(run: Run) -> dict:
     series = interval_throughput(run)
     start, end, _, how, steady = window(run, series, None)
     thr = _in(series, start, end)
-    achieved = within_run(thr["ops_per_s"]) if len(thr) else None
+    achieved = within_run(values(thr["ops_per_s"])) if thr.height else None
     levels = tuple(sorted({50.0, 99.0, float(objective["percentile"])}))
     ops, why, fell_behind = {}, [], []
     for op in _operations(run, objective.get("operation", "")):

@@ -1,7 +1,7 @@
 """The report's data files, written by polars: CSV, gzipped CSV and Parquet.
 
-The tables are built in pandas (where the merging and charting live) and handed to polars
-for writing. Two spellings keep the files as they were when pandas wrote them, so a script
+The tables are polars frames (the summary and the comparisons, still built in pandas, are
+handed over). Two spellings keep the files as they were when pandas wrote them, so a script
 that reads them is not surprised: ``True``/``False`` for flags, and an empty field for empty
 text as for a missing value.
 """

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from .batched import records_table
@@ -29,7 +28,8 @@ from .readers.final_report import split_metric
 LATENCY_STRUCTURES = ["", "hdrhistogram", "raw", "histogram"]
 # `READ-NOT_FOUND`: an operation's name, a dash and an upper-case status name
 _STATUS_NAMED = re.compile(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
-_THROUGHPUT_COLUMNS = ["t_s", "metric", "operation", "failed", "ops_per_s"]
+THROUGHPUT_SCHEMA = {"t_s": pl.Float64, "metric": pl.String, "operation": pl.String,
+                     "failed": pl.Boolean, "ops_per_s": pl.Float64}
 
 
 def hdr_origin(run: Run, logs: list) -> float:
@@ -146,7 +146,7 @@ def _metric_curves(run: Run, start: int):
     return curves, steps, ends
 
 
-def operation_throughput(run: Run) -> pd.DataFrame:
+def operation_throughput(run: Run) -> pl.DataFrame:
     """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput of the workload's
     operations (model.is_workload_operation), clients summed.
 
@@ -161,7 +161,7 @@ def operation_throughput(run: Run) -> pd.DataFrame:
     start = run_start(run)
     curves, steps, ends = _metric_curves(run, start) if start is not None else ({}, [], [])
     if not curves:
-        return pd.DataFrame(columns=_THROUGHPUT_COLUMNS).astype({"failed": bool})
+        return pl.DataFrame(schema=THROUGHPUT_SCHEMA)
     all_steps = np.concatenate(steps)
     step = float(np.median(all_steps)) if len(all_steps) else 1.0
     edges = grid(min(t[0] for parts in curves.values() for t, _ in parts), max(ends), step)
@@ -176,16 +176,16 @@ def operation_throughput(run: Run) -> pd.DataFrame:
             cum += np.interp(edges, t, c, left=0.0, right=c[-1])
         with np.errstate(divide="ignore", invalid="ignore"):
             rate = np.diff(cum) / widths
-        frames.append(pd.DataFrame({"t_s": edges[1:][ok], "metric": metric,
-                                    "operation": operation, "failed": failed,
-                                    "ops_per_s": rate[ok]}))
+        n = int(ok.sum())
+        frames.append(pl.DataFrame({"t_s": edges[1:][ok], "metric": [metric] * n,
+                                    "operation": [operation] * n, "failed": [failed] * n,
+                                    "ops_per_s": rate[ok]}, schema=THROUGHPUT_SCHEMA))
     if not frames:
-        return pd.DataFrame(columns=_THROUGHPUT_COLUMNS).astype({"failed": bool})
-    out = pd.concat(frames, ignore_index=True)
-    return out.sort_values(["metric", "t_s"], kind="stable").reset_index(drop=True)
+        return pl.DataFrame(schema=THROUGHPUT_SCHEMA)
+    return pl.concat(frames).sort("metric", "t_s", maintain_order=True).fill_nan(None)
 
 
-def record_throughput(run: Run) -> pd.DataFrame:
+def record_throughput(run: Run) -> pl.DataFrame:
     """``t_s, operation, records_per_s, records_per_batch``: records/s of batch operations
     over time, clients summed.
 
@@ -194,44 +194,34 @@ def record_throughput(run: Run) -> pd.DataFrame:
     the phase's records per batch from the final report (OK records / batches; ``batchsize``
     when there is no ``-RECORDS`` block).
     """
-    columns = ["t_s", "operation", "records_per_s", "records_per_batch"]
-    rec = records_table(run)
-    if rec.is_empty():
-        return pd.DataFrame(columns=columns)
-    per_batch = pd.Series((rec["records_ok"] / rec["batches"]).to_numpy(),
-                          index=rec["operation"].to_list())
-    thr = operation_throughput(run)
-    if thr.empty:
-        return pd.DataFrame(columns=columns)
-    out = thr[~thr["failed"] & thr["operation"].isin(per_batch.index)
-              & (thr["metric"] == thr["operation"])].copy()
-    out["records_per_batch"] = out["operation"].map(per_batch).to_numpy(dtype=float)
-    out["records_per_s"] = out["ops_per_s"] * out["records_per_batch"]
-    return out[columns].reset_index(drop=True)
+    per_batch = records_table(run).select(
+        "operation", records_per_batch=pl.col("records_ok") / pl.col("batches"))
+    return operation_throughput(run).filter(
+        ~pl.col("failed") & (pl.col("metric") == pl.col("operation"))
+    ).join(per_batch, on="operation", maintain_order="left").select(
+        "t_s", "operation", records_per_s=pl.col("ops_per_s") * pl.col("records_per_batch"),
+        records_per_batch="records_per_batch")
 
 
-def errors_over_time(run: Run) -> pd.DataFrame:
+def errors_over_time(run: Run) -> pl.DataFrame:
     """``t_s, metric, operation, status, errors_per_s``: failed operations per interval.
 
     Status lines carry failures as their own metrics: ``READ-FAILED`` by default, or
     ``READ-NOT_FOUND`` etc. with ``reportlatencyforerror=true`` / ``latencytrackederrors``.
     """
-    columns = ["t_s", "metric", "operation", "status", "errors_per_s"]
     thr = operation_throughput(run)
-    if thr.empty:
-        return pd.DataFrame(columns=columns)
-    known_ops = set(thr.loc[~thr["failed"], "operation"])
+    known_ops = set(thr.filter(~pl.col("failed"))["operation"])
     status_of, op_of = {}, {}
-    for metric, failed in thr[["metric", "failed"]].drop_duplicates().itertuples(index=False):
+    for metric, operation, failed in thr.select("metric", "operation", "failed").unique(
+            maintain_order=True).rows():
         named = _STATUS_NAMED.search(metric)
         if failed:
-            status_of[metric] = "FAILED"
+            status_of[metric], op_of[metric] = "FAILED", operation
         elif named and named["op"] in known_ops:
             status_of[metric], op_of[metric] = named["status"], named["op"]
-    err = thr[thr["metric"].isin(list(status_of))].copy()
-    err["status"] = err["metric"].map(status_of)
-    err["operation"] = [op_of.get(m, o) for m, o in zip(err["metric"], err["operation"])]
-    return err.rename(columns={"ops_per_s": "errors_per_s"})[columns]
+    return thr.filter(pl.col("metric").is_in(list(status_of))).select(
+        "t_s", "metric", operation=pl.col("metric").replace_strict(op_of),
+        status=pl.col("metric").replace_strict(status_of), errors_per_s="ops_per_s")
 
 
 def latency_lines(
@@ -262,7 +252,7 @@ def latency_lines(
     return out
 
 
-def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:
+def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pl.DataFrame:
     """``t_s, metric, operation, failed, count, clients, p50, p99, p99.9``: per-interval latency
     of all clients together, from their ``.hdr`` interval logs.
 
@@ -271,9 +261,9 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     median end of those intervals since the clients' start (:func:`hdr_origin`). A metric is
     left out unless every client has a log of it.
     """
-    columns = ["t_s", "metric", "operation", "failed", "count", "clients"] + [
-        f"p{p:g}" for p in points
-    ]
+    schema = {"t_s": pl.Float64, "metric": pl.String, "operation": pl.String,
+              "failed": pl.Boolean, "count": pl.Int64, "clients": pl.Int64} | {
+                  f"p{p:g}": pl.Float64 for p in points}
     logs_by_metric: dict[str, list] = {}
     for c in run.clients:
         for metric, log in c.hdr_logs.items():
@@ -287,17 +277,18 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     }
     all_logs = [log for logs in logs_by_metric.values() for log in logs if log.intervals.height]
     if not all_logs:
-        return pd.DataFrame(columns=columns)
+        return pl.DataFrame(schema=schema)
     t0 = hdr_origin(run, all_logs)
     rows = []
     for metric, logs in logs_by_metric.items():
         name = split_metric(metric)
         for t_s, merged, n in merged_ticks(logs, t0):
             if merged.total_count:
+                figures = percentiles(merged, points)
                 rows.append({"t_s": t_s, "metric": metric, "operation": name.operation,
-                             "failed": name.failed, "count": merged.total_count, "clients": n,
-                             **percentiles(merged, points)})
-    return pd.DataFrame(rows, columns=columns)
+                             "failed": name.failed, "count": merged.total_count, "clients": n}
+                            | {p: figures.get(p) for p in list(schema)[6:]})
+    return pl.DataFrame(rows, schema=schema)
 
 
 def merged_ticks(logs: list, t0: float):

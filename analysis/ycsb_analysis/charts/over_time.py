@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from .. import timeseries
@@ -32,11 +31,10 @@ MANY_RUNS = 4
 MAX_RAW_POINTS = 20_000
 
 
-def _operation_lines(run: Run) -> dict[str, pd.DataFrame]:
+def _operation_lines(run: Run) -> dict[str, pl.DataFrame]:
     """Each workload operation's throughput rows (time, ops/s) that are not failures."""
-    df = timeseries.operation_throughput(run)
-    ok = df[~df["failed"].astype(bool)]
-    return dict(iter(ok.groupby("operation", sort=False)))
+    ok = timeseries.operation_throughput(run).filter(~pl.col("failed"))
+    return {op: g for (op,), g in ok.group_by("operation", maintain_order=True)}
 
 
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -50,21 +48,20 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     lines, units = [], {}
     for op in ops:
         for label, by_op in per_run.items():
-            rec = records[label]
-            rec = rec[rec["operation"] == op]
-            if not rec.empty:
+            rec = records[label].filter(pl.col("operation") == op)
+            if rec.height:
                 lines.append(Line(
                     op,
-                    f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)",
-                    rec["t_s"].to_numpy(),
-                    rec["records_per_s"].to_numpy(),
+                    f"{label} ({rec['records_per_batch'][0]:.3g} records/batch)",
+                    _floats(rec["t_s"]),
+                    _floats(rec["records_per_s"]),
                     key=label,
                 ))
                 units.setdefault(op, set()).add("records/s")
                 continue
             if op in by_op:
                 d = by_op[op]
-                lines.append(Line(op, label, d["t_s"].to_numpy(), d["ops_per_s"].to_numpy(),
+                lines.append(Line(op, label, _floats(d["t_s"]), _floats(d["ops_per_s"]),
                                   key=label))
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
@@ -126,11 +123,11 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     for op in ops:
         for label in service:
             m = merged[label]
-            if m is not None and not m.empty:
-                dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
-                if not dm.empty:
-                    lines += [Line(op, f"{label} {col} (clients merged)", dm["t_s"].to_numpy(),
-                                   dm[col].to_numpy(), styles[col], key=label) for col in wanted]
+            if m is not None and m.height:
+                dm = m.filter((pl.col("operation") == op) & ~pl.col("failed"))
+                if dm.height:
+                    lines += [Line(op, f"{label} {col} (clients merged)", _floats(dm["t_s"]),
+                                   _floats(dm[col]), styles[col], key=label) for col in wanted]
                     shown += wanted
                     continue
             for by_client, suffix in ((service[label].get(op, []), ""),
@@ -140,7 +137,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                     who = f"{label}{f' client {client}' if many else ''}"
                     drew = False
                     for col in wanted:
-                        if col in values and pd.notna(values[col]).any():
+                        if col in values and not np.isnan(values[col]).all():
                             style = "-." if suffix else styles[col]
                             lines.append(Line(op, f"{who} {col}{suffix}", t_s, values[col],
                                               style, key=who))
@@ -257,8 +254,8 @@ def _error_lines(run: Run, label: str) -> list[Line]:
     """The lines (time, errors/s) of ``run`` per operation and status, sorted by them; none
     when no error was counted."""
     df = timeseries.errors_over_time(run)
-    if df.empty or not df["errors_per_s"].sum() > 0:
+    if not df["errors_per_s"].sum() > 0:
         return []
-    return [Line(f"{op} {status}", label, d["t_s"].to_numpy(), d["errors_per_s"].to_numpy(),
+    return [Line(f"{op} {status}", label, _floats(d["t_s"]), _floats(d["errors_per_s"]),
                  key=label)
-            for (op, status), d in df.groupby(["operation", "status"], sort=True)]
+            for (op, status), d in sorted(df.group_by(["operation", "status"]))]

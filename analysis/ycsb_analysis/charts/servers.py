@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 
 from ..model import Run
 from ..servers import PANELS, origin_s, readable_table
@@ -22,11 +23,10 @@ OP_COLORS = {"READ": "tab:blue", "UPDATE": "tab:orange", "INSERT": "tab:green",
 
 def _throughput(ax, runs: list[Run], t0: float) -> None:
     for run in runs:
-        df = operation_throughput(run)
-        df = df[~df["failed"].astype(bool)]
+        df = operation_throughput(run).filter(~pl.col("failed"))
         shift = origin_s(run) - t0
-        for op, g in df.groupby("operation", sort=False):
-            ax.plot(g["t_s"] + shift, g["ops_per_s"], lw=1.2, label=op,
+        for (op,), g in df.group_by("operation", maintain_order=True):
+            ax.plot(g["t_s"].to_numpy() + shift, g["ops_per_s"].to_numpy(), lw=1.2, label=op,
                     color=OP_COLORS.get(op, "tab:grey"))
     handles = dict(zip(*reversed(ax.get_legend_handles_labels())))
     ax.legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0),
