@@ -26,8 +26,8 @@ def raw_intervals(rows: pl.DataFrame) -> pl.DataFrame:
     """The summary as its definition reads, from every row: per metric (in order of first
     appearance) and second, the sorted latencies' count, min, mean, value at rank
     ceil(p/100 · count), max."""
-    rows = rows.drop_nulls(["timestamp_ms", "latency_us"]).with_columns(
-        second=(pl.col("timestamp_ms") / 1000).floor() * 1000)
+    rows = rows.drop_nulls(["timestamp_ms", "latency_us"])
+    rows = rows.with_columns(second=np.floor(rows["timestamp_ms"].to_numpy() / 1000) * 1000)
     out = []
     for metric in dict.fromkeys(rows["metric"]):
         mine = rows.filter(pl.col("metric") == metric)

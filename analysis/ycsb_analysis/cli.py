@@ -290,7 +290,7 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         write_csv(db_verdicts, out / "verdicts.csv")
         (out / "answer.txt").write_text(answer.text(answer.table(agg, db_verdicts)))
         written += [out / "verdicts.csv", out / "answer.txt"]
-    if not servers.empty:
+    if servers.height:
         write_csv(servers, out / "servers.csv")
         written.append(out / "servers.csv")
     if not cap_steps.empty:
