@@ -41,13 +41,11 @@ def is_workload_operation(operation: str) -> bool:
     return operation not in BINDING_CALLS and not operation.endswith(RECORDS_SUFFIX)
 
 
-def workload_operations(operations):
-    """:func:`is_workload_operation` of each entry of an operation column (a polars expression
-    or series, or a pandas series): a boolean mask."""
-    if isinstance(operations, pl.Expr | pl.Series):
-        text = operations.cast(pl.String)
-        return ~text.is_in(list(BINDING_CALLS)) & ~text.str.ends_with(RECORDS_SUFFIX)
-    return ~operations.isin(BINDING_CALLS) & ~operations.str.endswith(RECORDS_SUFFIX, na=False)
+def workload_operations(operations: pl.Expr | pl.Series) -> pl.Expr | pl.Series:
+    """:func:`is_workload_operation` of each entry of an operation column (text or
+    categorical): a boolean mask."""
+    text = operations.cast(pl.String)
+    return ~text.is_in(list(BINDING_CALLS)) & ~text.str.ends_with(RECORDS_SUFFIX)
 
 
 class WindowKind(StrEnum):
