@@ -5,6 +5,7 @@ hand-made."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -40,6 +41,16 @@ def client_reports(phase_or_dir):
     """Every client's final report of a phase (a fixture phase name or a phase directory)."""
     d = phase_dir(phase_or_dir) if isinstance(phase_or_dir, str) else phase_or_dir
     return [report_figures(p) for p in sorted(d.glob("client-*.out"))]
+
+
+def by(frame, *keys) -> dict:
+    """The rows of a polars frame by the value of ``keys`` (one column, or a tuple of several),
+    each a dict whose missing values read NaN."""
+    out = {}
+    for r in frame.iter_rows(named=True):
+        key = r[keys[0]] if len(keys) == 1 else tuple(r[k] for k in keys)
+        out.setdefault(key, {c: math.nan if v is None else v for c, v in r.items()})
+    return out
 
 
 def record_statuses(report, op):

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pytest
 from conftest import OUTPUTS, REPORT_CASES
 from ycsb_analysis import cli
@@ -19,17 +20,16 @@ def test_raw_intervals_hold_the_exact_figures_of_every_datapoint():
     (out,) = parse_file(REPORT_CASES / "raw.out")
     raw = out.raw_datapoints
     got = out.raw_summary   # (summed up while the file was read)
-    assert got["count"].sum() == raw["latency_us"].notna().sum() > 100
-    for _, row in got.iterrows():
+    assert got["count"].sum() == raw["latency_us"].is_not_null().sum() > 100
+    for row in got.iter_rows(named=True):
         start = row["interval_start_ms"]
         lat = np.sort(
-            raw.loc[
-                (raw["metric"] == row["metric"])
-                & (raw["timestamp_ms"] >= start)
-                & (raw["timestamp_ms"] < start + 1000),
-                "latency_us",
-            ]
-            .dropna()
+            raw.filter(
+                (pl.col("metric") == row["metric"])
+                & (pl.col("timestamp_ms") >= start)
+                & (pl.col("timestamp_ms") < start + 1000)
+            )["latency_us"]
+            .drop_nulls()
             .to_numpy()
         )
         assert row["count"] == len(lat)
@@ -67,7 +67,8 @@ def test_status_figures_over_the_limit_are_written_as_parquet_value_by_value(
     assert len(status) == sum(len(f) for f in parsed) > 5
     # every value as parsed, in order (NaN where a file's lines printed none, as a CSV of the
     # frames joined would have it); text as Categoricals
-    expected = pd.concat([f.assign(run=p.stem) for p, f in zip(sources, parsed)])
+    expected = pl.concat([f.with_columns(run=pl.lit(p.stem)) for p, f in zip(sources, parsed)],
+                         how="diagonal_relaxed").to_pandas()
     assert list(status.columns) == ["run", "client", *expected.columns.drop("run")]
     assert status["run"].astype(str).tolist() == expected["run"].tolist()
     assert (status["client"] == 0).all()

@@ -59,7 +59,7 @@ def test_mutated_lines_are_parsed_or_counted_never_crash(lines):
     for o in outputs:
         assert set(o.line_counts) <= set(LINE_KINDS)
         # Whatever was recognised has the documented columns.
-        if not o.status_measurements.empty:
+        if o.status_measurements.height:
             assert {"metric", "count", "average_latency_us"} <= set(o.status_measurements.columns)
         _ = o.summary, o.returns, o.overall
 

@@ -4,7 +4,7 @@ import base64
 from pathlib import Path
 
 import pytest
-from conftest import phase_dir
+from conftest import by, phase_dir
 from hdrh.histogram import HdrHistogram
 from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.hdr_logs import merge_histograms, percentiles
@@ -24,14 +24,14 @@ def test_fixture_logs_really_are_v1_and_v2():
 def test_summed_intervals_reproduce_ycsbs_own_count_and_percentiles(phase):
     d = phase_dir(phase)
     (report,) = parse_file(d / "client-0.out")
-    summary = report.summary.set_index("metric")
+    summary = by(report.summary, "metric")
     for hdr in sorted((d / "hdr").glob("client-0-*.hdr")):
         log = read_hdr_log(hdr)
         if log.metric.endswith("-RECORDS"):
             continue
         total = log.total()
         figures = percentiles(total, (95, 99))
-        row = summary.loc[log.metric]
+        row = summary[log.metric]
         assert total.total_count == row["operations"]
         assert (figures["p95"], figures["p99"]) == (row["p95"], row["p99"])
         assert figures["max_latency_us"] == row["max_latency_us"]
@@ -78,7 +78,7 @@ def test_a_resized_histogram_whose_counts_pass_its_stated_range_decodes_whole():
     path = Path(__file__).parent / "fixtures" / "hdr-resized" / "client-0-READ.hdr"
     log = read_hdr_log(path)
     assert len(log.intervals) == 3
-    for h, (_, row) in zip(log.histograms, log.intervals.iterrows()):
+    for h, row in zip(log.histograms, log.intervals.iter_rows(named=True)):
         # the log's own Interval_Max column (seconds, 3 decimals) against the decoded maximum
         assert percentiles(h, ())["max_latency_us"] / 1e6 == pytest.approx(
             row["interval_max_s"], abs=0.0005)

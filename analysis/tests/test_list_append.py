@@ -3,8 +3,9 @@ operations, and BATCH_APPEND/BATCH_READ_LIST with their -RECORDS blocks."""
 
 from pathlib import Path
 
+import polars as pl
 import pytest
-from conftest import LIST_APPEND, client_reports, record_statuses
+from conftest import LIST_APPEND, by, client_reports, record_statuses
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load
 from ycsb_analysis.merge import merge_clients
@@ -30,7 +31,7 @@ def test_every_list_append_phase_loads_with_its_hdr_logs(runs):
 @pytest.mark.parametrize("op", ["BATCH_APPEND", "BATCH_READ_LIST"])
 def test_batched_list_operations_give_records_per_second_from_their_records_blocks(runs, op):
     run = runs["batch-run"]
-    rec = records_table(run).set_index("operation").loc[op]
+    rec = by(records_table(run), "operation")[op]
     (report,) = client_reports(phase_path(run))
     statuses = record_statuses(report, op)
     assert rec["records_source"] == "recorded"
@@ -45,8 +46,8 @@ def test_batched_list_operations_give_records_per_second_from_their_records_bloc
 
 def test_single_list_operations_are_plain_operations_with_their_statuses(runs):
     run = runs["run"]
-    assert records_table(run).empty
-    returns = merge_clients(run).returns.set_index(["operation", "status"])["count"]
+    assert records_table(run).is_empty()
+    returns = merge_clients(run).returns
     (report,) = client_reports(phase_path(run))
     for op in ("APPEND", "READ_LIST"):
         own = {
@@ -54,10 +55,11 @@ def test_single_list_operations_are_plain_operations_with_their_statuses(runs):
             for (metric, m), n in report.items()
             if metric == op and m.startswith("Return=")
         }
-        assert returns.loc[op].to_dict() == own
+        mine = returns.filter(pl.col("operation") == op)
+        assert dict(mine.select("status", "count").rows()) == own
     assert run_summary(run)["main_operation"] in {"APPEND", "READ_LIST"}
 
 
 def test_the_load_appends_every_record_once(runs):
-    ops = merge_clients(runs["load"]).operations.set_index("metric")
-    assert ops.loc["APPEND", "operations"] == int(runs["load"].properties["recordcount"])
+    ops = by(merge_clients(runs["load"]).operations, "metric")
+    assert ops["APPEND"]["operations"] == int(runs["load"].properties["recordcount"])

@@ -17,7 +17,7 @@ def test_every_phase_of_the_layout_is_a_run_with_its_clients_and_hdr_logs():
         assert len(run.clients) == run.metadata["clients"]
         assert not run.warnings
         for c in run.clients:
-            assert c.output.has_report and not c.output.status_entries.empty
+            assert c.output.has_report and c.output.status_entries.height
             assert c.hdr_logs, f"{run.path} client {c.index} has no .hdr logs"
     assert [r.metadata["phase_index"] for r in runs] == sorted(
         r.metadata["phase_index"] for r in runs
@@ -59,7 +59,7 @@ def test_a_client_without_a_final_report_keeps_its_status_lines_and_is_named_inc
     (d / "client-0.out").write_text("Exception in thread \"main\" java.lang.NoClassDefFoundError\n")
     (run,) = load([str(tmp_path / "res")])
     (client,) = run.clients
-    assert not client.output.has_report and not client.output.status_entries.empty
+    assert not client.output.has_report and client.output.status_entries.height
     assert any("client-0.out" in u and "final figures are missing" in u for u in run.unused)
 
 

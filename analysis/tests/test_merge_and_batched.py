@@ -2,10 +2,12 @@
 records/s of batched phases."""
 
 import math
+from datetime import timedelta, timezone
 
 import numpy as np
+import polars as pl
 import pytest
-from conftest import SEED, client_reports, phase_dir, record_statuses
+from conftest import SEED, by, client_reports, phase_dir, record_statuses
 from hdrh.histogram import HdrHistogram
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load, load_phase_dir
@@ -23,8 +25,8 @@ def test_four_seed_clients_merge_by_the_rules():
     run = seed_hbase()
     clients = [c.output for c in run.clients]
     m = merge_clients(run)
-    ins = m.operations.set_index("metric").loc["INSERT"]
-    per = [c.summary.set_index("metric").loc["INSERT"] for c in clients]
+    ins = by(m.operations, "metric")["INSERT"]
+    per = [by(c.summary, "metric")["INSERT"] for c in clients]
     assert ins["operations"] == sum(p["operations"] for p in per)
     assert ins["min_latency_us"] == min(p["min_latency_us"] for p in per)
     assert ins["max_latency_us"] == max(p["max_latency_us"] for p in per)
@@ -36,24 +38,23 @@ def test_four_seed_clients_merge_by_the_rules():
         sum(c.overall["throughput_ops_per_s"] for c in clients)
     )
     assert m.overall["runtime_ms"] == max(c.overall["runtime_ms"] for c in clients)
-    assert m.returns.set_index("status").loc["OK", "count"] == 4_000_000
+    assert by(m.returns, "status")["OK"]["count"] == 4_000_000
 
 
 def test_percentiles_of_several_clients_without_hdr_logs_are_unavailable_not_averaged():
-    ins = merge_clients(seed_hbase()).operations.set_index("metric").loc["INSERT"]
+    ins = by(merge_clients(seed_hbase()).operations, "metric")["INSERT"]
     assert math.isnan(ins["p95"]) and math.isnan(ins["p99"])
     assert ins["percentiles_source"].startswith("unavailable")
 
 
 def test_percentiles_of_several_clients_come_from_their_merged_hdr_logs():
     run = load_phase_dir(phase_dir("run-clients-3"))
-    ops = merge_clients(run).operations.set_index("metric")
-    read = ops.loc["READ"]
+    read = by(merge_clients(run).operations, "metric")["READ"]
     assert read["percentiles_source"] == PERCENTILES_MERGED
-    client_p99 = [c.output.summary.set_index("metric").loc["READ", "p99"] for c in run.clients]
+    client_p99 = [by(c.output.summary, "metric")["READ"]["p99"] for c in run.clients]
     assert min(client_p99) <= read["p99"] <= max(client_p99)
     assert read["operations"] == sum(
-        c.output.summary.set_index("metric").loc["READ", "operations"] for c in run.clients
+        by(c.output.summary, "metric")["READ"]["operations"] for c in run.clients
     )
 
 
@@ -65,7 +66,7 @@ def test_merged_p99_is_the_p99_of_the_clients_added_histograms(metric):
     # for the percentile whose rounded rank is exactly that one.
     d = phase_dir("batch-run")
     run = load_phase_dir(d)
-    row = merge_clients(run).operations.set_index("metric").loc[metric]
+    row = by(merge_clients(run).operations, "metric")[metric]
     parts = [
         HdrHistogram.decode(line.split(",")[3])
         for f in sorted((d / "hdr").glob(f"client-*-{metric}.hdr"))
@@ -82,7 +83,7 @@ def test_merged_p99_is_the_p99_of_the_clients_added_histograms(metric):
     expected = total.get_value_at_percentile(max(1, math.ceil(0.99 * n)) * 100 / n)
     assert row["p99"] == expected
     # an average of the clients' own p99 (plain or weighted) is a different figure here
-    per = [c.output.summary.set_index("metric").loc[metric] for c in run.clients]
+    per = [by(c.output.summary, "metric")[metric] for c in run.clients]
     assert len(per) == 2
     assert expected != pytest.approx(np.mean([p["p99"] for p in per]))
     assert expected != pytest.approx(
@@ -98,13 +99,13 @@ def test_pooled_variance_of_histogram_clients():
 
     (out,) = parse_file(OUTPUTS / "histogram.out")
     run = Run("x", {"phase": "x", "clients": 2}, [Client(0, out), Client(1, out)])
-    ops = merge_clients(run).operations.set_index("metric")
-    own = out.summary.set_index("metric")
-    assert ops.loc["READ", "latency_variance_us"] == pytest.approx(
-        own.loc["READ", "latency_variance_us"]
+    ops = by(merge_clients(run).operations, "metric")
+    own = by(out.summary, "metric")
+    assert ops["READ"]["latency_variance_us"] == pytest.approx(
+        own["READ"]["latency_variance_us"]
     )
-    assert ops.loc["READ", "throughput_ops_per_s"] == pytest.approx(
-        2 * own.loc["READ", "operations"] / (out.overall["runtime_ms"] / 1000)
+    assert ops["READ"]["throughput_ops_per_s"] == pytest.approx(
+        2 * own["READ"]["operations"] / (out.overall["runtime_ms"] / 1000)
     )
 
 
@@ -115,7 +116,7 @@ def test_pooled_variance_of_histogram_clients():
 
 @pytest.mark.parametrize("op", ["BATCH_READ", "BATCH_UPDATE"])
 def test_records_per_second_of_a_real_batched_phase_are_its_ok_records_over_run_time(op):
-    rec = records_table(load_phase_dir(phase_dir("batch-run"))).set_index("operation").loc[op]
+    rec = by(records_table(load_phase_dir(phase_dir("batch-run"))), "operation")[op]
     reports = client_reports("batch-run")
     expected = sum(
         record_statuses(r, op)["OK"] / (r[("OVERALL", "RunTime(ms)")] / 1000) for r in reports
@@ -127,7 +128,7 @@ def test_records_per_second_of_a_real_batched_phase_are_its_ok_records_over_run_
 
 @pytest.mark.parametrize("op", ["BATCH_READ", "BATCH_UPDATE"])
 def test_per_record_latency_is_the_time_spent_in_batches_over_the_ok_records(op):
-    rec = records_table(load_phase_dir(phase_dir("batch-run"))).set_index("operation").loc[op]
+    rec = by(records_table(load_phase_dir(phase_dir("batch-run"))), "operation")[op]
     reports = client_reports("batch-run")
     batch_time_us = sum(r[(op, "AverageLatency(us)")] * r[(op, "Operations")] for r in reports)
     ok_records = sum(record_statuses(r, op)["OK"] for r in reports)
@@ -136,12 +137,12 @@ def test_per_record_latency_is_the_time_spent_in_batches_over_the_ok_records(op)
 
 
 def test_records_not_found_or_failed_are_counted_apart_from_the_ok_records():
-    rec = records_table(load_phase_dir(phase_dir("batch-run"))).set_index("operation")
+    rec = by(records_table(load_phase_dir(phase_dir("batch-run"))), "operation")
     reports = client_reports("batch-run")
     for op, status in (("BATCH_READ", "NOT_FOUND"), ("BATCH_UPDATE", "ERROR")):
         not_ok = sum(n for r in reports for s, n in record_statuses(r, op).items() if s != "OK")
         assert not_ok == sum(record_statuses(r, op).get(status, 0) for r in reports) > 0
-        assert rec.loc[op, "records_not_ok"] == not_ok
+        assert rec[op]["records_not_ok"] == not_ok
 
 
 def test_single_operations_of_a_batch_run_as_singles_are_kept_but_not_taken_as_batches():
@@ -150,11 +151,9 @@ def test_single_operations_of_a_batch_run_as_singles_are_kept_but_not_taken_as_b
     returns = merge_clients(run).returns
     for single, batch in (("READ", "BATCH_READ-RECORDS"), ("UPDATE", "BATCH_UPDATE-RECORDS")):
         # Each record of a batch was one single operation: the same statuses, counted twice.
-        by_status = returns[returns["operation"] == single].set_index("status")["count"]
-        assert (
-            by_status.to_dict()
-            == returns[returns["operation"] == batch].set_index("status")["count"].to_dict()
-        )
+        def by_status(op):
+            return dict(returns.filter(pl.col("operation") == op).select("status", "count").rows())
+        assert by_status(single) == by_status(batch)
     summary = run_summary(run)
     assert summary["main_operation"] in {"BATCH_READ", "BATCH_UPDATE"}
     assert summary["records_per_s_whole_run"] == pytest.approx(
@@ -164,7 +163,7 @@ def test_single_operations_of_a_batch_run_as_singles_are_kept_but_not_taken_as_b
 
 def test_a_batched_load_inserts_every_record_once_in_batches_of_the_batchsize():
     run = load_phase_dir(phase_dir("batch-load"))
-    rec = records_table(run).set_index("operation").loc["BATCH_INSERT"]
+    rec = by(records_table(run), "operation")["BATCH_INSERT"]
     # Two clients split the key space with insertstart/insertcount: together, recordcount.
     assert rec["records_ok"] == int(run.properties["recordcount"]) == rec["batches"] * run.batchsize
     over_time = record_throughput(run)
@@ -174,20 +173,20 @@ def test_a_batched_load_inserts_every_record_once_in_batches_of_the_batchsize():
 
 def test_without_a_records_block_the_batchsize_is_used_and_said():
     run = load_phase_dir(phase_dir("batch-read-unrecorded"))
-    rec = records_table(run).set_index("operation").loc["BATCH_READ"]
+    rec = by(records_table(run), "operation")["BATCH_READ"]
     assert rec["records_source"] == "batchsize"
     assert rec["records_ok"] == rec["batches"] * run.batchsize == rec["batches"] * 10
 
 
 def test_seed_hbase_batches_of_100_give_the_articles_records_per_second():
-    rec = records_table(seed_hbase(batchsize=100)).iloc[0]
+    rec = records_table(seed_hbase(batchsize=100)).row(0, named=True)
     # Seed 001 / S2: "~858 ops/s each = ~343k records/s", "1162 µs (divide by 100)".
     assert rec["records_per_s"] == pytest.approx(343_000, rel=0.01)
     assert rec["per_record_latency_us"] == pytest.approx(1162, rel=0.01)
 
 
 def test_an_unbatched_phase_has_no_records_table():
-    assert records_table(load_phase_dir(phase_dir("run-threads-2"))).empty
+    assert records_table(load_phase_dir(phase_dir("run-threads-2"))).is_empty()
 
 
 def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_clock():
@@ -202,11 +201,12 @@ def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_cl
     # by hand: each client's cumulative count at the window's ends, interpolated
     curves = []
     for c in run.clients:
-        e = c.output.status_entries.sort_values("time")
-        t = [(x - e["time"].iloc[0]).total_seconds() for x in e["time"]]
-        t0 = e["time"].iloc[0].timestamp() - e["elapsed_s"].iloc[0]
-        xs = [t0] + [e["time"].iloc[0].timestamp() + d for d in t]
-        ys = [0.0] + list(e["operations"].astype(float))
+        e = c.output.status_entries.sort("time")
+        first = e["time"][0].replace(tzinfo=timezone.utc)
+        t = [(x.replace(tzinfo=timezone.utc) - first).total_seconds() for x in e["time"]]
+        t0 = first.timestamp() - e["elapsed_s"][0]
+        xs = [t0] + [first.timestamp() + d for d in t]
+        ys = [0.0] + list(e["operations"].cast(float))
         curves.append((xs, ys))
     w0, w1 = max(x[0] for x, _ in curves), min(x[-1] for x, _ in curves)
     done = sum(np.interp(w1, x, y) - np.interp(w0, x, y) for x, y in curves)
@@ -214,8 +214,8 @@ def test_throughput_while_every_client_ran_comes_from_the_status_lines_on_one_cl
     # a fleet client whose loader clock runs an hour ahead is put back on the coordinator's
     # clock: recorded as such, the window is the same; unrecorded, there is no common window
     ahead = copy.deepcopy(run)
-    e = ahead.clients[0].output.status_entries
-    e["time"] = e["time"] + np.timedelta64(3600, "s")
+    out = ahead.clients[0].output
+    out.status_entries = out.status_entries.with_columns(pl.col("time") + timedelta(hours=1))
     assert math.isnan(all_running_throughput(ahead)["throughput_ops_per_s"])
     ahead.metadata["fleet"] = {
         "clients": [{"client": 0, "utc_offset_s": 0, "clock_offset_s": 3600}]

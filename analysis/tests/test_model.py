@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pandas as pd
+import polars as pl
 from ycsb_analysis.model import is_workload_operation, workload_operations
 
 
@@ -16,6 +16,6 @@ def test_a_workload_operation_is_neither_a_binding_call_nor_a_records_block():
 def test_the_mask_of_a_column_says_the_same_for_plain_and_categorical_columns():
     ops = ["READ", "CLEANUP", "BATCH_UPDATE-RECORDS", "BATCH_UPDATE", "INIT"]
     want = [is_workload_operation(op) for op in ops]
-    for column in (pd.Series(ops), pd.Series(ops, dtype="category")):
+    for column in (pl.Series(ops), pl.Series(ops, dtype=pl.Categorical)):
         got = workload_operations(column)
-        assert got.dtype == bool and got.tolist() == want
+        assert got.dtype == pl.Boolean and got.to_list() == want

@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from conftest import SEED
+from conftest import SEED, by
 from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.readers.output import parse_file
 
@@ -12,8 +12,8 @@ def test_four_pasted_hbase_reports_are_four_clients_and_info_lines_are_counted()
     outs = parse_file(SEED / "hbase-insert-4-clients.txt")
     assert len(outs) == 4
     for out in outs:
-        s = out.summary.set_index("metric")
-        assert s.loc["INSERT", "operations"] == 1_000_000  # "1 операция = 100 записей", 1M ops each
+        s = by(out.summary, "metric")
+        assert s["INSERT"]["operations"] == 1_000_000  # "1 операция = 100 записей", 1M ops each
         assert out.returns["count"].sum() == 1_000_000
         assert out.overall["runtime_ms"] > 1_000_000
     # Three HBase INFO lines sit between each pair of reports.
@@ -31,7 +31,7 @@ def test_an_output_whose_runtime_line_was_lost_still_starts_a_new_client():
 def test_status_line_before_a_report_belongs_to_that_report():
     (out,) = parse_file(SEED / "cassandra-insert-1-client.txt")
     assert len(out.status_entries) == 1
-    assert out.status_entries["operations"].iloc[0] == 10_000_000
+    assert out.status_entries["operations"][0] == 10_000_000
     assert set(out.status_measurements["operation"]) == {"CLEANUP", "INSERT"}
 
 

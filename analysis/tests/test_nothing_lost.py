@@ -120,7 +120,7 @@ def test_no_complete_fixture_is_flagged_incomplete():
 
 def test_a_header_only_hdr_log_means_no_intervals_not_a_failure():
     log = read_hdr_log(CRASHED / "hdr" / "client-0-INSERT.hdr")
-    assert log.intervals.empty and log.total().total_count == 0
+    assert log.intervals.is_empty() and log.total().total_count == 0
     run = load_phase_dir(CRASHED)
     assert "INSERT" in run.clients[0].hdr_logs
     assert any("client-0-INSERT.hdr has no intervals" in w for w in run.warnings)
@@ -199,7 +199,7 @@ def test_utf16_output_is_read_like_the_original_and_its_encoding_named(tmp_path,
     f.write_bytes(src.read_text(encoding="utf-8").encode(encoding))
     (o,) = parse_file(f)
     (ref,) = parse_file(src)
-    pd.testing.assert_frame_equal(o.report, ref.report)
+    assert o.report.equals(ref.report)
     assert o.encoding == encoding
     assert main([str(f), "-o", str(tmp_path / "o")]) == EXIT_COMPLETE
     assert "UTF-16" in capsys.readouterr().err

@@ -9,10 +9,10 @@ import math
 import re
 
 import numpy as np
-import pandas as pd
 import polars as pl
 import pytest
 from conftest import FIXTURES
+from polars.testing import assert_frame_equal
 from ycsb_analysis.readers import output, raw
 from ycsb_analysis.readers.output import parse_file, parse_text
 
@@ -22,29 +22,29 @@ RAW_OUTPUTS = sorted(
 RAW_OUT = FIXTURES / "outputs" / "raw.out"
 
 
-def raw_intervals(rows: pd.DataFrame) -> pd.DataFrame:
+def raw_intervals(rows: pl.DataFrame) -> pl.DataFrame:
     """The summary as its definition reads, from every row: per metric (in order of first
     appearance) and second, the sorted latencies' count, min, mean, value at rank
     ceil(p/100 · count), max."""
-    rows = rows.dropna(subset=["timestamp_ms", "latency_us"])
+    rows = rows.drop_nulls(["timestamp_ms", "latency_us"])
+    rows = rows.with_columns(second=np.floor(rows["timestamp_ms"].to_numpy() / 1000) * 1000)
     out = []
     for metric in dict.fromkeys(rows["metric"]):
-        mine = rows[rows["metric"] == metric]
-        start = np.floor(mine["timestamp_ms"] / 1000) * 1000
-        for second, g in mine.groupby(start):
-            lat = np.sort(g["latency_us"].to_numpy(dtype=float))
+        mine = rows.filter(pl.col("metric") == metric)
+        for second in sorted(set(mine["second"])):
+            g = mine.filter(pl.col("second") == second)
+            lat = np.sort(g["latency_us"].to_numpy())
             row = {"metric": metric, "interval_start_ms": second, "count": len(lat),
                    "min_latency_us": lat[0], "average_latency_us": lat.mean()}
             for p in raw.PERCENTILES:
                 row[f"p{p:g}"] = lat[max(math.ceil(p / 100 * len(lat)), 1) - 1]
             row["max_latency_us"] = lat[-1]
             out.append(row)
-    return pd.DataFrame(out, columns=raw.COLUMNS)
+    return pl.DataFrame(out, schema=raw.SUMMARY_SCHEMA)
 
 
 def assert_exact(out) -> None:
-    pd.testing.assert_frame_equal(out.raw_summary, raw_intervals(out.raw_datapoints),
-                                  check_dtype=False, rtol=1e-12)
+    assert_frame_equal(out.raw_summary, raw_intervals(out.raw_datapoints), rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("path", RAW_OUTPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
@@ -59,11 +59,10 @@ def test_rows_beyond_the_limit_are_let_go_and_the_summary_stays_exact(monkeypatc
     (every,) = parse_file(RAW_OUT, raw_rows=True)
     monkeypatch.setattr(output, "MAX_KEPT_RAW_ROWS", 50)
     (summed,) = parse_file(RAW_OUT, block_bytes=997)
-    assert summed.raw_datapoints.empty and summed.raw_total == len(every.raw_datapoints) > 50
-    pd.testing.assert_frame_equal(summed.raw_summary, raw_intervals(every.raw_datapoints),
-                                  check_dtype=False)
+    assert summed.raw_datapoints.is_empty() and summed.raw_total == len(every.raw_datapoints) > 50
+    assert_frame_equal(summed.raw_summary, raw_intervals(every.raw_datapoints))
     (kept,) = parse_file(RAW_OUT, block_bytes=997, raw_rows=True)
-    pd.testing.assert_frame_equal(kept.raw_datapoints, every.raw_datapoints)
+    assert_frame_equal(kept.raw_datapoints, every.raw_datapoints)
 
 
 def test_two_outputs_in_one_file_each_get_their_own_summary():
@@ -105,8 +104,7 @@ def test_seconds_closed_while_reading_give_the_same_summary(monkeypatch):
     monkeypatch.setattr(raw.RawSummary, "_close_old_seconds", spy)
     (out,) = parse_file(RAW_OUT, block_bytes=997, raw_rows=True)
     assert closed and closed[-1] > 0
-    pd.testing.assert_frame_equal(out.raw_summary, raw_intervals(every.raw_datapoints),
-                                  check_dtype=False)
+    assert_frame_equal(out.raw_summary, raw_intervals(every.raw_datapoints))
 
 
 def test_a_datapoint_after_its_second_was_summed_up_makes_the_file_read_again(
@@ -115,7 +113,7 @@ def test_a_datapoint_after_its_second_was_summed_up_makes_the_file_read_again(
     monkeypatch.setattr(raw, "CLOSE_AFTER", 1)
     (every,) = parse_file(RAW_OUT, raw_rows=True)
     summary = raw.RawSummary()
-    rows = pl.from_pandas(every.raw_datapoints).with_columns(output=pl.lit(0, pl.Int64))
+    rows = every.raw_datapoints.with_columns(output=pl.lit(0, pl.Int64))
     with pytest.raises(raw.NotExact):
         for lo in [*range(0, rows.height, 50), 0]:          # the first 50 again at the end
             summary.add(rows.slice(lo, 50))
@@ -158,5 +156,5 @@ def test_windows_line_ends_give_the_same_datapoints_and_summary(tmp_path):
     for block_bytes in (output.BLOCK_BYTES, 997):
         (out,) = parse_file(crlf, block_bytes, raw_rows=True)
         assert out.raw_total == lf.raw_total > 100
-        pd.testing.assert_frame_equal(out.raw_datapoints, lf.raw_datapoints)
-        pd.testing.assert_frame_equal(out.raw_summary, lf.raw_summary)
+        assert_frame_equal(out.raw_datapoints, lf.raw_datapoints)
+        assert_frame_equal(out.raw_summary, lf.raw_summary)

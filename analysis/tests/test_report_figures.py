@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pytest
 from conftest import REPORT_CASES, phase_dir, report_figures
 from ycsb_analysis.charts.common import legend_beside, new_figure
@@ -96,8 +97,8 @@ def test_the_percentile_curve_reaches_the_maximum():
     run = load_phase_dir(INTENDED)
     h = merge_histograms([run.clients[0].hdr_logs["READ"].total()])
     curve = percentile_curve(h)
-    assert curve["latency_us"].iloc[-1] == percentiles(h, ())["max_latency_us"]
-    assert curve["percentile"].iloc[-1] < 100 and curve["percentile"].is_monotonic_increasing
+    assert curve["latency_us"][-1] == percentiles(h, ())["max_latency_us"]
+    assert curve["percentile"][-1] < 100 and curve["percentile"].is_sorted()
 
 
 def test_percentile_ticks_read_as_percentages():
@@ -114,13 +115,13 @@ def test_percentile_ticks_read_as_percentages():
 def test_throughput_over_time_counts_every_operation_once_across_clients():
     run = load_phase_dir(phase_dir("run-clients-3"))
     thr = operation_throughput(run)
-    read = thr[thr["metric"] == "READ"]
+    read = thr.filter(pl.col("metric") == "READ")
     # cells of one grid step from the earliest client start; the last one ends with the run
     step = np.diff(read["t_s"].to_numpy())[:-1]
     assert np.allclose(step, step[0])
-    edges = np.concatenate([[read["t_s"].iloc[0] - step[0]], read["t_s"]])
+    edges = np.concatenate([[read["t_s"][0] - step[0]], read["t_s"].to_numpy()])
     counted = sum(
-        float(c.output.status_measurements.query("metric == 'READ'")["count"].sum())
+        float(c.output.status_measurements.filter(pl.col("metric") == "READ")["count"].sum())
         for c in run.clients
     )
     widths = np.diff(edges)

@@ -2,8 +2,9 @@
 
 import math
 
+import polars as pl
 import pytest
-from conftest import OUTPUTS, SEED
+from conftest import OUTPUTS, SEED, by
 from ycsb_analysis.readers.final_report import split_metric
 from ycsb_analysis.readers.output import parse_file, parse_text
 
@@ -21,9 +22,9 @@ def test_every_measurement_type_yields_ok_and_failed_latencies_for_reads_and_upd
     out = only(OUTPUTS / f"{mtype}.out")
     s = out.summary
     for op in ("READ", "UPDATE"):
-        ok = s[(s["operation"] == op) & ~s["failed"]]
-        failed = s[(s["operation"] == op) & s["failed"]]
-        assert not ok.empty and not failed.empty
+        ok = s.filter((pl.col("operation") == op) & ~pl.col("failed"))
+        failed = s.filter((pl.col("operation") == op) & pl.col("failed"))
+        assert ok.height and failed.height
         assert (ok["operations"] > 0).all()
         assert (ok["min_latency_us"] <= ok["average_latency_us"]).all()
         assert (ok["average_latency_us"] <= ok["max_latency_us"]).all()
@@ -34,43 +35,44 @@ def test_return_counts_add_up_to_ok_plus_failed_operations(mtype):
     out = only(OUTPUTS / f"{mtype}.out")
     s, r = out.summary, out.returns
     # Two-in-one types measure every operation twice (Hdr + Bucket/Raw halves): take one half.
-    s = s[s["structure"].isin(["", "hdrhistogram"])]
+    s = s.filter(pl.col("structure").is_in(["", "hdrhistogram"]))
     for op in ("READ", "UPDATE"):
-        measured = s.loc[(s["operation"] == op) & ~s["intended"], "operations"].sum()
-        assert r.loc[r["operation"] == op, "count"].sum() == measured
+        measured = s.filter((pl.col("operation") == op) & ~pl.col("intended"))["operations"].sum()
+        assert r.filter(pl.col("operation") == op)["count"].sum() == measured
 
 
 def test_overall_throughput_is_operations_over_runtime():
     out = only(OUTPUTS / "hdrhistogram.out")
     o = out.overall
     s = out.summary
-    ops = s.loc[s["operation"].isin(["READ", "UPDATE"]), "operations"].sum()
+    ops = s.filter(pl.col("operation").is_in(["READ", "UPDATE"]))["operations"].sum()
     assert o["throughput_ops_per_s"] == pytest.approx(ops / (o["runtime_ms"] / 1000), rel=1e-9)
 
 
 def test_histogram_type_reports_latency_variance_and_raw_type_its_fixed_percentiles():
     hist = only(OUTPUTS / "histogram.out").summary
-    assert hist.loc[hist["metric"] == "READ", "latency_variance_us"].iloc[0] > 0
+    assert by(hist, "metric")["READ"]["latency_variance_us"] > 0
     raw = only(OUTPUTS / "raw.out").summary
     assert {"p1", "p5", "p50", "p90", "p99", "p99.9", "p99.99"} <= set(raw.columns)
-    row = raw[raw["metric"] == "READ"].iloc[0]
+    row = by(raw, "metric")["READ"]
     assert row["p1"] <= row["p50"] <= row["p99"] <= row["p99.99"] <= row["max_latency_us"]
 
 
 def test_two_in_one_types_are_split_into_their_halves():
     s = only(OUTPUTS / "hdrhistogram+histogram.out").summary
-    assert set(s.loc[s["operation"] == "READ", "structure"]) == {"hdrhistogram", "histogram"}
+    assert set(s.filter(pl.col("operation") == "READ")["structure"]) == {"hdrhistogram",
+                                                                         "histogram"}
     s = only(OUTPUTS / "hdrhistogram+raw.out").summary
-    assert set(s.loc[s["operation"] == "READ", "structure"]) == {"hdrhistogram", "raw"}
+    assert set(s.filter(pl.col("operation") == "READ")["structure"]) == {"hdrhistogram", "raw"}
 
 
 def test_interval_both_gives_intended_blocks_and_configured_percentiles():
     s = only(OUTPUTS / "interval-both.out").summary
-    intended = s[s["intended"]]
+    intended = s.filter("intended")
     assert {"READ", "UPDATE"} <= set(intended["operation"])
     # The run used -p hdrhistogram.percentiles=50,95,99,99.9
     assert {"p50", "p95", "p99", "p99.9"} <= set(s.columns)
-    row = s[(s["metric"] == "Intended-READ")].iloc[0]
+    row = by(s, "metric")["Intended-READ"]
     assert row["p50"] <= row["p95"] <= row["p99"] <= row["p99.9"]
 
 
@@ -78,22 +80,23 @@ def test_timeseries_rows_are_parsed_apart_from_the_summary():
     out = only(OUTPUTS / "timeseries.out")
     ts = out.timeseries
     assert set(ts["metric"]) >= {"READ", "UPDATE"}
-    s = out.summary.set_index("metric")
-    for metric, g in ts.groupby("metric"):
-        assert (g["average_latency_us"] <= s.loc[metric, "max_latency_us"]).all()
+    s = by(out.summary, "metric")
+    for (metric,), g in ts.group_by("metric"):
+        assert (g["average_latency_us"] <= s[metric]["max_latency_us"]).all()
     assert (ts["time_ms"] % 1000 == 0).all()  # default timeseries.granularity=1000
 
 
 def test_gc_and_jvm_lines_are_kept_as_figures():
     gc = only(SEED / "cassandra-insert-1-client.txt").gc
-    total = gc[(gc["metric"] == "TOTAL_GCs") & (gc["measurement"] == "Count")]["value"]
-    parts = gc[gc["metric"].str.startswith("TOTAL_GCS_") & (gc["measurement"] == "Count")]["value"]
-    assert total.iloc[0] == parts.sum()
+    count = pl.col("measurement") == "Count"
+    total = gc.filter((pl.col("metric") == "TOTAL_GCs") & count)["value"]
+    parts = gc.filter(pl.col("metric").str.starts_with("TOTAL_GCS_") & count)["value"]
+    assert total[0] == parts.sum()
 
 
 def test_seed_cassandra_client_figures_match_the_article():
     out = only(SEED / "cassandra-insert-1-client.txt")
-    ins = out.summary.set_index("metric").loc["INSERT"]
+    ins = by(out.summary, "metric")["INSERT"]
     # Seed 001 / scenarios.md S2: 31,692 ops/s, avg 3114 µs, p95 5007 µs, p99 33,439 µs.
     assert round(out.overall["throughput_ops_per_s"]) == 31692
     assert round(ins["average_latency_us"]) == 3114
@@ -112,10 +115,10 @@ def test_old_integer_style_nan_and_long_max_are_understood():
     ])
     (out,) = parse_text(text)
     assert out.overall["runtime_ms"] == 20323
-    s = out.summary.set_index("metric")
-    assert s.loc["READ", "operations"] == 1000
-    assert math.isnan(s.loc["READ-FAILED", "average_latency_us"])
-    assert math.isnan(s.loc["READ-FAILED", "min_latency_us"])
+    s = by(out.summary, "metric")
+    assert s["READ"]["operations"] == 1000
+    assert math.isnan(s["READ-FAILED"]["average_latency_us"])
+    assert math.isnan(s["READ-FAILED"]["min_latency_us"])
 
 
 @pytest.mark.parametrize("name, expected", [
@@ -141,6 +144,6 @@ def test_json_exporters_give_the_same_frame_as_a_text_report(exporter):
     assert {"READ", "UPDATE"} <= set(s["operation"])
     r = out.returns
     for op in ("READ", "UPDATE"):
-        measured = s.loc[s["operation"] == op, "operations"].sum()
-        assert r.loc[r["operation"] == op, "count"].sum() == measured
-    assert not s["operations"].isna().any()
+        measured = s.filter(pl.col("operation") == op)["operations"].sum()
+        assert r.filter(pl.col("operation") == op)["count"].sum() == measured
+    assert not s["operations"].is_null().any()

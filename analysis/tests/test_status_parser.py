@@ -2,10 +2,10 @@
 
 import math
 
-import numpy as np
+import polars as pl
 import pytest
 from conftest import OUTPUTS, SEED
-from pandas.testing import assert_frame_equal
+from polars.testing import assert_frame_equal
 from ycsb_analysis.readers.output import parse_file, parse_text
 
 COUNTED_TYPES = [
@@ -28,34 +28,25 @@ def test_interval_counts_add_up_to_the_final_report_operations(name):
     status = only(OUTPUTS / f"{name}.err").status_measurements
     report = only(OUTPUTS / f"{name}.out").summary
     for op in ("READ", "UPDATE"):
-        st = status[
-            (status["operation"] == op)
-            & ~status["failed"]
-            & ~status["intended"]
-            & status["structure"].isin(["", "hdrhistogram"])
-        ]
-        rep = report[
-            (report["operation"] == op)
-            & ~report["failed"]
-            & ~report["intended"]
-            & report["structure"].isin(["", "hdrhistogram"])
-        ]
-        assert st["count"].sum() == rep["operations"].iloc[0]
+        st = status.filter((pl.col("operation") == op) & ~pl.col("failed") & ~pl.col("intended")
+                           & pl.col("structure").is_in(["", "hdrhistogram"]))
+        rep = report.filter((pl.col("operation") == op) & ~pl.col("failed") & ~pl.col("intended")
+                            & pl.col("structure").is_in(["", "hdrhistogram"]))
+        assert st["count"].sum() == rep["operations"][0]
 
 
 def test_first_interval_of_zero_ms_reads_infinity():
     e = only(OUTPUTS / "hdrhistogram.err").status_entries
-    assert math.isinf(e["current_ops_per_s"].iloc[0])
-    assert np.isfinite(e["current_ops_per_s"].iloc[1:]).all()
+    assert math.isinf(e["current_ops_per_s"][0])
+    assert e["current_ops_per_s"][1:].is_finite().all()
 
 
 def test_german_decimal_commas_become_decimals():
     de = only(OUTPUTS / "locale-de.err")
     assert (de.status_measurements["average_latency_us"] % 1 != 0).any()
     cur = de.status_entries["current_ops_per_s"]
-    assert (cur[np.isfinite(cur)] % 1 != 0).any()
-    m = de.status_measurements
-    m = m[m["count"] > 0]
+    assert (cur.filter(cur.is_finite()) % 1 != 0).any()
+    m = de.status_measurements.filter(pl.col("count") > 0)
     assert (m["min_latency_us"] <= m["average_latency_us"]).all()
     assert (m["average_latency_us"] <= m["max_latency_us"]).all()
 
@@ -65,13 +56,13 @@ def test_multi_line_entries_of_two_in_one_types_are_one_entry_each():
     heads = sum(1 for line in path.read_text().splitlines() if " sec: " in line)
     out = only(path)
     assert len(out.status_entries) == heads
-    per_entry = out.status_measurements.groupby("entry")["structure"].agg(set)
-    assert all({"hdrhistogram", "histogram"} <= s for s in per_entry)
+    per_entry = out.status_measurements.group_by("entry").agg(pl.col("structure").cast(pl.String))
+    assert all({"hdrhistogram", "histogram"} <= set(s) for s in per_entry["structure"])
 
 
 def test_average_only_and_raw_summaries_are_read():
     hist = only(OUTPUTS / "histogram.err").status_measurements
-    assert set(hist["format"]) == {"average"} and hist["average_latency_us"].notna().all()
+    assert set(hist["format"]) == {"average"} and hist["average_latency_us"].is_not_null().all()
     raw = only(OUTPUTS / "raw.err").status_measurements
     assert set(raw["format"]) == {"raw"} and (raw["count"] > 0).all()
 
@@ -100,8 +91,8 @@ def test_label_prefix_and_estimate_variants_are_read():
     (out,) = parse_text(text)
     e = out.status_entries
     assert list(e["label"]) == ["run-a", ""]
-    assert e["est_completion"].iloc[0] == "1 hours 3 minutes"
-    assert out.status_measurements["p99.9"].tolist() == [3251, 3251]
+    assert e["est_completion"][0] == "1 hours 3 minutes"
+    assert out.status_measurements["p99.9"].to_list() == [3251, 3251]
 
 
 def test_empty_interval_minimum_and_nan_average_are_missing_values():
@@ -110,11 +101,12 @@ def test_empty_interval_minimum_and_nan_average_are_missing_values():
         "[READ: Count=0, Max=0, Min=9223372036854775807, Avg=NaN, 90=0, 99=0, 99.9=0, 99.99=0] "
     )
     (out,) = parse_text(line)
-    m = out.status_measurements.iloc[0]
+    m = {k: math.nan if v is None else v
+         for k, v in out.status_measurements.row(0, named=True).items()}
     assert (
         m["count"] == 0 and math.isnan(m["min_latency_us"]) and math.isnan(m["average_latency_us"])
     )
-    assert out.status_entries["current_ops_per_s"].iloc[0] == pytest.approx(142.86)
+    assert out.status_entries["current_ops_per_s"][0] == pytest.approx(142.86)
 
 
 BLOCK_FIXTURES = [
@@ -142,7 +134,7 @@ def test_a_file_read_in_small_blocks_parses_exactly_as_the_whole_text(path):
             "timeseries",
             "raw_datapoints",
         ):
-            assert_frame_equal(getattr(b, frame), getattr(w, frame), obj=f"{path.name} {frame}")
+            assert_frame_equal(getattr(b, frame), getattr(w, frame))
 
 
 def test_an_entry_repeated_in_a_later_block_counts_once_as_in_a_whole_file_parse(tmp_path):

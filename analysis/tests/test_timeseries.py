@@ -1,8 +1,9 @@
 """Figures over time: several clients' latency merged per interval, batches in records/s."""
 
 import numpy as np
+import polars as pl
 import pytest
-from conftest import OUTPUTS, phase_dir
+from conftest import OUTPUTS, by, phase_dir
 from ycsb_analysis.batched import records_table
 from ycsb_analysis.loader import load, load_phase_dir
 from ycsb_analysis.readers.hdr import interval_percentiles
@@ -16,10 +17,9 @@ from ycsb_analysis.timeseries import (
 
 def test_latency_of_several_clients_is_merged_per_interval_from_their_hdr_logs():
     run = load_phase_dir(phase_dir("run-clients-3"))
-    merged = merged_latency_over_time(run)
-    read = merged[merged["metric"] == "READ"]
+    read = merged_latency_over_time(run).filter(pl.col("metric") == "READ")
     # Every operation of every client lands in exactly one merged interval.
-    assert read["count"].sum() == sum(c.output.summary.set_index("metric").loc["READ", "operations"]
+    assert read["count"].sum() == sum(by(c.output.summary, "metric")["READ"]["operations"]
                                       for c in run.clients)
     # One merged line, not one per client: each interval merges the three clients' intervals.
     assert len(read) < sum(len(c.hdr_logs["READ"].intervals) for c in run.clients)
@@ -28,26 +28,25 @@ def test_latency_of_several_clients_is_merged_per_interval_from_their_hdr_logs()
 
 def test_merging_the_intervals_of_one_client_gives_its_own_interval_percentiles():
     run = load_phase_dir(phase_dir("run-threads-4"))
-    merged = merged_latency_over_time(run)
-    read = merged[merged["metric"] == "READ"]
+    read = merged_latency_over_time(run).filter(pl.col("metric") == "READ")
     log = run.clients[0].hdr_logs["READ"]
-    own = interval_percentiles(log)[log.intervals["count"].to_numpy() > 0]
-    assert read["p99"].tolist() == own["p99"].tolist()
-    assert read["count"].tolist() == log.intervals.loc[log.intervals["count"] > 0, "count"].tolist()
+    own = interval_percentiles(log).filter(log.intervals["count"] > 0)
+    assert read["p99"].to_list() == own["p99"].to_list()
+    assert read["count"].to_list() == log.intervals.filter(pl.col("count") > 0)["count"].to_list()
 
 
 def test_batch_operations_over_time_are_in_records_per_second():
     run = load_phase_dir(phase_dir("batch-run"))
     records = record_throughput(run)
     batches = operation_throughput(run)
-    rec = records_table(run).set_index("operation")
+    rec = by(records_table(run), "operation")
     for op in ("BATCH_READ", "BATCH_UPDATE"):
-        r = records[records["operation"] == op].set_index("t_s")["records_per_s"]
-        b = batches[(batches["metric"] == op)].set_index("t_s")["ops_per_s"]
+        r = records.filter(pl.col("operation") == op)["records_per_s"]
+        b = batches.filter(pl.col("metric") == op)["ops_per_s"]
         assert len(r) == len(b) > 0
         # Status lines count batches; each is scaled by the phase's OK records per batch.
         assert r.to_numpy() == pytest.approx(
-            b.to_numpy() * rec.loc[op, "records_ok"] / rec.loc[op, "batches"]
+            b.to_numpy() * rec[op]["records_ok"] / rec[op]["batches"]
         )
     assert "READ" not in set(records["operation"])
 
@@ -62,7 +61,7 @@ def test_an_operation_measured_in_two_structures_is_drawn_from_one(name):
     assert {"READ", "UPDATE"} <= set(lines)
     for op, per_client in lines.items():
         ((_, t_s, values),) = per_client
-        hdr = meas[(meas["metric"] == f"Hdr{op}") & (meas["count"] > 0)]
+        hdr = meas.filter((pl.col("metric") == f"Hdr{op}") & (pl.col("count") > 0))
         assert len(t_s) == len(hdr) >= 3 and np.all(np.diff(t_s) > 0)
         assert np.array_equal(values["p99"], hdr["p99"].to_numpy())
         assert not np.isnan(values["p99"]).any()

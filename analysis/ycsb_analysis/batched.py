@@ -22,23 +22,25 @@ and ``records_source`` says ``batchsize`` instead of ``recorded``.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from .model import RECORDS_SUFFIX, Run, is_workload_operation
 
 BATCH_PREFIX = "BATCH_"
 
-COLUMNS = ["operation", "batches", "records_ok", "records_not_ok", "records_per_s",
-           "batch_average_latency_us", "per_record_latency_us", "batchsize", "records_source"]
+SCHEMA = {"operation": pl.String, "batches": pl.Float64, "records_ok": pl.Float64,
+          "records_not_ok": pl.Float64, "records_per_s": pl.Float64,
+          "batch_average_latency_us": pl.Float64, "per_record_latency_us": pl.Float64,
+          "batchsize": pl.Int64, "records_source": pl.String}
 
 
 def _batched_operations(run: Run) -> list[str]:
     ops: list[str] = []
     for c in run.clients:
         s = c.output.summary
-        for op, failed, intended, structure in zip(
-            s["operation"], s["failed"], s["intended"], s["structure"]
-        ):
+        for op, failed, intended, structure in s.select(
+            "operation", "failed", "intended", "structure"
+        ).rows():
             if (
                 failed
                 or intended
@@ -56,7 +58,7 @@ def _batched_operations(run: Run) -> list[str]:
     return ops if run.batchsize > 1 else []
 
 
-def records_table(run: Run) -> pd.DataFrame:
+def records_table(run: Run) -> pl.DataFrame:
     """One row per batched operation of ``run``; empty when the run is not batched."""
     rows = []
     for op in _batched_operations(run):
@@ -68,23 +70,20 @@ def records_table(run: Run) -> pd.DataFrame:
         recorded = False
         for c in run.clients:
             s = c.output.summary
-            me = s[
-                (s["operation"] == op)
-                & ~s["failed"]
-                & ~s["intended"]
-                & s["structure"].isin(["", "hdrhistogram"])
-            ]
-            if me.empty:
+            me = s.filter((pl.col("operation") == op) & ~pl.col("failed") & ~pl.col("intended")
+                          & pl.col("structure").is_in(["", "hdrhistogram"]))
+            if me.is_empty():
                 continue
-            n = float(me["operations"].fillna(0).iloc[0])
-            avg = float(me["average_latency_us"].iloc[0])
+            n = float(me["operations"].fill_null(0)[0])
+            avg = me["average_latency_us"][0]
+            avg = np.nan if avg is None else float(avg)
             ret = c.output.returns
-            rec = ret[(ret["operation"] == op + RECORDS_SUFFIX) & ~ret["intended"]]
+            rec = ret.filter((pl.col("operation") == op + RECORDS_SUFFIX) & ~pl.col("intended"))
             runtime_s = c.output.overall["runtime_ms"] / 1000.0
-            if not rec.empty:
+            if rec.height:
                 recorded = True
-                ok = float(rec.loc[rec["status"] == "OK", "count"].sum())
-                not_ok = float(rec.loc[rec["status"] != "OK", "count"].sum())
+                ok = float(rec.filter(pl.col("status") == "OK")["count"].sum())
+                not_ok = float(rec.filter(pl.col("status") != "OK")["count"].sum())
             else:
                 ok, not_ok = n * run.batchsize, 0.0
             batches += n
@@ -109,4 +108,4 @@ def records_table(run: Run) -> pd.DataFrame:
             "batchsize": run.batchsize,
             "records_source": "recorded" if recorded else "batchsize",
         })
-    return pd.DataFrame(rows, columns=COLUMNS)
+    return pl.DataFrame(rows, schema=SCHEMA).fill_nan(None)

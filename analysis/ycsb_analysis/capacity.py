@@ -30,13 +30,14 @@ import math
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 
 from . import sides
 from .errors import UnreadableInput
 from .loader import load_phase_dir
 from .model import Run, is_workload_operation, run_label
 from .readers.final_report import split_metric
-from .steady_state import _in, interval_throughput, window, window_percentiles
+from .steady_state import _in, interval_throughput, values, window, window_percentiles
 from .trials import mean_interval
 from .uncertainty import within_run
 from .verdicts import compare
@@ -71,7 +72,7 @@ def _operations(run: Run, named: str) -> list[str]:
     metrics = set().union(*(c.hdr_logs for c in run.clients)) if run.clients else set()
     for c in run.clients:
         report = c.output.report
-        metrics |= set(report.loc[report["measurement"] == "Operations", "metric"])
+        metrics |= set(report.filter(pl.col("measurement") == "Operations")["metric"].to_list())
     names = {m: split_metric(m) for m in metrics}
     ops = sorted(m for m, n in names.items()
                  if not n.intended and not n.failed and is_workload_operation(n.operation))
@@ -86,7 +87,7 @@ def judge(run: Run) -> dict:
     series = interval_throughput(run)
     start, end, _, how, steady = window(run, series, None)
     thr = _in(series, start, end)
-    achieved = within_run(thr["ops_per_s"]) if len(thr) else None
+    achieved = within_run(values(thr["ops_per_s"])) if thr.height else None
     levels = tuple(sorted({50.0, 99.0, float(objective["percentile"])}))
     ops, why, fell_behind = {}, [], []
     for op in _operations(run, objective.get("operation", "")):

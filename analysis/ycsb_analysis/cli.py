@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 
 from . import __version__, answer, comparability
 from .batched import records_table
@@ -38,7 +39,7 @@ from .readers.raw import INTERVAL_MS
 from .report_sections import capacity_section, what_ran_section
 from .servers import servers_table
 from .summary import runs_summary
-from .tables import write_csv, write_parquet
+from .tables import labelled, polars_frame, write_csv, write_json, write_parquet
 from .verdicts import against_baseline, aggregate, unmatched_phases
 
 EXIT_COMPLETE = 0
@@ -133,38 +134,38 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     for r in runs:
         label = run_label(r)
         for c in r.clients:
-            rep = c.output.report.assign(run=label, client=c.index, source=c.output.source)
-            figures.append(rep[["run", "client", "source", "metric", "measurement", "value"]])
-            if not c.output.status_measurements.empty:
-                status.append(c.output.status_measurements.assign(run=label, client=c.index))
-            ts = c.output.timeseries
-            if not ts.empty:
-                series.append(ts.assign(run=label, client=c.index)[
-                    ["run", "client", "metric", "time_ms", "average_latency_us"]])
+            figures.append(labelled(c.output.report, run=label, client=c.index,
+                                    source=c.output.source))
+            if c.output.status_measurements.height:
+                status.append(c.output.status_measurements.with_columns(
+                    run=pl.lit(label), client=pl.lit(c.index, pl.Int64)))
+            if c.output.timeseries.height:
+                series.append(labelled(c.output.timeseries, run=label, client=c.index))
             # (raw rows are labelled only when written: no copy of millions of rows)
-            if not c.output.raw_datapoints.empty:
+            if c.output.raw_datapoints.height:
                 raw.append((label, c.index, c.output.raw_datapoints))
             if c.output.raw_total:   # summed up while the file was read
                 n_raw += c.output.raw_total
-                raw_summed.append(c.output.raw_summary.assign(run=label, client=c.index))
-        clients.append(client_figures(r).assign(run=label))
-        operations.append(merged[label].operations.assign(run=label))
-        returns.append(merged[label].returns.assign(run=label))
+                raw_summed.append(c.output.raw_summary.with_columns(
+                    run=pl.lit(label), client=pl.lit(c.index, pl.Int64)))
+        clients.append(labelled(client_figures(r), run=label))
+        operations.append(labelled(merged[label].operations, run=label))
+        returns.append(labelled(merged[label].returns, run=label))
         rec = records_table(r)
-        if not rec.empty:
-            records.append(rec.assign(run=label))
+        if rec.height:
+            records.append(labelled(rec, run=label))
 
-    def dump(frames: list[pd.DataFrame], stem: str, json_too: bool = True,
-             gzip: bool = False) -> None:
-        df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-        if df.empty:
+    def dump(frames: list, stem: str, json_too: bool = True, gzip: bool = False) -> None:
+        frames = [polars_frame(f) for f in frames]
+        df = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
+        if df.is_empty():
             return
-        df = df[["run"] + [c for c in df.columns if c != "run"]]
+        df = df.select("run", pl.exclude("run"))
         name = f"{stem}.csv.gz" if gzip else f"{stem}.csv"
         write_csv(df, out / name, compressed=gzip)
         written.append(out / name)
         if json_too:
-            df.to_json(out / f"{stem}.json", orient="records", indent=1, date_format="iso")
+            write_json(df, out / f"{stem}.json")
             written.append(out / f"{stem}.json")
 
     for frames, stem in ((figures, "figures"), (clients, "clients"), (operations, "operations"),
@@ -174,8 +175,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     kept = sum(len(rd) for _, _, rd in raw) == n_raw   # (the parse lets go of rows beyond
     # MAX_KEPT_RAW_ROWS unless --raw-rows)
     if kept and (n_raw <= MAX_PLAIN_ROWS or raw_rows):  # one row per operation: CSV only
-        rows = [rd.assign(run=label, client=client)[
-            ["run", "client", "metric", "timestamp_ms", "latency_us"]] for label, client, rd in raw]
+        rows = [labelled(rd, run=label, client=client) for label, client, rd in raw]
         dump(rows, "raw-datapoints", json_too=False, gzip=n_raw > MAX_PLAIN_ROWS)
     elif notes is not None:
         notes.append(
@@ -186,7 +186,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     n_status = sum(len(f) for f in status)
     if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet
         first = ["run", "client"]
-        write_parquet([f[first + [c for c in f.columns if c not in first]] for f in status],
+        write_parquet([f.select(*first, pl.exclude(first)) for f in status],
                       out / STATUS_PARQUET)
         written.append(out / STATUS_PARQUET)
         if notes is not None:
@@ -290,7 +290,7 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         write_csv(db_verdicts, out / "verdicts.csv")
         (out / "answer.txt").write_text(answer.text(answer.table(agg, db_verdicts)))
         written += [out / "verdicts.csv", out / "answer.txt"]
-    if not servers.empty:
+    if servers.height:
         write_csv(servers, out / "servers.csv")
         written.append(out / "servers.csv")
     if not cap_steps.empty:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from .model import Run, is_workload_operation
 from .readers.final_report import split_metric
 
@@ -16,12 +18,9 @@ def check_completeness(run: Run) -> None:
         for problem in o.completeness_problems:
             run.unused.append(f"{_short(o.source)}: {problem}")
         if o.has_report:
-            measured = (
-                set(o.status_measurements["metric"][o.status_measurements["count"].fillna(1) > 0])
-                if not o.status_measurements.empty and "count" in o.status_measurements
-                else set()
-            )
-            missing = sorted(measured - set(o.report["metric"]))
+            m = o.status_measurements
+            measured = set(m.filter(pl.col("count").fill_null(1) > 0)["metric"].cast(pl.String))
+            missing = sorted(measured - set(o.report["metric"].to_list()))
             # CLEANUP (the binding's cleanup() calls) is no workload figure: its block missing
             # (seed 001's Cassandra quote ends before it) is flagged, the run still complete.
             lost = [m for m in missing if is_workload_operation(split_metric(m).operation)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 DEFAULT_PERCENTILES = (50.0, 90.0, 95.0, 99.0, 99.9, 99.99)
 
@@ -99,7 +99,7 @@ def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, flo
     return out
 
 
-def percentile_curve(h: CountsHistogram) -> pd.DataFrame:
+def percentile_curve(h: CountsHistogram) -> pl.DataFrame:
     """The percentile distribution (``percentile``, ``latency_us``) up to and including the
     maximum, for a logit-axis plot: one point per bucket with data.
 
@@ -108,14 +108,12 @@ def percentile_curve(h: CountsHistogram) -> pd.DataFrame:
     Hazen plotting position): so the top bucket — the maximum — sits just below 100 %, where
     a logit axis can draw it, instead of at 100 % (infinitely far) and being dropped.
     """
-    if h.total_count == 0:
-        return pd.DataFrame({"percentile": [], "latency_us": []})
     _, high = h._layout()
     nz = np.flatnonzero(h.counts)
     cum = np.cumsum(h.counts[nz])
-    return pd.DataFrame(
-        {"percentile": 100.0 * (cum - 0.5) / h.total_count, "latency_us": high[nz].astype(float)}
-    )
+    return pl.DataFrame({"percentile": 100.0 * (cum - 0.5) / max(h.total_count, 1),
+                         "latency_us": high[nz].astype(float)},
+                        schema={"percentile": pl.Float64, "latency_us": pl.Float64})
 
 
 def _fmt(p: float) -> str:

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 
 from .batched import records_table
 from .charts import Chart
@@ -88,9 +89,12 @@ def column_title(column: str) -> str:
     return column.replace("_", " ")
 
 
-def _table(df: pd.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
-    if df.empty:
+def _table(df: pd.DataFrame | pl.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
+    if df.is_empty() if isinstance(df, pl.DataFrame) else df.empty:
         return '<p class="note">(none)</p>'
+    # (a missing figure reads "–", missing text nothing)
+    rows = (df.with_columns(pl.col(pl.Float64).fill_null(math.nan)).iter_rows(named=True)
+            if isinstance(df, pl.DataFrame) else (row for _, row in df.iterrows()))
     head = "".join(
         f'<th class="{"text" if c in text_columns else ""}">{html.escape(column_title(str(c)))}</th>'
         for c in df.columns
@@ -98,7 +102,7 @@ def _table(df: pd.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
     body = "".join(
         "<tr>" + "".join(f'<td class="{"text" if c in text_columns else ""}">{_fmt(row[c])}</td>'
                          for c in df.columns) + "</tr>"
-        for _, row in df.iterrows()
+        for row in rows
     )
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
@@ -139,9 +143,9 @@ def _window_note(overall: dict) -> str:
 def _run_section(run: Run, merged: MergedRun) -> str:
     label = run_label(run)
     ops = merged.operations
-    if not ops.empty:
+    if ops.height:
         cols = ["metric", *FIGURE_COLUMNS, *percentile_columns(ops), "percentiles_source"]
-        ops = ops[[c for c in cols if c in ops.columns]]
+        ops = ops.select(c for c in cols if c in ops.columns)
     rec = records_table(run)
     meta = {k: json.dumps(v) if isinstance(v, (dict, list)) else v
             for k, v in run.metadata.items()
@@ -155,7 +159,7 @@ def _run_section(run: Run, merged: MergedRun) -> str:
                     + _list(run.unused) + "</div>")
     warn = _list(run.warnings, "flag") if run.warnings else ""
     skipped = run.skipped_lines
-    intended = not merged.operations.empty and merged.operations["intended"].astype(bool).any()
+    intended = merged.operations.height > 0 and merged.operations["intended"].any()
     per_client = client_figures(run)
     latencies = client_latencies(run)
     many = len(run.clients) > 1
@@ -176,7 +180,7 @@ def _run_section(run: Run, merged: MergedRun) -> str:
 <details{" open" if many else ""}><summary>Latency of each client as YCSB printed it</summary>
 {_table(latencies, ("metric",))}</details>
 <h3>Return statuses</h3>{_table(merged.returns, ("operation", "status"))}
-{"<h3>Batched records</h3>" + _table(rec, ("operation", "records_source")) if not rec.empty else ""}
+{"<h3>Batched records</h3>" + _table(rec, ("operation", "records_source")) if rec.height else ""}
 <details><summary>Exact properties and metadata of this run</summary>
 {_table(pd.DataFrame(list(meta.items()), columns=["metadata", "value"]), ("metadata", "value"))}
 {_table(props, ("property", "value"))}

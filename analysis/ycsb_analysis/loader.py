@@ -137,7 +137,7 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
                     f"hdr/{p.name}: its last line has no line end (the log was cut): that "
                     "interval is not read"
                 )
-            if log.intervals.empty:
+            if log.intervals.is_empty():
                 warnings.append(
                     f"hdr/{p.name} has no intervals (a header only: the client stopped before "
                     f"its first status tick), so {m.group('metric')} has no interval data from it"

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from .hdr_logs import merge_histograms, percentiles
 from .model import Run
 from .readers.final_report import percentile_columns
+from .timeseries import seconds
 
 # analysis/README.md ("Merge rules") prints this table; a test checks the two are equal
 # (the README may add `code` marks).
@@ -41,8 +42,8 @@ class MergedRun:
     """A phase's figures after merging its clients."""
 
     run: Run
-    operations: pd.DataFrame  # one row per latency metric (see merge_operations)
-    returns: pd.DataFrame  # operation, intended, status, count
+    operations: pl.DataFrame  # one row per latency metric (see merge_operations)
+    returns: pl.DataFrame  # operation, intended, status, count
     overall: dict[str, float]  # runtime_ms, throughput_ops_per_s, clients
 
 
@@ -51,54 +52,57 @@ FIGURE_COLUMNS = ["clients", "operations", "throughput_ops_per_s", "average_late
                   "min_latency_us", "max_latency_us"]
 
 
-def merge_operations(run: Run) -> pd.DataFrame:
+def merge_operations(run: Run) -> pl.DataFrame:
     """One row per metric with merged operations, latencies, percentiles and throughput.
 
     Columns: metric, operation, failed, intended, structure, clients, operations,
     throughput_ops_per_s, average_latency_us, min_latency_us, max_latency_us,
     latency_variance_us, p…, percentiles_source.
     """
-    frames = [c.output.summary.assign(client=c.index,
-                                      runtime_s=c.output.overall["runtime_ms"] / 1000.0)
-              for c in run.clients if not c.output.summary.empty]
+    frames = [c.output.summary.with_columns(client=pl.lit(c.index),
+                                            runtime_s=c.output.overall["runtime_ms"] / 1000.0)
+              for c in run.clients if c.output.summary.height]
     if not frames:
-        return pd.DataFrame()
-    allc = pd.concat(frames, ignore_index=True)
+        return pl.DataFrame()
+    allc = pl.concat(frames, how="diagonal_relaxed")
     pcols = percentile_columns(allc)
     rows = []
-    for metric, g in allc.groupby("metric", sort=False):
-        ops = g["operations"].fillna(0)
-        row = {k: g.iloc[0][k] for k in ("metric", "operation", "failed", "intended", "structure")}
-        row |= {"clients": int(len(g)), "operations": float(ops.sum()),
-                "min_latency_us": float(g["min_latency_us"].min()),
-                "max_latency_us": float(g["max_latency_us"].max())}
-        w = ops.to_numpy()
-        avg = g["average_latency_us"].to_numpy(dtype=float)
-        var = g["latency_variance_us"].to_numpy(dtype=float)
+    for (metric,), g in allc.group_by("metric", maintain_order=True):
+        w = g["operations"].fill_null(0).to_numpy()
+        row = {k: g[k][0] for k in ("metric", "operation", "failed", "intended", "structure")}
+        row |= {"clients": g.height, "operations": float(w.sum()),
+                "min_latency_us": _float(g["min_latency_us"].min()),
+                "max_latency_us": _float(g["max_latency_us"].max())}
+        avg = g["average_latency_us"].to_numpy().astype(float)
+        var = g["latency_variance_us"].to_numpy().astype(float)
         ok = (w > 0) & ~np.isnan(avg)
         mu = row["average_latency_us"] = (
             float(np.average(avg[ok], weights=w[ok])) if ok.any() else np.nan)
         row["latency_variance_us"] = (  # within-client + spread of the means
             float(np.sum(w[ok] * (var[ok] + (avg[ok] - mu) ** 2)) / w[ok].sum())
             if ok.any() and not np.isnan(var[ok]).any() else np.nan)
-        rt = g["runtime_s"].to_numpy(dtype=float)
+        rt = g["runtime_s"].to_numpy().astype(float)
         with np.errstate(divide="ignore", invalid="ignore"):
             per_client = np.where(rt > 0, w / rt, np.nan)
         row["throughput_ops_per_s"] = (
             float(np.nansum(per_client)) if not np.isnan(per_client).all() else np.nan)
         row |= _percentiles(run, metric, g, pcols)
         rows.append(row)
-    out = pd.DataFrame(rows)
+    out = pl.DataFrame(rows, infer_schema_length=None).fill_nan(None)
     order = ["metric", "operation", "failed", "intended", "structure", *FIGURE_COLUMNS,
              "latency_variance_us"]
-    return out[order + percentile_columns(out) + ["percentiles_source"]]
+    return out.select(order + percentile_columns(out) + ["percentiles_source"])
 
 
-def _percentiles(run: Run, metric: str, g: pd.DataFrame, pcols: list[str]) -> dict:
+def _float(v) -> float:
+    return np.nan if v is None else float(v)
+
+
+def _percentiles(run: Run, metric: str, g: pl.DataFrame, pcols: list[str]) -> dict:
     """A metric's percentiles over the clients (``g``: their summary rows): YCSB's own of a
     single client, else from the clients' merged .hdr logs, else unavailable (NaN)."""
-    if len(g) == 1 and len(run.clients) == 1:
-        return {p: g.iloc[0][p] for p in pcols} | {"percentiles_source": PERCENTILES_REPORTED}
+    if g.height == 1 and len(run.clients) == 1:
+        return {p: _float(g[p][0]) for p in pcols} | {"percentiles_source": PERCENTILES_REPORTED}
     having = set(g["client"])
     logs = [c.hdr_logs.get(metric) for c in run.clients if c.index in having]
     if logs and all(log is not None for log in logs):
@@ -107,18 +111,18 @@ def _percentiles(run: Run, metric: str, g: pd.DataFrame, pcols: list[str]) -> di
         return ({p: figures.get(p, np.nan) for p in pcols or [f"p{x:g}" for x in points]}
                 | {"percentiles_source": PERCENTILES_MERGED})
     have = sum(log is not None for log in logs)
-    return {p: np.nan for p in pcols} | {
-        "percentiles_source": f"{PERCENTILES_UNAVAILABLE}: {len(g)} clients, {have} with .hdr logs"}
+    return {p: np.nan for p in pcols} | {"percentiles_source": (
+        f"{PERCENTILES_UNAVAILABLE}: {g.height} clients, {have} with .hdr logs")}
 
 
-def merge_returns(run: Run) -> pd.DataFrame:
+def merge_returns(run: Run) -> pl.DataFrame:
     """``Return=`` counts summed over clients: operation, intended, status, count."""
-    frames = [c.output.returns for c in run.clients]
-    frames = [f for f in frames if not f.empty]
+    frames = [c.output.returns for c in run.clients if c.output.returns.height]
     if not frames:
-        return pd.DataFrame(columns=["operation", "intended", "status", "count"])
-    r = pd.concat(frames, ignore_index=True)
-    return r.groupby(["operation", "intended", "status"], as_index=False, sort=False)["count"].sum()
+        return pl.DataFrame(schema={"operation": pl.String, "intended": pl.Boolean,
+                                    "status": pl.String, "count": pl.Int64})
+    return (pl.concat(frames).group_by(["operation", "intended", "status"], maintain_order=True)
+            .agg(pl.col("count").sum()))
 
 
 def merge_overall(run: Run) -> dict[str, float]:
@@ -159,17 +163,13 @@ def all_running_throughput(run: Run) -> dict[str, float]:
     shift = _clock_shift_s(run)
     curves = []
     for c in run.clients:
-        e = c.output.status_entries
-        if e is None or e.empty or e["operations"].isna().all():
+        e = c.output.status_entries.drop_nulls("operations").sort("time", maintain_order=True)
+        if e.is_empty():
             return nan
-        e = e.dropna(subset=["operations"]).sort_values("time")
-        t = (e["time"] - pd.Timestamp("1970-01-01")).dt.total_seconds().to_numpy() + shift.get(
-            c.index, 0.0
-        )
-        start = t[0] - float(e["elapsed_s"].iloc[0])
-        curves.append(
-            (np.concatenate([[start], t]), np.concatenate([[0.0], e["operations"].to_numpy(float)]))
-        )
+        t = seconds(e["time"].dt.epoch("ms").to_numpy()) + shift.get(c.index, 0.0)
+        start = t[0] - float(e["elapsed_s"][0])
+        curves.append((np.concatenate([[start], t]),
+                       np.concatenate([[0.0], e["operations"].to_numpy()])))
     w0 = max(x[0] for x, _ in curves)
     w1 = min(x[-1] for x, _ in curves)
     if w1 <= w0:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import pandas as pd
+import polars as pl
 
 from .readers.hdr import HdrLog
 from .readers.parsed_output import ParsedOutput
@@ -41,9 +41,11 @@ def is_workload_operation(operation: str) -> bool:
     return operation not in BINDING_CALLS and not operation.endswith(RECORDS_SUFFIX)
 
 
-def workload_operations(operations: pd.Series) -> pd.Series:
-    """:func:`is_workload_operation` of each entry of an operation column: a boolean mask."""
-    return ~operations.isin(BINDING_CALLS) & ~operations.str.endswith(RECORDS_SUFFIX, na=False)
+def workload_operations(operations: pl.Expr | pl.Series) -> pl.Expr | pl.Series:
+    """:func:`is_workload_operation` of each entry of an operation column (text or
+    categorical): a boolean mask."""
+    text = operations.cast(pl.String)
+    return ~text.is_in(list(BINDING_CALLS)) & ~text.str.ends_with(RECORDS_SUFFIX)
 
 
 class WindowKind(StrEnum):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from .model import Run, workload_operations
 from .readers.final_report import percentile_columns
@@ -15,14 +15,16 @@ CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "ope
                   "gc_count", "gc_time_ms", "gc_time_percent"]
 
 
-def _one(report: pd.DataFrame, metric: str, measurement: str) -> float:
-    if report.empty:
-        return np.nan
-    v = report.loc[(report["metric"] == metric) & (report["measurement"] == measurement), "value"]
-    return float(v.iloc[-1]) if len(v) else np.nan
+def _one(report: pl.DataFrame, metric: str, measurement: str) -> float:
+    v = report.filter((pl.col("metric") == metric) & (pl.col("measurement") == measurement))
+    return _float(v["value"][-1]) if v.height else np.nan
 
 
-def client_figures(run: Run) -> pd.DataFrame:
+def _float(v) -> float:
+    return np.nan if v is None else float(v)
+
+
+def client_figures(run: Run) -> pl.DataFrame:
     """One row per client: run time, throughput, operations, ``Return=`` counts and GC.
 
     ``operations`` sums the ``Operations`` of the workload's own metrics (OK and ``-FAILED``
@@ -34,15 +36,12 @@ def client_figures(run: Run) -> pd.DataFrame:
     for c in run.clients:
         o = c.output
         rep = o.report
-        ops = np.nan
         s = o.summary
-        if not s.empty:
-            ops = float(s.loc[~s["intended"] & s["structure"].isin(["", "hdrhistogram"])
-                              & workload_operations(s["operation"]), "operations"].sum())
-        ret = o.returns
-        ret = ret[~ret["intended"].astype(bool)] if not ret.empty else ret
-        statuses = (ret.groupby("status", sort=False)["count"].sum() if not ret.empty
-                    else pd.Series(dtype="int64"))
+        ops = float(s.filter(~pl.col("intended") & pl.col("structure").is_in(["", "hdrhistogram"])
+                             & workload_operations(pl.col("operation")))["operations"].sum()
+                    ) if s.height else np.nan
+        statuses = (o.returns.filter(~pl.col("intended"))
+                    .group_by("status", maintain_order=True).agg(pl.col("count").sum()))
         rows.append(
             {
                 "client": c.index,
@@ -52,23 +51,23 @@ def client_figures(run: Run) -> pd.DataFrame:
                 "runtime_ms": o.overall["runtime_ms"],
                 "throughput_ops_per_s": o.overall["throughput_ops_per_s"],
                 "operations": ops,
-                "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.items()),
+                "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.rows()),
                 "gc_count": _one(rep, "TOTAL_GCs", "Count"),
                 "gc_time_ms": _one(rep, "TOTAL_GC_TIME", "Time(ms)"),
                 "gc_time_percent": _one(rep, "TOTAL_GC_TIME_%", "Time(%)"),
             }
         )
-    return pd.DataFrame(rows, columns=CLIENT_COLUMNS)
+    return pl.DataFrame(rows, schema={c: pl.Float64 for c in CLIENT_COLUMNS} | {
+        "client": pl.Int64, "source": pl.String, "returns": pl.String}).fill_nan(None)
 
 
-def client_latencies(run: Run) -> pd.DataFrame:
+def client_latencies(run: Run) -> pl.DataFrame:
     """Every client's own latency summary (YCSB's figures, unmerged): client, metric, operations,
     average/min/max and the percentiles it printed."""
-    frames = [
-        c.output.summary.assign(client=c.index) for c in run.clients if not c.output.summary.empty
-    ]
+    frames = [c.output.summary.with_columns(client=pl.lit(c.index, pl.Int64))
+              for c in run.clients if c.output.summary.height]
     if not frames:
-        return pd.DataFrame(columns=["client", "metric"])
-    df = pd.concat(frames, ignore_index=True)
-    return df[["client", "metric", "operations", "average_latency_us", "min_latency_us",
-               "max_latency_us", *percentile_columns(df)]]
+        return pl.DataFrame(schema={"client": pl.Int64, "metric": pl.String})
+    df = pl.concat(frames, how="diagonal_relaxed")
+    return df.select("client", "metric", "operations", "average_latency_us", "min_latency_us",
+                     "max_latency_us", *percentile_columns(df))

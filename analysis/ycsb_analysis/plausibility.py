@@ -9,7 +9,7 @@ operations: each is named with the client and the figure; the figures stay in th
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from .model import Run
 from .readers.final_report import percentile_columns
@@ -24,41 +24,40 @@ def implausible_figures(run: Run) -> list[str]:
         o = c.output
         who = f"client {c.index}"
         s = o.summary
-        if not s.empty:
-            pcols = percentile_columns(s)
-            lat_cols = ["average_latency_us", "min_latency_us", "max_latency_us"] + pcols
-            for _, r in s.iterrows():
-                vals = {k: float(r[k]) for k in lat_cols if k in r and pd.notna(r[k])}
-                where = f"{who} [{r['metric']}]"
-                neg = [k for k, v in vals.items() if v < 0]
-                if neg:
-                    flags.append(f"{where}: negative latency "
-                                 f"({', '.join(f'{k} = {vals[k]:g}' for k in neg)})")
-                huge = [k for k, v in vals.items() if v > ABSURD_LATENCY_US]
-                if huge:
-                    flags.append(f"{where}: latency above a day "
-                                 f"({', '.join(f'{k} = {vals[k]:g} µs' for k in huge)})")
-                lo, hi = vals.get("min_latency_us"), vals.get("max_latency_us")
-                avg = vals.get("average_latency_us")
-                if lo is not None and hi is not None and lo > hi:
-                    flags.append(f"{where}: minimum {lo:g} µs above maximum {hi:g} µs")
-                elif lo is not None and hi is not None and avg is not None and not (
-                        lo - 1 <= avg <= hi + 1):
-                    flags.append(f"{where}: average {avg:g} µs outside [min {lo:g}, max {hi:g}]")
-                pv = [vals[p] for p in pcols if p in vals]
-                if any(b < a for a, b in zip(pv, pv[1:])):
-                    flags.append(f"{where}: percentiles fall as the percentile rises "
-                                 f"({', '.join(f'{p} = {vals[p]:g}' for p in pcols if p in vals)})")
+        pcols = percentile_columns(s)
+        lat_cols = ["average_latency_us", "min_latency_us", "max_latency_us"] + pcols
+        for r in s.iter_rows(named=True):
+            vals = {k: float(r[k]) for k in lat_cols if r.get(k) is not None}
+            where = f"{who} [{r['metric']}]"
+            neg = [k for k, v in vals.items() if v < 0]
+            if neg:
+                flags.append(f"{where}: negative latency "
+                             f"({', '.join(f'{k} = {vals[k]:g}' for k in neg)})")
+            huge = [k for k, v in vals.items() if v > ABSURD_LATENCY_US]
+            if huge:
+                flags.append(f"{where}: latency above a day "
+                             f"({', '.join(f'{k} = {vals[k]:g} µs' for k in huge)})")
+            lo, hi = vals.get("min_latency_us"), vals.get("max_latency_us")
+            avg = vals.get("average_latency_us")
+            if lo is not None and hi is not None and lo > hi:
+                flags.append(f"{where}: minimum {lo:g} µs above maximum {hi:g} µs")
+            elif lo is not None and hi is not None and avg is not None and not (
+                    lo - 1 <= avg <= hi + 1):
+                flags.append(f"{where}: average {avg:g} µs outside [min {lo:g}, max {hi:g}]")
+            pv = [vals[p] for p in pcols if p in vals]
+            if any(b < a for a, b in zip(pv, pv[1:])):
+                flags.append(f"{where}: percentiles fall as the percentile rises "
+                             f"({', '.join(f'{p} = {vals[p]:g}' for p in pcols if p in vals)})")
         runtime = o.overall["runtime_ms"]
-        if o.has_report and runtime <= 0 and not s.empty and s["operations"].fillna(0).sum() > 0:
+        if o.has_report and runtime <= 0 and s["operations"].fill_null(0).sum() > 0:
             flags.append(f"{who}: run time {runtime:g} ms with operations done")
-        if o.raw_negative and o.raw_datapoints.empty:   # rows let go: from the summary
+        if o.raw_negative and o.raw_datapoints.is_empty():   # rows let go: from the summary
             flags.append(f"{who}: {o.raw_negative} raw datapoints with a negative latency "
                          f"(lowest {o.raw_summary['min_latency_us'].min():g} µs)")
         for name, df, col in (("raw datapoints", o.raw_datapoints, "latency_us"),
                               ("timeseries rows", o.timeseries, "average_latency_us")):
-            if not df.empty and col in df:
-                v = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float)
+            if df.height and col in df.columns:
+                v = df[col].cast(pl.Float64).to_numpy()
                 n_neg = int((v < 0).sum())
                 if n_neg:
                     flags.append(f"{who}: {n_neg} {name} with a negative latency "

@@ -17,15 +17,15 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-import pandas as pd
 import polars as pl
 
 from .layout import SERVERS_FILE as FILE
 from .model import Run
 from .timeseries import hdr_origin
 
-COLUMNS = ["scenario", "timestamp", "phase", "database", "node", "metric", "t_ms", "t_s",
-           "value", "delta", "per_s"]
+SCHEMA = {"scenario": pl.String, "timestamp": pl.String, "phase": pl.String,
+          "database": pl.String, "node": pl.String, "metric": pl.String, "t_ms": pl.Int64,
+          "t_s": pl.Float64, "value": pl.Float64, "delta": pl.Float64, "per_s": pl.Float64}
 # metric -> (panel, unit shown, factor applied to its rate per second)
 PANELS = {
     "cpu_ms_total": ("CPU", "cores busy", 1e-3),
@@ -40,7 +40,7 @@ PANELS = {
 }
 
 
-def read(path: Path) -> pd.DataFrame:
+def read(path: Path) -> pl.DataFrame:
     """One ``servers.csv`` (``t_ms,node,metric,value``), sorted by node, metric and time."""
     frame = pl.read_csv(path, schema_overrides={"node": pl.String, "metric": pl.String,
                                                 "t_ms": pl.Int64, "value": pl.Float64})
@@ -48,7 +48,7 @@ def read(path: Path) -> pd.DataFrame:
     if missing:
         raise ValueError(f"{path}: no column {', '.join(sorted(missing))} (expected "
                          "t_ms,node,metric,value as the runner writes it)")
-    return frame.to_pandas().sort_values(["node", "metric", "t_ms"], kind="stable")
+    return frame.sort("node", "metric", "t_ms", maintain_order=True)
 
 
 def origin_s(run: Run) -> float:
@@ -59,31 +59,34 @@ def origin_s(run: Run) -> float:
     return datetime.fromisoformat(str(run.metadata["start_time"])).timestamp()
 
 
-def phase_table(run: Run) -> pd.DataFrame:
+def phase_table(run: Run) -> pl.DataFrame:
     """The servers' samples of one phase with their increases and rates (empty: none taken)."""
     path = Path(run.path) / FILE
     if not path.is_file():
-        return pd.DataFrame(columns=COLUMNS)
+        return pl.DataFrame(schema=SCHEMA)
+    series = ("node", "metric")
     df = read(path)
-    df["t_s"] = df["t_ms"] / 1000.0 - origin_s(run)
-    counter = df["metric"].str.endswith("_total")
-    by = df.groupby(["node", "metric"], sort=False)
-    df["delta"] = by["value"].diff().where(counter)
-    df["per_s"] = df["delta"] / by["t_s"].diff()
-    for k in ("scenario", "timestamp", "phase", "database"):
-        df[k] = getattr(run, k)
-    return df[COLUMNS].reset_index(drop=True)
+    # (numpy divides: polars may multiply by 1/1000, a last digit apart at epoch times)
+    df = df.with_columns(t_s=pl.Series(df["t_ms"].to_numpy() / 1000.0 - origin_s(run)))
+    df = df.with_columns(
+        delta=pl.when(pl.col("metric").str.ends_with("_total"))
+        .then(pl.col("value").diff().over(series)))
+    return df.with_columns(
+        per_s=pl.col("delta") / pl.col("t_s").diff().over(series),
+        **{k: pl.lit(getattr(run, k), pl.String) for k in ("scenario", "timestamp", "phase",
+                                                            "database")},
+    ).select(*SCHEMA).fill_nan(None)
 
 
-def readable_table(run: Run) -> pd.DataFrame:
+def readable_table(run: Run) -> pl.DataFrame:
     """phase_table, empty when the file cannot be read (servers_table names it)."""
     try:
         return phase_table(run)
     except (ValueError, pl.exceptions.PolarsError):
-        return pd.DataFrame(columns=COLUMNS)
+        return pl.DataFrame(schema=SCHEMA)
 
 
-def servers_table(runs: list[Run]) -> pd.DataFrame:
+def servers_table(runs: list[Run]) -> pl.DataFrame:
     """Every phase's servers' samples, one tidy table (the report's servers.csv); a phase's
     file that cannot be read is named in its run's ``unused``."""
     frames = []
@@ -92,5 +95,4 @@ def servers_table(runs: list[Run]) -> pd.DataFrame:
             frames.append(phase_table(r))
         except (ValueError, pl.exceptions.PolarsError) as e:
             r.unused.append(f"{FILE} not used: {str(e).splitlines()[0]}")
-    frames = [f for f in frames if not f.empty]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+    return pl.concat(frames) if frames else pl.DataFrame(schema=SCHEMA)

@@ -144,11 +144,6 @@ def _df(n_minus_fitted: float, rho: float) -> float:
     return max(1.0, n_minus_fitted * (1 - rho * rho) / (1 + rho * rho))
 
 
-def trend_se(values) -> float:
-    """Standard error of :func:`trend` under AR(1) noise (module docstring; nan if undefined)."""
-    return _trend_test(values)[1]
-
-
 def _trend_test(values) -> tuple[float, float, float]:
     """(trend, its standard error, degrees of freedom); nan when undefined."""
     n = len(values)

@@ -27,19 +27,26 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from . import stability
 from .hdr_logs import merge_histograms, percentiles
 from .model import WINDOW_KIND, Run, WindowKind
-from .timeseries import client_start, hdr_origin, merged_ticks, record_throughput
+from .timeseries import (
+    client_start,
+    epoch_ms,
+    hdr_origin,
+    merged_ticks,
+    record_throughput,
+    seconds,
+)
 from .uncertainty import Estimate, within_run
 
 FIGURES = ["throughput_ops_per_s", "average_latency_us", "p95_latency_us", "p99_latency_us",
            "records_per_s"]
 
 
-def interval_throughput(run: Run) -> pd.DataFrame:
+def interval_throughput(run: Run) -> pl.DataFrame:
     """``t_s, ops_per_s``: operations per status interval (all clients summed), from the
     operation counts of consecutive entries; ``t_s`` is the interval's end since the run's
     start. Intervals much shorter than the status interval, and the final one when it is cut
@@ -47,14 +54,14 @@ def interval_throughput(run: Run) -> pd.DataFrame:
     frames, starts = [], []
     for c in run.clients:
         e = c.output.status_entries
-        if e.empty:
+        if e.is_empty():
             continue
-        e = e.drop_duplicates("elapsed_s", keep="first").sort_values("time")
+        e = e.unique("elapsed_s", keep="first", maintain_order=True).sort("time",
+                                                                          maintain_order=True)
         starts.append(client_start(e))
-        t = (e["time"] - e["time"].iloc[0]).dt.total_seconds().to_numpy() + float(
-            e["elapsed_s"].iloc[0]
-        )
-        ops = e["operations"].to_numpy(dtype=float)
+        ms = epoch_ms(e)
+        t = seconds(ms - ms[0]) + float(e["elapsed_s"][0])
+        ops = e["operations"].cast(pl.Float64).fill_null(np.nan).to_numpy()
         if len(t) < 2:
             continue
         dt = np.diff(t)
@@ -64,15 +71,25 @@ def interval_throughput(run: Run) -> pd.DataFrame:
         # is cut short and holds the shutdown (0 operations after a stop): never a sample
         keep[-1] = keep[-1] and dt[-1] >= 0.9 * typical
         rate = np.diff(ops) / np.where(dt > 0, dt, np.nan)
-        frames.append(pd.DataFrame({"abs": e["time"].iloc[1:].to_numpy()[keep],
-                                    "ops_per_s": rate[keep], "step": typical}))
+        frames.append((ms[1:][keep], rate[keep], np.full(int(keep.sum()), typical)))
     if not frames:
-        return pd.DataFrame(columns=["t_s", "ops_per_s"])
-    start = min(starts)
-    allf = pd.concat(frames, ignore_index=True)
-    step = float(allf["step"].median()) or 1.0
-    allf["t_s"] = ((allf["abs"] - start).dt.total_seconds() / step).round() * step
-    return allf.groupby("t_s", as_index=False)["ops_per_s"].sum()
+        return pl.DataFrame(schema={"t_s": pl.Float64, "ops_per_s": pl.Float64})
+    ends, rates, typicals = (np.concatenate(parts) for parts in zip(*frames))
+    step = float(np.median(typicals)) or 1.0
+    t_s = np.round(seconds(ends - min(starts)) / step) * step   # (half to even, as pandas)
+    return _summed(pl.DataFrame({"t_s": t_s, "ops_per_s": rates}), "ops_per_s")
+
+
+def _summed(frame: pl.DataFrame, *columns: str) -> pl.DataFrame:
+    """``columns`` summed per ``t_s`` (rising), a missing value counting nothing."""
+    return (frame.fill_nan(None).group_by("t_s").agg(pl.col(c).sum() for c in columns)
+            .sort("t_s"))
+
+
+def values(column: pl.Series) -> np.ndarray:
+    """A column of figures as floats, a missing one NaN (what within_run and the trend rule
+    read)."""
+    return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
 
 
 def finite_job(run: Run) -> bool:
@@ -96,9 +113,9 @@ class Window(NamedTuple):
     steady: bool
 
 
-def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> Window:
+def window(run: Run, series: pl.DataFrame, skip: float | None = None) -> Window:
     """The figures' window over ``series`` (interval_throughput)."""
-    if series.empty:
+    if series.is_empty():
         return Window(0.0, math.inf, WindowKind.NO_STATUS_LINES,
                       "whole run (no status lines to find a steady window in)", False)
     t = series["t_s"].to_numpy()
@@ -116,8 +133,7 @@ def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> Window:
         measured_s = (warm.get("extended") or {}).get("to_s") or warm.get("measured_s")
         if measured_s:
             end = min(end, start + float(measured_s))
-        measured = list(series.loc[(series["t_s"] > start + 1e-9)
-                                   & (series["t_s"] <= end + 1e-9), "ops_per_s"])
+        measured = list(values(_in(series, start, end)["ops_per_s"]))
         trends = stability.still_trends(measured)
         change = stability.trend(measured) if trends else 0.0
         how = f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run " + (
@@ -134,7 +150,7 @@ def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> Window:
                     "database's own course after the warm-up, in every trial's spread")
         return Window(start, end, WindowKind.AFTER_WARMUP, how,
                       bool(warm.get("stable")) and not change > 0)
-    k = stability.steady_start(list(series["ops_per_s"]))
+    k = stability.steady_start(list(values(series["ops_per_s"])))
     if k is None:
         return Window(float(t[0]) - step, end, WindowKind.NO_STEADY_WINDOW,
                       "whole run: NO steady window (throughput trends throughout)", False)
@@ -146,31 +162,31 @@ def window(run: Run, series: pd.DataFrame, skip: float | None = None) -> Window:
                   f"{start:.0f} s dropped by the trend rule)", True)
 
 
-def _in(df: pd.DataFrame, start: float, end: float, col: str = "t_s") -> pd.DataFrame:
-    return df[(df[col] > start + 1e-9) & (df[col] <= end + 1e-9)]
+def _in(df: pl.DataFrame, start: float, end: float, col: str = "t_s") -> pl.DataFrame:
+    return df.filter((pl.col(col) > start + 1e-9) & (pl.col(col) <= end + 1e-9))
 
 
-def _latency_series(run: Run, metric: str) -> pd.DataFrame:
+def _latency_series(run: Run, metric: str) -> pl.DataFrame:
     """``t_s, count, avg``: per-interval mean latency of one metric, clients merged."""
     frames, starts = [], []
     for c in run.clients:
         e, m = c.output.status_entries, c.output.status_measurements
-        if e.empty or m.empty or "count" not in m:
+        if e.is_empty() or m.is_empty():
             continue
         starts.append(client_start(e))
-        if "average_latency_us" not in m:
+        if "average_latency_us" not in m.columns:
             continue
-        m = m[(m["metric"] == metric) & (m["count"] > 0)].drop_duplicates("elapsed_s")
-        frames.append(pd.DataFrame(
-            {"abs": m["time"], "count": m["count"], "sum": m["count"] * m["average_latency_us"]}
-        ))
+        m = m.filter((pl.col("metric") == metric) & (pl.col("count") > 0)).unique(
+            "elapsed_s", keep="first", maintain_order=True)
+        count = values(m["count"])
+        frames.append((epoch_ms(m), count, count * values(m["average_latency_us"])))
     if not frames:
-        return pd.DataFrame(columns=["t_s", "count", "avg"])
-    f = pd.concat(frames, ignore_index=True)
-    f["t_s"] = (f["abs"] - min(starts)).dt.total_seconds().round()
-    g = f.groupby("t_s", as_index=False)[["count", "sum"]].sum()
-    g["avg"] = g["sum"] / g["count"]
-    return g
+        return pl.DataFrame(schema={"t_s": pl.Float64, "count": pl.Float64, "sum": pl.Float64,
+                                    "avg": pl.Float64})
+    ends, count, total = (np.concatenate(parts) for parts in zip(*frames))
+    f = pl.DataFrame({"t_s": np.round(seconds(ends - min(starts))), "count": count,
+                      "sum": total})
+    return _summed(f, "count", "sum").with_columns(avg=pl.col("sum") / pl.col("count"))
 
 
 def window_percentiles(run: Run, metric: str, start: float, end: float,
@@ -179,7 +195,7 @@ def window_percentiles(run: Run, metric: str, start: float, end: float,
     .hdr interval histograms of the window merged (the value), with the spread of the
     per-interval percentiles (the interval); {} without .hdr logs of every client."""
     logs = [c.hdr_logs.get(metric) for c in run.clients]
-    if not logs or any(log is None or log.intervals.empty for log in logs):
+    if not logs or any(log is None or log.intervals.is_empty() for log in logs):
         return {}
     names = [f"p{float(p):g}" for p in levels]
     chosen, per_interval = [], {n: [] for n in names}
@@ -217,23 +233,23 @@ def steady_figures(
     thr = _in(series, start, end)
     row["window_intervals"] = int(len(thr))
     if len(thr):
-        est["throughput_ops_per_s"] = within_run(thr["ops_per_s"])
+        est["throughput_ops_per_s"] = within_run(values(thr["ops_per_s"]))
     if main_metric:
         lat = _in(_latency_series(run, main_metric), start, end)
-        if len(lat) and lat["count"].sum() > 0:
+        if lat.height and lat["count"].sum() > 0:
             value = float(lat["sum"].sum() / lat["count"].sum())
-            est["average_latency_us"] = within_run(lat["avg"], value)
+            est["average_latency_us"] = within_run(values(lat["avg"]), value)
         for name, e in window_percentiles(run, main_metric, start, end).items():
             est[f"{name}_latency_us"] = e
         if "p99_latency_us" not in est:
             # without .hdr interval logs percentiles cannot be recomputed for the window (and are
             # never averaged): YCSB's whole-run figures stay, without an interval
             row["window"] += "; p95/p99 over the whole run (no .hdr logs)"
-    rec = record_throughput(run) if batched else pd.DataFrame()
-    if not rec.empty:
-        r = _in(rec.groupby("t_s", as_index=False)["records_per_s"].sum(), start, end)
-        if len(r):
-            est["records_per_s"] = within_run(r["records_per_s"])
+    rec = record_throughput(run) if batched else None
+    if rec is not None and rec.height:
+        r = _in(_summed(rec, "records_per_s"), start, end)
+        if r.height:
+            est["records_per_s"] = within_run(values(r["records_per_s"]))
     for f, e in est.items():
         row[f] = e.value
         row[f"{f}_se"], row[f"{f}_df"] = e.se, e.df

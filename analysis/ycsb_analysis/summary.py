@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import polars as pl
 
 from .batched import BATCH_PREFIX, records_table
 from .bottleneck import cpu_figures
@@ -13,7 +14,7 @@ from .sides import side_of
 from .steady_state import FIGURES, steady_figures
 
 
-def main_operation(merged: MergedRun) -> pd.Series | None:
+def main_operation(merged: MergedRun) -> dict | None:
     """The run's busiest workload operation (OK latencies; model.is_workload_operation).
 
     A batch operation is preferred: with a binding that cannot batch, BatchedWorkload runs each
@@ -21,15 +22,17 @@ def main_operation(merged: MergedRun) -> pd.Series | None:
     for 10-record batches), but the phase is about the batches.
     """
     ops = merged.operations
-    if ops.empty:
+    if ops.is_empty():
         return None
-    cand = ops[~ops["failed"] & ~ops["intended"] & ops["structure"].isin(["", "hdrhistogram"])
-               & workload_operations(ops["operation"])]
-    if cand.empty:
+    cand = ops.filter(~pl.col("failed") & ~pl.col("intended")
+                      & pl.col("structure").is_in(["", "hdrhistogram"])
+                      & workload_operations(pl.col("operation")))
+    if cand.is_empty():
         return None
-    batches = cand[cand["operation"].str.startswith(BATCH_PREFIX)]
-    pool = batches if not batches.empty else cand
-    return pool.sort_values("operations", ascending=False).iloc[0]
+    batches = cand.filter(pl.col("operation").str.starts_with(BATCH_PREFIX))
+    pool = batches if batches.height else cand
+    row = pool.sort("operations", descending=True, maintain_order=True).row(0, named=True)
+    return {k: np.nan if v is None else v for k, v in row.items()}
 
 
 def _target(run: Run):
@@ -51,9 +54,8 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
     main = main_operation(merged)
     rec = records_table(run)
     ret = merged.returns
-    errors = 0 if ret.empty else int(ret.loc[
-        (ret["status"] != "OK") & ~ret["intended"].astype(bool)
-        & workload_operations(ret["operation"]), "count"].sum())
+    errors = int(ret.filter((pl.col("status") != "OK") & ~pl.col("intended")
+                            & workload_operations(pl.col("operation")))["count"].sum())
     row = {
         "run": run_label(run),
         "scenario": run.scenario,
@@ -82,10 +84,10 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
         "records_source": None,
         "skipped_lines": run.skipped_lines,
     }
-    if not rec.empty:
+    if rec.height:
         row["records_per_s"] = float(rec["records_per_s"].sum())
-        top = rec.sort_values("batches", ascending=False).iloc[0]
-        row["per_record_latency_us"] = float(top["per_record_latency_us"])
+        top = rec.sort("batches", descending=True, maintain_order=True).row(0, named=True)
+        row["per_record_latency_us"] = float(top["per_record_latency_us"] or np.nan)
         row["records_source"] = ",".join(sorted(set(rec["records_source"])))
     row["repeat"] = run.metadata.get("repeat")
     # a two-stage run (run-scenario --precision): its first stage's pairs fix the interval's sd
@@ -102,7 +104,7 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
         row[f"{f}_whole_run"] = row[f]
     operations = row["throughput_ops_per_s"] * row["runtime_ms"] / 1000.0
     row.update(steady_figures(run, main["metric"] if main is not None else None, skip,
-                              batched=not rec.empty))
+                              batched=rec.height > 0))
     row.update(cpu_figures(run, operations))
     return row
 

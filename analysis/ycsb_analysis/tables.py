@@ -1,7 +1,7 @@
 """The report's data files, written by polars: CSV, gzipped CSV and Parquet.
 
-The tables are built in pandas (where the merging and charting live) and handed to polars
-for writing. Two spellings keep the files as they were when pandas wrote them, so a script
+The tables are polars frames (the summary and the comparisons, still built in pandas, are
+handed over). Two spellings keep the files as they were when pandas wrote them, so a script
 that reads them is not surprised: ``True``/``False`` for flags, and an empty field for empty
 text as for a missing value.
 """
@@ -17,11 +17,27 @@ import polars as pl
 DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S%.3f"
 
 
-def as_polars(df: pd.DataFrame) -> pl.DataFrame:
-    """``df`` as a polars frame in the files' spelling (see the module's docstring)."""
+def polars_frame(df: pd.DataFrame | pl.DataFrame) -> pl.DataFrame:
+    """``df`` as a polars frame (a pandas column of mixed objects as text)."""
+    if isinstance(df, pl.DataFrame):
+        return df
     mixed = [c for c in df.columns if df[c].dtype == object
              and len({type(v) for v in df[c].dropna()}) > 1]
-    frame = pl.from_pandas(df.astype({c: str for c in mixed}) if mixed else df)
+    return pl.from_pandas(df.astype({c: str for c in mixed}) if mixed else df)
+
+
+def labelled(df: pd.DataFrame | pl.DataFrame, **values) -> pl.DataFrame:
+    """``df`` as polars with a column of each of ``values`` (a run's label, a client's
+    number) in front."""
+    frame = polars_frame(df)
+    return frame.select(
+        *[pl.repeat(v, frame.height, dtype=pl.Int64 if isinstance(v, int) else pl.String)
+          .alias(k) for k, v in values.items()], pl.exclude(*values))
+
+
+def as_polars(df: pd.DataFrame | pl.DataFrame) -> pl.DataFrame:
+    """``df`` as a polars frame in the files' spelling (see the module's docstring)."""
+    frame = polars_frame(df)
     return frame.with_columns(
         [pl.when(pl.col(c)).then(pl.lit("True")).when(pl.col(c).is_not_null())
          .then(pl.lit("False")).alias(c)
@@ -32,7 +48,7 @@ def as_polars(df: pd.DataFrame) -> pl.DataFrame:
     )
 
 
-def write_csv(df: pd.DataFrame, path: Path, compressed: bool = False) -> None:
+def write_csv(df: pd.DataFrame | pl.DataFrame, path: Path, compressed: bool = False) -> None:
     """``df`` as CSV (gzipped at its fastest level when ``compressed``: ~10× smaller)."""
     frame = as_polars(df)
     if not compressed:
@@ -42,8 +58,13 @@ def write_csv(df: pd.DataFrame, path: Path, compressed: bool = False) -> None:
         frame.write_csv(f, datetime_format=DATETIME_FORMAT)
 
 
-def write_parquet(frames: list[pd.DataFrame], path: Path) -> None:
+def write_parquet(frames: list[pl.DataFrame], path: Path) -> None:
     """The frames, one after the other (a column one lacks is missing there), as Parquet
     (zstd): a long run's status figures at ~1/50 of their log."""
-    joined = pl.concat([pl.from_pandas(f) for f in frames], how="diagonal_relaxed")
+    joined = pl.concat(frames, how="diagonal_relaxed")
     joined.write_parquet(path, compression="zstd", compression_level=1)
+
+
+def write_json(df: pd.DataFrame | pl.DataFrame, path: Path) -> None:
+    """``df`` as a JSON array of one object per row (the CSV file's figures, for a script)."""
+    polars_frame(df).to_pandas().to_json(path, orient="records", indent=1, date_format="iso")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from .batched import records_table
 from .hdr_logs import merge_histograms, percentiles
@@ -28,7 +28,8 @@ from .readers.final_report import split_metric
 LATENCY_STRUCTURES = ["", "hdrhistogram", "raw", "histogram"]
 # `READ-NOT_FOUND`: an operation's name, a dash and an upper-case status name
 _STATUS_NAMED = re.compile(r"^(?P<op>.+)-(?P<status>[A-Z_]+)$")
-_THROUGHPUT_COLUMNS = ["t_s", "metric", "operation", "failed", "ops_per_s"]
+THROUGHPUT_SCHEMA = {"t_s": pl.Float64, "metric": pl.String, "operation": pl.String,
+                     "failed": pl.Boolean, "ops_per_s": pl.Float64}
 
 
 def hdr_origin(run: Run, logs: list) -> float:
@@ -38,33 +39,46 @@ def hdr_origin(run: Run, logs: list) -> float:
     created); the status lines' wall clock is the client's local time, whose UTC offset the
     .hdr header gives. Without it (no readable StartTime, no status lines): the first .hdr
     interval's start, as before."""
-    first_interval = min(float(log.intervals["start_s"].min()) for log in logs)
+    first_interval = min(log.intervals["start_s"].min() if log.intervals.height else np.nan
+                         for log in logs)
     starts = []
     for c in run.clients:
         e = c.output.status_entries
         offsets = [log.utc_offset_s for log in c.hdr_logs.values() if log.utc_offset_s is not None]
-        if e.empty or not offsets:
+        if e.is_empty() or not offsets:
             return first_interval
-        starts.append((client_start(e) - pd.Timestamp(0)).total_seconds() - offsets[0])
+        starts.append(seconds(client_start(e)) - offsets[0])
     return min(starts, default=first_interval)
 
 
-def client_start(entries: pd.DataFrame) -> pd.Timestamp:
-    """When a client started, on its status lines' clock: its first entry's time less the
-    seconds elapsed by then."""
-    first = entries.loc[entries["time"].idxmin()]
-    return first["time"] - pd.to_timedelta(float(first["elapsed_s"]), unit="s")
+def epoch_ms(entries: pl.DataFrame) -> np.ndarray:
+    """The entries' times (status lines' clock) as epoch milliseconds."""
+    return entries["time"].dt.epoch("ms").to_numpy()
 
 
-def run_start(run: Run) -> pd.Timestamp | None:
-    """The earliest client start (:func:`client_start`)."""
+def seconds(ms):
+    """Milliseconds (an integer or an array of them) as seconds: whole seconds plus the rest,
+    as pandas reads a duration (so figures stay those of the pandas code, to the last bit)."""
+    whole, rest = np.divmod(ms, 1000)
+    return whole + rest / 1000.0
+
+
+def client_start(entries: pl.DataFrame) -> int:
+    """When a client started, on its status lines' clock (epoch ms): its first entry's time
+    less the seconds elapsed by then."""
+    i = entries["time"].arg_min()
+    return int(epoch_ms(entries)[i]) - round(float(entries["elapsed_s"][i]) * 1000)
+
+
+def run_start(run: Run) -> int | None:
+    """The earliest client start (:func:`client_start`, epoch ms)."""
     starts = [client_start(c.output.status_entries) for c in run.clients
-              if not c.output.status_entries.empty]
+              if c.output.status_entries.height]
     return min(starts) if starts else None
 
 
-def interval_lengths(entries: pd.DataFrame) -> pd.Series:
-    """Seconds covered by each entry, as YCSB measured them.
+def interval_lengths(entries: pl.DataFrame) -> np.ndarray:
+    """Seconds covered by each entry (in time order), as YCSB measured them.
 
     YCSB prints ``current ops/sec`` = operations since the previous entry / milliseconds
     since it (since the client's start for the first entry), so Δoperations / current ops/sec
@@ -73,20 +87,26 @@ def interval_lengths(entries: pd.DataFrame) -> pd.Series:
     Entries with no operation (current 0) or ``∞`` (0 ms) fall back to the time since the
     previous entry, and a first entry at ``∞`` covers no time at all.
     """
-    dt = entries["time"].diff().dt.total_seconds()
-    ops = entries["operations"].astype(float)
-    d_ops = ops.diff()
-    d_ops.iloc[0] = ops.iloc[0]
-    cur = entries["current_ops_per_s"].astype(float)
+    if entries.is_empty():
+        return np.array([], dtype=float)
+    dt = np.concatenate([[np.nan], seconds(np.diff(epoch_ms(entries)))])
+    ops = _floats(entries["operations"])
+    d_ops = np.concatenate([ops[:1], np.diff(ops)])
+    cur = _floats(entries["current_ops_per_s"])
     with np.errstate(divide="ignore", invalid="ignore"):
         measured = d_ops / cur
-    usable = np.isfinite(measured) & (cur > 0) & (d_ops > 0)
-    out = dt.where(~usable, measured)
-    if len(out) and not usable.iloc[0]:
-        first_elapsed = float(entries["elapsed_s"].iloc[0])
-        out.iloc[0] = 0.0 if (np.isinf(cur.iloc[0]) or ops.iloc[0] == 0 or first_elapsed == 0) \
+        usable = np.isfinite(measured) & (cur > 0) & (d_ops > 0)
+    out = np.where(usable, measured, dt)
+    if not usable[0]:
+        first_elapsed = float(entries["elapsed_s"][0])
+        out[0] = 0.0 if (np.isinf(cur[0]) or ops[0] == 0 or first_elapsed == 0) \
             else first_elapsed
-    return out.where(out >= 0, np.nan)
+    with np.errstate(invalid="ignore"):
+        return np.where(out >= 0, out, np.nan)
+
+
+def _floats(column: pl.Series) -> np.ndarray:
+    return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
 
 
 def grid(first: float, end: float, step: float) -> np.ndarray:
@@ -95,7 +115,7 @@ def grid(first: float, end: float, step: float) -> np.ndarray:
     return np.unique(np.minimum(first + step * np.arange(n + 1), end))
 
 
-def _metric_curves(run: Run, start: pd.Timestamp):
+def _metric_curves(run: Run, start: int):
     """Per client, each metric's operations as a cumulative count over time: ``{(metric,
     operation, failed): [(t, cumulative), …]}`` in order of first appearance, each client's
     interval lengths (> 0) and last time."""
@@ -103,28 +123,30 @@ def _metric_curves(run: Run, start: pd.Timestamp):
     steps, ends = [], []
     for c in run.clients:
         entries, meas = c.output.status_entries, c.output.status_measurements
-        if entries.empty or meas.empty or "count" not in meas:
+        if entries.is_empty() or meas.is_empty():
             continue
-        e = entries.sort_values("time")
-        e = e.assign(t_s=(e["time"] - start).dt.total_seconds(), length=interval_lengths(e))
-        steps.append(e["length"][e["length"] > 0].to_numpy())
+        e = entries.sort("time", maintain_order=True)
+        length = interval_lengths(e)
+        e = e.select("entry", t_s=pl.Series(seconds(epoch_ms(e) - start)),
+                     length=pl.Series(length))
+        steps.append(length[length > 0])
         ends.append(float(e["t_s"].max()))
-        wanted = meas[meas["count"].notna() & ~meas["intended"].astype(bool)
-                      & meas["structure"].isin(["", "hdrhistogram", "raw"])]
-        rows = wanted[["entry", "metric", "operation", "failed", "count"]].merge(
-            e[["entry", "t_s", "length"]], on="entry").sort_values("t_s")
-        for key, g in rows.groupby(["metric", "operation", "failed"], sort=False,
-                                   observed=True):
-            first_len = g["length"].iloc[0]
-            first_len = first_len if np.isfinite(first_len) else 0.0
+        wanted = meas.filter(pl.col("count").is_not_null() & ~pl.col("intended")
+                             & pl.col("structure").is_in(["", "hdrhistogram", "raw"]))
+        rows = wanted.select("entry", "metric", "operation", "failed", "count").join(
+            e, on="entry", maintain_order="left").sort("t_s", maintain_order=True)
+        for key, g in rows.group_by(["metric", "operation", "failed"], maintain_order=True):
+            first_len = g["length"][0]
+            first_len = first_len if first_len is not None and np.isfinite(first_len) else 0.0
             # a 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends
-            t = np.concatenate([[g["t_s"].iloc[0] - max(first_len, 1e-3)], g["t_s"]])
-            cum = np.concatenate([[0.0], np.cumsum(g["count"].to_numpy(dtype=float))])
-            curves.setdefault((key[0], key[1], bool(key[2])), []).append((t, cum))
+            t_s = g["t_s"].to_numpy()
+            t = np.concatenate([[t_s[0] - max(first_len, 1e-3)], t_s])
+            cum = np.concatenate([[0.0], np.cumsum(_floats(g["count"]))])
+            curves.setdefault((str(key[0]), str(key[1]), bool(key[2])), []).append((t, cum))
     return curves, steps, ends
 
 
-def operation_throughput(run: Run) -> pd.DataFrame:
+def operation_throughput(run: Run) -> pl.DataFrame:
     """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput of the workload's
     operations (model.is_workload_operation), clients summed.
 
@@ -139,7 +161,7 @@ def operation_throughput(run: Run) -> pd.DataFrame:
     start = run_start(run)
     curves, steps, ends = _metric_curves(run, start) if start is not None else ({}, [], [])
     if not curves:
-        return pd.DataFrame(columns=_THROUGHPUT_COLUMNS).astype({"failed": bool})
+        return pl.DataFrame(schema=THROUGHPUT_SCHEMA)
     all_steps = np.concatenate(steps)
     step = float(np.median(all_steps)) if len(all_steps) else 1.0
     edges = grid(min(t[0] for parts in curves.values() for t, _ in parts), max(ends), step)
@@ -154,16 +176,16 @@ def operation_throughput(run: Run) -> pd.DataFrame:
             cum += np.interp(edges, t, c, left=0.0, right=c[-1])
         with np.errstate(divide="ignore", invalid="ignore"):
             rate = np.diff(cum) / widths
-        frames.append(pd.DataFrame({"t_s": edges[1:][ok], "metric": metric,
-                                    "operation": operation, "failed": failed,
-                                    "ops_per_s": rate[ok]}))
+        n = int(ok.sum())
+        frames.append(pl.DataFrame({"t_s": edges[1:][ok], "metric": [metric] * n,
+                                    "operation": [operation] * n, "failed": [failed] * n,
+                                    "ops_per_s": rate[ok]}, schema=THROUGHPUT_SCHEMA))
     if not frames:
-        return pd.DataFrame(columns=_THROUGHPUT_COLUMNS).astype({"failed": bool})
-    out = pd.concat(frames, ignore_index=True)
-    return out.sort_values(["metric", "t_s"], kind="stable").reset_index(drop=True)
+        return pl.DataFrame(schema=THROUGHPUT_SCHEMA)
+    return pl.concat(frames).sort("metric", "t_s", maintain_order=True).fill_nan(None)
 
 
-def record_throughput(run: Run) -> pd.DataFrame:
+def record_throughput(run: Run) -> pl.DataFrame:
     """``t_s, operation, records_per_s, records_per_batch``: records/s of batch operations
     over time, clients summed.
 
@@ -172,43 +194,34 @@ def record_throughput(run: Run) -> pd.DataFrame:
     the phase's records per batch from the final report (OK records / batches; ``batchsize``
     when there is no ``-RECORDS`` block).
     """
-    columns = ["t_s", "operation", "records_per_s", "records_per_batch"]
-    rec = records_table(run)
-    if rec.empty:
-        return pd.DataFrame(columns=columns)
-    per_batch = (rec["records_ok"] / rec["batches"]).set_axis(rec["operation"])
-    thr = operation_throughput(run)
-    if thr.empty:
-        return pd.DataFrame(columns=columns)
-    out = thr[~thr["failed"] & thr["operation"].isin(per_batch.index)
-              & (thr["metric"] == thr["operation"])].copy()
-    out["records_per_batch"] = out["operation"].map(per_batch).to_numpy(dtype=float)
-    out["records_per_s"] = out["ops_per_s"] * out["records_per_batch"]
-    return out[columns].reset_index(drop=True)
+    per_batch = records_table(run).select(
+        "operation", records_per_batch=pl.col("records_ok") / pl.col("batches"))
+    return operation_throughput(run).filter(
+        ~pl.col("failed") & (pl.col("metric") == pl.col("operation"))
+    ).join(per_batch, on="operation", maintain_order="left").select(
+        "t_s", "operation", records_per_s=pl.col("ops_per_s") * pl.col("records_per_batch"),
+        records_per_batch="records_per_batch")
 
 
-def errors_over_time(run: Run) -> pd.DataFrame:
+def errors_over_time(run: Run) -> pl.DataFrame:
     """``t_s, metric, operation, status, errors_per_s``: failed operations per interval.
 
     Status lines carry failures as their own metrics: ``READ-FAILED`` by default, or
     ``READ-NOT_FOUND`` etc. with ``reportlatencyforerror=true`` / ``latencytrackederrors``.
     """
-    columns = ["t_s", "metric", "operation", "status", "errors_per_s"]
     thr = operation_throughput(run)
-    if thr.empty:
-        return pd.DataFrame(columns=columns)
-    known_ops = set(thr.loc[~thr["failed"], "operation"])
+    known_ops = set(thr.filter(~pl.col("failed"))["operation"])
     status_of, op_of = {}, {}
-    for metric, failed in thr[["metric", "failed"]].drop_duplicates().itertuples(index=False):
+    for metric, operation, failed in thr.select("metric", "operation", "failed").unique(
+            maintain_order=True).rows():
         named = _STATUS_NAMED.search(metric)
         if failed:
-            status_of[metric] = "FAILED"
+            status_of[metric], op_of[metric] = "FAILED", operation
         elif named and named["op"] in known_ops:
             status_of[metric], op_of[metric] = named["status"], named["op"]
-    err = thr[thr["metric"].isin(list(status_of))].copy()
-    err["status"] = err["metric"].map(status_of)
-    err["operation"] = [op_of.get(m, o) for m, o in zip(err["metric"], err["operation"])]
-    return err.rename(columns={"ops_per_s": "errors_per_s"})[columns]
+    return thr.filter(pl.col("metric").is_in(list(status_of))).select(
+        "t_s", "metric", operation=pl.col("metric").replace_strict(op_of),
+        status=pl.col("metric").replace_strict(status_of), errors_per_s="ops_per_s")
 
 
 def latency_lines(
@@ -224,22 +237,22 @@ def latency_lines(
     rank = {s: i for i, s in enumerate(LATENCY_STRUCTURES)}
     for c in run.clients:
         meas = c.output.status_measurements
-        if c.output.status_entries.empty or meas.empty:
+        if c.output.status_entries.is_empty() or meas.is_empty():
             continue
-        count = meas["count"]
-        rows = meas[(meas["intended"].astype(bool) == intended) & ~meas["failed"].astype(bool)
-                    & (count.isna() | (count > 0))
-                    & workload_operations(meas["operation"])]
-        for op, g in rows.groupby("operation", sort=False, observed=True):
-            place = g["structure"].astype(object).map(lambda s: rank.get(s, len(rank)))
-            g = g[place == place.min()]
-            t_s = (g["time"] - start).dt.total_seconds().to_numpy()
-            values = {col: g[col].to_numpy() for col in columns if col in g}
+        count = pl.col("count")
+        rows = meas.filter((pl.col("intended") == intended) & ~pl.col("failed")
+                           & (count.is_null() | (count > 0))
+                           & workload_operations(pl.col("operation")))
+        for (op,), g in rows.group_by("operation", maintain_order=True):
+            place = g["structure"].cast(pl.String).replace_strict(rank, default=len(rank))
+            g = g.filter(place == place.min())
+            t_s = seconds(epoch_ms(g) - start)
+            values = {col: _floats(g[col]) for col in columns if col in g.columns}
             out.setdefault(str(op), []).append((c.index, t_s, values))
     return out
 
 
-def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:
+def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pl.DataFrame:
     """``t_s, metric, operation, failed, count, clients, p50, p99, p99.9``: per-interval latency
     of all clients together, from their ``.hdr`` interval logs.
 
@@ -248,9 +261,9 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
     median end of those intervals since the clients' start (:func:`hdr_origin`). A metric is
     left out unless every client has a log of it.
     """
-    columns = ["t_s", "metric", "operation", "failed", "count", "clients"] + [
-        f"p{p:g}" for p in points
-    ]
+    schema = {"t_s": pl.Float64, "metric": pl.String, "operation": pl.String,
+              "failed": pl.Boolean, "count": pl.Int64, "clients": pl.Int64} | {
+                  f"p{p:g}": pl.Float64 for p in points}
     logs_by_metric: dict[str, list] = {}
     for c in run.clients:
         for metric, log in c.hdr_logs.items():
@@ -262,19 +275,20 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pd.DataFram
         and not m.startswith("Intended-")
         and is_workload_operation(split_metric(m).operation)
     }
-    all_logs = [log for logs in logs_by_metric.values() for log in logs if not log.intervals.empty]
+    all_logs = [log for logs in logs_by_metric.values() for log in logs if log.intervals.height]
     if not all_logs:
-        return pd.DataFrame(columns=columns)
+        return pl.DataFrame(schema=schema)
     t0 = hdr_origin(run, all_logs)
     rows = []
     for metric, logs in logs_by_metric.items():
         name = split_metric(metric)
         for t_s, merged, n in merged_ticks(logs, t0):
             if merged.total_count:
+                figures = percentiles(merged, points)
                 rows.append({"t_s": t_s, "metric": metric, "operation": name.operation,
-                             "failed": name.failed, "count": merged.total_count, "clients": n,
-                             **percentiles(merged, points)})
-    return pd.DataFrame(rows, columns=columns)
+                             "failed": name.failed, "count": merged.total_count, "clients": n}
+                            | {p: figures.get(p) for p in list(schema)[6:]})
+    return pl.DataFrame(rows, schema=schema)
 
 
 def merged_ticks(logs: list, t0: float):
@@ -284,7 +298,7 @@ def merged_ticks(logs: list, t0: float):
     interval of each other (rounding times to a grid would instead fold a run's short last
     interval into the one before)."""
     for k in range(max(len(log.histograms) for log in logs)):  # one per status tick: small
-        ticks = [(log.intervals.iloc[k], log.histograms[k])
+        ticks = [(log.intervals.row(k, named=True), log.histograms[k])
                  for log in logs if k < len(log.histograms)]
         ends = [iv["start_s"] + iv["length_s"] - t0 for iv, _ in ticks]
         yield float(np.median(ends)), merge_histograms([h for _, h in ticks]), len(ticks)

@@ -13,9 +13,9 @@ def returns_by_phase(out: Path) -> dict:
         assert run.clients, f"{meta.parent} has no parsable client output"
         r = merge.merge_clients(run).returns
         by_op = {}
-        for row in r.itertuples():
-            if not row.intended:
-                by_op.setdefault(row.operation, {})[row.status] = int(row.count)
+        for row in r.iter_rows(named=True):
+            if not row["intended"]:
+                by_op.setdefault(row["operation"], {})[row["status"]] = int(row["count"])
         result[meta.parent.name] = by_op
     return result
 

@@ -177,14 +177,13 @@ def test_s4_with_a_client_on_each_ray_node(fleet, run_dir, tmp_path):
             assert "[OVERALL], RunTime(ms)" in (d / f"client-{i}.out").read_text()
             assert " sec: " in (d / f"client-{i}.err").read_text()
             assert list((d / "hdr").glob(f"client-{i}-*.hdr"))
-        ops = merge.merge_clients(run).operations.set_index("metric")["operations"]
-        per_client = [
-            merge.merge_clients(model.Run(run.path, run.metadata, [c])).operations.set_index(
-                "metric"
-            )["operations"]
-            for c in run.clients
-        ]
-        for metric in ops.index:
+        def operations(r):
+            return dict(merge.merge_clients(r).operations.select("metric", "operations")
+                        .iter_rows())
+
+        ops = operations(run)
+        per_client = [operations(model.Run(run.path, run.metadata, [c])) for c in run.clients]
+        for metric in ops:
             assert ops[metric] == sum(pc.get(metric, 0) for pc in per_client), metric
     # the load: disjoint key ranges covering [0, recordcount)
     meta = json.loads((tmp_path / "cassandra-load" / "metadata.json").read_text())

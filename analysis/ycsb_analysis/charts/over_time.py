@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from .. import timeseries
 from ..model import Run, is_workload_operation, run_label
@@ -31,11 +31,10 @@ MANY_RUNS = 4
 MAX_RAW_POINTS = 20_000
 
 
-def _operation_lines(run: Run) -> dict[str, pd.DataFrame]:
+def _operation_lines(run: Run) -> dict[str, pl.DataFrame]:
     """Each workload operation's throughput rows (time, ops/s) that are not failures."""
-    df = timeseries.operation_throughput(run)
-    ok = df[~df["failed"].astype(bool)]
-    return dict(iter(ok.groupby("operation", sort=False)))
+    ok = timeseries.operation_throughput(run).filter(~pl.col("failed"))
+    return {op: g for (op,), g in ok.group_by("operation", maintain_order=True)}
 
 
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
@@ -49,21 +48,20 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     lines, units = [], {}
     for op in ops:
         for label, by_op in per_run.items():
-            rec = records[label]
-            rec = rec[rec["operation"] == op]
-            if not rec.empty:
+            rec = records[label].filter(pl.col("operation") == op)
+            if rec.height:
                 lines.append(Line(
                     op,
-                    f"{label} ({rec['records_per_batch'].iloc[0]:.3g} records/batch)",
-                    rec["t_s"].to_numpy(),
-                    rec["records_per_s"].to_numpy(),
+                    f"{label} ({rec['records_per_batch'][0]:.3g} records/batch)",
+                    _floats(rec["t_s"]),
+                    _floats(rec["records_per_s"]),
                     key=label,
                 ))
                 units.setdefault(op, set()).add("records/s")
                 continue
             if op in by_op:
                 d = by_op[op]
-                lines.append(Line(op, label, d["t_s"].to_numpy(), d["ops_per_s"].to_numpy(),
+                lines.append(Line(op, label, _floats(d["t_s"]), _floats(d["ops_per_s"]),
                                   key=label))
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
@@ -125,11 +123,11 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     for op in ops:
         for label in service:
             m = merged[label]
-            if m is not None and not m.empty:
-                dm = m[(m["operation"] == op) & ~m["failed"].astype(bool)]
-                if not dm.empty:
-                    lines += [Line(op, f"{label} {col} (clients merged)", dm["t_s"].to_numpy(),
-                                   dm[col].to_numpy(), styles[col], key=label) for col in wanted]
+            if m is not None and m.height:
+                dm = m.filter((pl.col("operation") == op) & ~pl.col("failed"))
+                if dm.height:
+                    lines += [Line(op, f"{label} {col} (clients merged)", _floats(dm["t_s"]),
+                                   _floats(dm[col]), styles[col], key=label) for col in wanted]
                     shown += wanted
                     continue
             for by_client, suffix in ((service[label].get(op, []), ""),
@@ -139,7 +137,7 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                     who = f"{label}{f' client {client}' if many else ''}"
                     drew = False
                     for col in wanted:
-                        if col in values and pd.notna(values[col]).any():
+                        if col in values and not np.isnan(values[col]).all():
                             style = "-." if suffix else styles[col]
                             lines.append(Line(op, f"{who} {col}{suffix}", t_s, values[col],
                                               style, key=who))
@@ -172,25 +170,25 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
         for c in r.clients:
             who = f"{label}{f' client {c.index}' if many else ''}"
             for panel, intended, g in _by_operation(c.output.timeseries):
-                g = g.sort_values("time_ms")
+                g = g.sort("time_ms", maintain_order=True)
                 lines.append(Line(panel, f"{who} average per interval{intended}",
-                                  g["time_ms"].to_numpy(dtype=float) / 1000.0,
-                                  g["average_latency_us"].to_numpy(dtype=float),
+                                  _floats(g["time_ms"]) / 1000.0,
+                                  _floats(g["average_latency_us"]),
                                   "--" if intended else "-", key=f"{who} average{intended}"))
             raw = c.output.raw_datapoints
-            if raw.empty and c.output.raw_total:
+            if raw.is_empty() and c.output.raw_total:
                 # Rows let go while reading (a long raw run): the per-second summary
                 # instead, median and maximum of each second.
                 lines += _summary_lines(c.output.raw_summary, who)
                 summed = True
-            t0 = float(raw["timestamp_ms"].min()) if not raw.empty else 0.0
+            t0 = float(raw["timestamp_ms"].min()) if raw.height else 0.0
             for panel, intended, g in _by_operation(raw):
-                if len(g) > MAX_RAW_POINTS:
-                    g = g.iloc[np.linspace(0, len(g) - 1, MAX_RAW_POINTS).astype(int)]
+                if g.height > MAX_RAW_POINTS:
+                    g = g[np.linspace(0, g.height - 1, MAX_RAW_POINTS).astype(int).tolist()]
                     thinned = True
                 lines.append(Line(panel, f"{who} each operation{intended}",
-                                  (g["timestamp_ms"].to_numpy(dtype=float) - t0) / 1000.0,
-                                  g["latency_us"].to_numpy(dtype=float), "", ",",
+                                  (_floats(g["timestamp_ms"]) - t0) / 1000.0,
+                                  _floats(g["latency_us"]), "", ",",
                                   key=f"{who} each{intended}"))
     if not lines:
         return []
@@ -210,10 +208,15 @@ def measured_latency_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     return [replace(chart, title=chart.title.replace("\n", " "))]
 
 
-def _by_operation(frame: pd.DataFrame):
+def _floats(column: pl.Series) -> np.ndarray:
+    """A column for drawing: floats, a missing value NaN."""
+    return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
+
+
+def _by_operation(frame: pl.DataFrame):
     """``(panel, " (intended)" or "", rows)`` of each workload operation's metric of
     ``frame``; the panel is the operation, its failures apart."""
-    for metric, g in (frame.groupby("metric", sort=False) if not frame.empty else ()):
+    for (metric,), g in frame.group_by("metric", maintain_order=True):
         name = split_metric(metric)
         if is_workload_operation(name.operation):
             yield (name.operation + (" failed" if name.failed else ""),
@@ -223,14 +226,14 @@ def _by_operation(frame: pd.DataFrame):
 def _summary_lines(summary, who: str) -> list[Line]:
     """Median and maximum per second of a raw run's summary (``readers.raw``)."""
     out = []
-    t0 = float(summary["interval_start_ms"].min()) if len(summary) else 0.0
+    t0 = float(summary["interval_start_ms"].min()) if summary.height else 0.0
     for panel, intended, g in _by_operation(summary):
-        t = (g["interval_start_ms"].to_numpy(dtype=float) - t0) / 1000.0
+        t = (_floats(g["interval_start_ms"]) - t0) / 1000.0
         for column, what, style in (("p50", "median", "--" if intended else "-"),
                                     ("max_latency_us", "max", ":")):
             # one point a second: thinned when drawn, a vector path (see VECTOR_SUMMARY_LINES)
             out.append(Line(panel, f"{who} {what} per second{intended}", t,
-                            g[column].to_numpy(dtype=float), style, key=f"{who} {what}{intended}",
+                            _floats(g[column]), style, key=f"{who} {what}{intended}",
                             raster=False))
     return out
 
@@ -251,8 +254,8 @@ def _error_lines(run: Run, label: str) -> list[Line]:
     """The lines (time, errors/s) of ``run`` per operation and status, sorted by them; none
     when no error was counted."""
     df = timeseries.errors_over_time(run)
-    if df.empty or not df["errors_per_s"].sum() > 0:
+    if not df["errors_per_s"].sum() > 0:
         return []
-    return [Line(f"{op} {status}", label, d["t_s"].to_numpy(), d["errors_per_s"].to_numpy(),
+    return [Line(f"{op} {status}", label, _floats(d["t_s"]), _floats(d["errors_per_s"]),
                  key=label)
-            for (op, status), d in df.groupby(["operation", "status"], sort=True)]
+            for (op, status), d in sorted(df.group_by(["operation", "status"]))]

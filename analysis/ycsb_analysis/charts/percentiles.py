@@ -69,13 +69,12 @@ def percentile_curves(runs: list[Run], out_dir: Path) -> list[Chart]:
         highest, lowest = 0.9, 0.5
         for label, (df, mx, total, intended) in by_run.items():
             any_intended |= intended
-            line, = ax.plot(df["percentile"] / 100.0, df["latency_us"], "--" if intended else "-",
+            p, us = df["percentile"].to_numpy() / 100.0, df["latency_us"].to_numpy()
+            line, = ax.plot(p, us, "--" if intended else "-",
                             color=colors[label.removesuffix(" intended")],
                             label=f"{label} (max {mx:,.0f} µs, {total:,} ops)")
-            ax.plot(df["percentile"].iloc[-1] / 100.0, df["latency_us"].iloc[-1], "o",
-                    color=line.get_color(), markersize=4)
-            highest = max(highest, float(df["percentile"].iloc[-1]) / 100.0)
-            lowest = min(lowest, float(df["percentile"].iloc[0]) / 100.0)
+            ax.plot(p[-1], us[-1], "o", color=line.get_color(), markersize=4)
+            highest, lowest = max(highest, float(p[-1])), min(lowest, float(p[0]))
         set_percentile_axis(ax, highest, lowest)
         ax.set_yscale("log")
         plain_log_labels(ax.yaxis)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
+import polars as pl
 
 from ..model import Run
 from ..servers import PANELS, origin_s, readable_table
@@ -22,11 +22,10 @@ OP_COLORS = {"READ": "tab:blue", "UPDATE": "tab:orange", "INSERT": "tab:green",
 
 def _throughput(ax, runs: list[Run], t0: float) -> None:
     for run in runs:
-        df = operation_throughput(run)
-        df = df[~df["failed"].astype(bool)]
+        df = operation_throughput(run).filter(~pl.col("failed"))
         shift = origin_s(run) - t0
-        for op, g in df.groupby("operation", sort=False):
-            ax.plot(g["t_s"] + shift, g["ops_per_s"], lw=1.2, label=op,
+        for (op,), g in df.group_by("operation", maintain_order=True):
+            ax.plot(g["t_s"].to_numpy() + shift, g["ops_per_s"].to_numpy(), lw=1.2, label=op,
                     color=OP_COLORS.get(op, "tab:grey"))
     handles = dict(zip(*reversed(ax.get_legend_handles_labels())))
     ax.legend(handles.values(), handles.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0),
@@ -35,12 +34,14 @@ def _throughput(ax, runs: list[Run], t0: float) -> None:
     ax.set_title("clients' throughput", fontsize=9)
 
 
-def _panel(ax, table: pd.DataFrame, metrics: list[str], colors: dict, t0: float) -> None:
+def _panel(ax, table: pl.DataFrame, metrics: list[str], colors: dict, t0: float) -> None:
     for style, metric in zip(STYLES, metrics):
         _, unit, factor = PANELS[metric]
-        for node, g in table[table["metric"] == metric].groupby("node", sort=True):
+        for (node,), g in sorted(table.filter(pl.col("metric") == metric).group_by("node")):
             y = g["value"] if factor is None else g["per_s"] * factor
-            ax.plot(g["t_ms"] / 1000.0 - t0, y, style, color=colors[node], lw=1.2, marker=".",
+            ax.plot((g["t_ms"] / 1000.0 - t0).to_numpy(),
+                    y.cast(pl.Float64).fill_null(float("nan")).to_numpy(), style,
+                    color=colors[node], lw=1.2, marker=".",
                     ms=3, label=f"{node} {metric.removesuffix('_total').replace('_', ' ')}")
         ax.set_ylabel(unit)
     ax.set_title(PANELS[metrics[0]][0], fontsize=9)
@@ -54,11 +55,11 @@ def servers_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
         groups.setdefault((r.scenario, r.timestamp, r.database), []).append(r)
     for (scenario, ts, db), group in groups.items():
         tables = [(r, readable_table(r)) for r in group]
-        tables = [(r, t) for r, t in tables if not t.empty]
+        tables = [(r, t) for r, t in tables if t.height]
         if not tables:
             continue
         group = [r for r, _ in tables]
-        table = pd.concat([t for _, t in tables], ignore_index=True)
+        table = pl.concat([t for _, t in tables])
         t0 = min(origin_s(r) for r in group)
         panels: dict[str, list[str]] = {}
         for m in (m for m in PANELS if m in set(table["metric"])):

@@ -15,5 +15,5 @@
 The large formats (status lines, raw datapoints) are read with polars: it reads a file's
 lines and runs each format's regular expression over a whole column in Rust, and writes the
 report's CSV and Parquet files, so one library does the reading and the writing without a
-scanner of our own; the rest of the package stays on pandas, to which the frames are handed.
+scanner of our own. Every frame a reader hands on is a polars frame (a missing figure: null).
 """

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import re
 
-import pandas as pd
 import polars as pl
 
 from .final_report import number
@@ -28,7 +27,7 @@ from .final_report import number
 JSON_START = re.compile(r"^\s*(?:\{|\[\s*\{)")
 
 
-def parse_exporter_text(text: str) -> pd.DataFrame:
+def parse_exporter_text(text: str) -> pl.DataFrame:
     """Either exporter's text → ``metric, measurement, value``. Raises ValueError if invalid."""
     decoder = json.JSONDecoder()
     items: list = []
@@ -45,9 +44,6 @@ def parse_exporter_text(text: str) -> pd.DataFrame:
     missing = {"metric", "measurement", "value"} - set().union(*(i.keys() for i in items))
     if missing:
         raise ValueError(f"objects lack {sorted(missing)}")
-    values = pl.Series([str(i.get("value")) for i in items])
-    return pd.DataFrame({
-        "metric": pd.Series([str(i.get("metric")) for i in items], dtype=object),
-        "measurement": pd.Series([str(i.get("measurement")) for i in items], dtype=object),
-        "value": values.to_frame("v").select(number(pl.col("v"))).to_series().to_numpy(),
-    })
+    return pl.DataFrame({k: [str(i.get(k)) for i in items]
+                         for k in ("metric", "measurement", "value")}).with_columns(
+        number(pl.col("value")))

@@ -18,11 +18,10 @@ rows of the same shape with the interval's start (ms) where the measurement's na
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
-import numpy as np
-import pandas as pd
 import polars as pl
 
 from .line_formats import REPORT_LINE
@@ -40,16 +39,20 @@ SUMMARY_COLUMNS = [
     "metric", "operation", "failed", "intended", "structure", "operations",
     "average_latency_us", "min_latency_us", "max_latency_us", "latency_variance_us",
 ]
+SUMMARY_SCHEMA = {"metric": pl.String, "operation": pl.String, "failed": pl.Boolean,
+                  "intended": pl.Boolean, "structure": pl.String} | {
+                      c: pl.Float64 for c in SUMMARY_COLUMNS[5:]}
+REPORT_SCHEMA = {"metric": pl.String, "measurement": pl.String, "value": pl.Float64}
 
 
 def number(text: pl.Expr) -> pl.Expr:
     """YCSB number text to Float64: the JVM locale's decimal comma (``841,93``;
     DecimalFormat("#.##") prints no grouping separator, so a comma is always the decimal
-    mark), ``∞`` (a first status interval of 0 ms), ``NaN``, 0.12's ``20323.0``; anything
-    else is null. One line at a time: :func:`.line_formats.ycsb_number` (tested to agree)."""
+    mark), ``∞`` (a first status interval of 0 ms), 0.12's ``20323.0``; ``NaN`` and anything
+    else is missing (null). One line at a time: :func:`.line_formats.ycsb_number`."""
     return (
         text.str.strip_chars().str.replace(",", ".", literal=True)
-        .str.replace("∞", "inf", literal=True).cast(pl.Float64, strict=False)
+        .str.replace("∞", "inf", literal=True).cast(pl.Float64, strict=False).fill_nan(None)
     )
 
 
@@ -57,15 +60,6 @@ def latency(text: pl.Expr) -> pl.Expr:
     """Like :func:`number`; Long.MAX_VALUE (an empty histogram's minimum) is null."""
     value = number(text)
     return pl.when(value >= float(LONG_MAX)).then(None).otherwise(value)
-
-
-def to_pandas_floats(frame: pl.DataFrame) -> pd.DataFrame:
-    """A polars frame as pandas, text as objects and missing numbers as NaN."""
-    out = frame.to_pandas()
-    for name, dtype in frame.schema.items():
-        if dtype == pl.String:
-            out[name] = out[name].astype(object).where(out[name].notna(), None)
-    return out
 
 
 def report_rows(lines: pl.DataFrame) -> pl.DataFrame:
@@ -127,38 +121,47 @@ def percentile_of(measurement: str) -> str | None:
     return m.group("p") if m else None
 
 
-def overall(report: pd.DataFrame) -> dict[str, float]:
+def overall(report: pl.DataFrame) -> dict[str, float]:
     """``[OVERALL]`` figures: ``runtime_ms`` and ``throughput_ops_per_s`` (NaN when absent)."""
-    o = report[report["metric"] == "OVERALL"].set_index("measurement")["value"]
-    o = o[~o.index.duplicated(keep="last")]
-    return {
-        "runtime_ms": float(o.get("RunTime(ms)", np.nan)),
-        "throughput_ops_per_s": float(o.get("Throughput(ops/sec)", np.nan)),
-    }
+    o = dict(report.filter(pl.col("metric") == "OVERALL").select("measurement", "value").rows())
+    return {"runtime_ms": _float(o.get("RunTime(ms)")),
+            "throughput_ops_per_s": _float(o.get("Throughput(ops/sec)"))}
 
 
-def gc_figures(report: pd.DataFrame) -> pd.DataFrame:
+def _float(v) -> float:
+    return math.nan if v is None else float(v)
+
+
+def gc_figures(report: pl.DataFrame) -> pl.DataFrame:
     """GC and JVM lines (``[TOTAL_GCS_PS_Scavenge], Count, 161`` ...) as figure rows."""
-    gc = report[report["metric"].str.match(_GC_METRIC.pattern, na=False)]
-    return gc[["metric", "measurement", "value"]].reset_index(drop=True)
+    return report.filter(pl.col("metric").str.contains(_GC_METRIC.pattern)).select(
+        "metric", "measurement", "value")
 
 
-def returns(report: pd.DataFrame) -> pd.DataFrame:
+def metric_parts(metrics: pl.Series) -> pl.DataFrame:
+    """``metric`` and its :func:`split_metric` parts (``operation, failed, intended,
+    structure``), one row per entry of ``metrics``."""
+    names = [split_metric(m) for m in metrics.to_list()]
+    return pl.DataFrame({
+        "metric": metrics, "operation": [n.operation for n in names],
+        "failed": [n.failed for n in names], "intended": [n.intended for n in names],
+        "structure": [n.structure for n in names]},
+        schema={"metric": pl.String, "operation": pl.String, "failed": pl.Boolean,
+                "intended": pl.Boolean, "structure": pl.String})
+
+
+def returns(report: pl.DataFrame) -> pl.DataFrame:
     """``[READ], Return=NOT_FOUND, 461`` → ``metric, operation, intended, status, count``.
 
     YCSB reports statuses under the bare operation name (never under ``-FAILED``), each count a
     whole number: a line whose count is not (``Return=OK, .134``, a mangled line) counts nothing.
     """
-    r = report[report["measurement"].str.startswith("Return=", na=False)]
-    r = r[r["value"].isna() | (r["value"] == r["value"].round())]
-    names = [split_metric(m) for m in r["metric"]]
-    return pd.DataFrame({
-        "metric": pd.Series(r["metric"].to_numpy(), dtype=object),
-        "operation": pd.Series([n.operation for n in names], dtype=object),
-        "intended": pd.Series([n.intended for n in names], dtype=bool),
-        "status": pd.Series(r["measurement"].str.slice(len("Return=")).to_numpy(), dtype=object),
-        "count": pd.Series(r["value"].fillna(0).to_numpy(), dtype="int64"),
-    })
+    value = pl.col("value")
+    r = report.filter(pl.col("measurement").str.starts_with("Return=")
+                      & (value.is_null() | (value == value.round())))
+    return metric_parts(r["metric"]).select("metric", "operation", "intended").with_columns(
+        status=r["measurement"].str.slice(len("Return=")),
+        count=r["value"].fill_null(0).cast(pl.Int64))
 
 
 _SUMMARY_MEASUREMENTS = {
@@ -174,45 +177,34 @@ _SUMMARY_MEASUREMENTS = {
 }
 
 
-def latency_summary(report: pd.DataFrame) -> pd.DataFrame:
+def latency_summary(report: pl.DataFrame) -> pl.DataFrame:
     """One row per latency metric: operations, average/min/max/variance and percentiles.
 
     Percentile columns are named ``p95``, ``p99``, ``p99.9`` ... whatever
     ``hdrhistogram.percentiles`` (or the raw type's fixed list) produced. An empty
     histogram's ``MinLatency(us), 9223372036854775807`` and ``AverageLatency(us), NaN``
-    become NaN.
+    become missing.
     """
-    r = report[
-        (report["metric"] != "OVERALL") & ~report["metric"].str.match(_GC_METRIC.pattern, na=False)
-    ]
-    r = r[~r["measurement"].str.startswith("Return=", na=False)]
-    if r.empty:
-        return pd.DataFrame(columns=SUMMARY_COLUMNS)
-    field = r["measurement"].map(_SUMMARY_MEASUREMENTS)
-    pct = r["measurement"].map(percentile_of)
-    col = field.where(field.notna(), "p" + pct.astype(object))
-    keep = col.notna()
-    r, col = r[keep], col[keep]
-    values = r["value"].mask(r["value"] >= 9.2e18)  # Long.MAX_VALUE minimum of an empty histogram
-    wide = (
-        pd.DataFrame(
-            {"metric": r["metric"].to_numpy(), "col": col.to_numpy(), "value": values.to_numpy()}
-        )
-        .drop_duplicates(["metric", "col"], keep="last")
-        .pivot(index="metric", columns="col", values="value")
-    )
-    wide = wide.reindex(list(dict.fromkeys(r["metric"])))
-    wide.columns.name = None
-    for c in SUMMARY_COLUMNS[5:]:
-        if c not in wide.columns:
-            wide[c] = np.nan
-    names = [split_metric(m) for m in wide.index]
-    wide.insert(0, "structure", [n.structure for n in names])
-    wide.insert(0, "intended", [n.intended for n in names])
-    wide.insert(0, "failed", [n.failed for n in names])
-    wide.insert(0, "operation", [n.operation for n in names])
-    wide = wide.reset_index().rename(columns={"index": "metric"})
-    return wide[SUMMARY_COLUMNS + percentile_columns(wide)]
+    measurement = pl.col("measurement")
+    r = report.filter((pl.col("metric") != "OVERALL")
+                      & ~pl.col("metric").str.contains(_GC_METRIC.pattern)
+                      & ~measurement.str.starts_with("Return="))
+    columns = {m: _SUMMARY_MEASUREMENTS.get(m) or (f"p{p}" if (p := percentile_of(m)) else None)
+               for m in r["measurement"].unique().to_list()}
+    r = r.with_columns(col=measurement.replace_strict(columns, default=None,
+                                                      return_dtype=pl.String)).drop_nulls("col")
+    if r.is_empty():
+        return pl.DataFrame(schema=SUMMARY_SCHEMA)
+    # (Long.MAX_VALUE: the minimum of an empty histogram)
+    r = r.with_columns(pl.when(pl.col("value") >= 9.2e18).then(None).otherwise("value")
+                       .alias("value"))
+    wide = (r.unique(["metric", "col"], keep="last", maintain_order=True)
+            .pivot(on="col", index="metric", values="value"))
+    wide = metric_parts(r["metric"].unique(maintain_order=True)).join(
+        wide, on="metric", how="left", maintain_order="left")
+    wide = wide.with_columns(pl.lit(None, pl.Float64).alias(c) for c in SUMMARY_COLUMNS[5:]
+                             if c not in wide.columns)
+    return wide.select(SUMMARY_COLUMNS + percentile_columns(wide))
 
 
 def block_of_line(line: str) -> str | None:
@@ -232,7 +224,7 @@ _BLOCK_MINIMUM = {
 _OVERALL_LINES = ("RunTime(ms)", "Throughput(ops/sec)")
 
 
-def incomplete_blocks(report: pd.DataFrame) -> list[str]:
+def incomplete_blocks(report: pl.DataFrame) -> list[str]:
     """Blocks of one final report that lack lines their kind always has, one phrase each:
     ``[UPDATE] lacks 99thPercentileLatency(us)``.
 
@@ -240,13 +232,12 @@ def incomplete_blocks(report: pd.DataFrame) -> list[str]:
     ``Return=`` lines aside), so a block with fewer lines than its siblings — or than the
     minimum of its type — was cut short. ``[OVERALL]`` always has run time and throughput.
     """
-    if report.empty:
-        return []
     problems = []
-    blocks = {
-        m: [x for x in g["measurement"] if not x.startswith("Return=")]
-        for m, g in report.groupby("metric", sort=False)
-    }
+    blocks: dict[str, list[str]] = {}
+    for m, x in report.select("metric", "measurement").rows():
+        lines = blocks.setdefault(m, [])
+        if not x.startswith("Return="):
+            lines.append(x)
     overall_lines = blocks.pop("OVERALL", None)
     if overall_lines is not None:
         missing = [x for x in _OVERALL_LINES if x not in overall_lines]

@@ -37,7 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+import polars as pl
 from hdrh.codec import HdrHistogramEncoder
 from hdrh.histogram import HdrHistogram
 
@@ -138,7 +138,7 @@ class HdrLog:
     path: str
     metric: str
     start_time_s: float  # epoch seconds
-    intervals: pd.DataFrame  # start_s (epoch), length_s, interval_max_s, count
+    intervals: pl.DataFrame  # start_s (epoch), length_s, interval_max_s, count
     histograms: list[CountsHistogram]  # one per interval row
     cut_line: str | None = None  # a last line without its newline (file cut): not read
     # the writing JVM's clock offset from UTC (seconds), from StartTime's readable part: the
@@ -217,9 +217,10 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
     starts_abs = np.array(starts, dtype=float)
     if len(starts_abs) and starts_abs.max() < 1e9:  # relative timestamps
         starts_abs = starts_abs + offset
-    intervals = pd.DataFrame({"start_s": starts_abs, "length_s": np.array(lengths, dtype=float),
-                              "interval_max_s": np.array(maxes, dtype=float),
-                              "count": [h.total_count for h in histograms]})
+    intervals = pl.DataFrame({"start_s": starts_abs, "length_s": lengths, "interval_max_s": maxes,
+                              "count": [h.total_count for h in histograms]},
+                             schema={"start_s": pl.Float64, "length_s": pl.Float64,
+                                     "interval_max_s": pl.Float64, "count": pl.Int64})
     name = metric or header.get("Logging for") or _metric_from_filename(path)
     return HdrLog(str(path), name, float(start or (starts_abs[0] if len(starts_abs) else 0.0)),
                   intervals, histograms, cut_line, _utc_offset(header.get("StartTime", ""), start))
@@ -246,10 +247,8 @@ def _metric_from_filename(path: Path) -> str:
     return m.group("metric") if m else path.stem
 
 
-def interval_percentiles(log: HdrLog, points=(50.0, 99.0, 99.9)) -> pd.DataFrame:
+def interval_percentiles(log: HdrLog, points=(50.0, 99.0, 99.9)) -> pl.DataFrame:
     """Per-interval percentiles of one log (``start_s``, ``count``, ``p50``, ``p99``...)."""
-    rows = []
-    for (_, iv), h in zip(log.intervals.iterrows(), log.histograms):
-        p = percentiles(h, points)
-        rows.append({"start_s": iv["start_s"], "length_s": iv["length_s"], **p})
-    return pd.DataFrame(rows)
+    return pl.DataFrame([{"start_s": iv["start_s"], "length_s": iv["length_s"],
+                          **percentiles(h, points)}
+                         for iv, h in zip(log.intervals.iter_rows(named=True), log.histograms)])

@@ -87,11 +87,13 @@ _REPORT_LINE = re.compile(REPORT_LINE)
 def ycsb_number(text: str) -> Optional[float]:
     """A number as YCSB prints it: the JVM locale's decimal comma (``841,93``; YCSB's
     DecimalFormat("#.##") prints no grouping separator, so a comma is always the decimal mark),
-    ``∞``, ``NaN``; None for anything else. The same rule as :func:`.final_report.number`."""
+    ``∞``; None for ``NaN`` and anything else (missing). The same rule as
+    :func:`.final_report.number`."""
     try:
-        return float(text.strip().replace(",", ".").replace("∞", "inf"))
+        value = float(text.strip().replace(",", ".").replace("∞", "inf"))
     except ValueError:
         return None
+    return None if math.isnan(value) else value
 
 
 class StatusLine(NamedTuple):

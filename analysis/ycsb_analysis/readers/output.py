@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from ..errors import UnreadableInput
@@ -34,12 +33,13 @@ from .lines import (
     utf8_blocks,
     withhold_cut_line,
 )
-from .parsed_output import ParsedOutput, empty_frame
+from .parsed_output import ParsedOutput
 
 # Raw datapoints kept as rows per file unless all are asked for; beyond this only their
 # per-second summary is kept, so memory does not grow with a long raw run. ycsb-report
 # writes the rows as plain CSV up to the same number (~10 MB).
 MAX_KEPT_RAW_ROWS = 250_000
+TIMESERIES_SCHEMA = {"metric": pl.String, "time_ms": pl.Float64, "average_latency_us": pl.Float64}
 
 
 class _TextReader:
@@ -170,12 +170,12 @@ class _TextReader:
                 source=self.source if n == 1 else f"{self.source}#{o + 1}",
                 report=_report_frame(report, o),
                 status_entries=status.entries_frame(mine) if mine is not None and mine.height
-                else empty_frame(status.ENTRY_COLUMNS),
+                else pl.DataFrame(schema=status.EMPTY_ENTRIES),
                 status_measurements=status.measurements_frame(
                     measurements.join(mine.select("entry"), on="entry", how="semi",
                                       maintain_order="left"), mine)
                 if mine is not None and mine.height and measurements is not None
-                else pd.DataFrame(columns=["entry", "metric", "count"]),
+                else pl.DataFrame(schema=status.EMPTY_MEASUREMENTS),
                 timeseries=_timeseries_frame(timeseries, o),
                 raw_datapoints=_raw_frame(rows, o, n),
                 line_counts=counts,
@@ -186,28 +186,22 @@ class _TextReader:
         return outputs
 
 
-def _report_frame(report: pl.DataFrame | None, output: int) -> pd.DataFrame:
+def _report_frame(report: pl.DataFrame | None, output: int) -> pl.DataFrame:
     if report is None:
-        return pd.DataFrame({"metric": pd.Series(dtype=object),
-                             "measurement": pd.Series(dtype=object),
-                             "value": pd.Series(dtype=float)})
-    mine = report.filter(pl.col("output") == output).select("metric", "measurement", "value")
-    return final_report.to_pandas_floats(mine)
+        return pl.DataFrame(schema=final_report.REPORT_SCHEMA)
+    return report.filter(pl.col("output") == output).select("metric", "measurement", "value")
 
 
-def _timeseries_frame(timeseries: pl.DataFrame | None, output: int) -> pd.DataFrame:
-    if timeseries is None or not (mine := timeseries.filter(pl.col("output") == output)).height:
-        return empty_frame(["metric", "time_ms", "average_latency_us"])
-    return final_report.to_pandas_floats(mine.select("metric", "time_ms", "average_latency_us"))
+def _timeseries_frame(timeseries: pl.DataFrame | None, output: int) -> pl.DataFrame:
+    if timeseries is None:
+        return pl.DataFrame(schema=TIMESERIES_SCHEMA)
+    return timeseries.filter(pl.col("output") == output).select(*TIMESERIES_SCHEMA)
 
 
-def _raw_frame(rows: pl.DataFrame | None, output: int, n: int) -> pd.DataFrame:
+def _raw_frame(rows: pl.DataFrame | None, output: int, n: int) -> pl.DataFrame:
     if rows is None:
-        return empty_frame(["metric", "timestamp_ms", "latency_us"])
-    mine = rows.filter(pl.col("output").clip(upper_bound=n - 1) == output)
-    if not mine.height:
-        return empty_frame(["metric", "timestamp_ms", "latency_us"])
-    return final_report.to_pandas_floats(mine.select("metric", "timestamp_ms", "latency_us"))
+        return pl.DataFrame(schema=raw.SCHEMA)
+    return rows.filter(pl.col("output").clip(upper_bound=n - 1) == output).select(*raw.SCHEMA)
 
 
 def _read_blocks(make_blocks: Callable[[], Iterator[bytes]], source: str,
@@ -261,7 +255,7 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES,
         outputs = _read_blocks(blocks, str(path), raw_rows)
     except OSError as e:
         raise UnreadableInput(path, f"cannot be read ({e.strerror or e})") from e
-    if not any(o.has_report or not o.status_entries.empty or not o.timeseries.empty
+    if not any(o.has_report or o.status_entries.height or o.timeseries.height
                or o.raw_total for o in outputs):
         raise UnreadableInput(path, _why_no_output(head_bytes, cut, outputs, encoding))
     for o in outputs:
@@ -301,9 +295,9 @@ def _exporter_output(path: Path, text: str) -> ParsedOutput:
     return ParsedOutput(
         source=str(path),
         report=report,
-        status_entries=empty_frame(status.ENTRY_COLUMNS),
-        status_measurements=empty_frame(["entry", "metric", "count"]),
-        timeseries=empty_frame(["metric", "time_ms", "average_latency_us"]),
-        raw_datapoints=empty_frame(["metric", "timestamp_ms", "latency_us"]),
-        line_counts={"report": len(report)},
+        status_entries=pl.DataFrame(schema=status.EMPTY_ENTRIES),
+        status_measurements=pl.DataFrame(schema=status.EMPTY_MEASUREMENTS),
+        timeseries=pl.DataFrame(schema=TIMESERIES_SCHEMA),
+        raw_datapoints=pl.DataFrame(schema=raw.SCHEMA),
+        line_counts={"report": report.height},
     )

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pandas as pd
+import polars as pl
 
 from . import final_report, raw
-
-
-def empty_frame(columns: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
 
 
 @dataclass
@@ -18,17 +14,18 @@ class ParsedOutput:
     """Everything one YCSB client printed for one run (possibly from two files: .out + .err)."""
 
     source: str
-    report: pd.DataFrame  # metric, measurement, value (every final-report figure)
-    status_entries: pd.DataFrame  # one row per status entry (status.ENTRY_COLUMNS)
-    status_measurements: pd.DataFrame  # one row per status entry and metric
-    timeseries: pd.DataFrame  # metric, time_ms, average_latency_us (timeseries type)
-    raw_datapoints: pd.DataFrame  # metric, timestamp_ms, latency_us (raw type; see below)
+    report: pl.DataFrame  # metric, measurement, value (every final-report figure)
+    status_entries: pl.DataFrame  # one row per status entry (status.ENTRY_COLUMNS)
+    status_measurements: pl.DataFrame  # one row per status entry and metric
+    timeseries: pl.DataFrame  # metric, time_ms, average_latency_us (timeseries type)
+    raw_datapoints: pl.DataFrame  # metric, timestamp_ms, latency_us (raw type; see below)
     line_counts: dict[str, int] = field(default_factory=dict)
     # Raw datapoints summed up per second while reading (readers.raw.COLUMNS, exact), how many
     # there were and how many had a negative latency. The rows themselves are kept only up to
     # MAX_KEPT_RAW_ROWS per file unless asked for (``parse_file(raw_rows=True)``): otherwise
     # ``raw_datapoints`` is empty though ``raw_total`` is not.
-    raw_summary: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=raw.COLUMNS))
+    raw_summary: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=raw.SUMMARY_SCHEMA))
     raw_total: int = 0
     raw_negative: int = 0
     # Completeness, in the reader's words: a last line without its newline (not read as
@@ -45,14 +42,14 @@ class ParsedOutput:
 
     @property
     def has_report(self) -> bool:
-        return not self.report.empty
+        return self.report.height > 0
 
     @property
-    def summary(self) -> pd.DataFrame:
+    def summary(self) -> pl.DataFrame:
         return final_report.latency_summary(self.report)
 
     @property
-    def returns(self) -> pd.DataFrame:
+    def returns(self) -> pl.DataFrame:
         return final_report.returns(self.report)
 
     @property
@@ -60,22 +57,22 @@ class ParsedOutput:
         return final_report.overall(self.report)
 
     @property
-    def gc(self) -> pd.DataFrame:
+    def gc(self) -> pl.DataFrame:
         return final_report.gc_figures(self.report)
 
     def combined_with(self, other: ParsedOutput) -> ParsedOutput:
         """Join a client's stdout and stderr parses (report from one, status from the other)."""
 
-        def cat(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
-            return b if a.empty else a if b.empty else pd.concat([a, b], ignore_index=True)
+        def cat(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
+            return b if a.is_empty() else a if b.is_empty() else pl.concat(
+                [a, b], how="diagonal_relaxed")
 
         entries_b, meas_b = other.status_entries, other.status_measurements
-        if not self.status_entries.empty and not entries_b.empty:
+        if self.status_entries.height and entries_b.height:
             # entry ids stay unique across the two files
             shift = int(self.status_entries["entry"].max()) + 1
-            entries_b = entries_b.assign(entry=entries_b["entry"] + shift)
-            if not meas_b.empty:
-                meas_b = meas_b.assign(entry=meas_b["entry"] + shift)
+            entries_b = entries_b.with_columns(pl.col("entry") + shift)
+            meas_b = meas_b.with_columns(pl.col("entry") + shift)
         counts = dict(self.line_counts)
         for k, v in other.line_counts.items():
             counts[k] = counts.get(k, 0) + v

@@ -13,7 +13,6 @@ operations ended), so memory holds about two minutes of datapoints, not the run.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import polars as pl
 
 from .final_report import LONG_MAX
@@ -24,6 +23,8 @@ PERCENTILES = (50.0, 90.0, 99.0, 99.9)
 COLUMNS = ["metric", "interval_start_ms", "count", "min_latency_us", "average_latency_us"] + \
     [f"p{p:g}" for p in PERCENTILES] + ["max_latency_us"]
 CLOSE_AFTER = 120
+SUMMARY_SCHEMA = {"metric": pl.String, "interval_start_ms": pl.Float64, "count": pl.Int64} | {
+    c: pl.Float64 for c in COLUMNS[3:]}
 
 
 class NotExact(Exception):
@@ -168,7 +169,7 @@ class RawSummary:
         self.closed_below[seen] = np.maximum(self.closed_below[seen],
                                              self.newest[seen] - CLOSE_AFTER)
 
-    def intervals(self, outputs: int) -> list[pd.DataFrame]:
+    def intervals(self, outputs: int) -> list[pl.DataFrame]:
         """The summary of each of ``outputs`` outputs (:data:`COLUMNS`; datapoints after the
         last output's report belong to it), metrics in order of their first datapoint."""
         last = outputs - 1
@@ -188,7 +189,7 @@ class RawSummary:
         for output in range(outputs):
             mine = {i: names[c] for (o, c), i in merged.items() if o == output}
             if rows is None or not mine:
-                out.append(pd.DataFrame(columns=COLUMNS))
+                out.append(pl.DataFrame(schema=SUMMARY_SCHEMA))
                 continue
             table = (
                 rows.filter(pl.col("series").is_in(list(mine)))
@@ -197,7 +198,7 @@ class RawSummary:
                               .alias("metric"))
                 .select(COLUMNS)
             )
-            out.append(table.to_pandas().astype({"metric": object}))
+            out.append(table)
         return out
 
     def negative_in(self, output: int, last: bool) -> int:

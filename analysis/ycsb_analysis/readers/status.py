@@ -21,11 +21,9 @@ classifier (lines.py) and the scenario runner, which matches single lines as the
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
 import polars as pl
 
-from .final_report import latency, number, percentile_columns, split_metric
+from .final_report import latency, metric_parts, number, percentile_columns
 from .line_formats import (
     EST_MARKER,
     ESTIMATE_END,
@@ -38,6 +36,10 @@ TIME_FORMAT = "%Y-%m-%d %H:%M:%S:%3f"
 ENTRY_COLUMNS = ["entry", "label", "time", "elapsed_s", "operations", "current_ops_per_s",
                  "est_completion"]
 TEXT_COLUMNS = ["metric", "operation", "structure", "format"]
+EMPTY_ENTRIES = {"entry": pl.Int64, "label": pl.String, "time": pl.Datetime("ms"),
+                 "elapsed_s": pl.Float64, "operations": pl.Float64,
+                 "current_ops_per_s": pl.Float64, "est_completion": pl.String}
+EMPTY_MEASUREMENTS = {"entry": pl.Int64, "metric": pl.Categorical, "count": pl.Float64}
 
 
 def joined_entries(lines: pl.DataFrame) -> pl.DataFrame:
@@ -117,45 +119,23 @@ def _measurements(entries: pl.DataFrame) -> pl.DataFrame:
     return rows.drop("row")
 
 
-def entries_frame(entries: pl.DataFrame) -> pd.DataFrame:
-    """The status entries as pandas, one row each: :data:`ENTRY_COLUMNS`."""
-    out = entries.select(ENTRY_COLUMNS).to_pandas()
-    for c in ("label", "est_completion"):
-        out[c] = out[c].astype(object).where(out[c].notna(), np.nan if c != "label" else "")
-    return out
+def entries_frame(entries: pl.DataFrame) -> pl.DataFrame:
+    """The status entries, one row each: :data:`ENTRY_COLUMNS` (no label: empty text)."""
+    return entries.select(ENTRY_COLUMNS).with_columns(pl.col("label").fill_null(""))
 
 
-def measurements_frame(rows: pl.DataFrame, entries: pl.DataFrame) -> pd.DataFrame:
-    """The measurement rows as pandas, with each metric name's parts and their entry's
-    ``time`` and ``elapsed_s``: ``entry, time, elapsed_s, metric, operation, failed, intended,
-    structure, format, count, …``, percentiles in rising order; text columns as Categoricals
-    of the names used (sorted, so the same whichever file or block they came from)."""
+def measurements_frame(rows: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
+    """The measurement rows with each metric name's parts and their entry's ``time`` and
+    ``elapsed_s``: ``entry, time, elapsed_s, metric, operation, failed, intended, structure,
+    format, count, …``, percentiles in rising order; text columns as Categoricals."""
     if not rows.height:
-        return pd.DataFrame(columns=["entry", "metric", "count"])
-    names = rows["metric"].unique().to_list()
-    parts = pl.DataFrame({
-        "metric": names,
-        "operation": [split_metric(n).operation for n in names],
-        "failed": [split_metric(n).failed for n in names],
-        "intended": [split_metric(n).intended for n in names],
-        "structure": [split_metric(n).structure for n in names],
-    })
-    pct = percentile_columns(rows)
-    rows = rows.join(parts, on="metric", how="left", maintain_order="left").join(
+        return pl.DataFrame(schema=EMPTY_MEASUREMENTS)
+    parts = metric_parts(rows["metric"].unique(maintain_order=True))
+    return rows.join(parts, on="metric", how="left", maintain_order="left").join(
         entries.select("entry", "time", "elapsed_s"), on="entry", how="left",
         maintain_order="left",
     ).select(
         "entry", "time", "elapsed_s", "metric", "operation", "failed", "intended", "structure",
-        "format", "count", "min_latency_us", "max_latency_us", "average_latency_us", *pct,
-    )
-    out = rows.drop(TEXT_COLUMNS).to_pandas()
-    for position, c in zip((3, 4, 7, 8), TEXT_COLUMNS):
-        out.insert(position, c, categorical(rows[c]))
-    return out
-
-
-def categorical(column: pl.Series) -> pd.Categorical:
-    """A text column as a pandas Categorical of the names used, sorted."""
-    names = sorted(column.drop_nulls().unique().to_list())
-    codes = column.cast(pl.Enum(names)).to_physical().fill_null(-1).to_numpy()
-    return pd.Categorical.from_codes(codes.astype(np.int64), pd.Index(names, dtype=object))
+        "format", "count", "min_latency_us", "max_latency_us", "average_latency_us",
+        *percentile_columns(rows),
+    ).with_columns(pl.col(TEXT_COLUMNS).cast(pl.Categorical))

@@ -95,8 +95,8 @@ def _ops_at(phase_dir: Path, moments: list) -> np.ndarray:
     x = np.array([m.timestamp() for m in moments])
     for c in load_phase_dir(phase_dir).clients:
         e = c.output.status_entries
-        t = np.array([ts.to_pydatetime().timestamp() for ts in e["time"]])
-        total += np.interp(x, t, e["operations"].to_numpy(dtype=float))
+        t = np.array([ts.timestamp() for ts in e["time"]])   # (naive: local time)
+        total += np.interp(x, t, e["operations"].to_numpy())
     return total
 
 

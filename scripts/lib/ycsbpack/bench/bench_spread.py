@@ -29,9 +29,9 @@ def _series(run):
     series = interval_throughput(run)
     w = window(run, series)
     start, end = w.start_s, w.end_s
-    t = series["t_s"]
+    t = series["t_s"].to_numpy()
     step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
-    return series.loc[(t > start + 1e-9) & (t <= end + 1e-9), "ops_per_s"].to_numpy(), step
+    return series["ops_per_s"].to_numpy()[(t > start + 1e-9) & (t <= end + 1e-9)], step
 
 
 def spread(results: Path) -> list:
