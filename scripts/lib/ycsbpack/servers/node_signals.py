@@ -10,10 +10,13 @@ already stopped; what is missing comes back as one sentence.
 """
 import os
 import signal
+import time
 from typing import Dict, Optional
 
 from ..core import procs
 from ..core.errors import ScriptError
+
+STOP_WAIT_S = 5
 
 
 def process_state(pid: int) -> Optional[str]:
@@ -82,6 +85,14 @@ class PausableNodes:
         if why:
             raise ScriptError(f"cannot pause node {node}: {why}")
         send(pids, signal.SIGSTOP)
+        # signals are delivered asynchronously: the pause begins once the kernel says stopped
+        deadline = time.monotonic() + STOP_WAIT_S
+        while any(process_state(p) not in ("T", None) for p in pids.values()):
+            if time.monotonic() > deadline:
+                send(pids, signal.SIGCONT)
+                raise ScriptError(f"node {node}'s processes {pids} were not stopped "
+                                  f"{STOP_WAIT_S} s after SIGSTOP")
+            time.sleep(0.02)
         return dict(pids)
 
     def resume_node(self, paused: Dict[str, int]) -> None:
