@@ -10,8 +10,9 @@ Three phases, each with its own results directory:
                     after a fixed time; HBase: once its client has recovered, every operation OK
                     again for a few seconds, the dead server's regions reopened elsewhere, or at
                     a bound; the checks need that recovery before the restart). How it goes
-                    down is --node-failure: `crash` (SIGKILL, a dead machine; the default) or
-                    `drain` (SIGTERM: Cassandra drains, an HBase region server closes its regions).
+                    down is the fault (--faults): `crash` (SIGKILL, a dead machine; the default)
+                    or `drain` (SIGTERM: Cassandra drains, an HBase region server closes its
+                    regions); a drain's phases are named fault-drain-*.
                     On HBase node N is region server N and its DataNode.
   fault-restarted   the node is restarted (Cassandra: until every node sees every node Up; HBase:
                     until a client sees every region server live); the same traffic.
@@ -24,8 +25,10 @@ keys after those: one contiguous range [R, R + N). The read-back reads each key 
 exactly once (sequential key chooser). Per database (Database.judge_fault in databases/): no
 acknowledged write may be missing (found >= acknowledged), and nothing may appear that cannot
 have been written.
-The verdict (fault-verdict.json next to the phases) lists every figure and check, the client's
-timeline (fault_timeline.py) and, on HBase, how long the dead server's regions were unavailable.
+The verdict (fault-verdict-<database>.json next to the phases; -drain.json for a drain) lists
+every figure and check, the client's timeline (fault_timeline.py), its measures
+(fault_measures.py) and, on HBase, how long the dead server's regions were unavailable.
+The pause fault is fault_pause.py; it shares this module's traffic, read-back and verdict.
 """
 import json
 import threading
