@@ -29,6 +29,7 @@ from ..runner.phase_runner import run_phase
 from . import fault_measures, fault_timeline
 from .fault_phase import (
     RECOVERED_QUIET_S,
+    START_ALLOWANCE_S,
     read_back_phase,
     restore_node,
     traffic_phase,
@@ -44,7 +45,6 @@ from .scenario_plan import Composite, Context
 # (HBase 6 s, Cassandra ~18 s), the long one above both.
 PAUSES = {"cluster": (15, 4, 20, 40, 120), "local": (10, 3, 15, 30, 120),
           "ci": (5, 3, 8, 25, 60)}
-START_ALLOWANCE_S = 60  # the client's start-up before its first operations (the phase's bound)
 
 
 def pause_step(ctx: Context) -> Composite:

@@ -51,6 +51,9 @@ RECOVERED_QUIET_S = 5
 TARGET_OPS = 40  # batches per second: bounds the keys to read back (~200 written per second)
 THREADS = 4
 NODE_FAILURES = {"crash": "SIGKILL", "drain": "SIGTERM"}
+# A phase timed from its client's first operations gets this much more for the client's start-up
+# (a 12-s restarted phase once ended before its client, 13 s in start-up, sent anything)
+START_ALLOWANCE_S = 60
 
 
 def _down_seconds(ctx: Context) -> int:
@@ -118,6 +121,30 @@ def read_back_phase(ctx: Context, files: list, name: str, index: int, tried: int
     return back
 
 
+def run_for(phase, out_dir: Path, seconds: float, stop_file: Path) -> Path:
+    """Runs the phase until `seconds` after its client's first operations (its stop file; the
+    phase's own time bound allows for the start-up); returns its directory."""
+    stop_file.unlink(missing_ok=True)
+    status = out_dir / phase.directory / "client-0.err"
+    cancel = threading.Event()
+
+    def stop_when_done():
+        while not cancel.wait(0.5):
+            if fault_timeline.first_operations_seen(status):
+                if not cancel.wait(seconds):
+                    stop_file.touch()
+                return
+
+    timer = threading.Thread(target=stop_when_done, daemon=True)
+    timer.start()
+    try:
+        return run_phase(phase, out_dir)
+    finally:
+        cancel.set()
+        timer.join()
+        stop_file.unlink(missing_ok=True)
+
+
 def restore_node(db, node: int, events: dict) -> None:
     """Starts node `node` again when it does not run (all of it), and waits until the cluster
     is whole (every node sees every node)."""
@@ -164,9 +191,10 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     down_counts = phase_return_counts(down_dir)
     tried_1 = sum(down_counts.get(fault_checks.WRITE, {}).values()) * batch
 
+    up_stop = out_dir / f"{prefix}-restarted-{db.name}.stop"
     up = traffic_phase(ctx, files, f"{prefix}-restarted", first_index + 1, loaded + tried_1,
-                       up_s)
-    up_dir = run_phase(up, out_dir)
+                       START_ALLOWANCE_S + up_s, {"ycsbpack.stopfile": str(up_stop)})
+    up_dir = run_for(up, out_dir, up_s, up_stop)
     up_counts = phase_return_counts(up_dir)
     tried = tried_1 + sum(up_counts.get(fault_checks.WRITE, {}).values()) * batch
 
