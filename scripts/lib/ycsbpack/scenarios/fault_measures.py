@@ -13,9 +13,11 @@ end of the phase):
   first bad second the first second after the fault began with a failed operation or no
                    successful one (none: the client never noticed the fault)
   recovery         from the end of the first bad second's predecessor to the end of the first
-                   later second with successes and no failure (`to_success_s`), and to the end
-                   of the first such second whose throughput is inside the pre-fault band
-                   (`to_band_s`; a catch-up burst above the band does not count)
+                   later second with no failure in which every operation that failed since
+                   has succeeded (`to_success_s`: a second of reads alone while every write
+                   still fails is not a recovery), and to the end of the first such second whose
+                   throughput is inside the pre-fault band (`to_band_s`; a catch-up burst above
+                   the band does not count)
 
 Durations are the status lines' own time stamps, so a client that stalled (a line late) counts
 its real length. Standard library only, like fault_timeline.py.
@@ -30,9 +32,10 @@ DEFINITIONS = {
     "outage_s": "longest run of seconds with no successful operation",
     "below_half_s": "seconds with fewer successes than half the pre-fault median",
     "recovery_to_success_s": "first second with a failure or no success -> first later second "
-                             "with successes and no failure",
-    "recovery_to_band_s": "first second with a failure or no success -> first later second with "
-                          "no failure and throughput inside the pre-fault band",
+                             "with no failure in which every operation that failed since "
+                             "succeeded",
+    "recovery_to_band_s": "the same start -> the first such second with throughput inside the "
+                          "pre-fault band",
 }
 
 
@@ -41,13 +44,17 @@ def _t(iso: str) -> datetime:
 
 
 def per_second(rows: List[dict]) -> List[dict]:
-    """[{"time", "ok", "failed"}] with every operation summed, from the first second with
-    operations on (the seconds before the client's start-up are not the database's)."""
+    """[{"time", "ok", "failed", "ok_by_op", "failed_by_op"}] with every operation summed, from
+    the first second with operations to the first in which the client's threads ended (the
+    seconds of its start-up and shut-down are not the database's)."""
     out = []
     for r in rows:
         ok, failed = sum(r["ok"].values()), sum(r["failed"].values())
         if out or ok or failed:
-            out.append({"time": r["time"], "ok": ok, "failed": failed})
+            out.append({"time": r["time"], "ok": ok, "failed": failed,
+                        "ok_by_op": r["ok"], "failed_by_op": r["failed"]})
+        if out and r.get("cleanup"):
+            break
     return out
 
 
@@ -98,7 +105,13 @@ def window(series: List[dict], fault_start: str, end: Optional[str], pre: Option
         return result
     t0 = _t(series[bad - 1]["time"]) if bad > 0 else _t(series[bad]["time"])
     result["first_bad_s"] = round((_t(series[bad]["time"]) - _t(fault_start)).total_seconds(), 1)
-    later = [i for i in idx if i > bad and series[i]["ok"] and not series[i]["failed"]]
+    failed_ops = set()
+    later = []
+    for i in (i for i in idx if i >= bad):
+        failed_ops |= {op for op, n in series[i]["failed_by_op"].items() if n}
+        if i > bad and series[i]["ok"] and not series[i]["failed"] \
+                and all(series[i]["ok_by_op"].get(op) for op in failed_ops):
+            later.append(i)
     if later:
         result["recovery_to_success_s"] = _since(series, later[0], t0)
         if pre is not None:

@@ -29,16 +29,20 @@ def _stamp(text: str) -> datetime:
 
 
 def timeline(status_file: Path) -> List[dict]:
-    """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client."""
+    """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client;
+    "cleanup": n on the lines where its threads ended (YCSB's CLEANUP)."""
     rows = []
     for line in status_file.read_text(errors="replace").splitlines():
         m = _STATUS.match(line)
         if not m:
             continue
         counts = dict((name, int(n)) for name, n in _METRIC.findall(m.group(4)))
-        rows.append({"time": _stamp(m.group(1)).isoformat(timespec="milliseconds"),
-                     "ok": {op: counts.get(op, 0) for op in OPERATIONS},
-                     "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS}})
+        row = {"time": _stamp(m.group(1)).isoformat(timespec="milliseconds"),
+               "ok": {op: counts.get(op, 0) for op in OPERATIONS},
+               "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS}}
+        if counts.get("CLEANUP"):  # the client's threads ending: the phase is over
+            row["cleanup"] = counts["CLEANUP"]
+        rows.append(row)
     return rows
 
 
