@@ -6,8 +6,7 @@ fault phase, on each database, a node crashed (SIGKILL) mid-run: on Cassandra CL
 failing while the node is down and CL ONE reads going on, on HBase the dead region server's
 regions reassigned; on both every acknowledged write read back; on Cassandra also the pause
 fault (node 3 stopped 3 s, then 25 s: marked down by its peers in the long pause only; ~113 s
-of CI). The eight slowest took 16
-minutes on 2 cores (a fresh-clone run of 2026-12-04).
+of CI). The eight slowest took 16 minutes on 2 cores (a fresh-clone run of 2026-12-04).
 
 Servers: those of shared_servers.py (conftest's `run_dir`: a 3-node Cassandra, a 3-node HBase and
 a MariaDB, started once for every test file that uses them); S4 starts and stops its own
