@@ -67,7 +67,7 @@ def test_s4_two_trials_a_database_on_fresh_servers_paired_a_b_b_a_verdicts_from_
             assert states[0]["bytes"] > 1_000_000  # the loaded table, not an empty directory
         meta = json.loads((out / "cassandra-update-heavy-threads-4-repeat-2" / "metadata.json")
                           .read_text())
-        assert meta["repeat"] == 2 and meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 12
+        assert meta["repeat"] == 2 and meta["warmup"]["in_run"] and meta["warmup"]["max_s"] == 8
         assert meta["cpu"]["server_cpu_s"]["cassandra-node1"] > 0 and meta["cpu"]["shared_machine"]
         # servers and clients on disjoint CPU sets, as the kernel reported them during the phase
         sets = meta["cpu"]["cpu_sets"]
@@ -142,7 +142,7 @@ def test_s4_aa_on_warm_servers_one_database_as_both_sides_from_the_same_saved_da
         design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5}
         assert run["trials_design"] == design and run["trials"] == 2, run["stopped"]
         assert run["trial_servers"] == "warm"
-        # (at CI scale a 12-s warm-up often ends NOT steady, which stops the trials too)
+        # (at CI scale an 8-s warm-up often ends NOT steady, which stops the trials too)
         assert run["stopped"].startswith(("precision planned: 2 pairs", "trial budget: 2",
                                           "a trial was NOT steady")), run["stopped"]
         steps = run["steps"]

@@ -4,8 +4,9 @@ Every scenario once, seconds per phase: each phase must leave a result the analy
 parses, with the operations the phase is about and no error status it does not expect; S2's
 fault phase, on each database, a node crashed (SIGKILL) mid-run: on Cassandra CL ALL writes
 failing while the node is down and CL ONE reads going on, on HBase the dead region server's
-regions reassigned; on both every acknowledged write read back. S4's trials, which start
-servers of their own, are in test_s4_trials_on_own_servers.py.
+regions reassigned; on both every acknowledged write read back; on Cassandra also the pause
+fault (node 3 stopped 3 s, then 25 s: marked down by its peers in the long pause only; ~113 s
+of CI). S4's trials, which start servers of their own, are in test_s4_trials_on_own_servers.py.
 
 Servers: those of shared_servers.py (conftest's `run_dir`: a 3-node Cassandra, a 3-node HBase and
 a MariaDB, started once for every test file that uses them). Nothing here uses the default
@@ -113,8 +114,8 @@ S2_PHASES = {
 }
 
 
-def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_dir, tmp_path):
-    p = run_scenario("S2", "cassandra", tmp_path, run_dir)
+def test_s2_on_three_nodes_a_crash_and_a_pause_lose_no_acknowledged_write(run_dir, tmp_path):
+    p = run_scenario("S2", "cassandra", tmp_path, run_dir, "--faults", "crash,pause")
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-3000:]
     found = returns_by_phase(tmp_path)
     meta = json.loads((tmp_path / "cassandra-read-batch1" / "metadata.json").read_text())
@@ -138,6 +139,20 @@ def test_s2_on_three_nodes_and_the_fault_phase_loses_no_acknowledged_write(run_d
     assert (verdict["node_failure"], verdict["signal"]) == ("crash", "SIGKILL")
     # the node the fault phase stopped runs again: the cluster is left as it was found
     assert "node3 answers CQL" in p.stdout
+    # the pause fault (SIGSTOP, SIGCONT): 3 s, below the ~18 s of the phi failure detector, then
+    # 25 s, above it; the peers mark node3 down in the long pause only, and up again
+    assert {"cassandra-fault-pause", "cassandra-fault-pause-read-back"} <= set(found)
+    pause = json.loads((tmp_path / "fault-verdict-cassandra-pause.json").read_text())
+    assert pause["failed"] == [], pause["lines"]
+    assert [x["length_s"] for x in pause["pauses"]] == [3, 25]
+    short, long_ = pause["effects"]
+    assert all(m["down_s"] is None for m in short["peers"].values()), short
+    assert all(m["down_s"] is not None and m["up_s"] is not None
+               for m in long_["peers"].values()), long_
+    assert pause["acknowledged_writes_lost"] == 0 and pause["keys_acknowledged"] > 0
+    assert pause["keys_found"] >= pause["keys_acknowledged"]
+    assert len(pause["measures"]["faults"]) == 2 and pause["measures"]["pre_fault"]["rate"] > 0
+    assert re.search(r"pause 25 s of node3: outage [\d.]+ s, [\d.]+ s below half rate, ", p.stdout)
 
 
 def hbase_status(run_dir):

@@ -1,5 +1,6 @@
 """The scenario pack without servers: workload files, plans, client splits, the fault verdict."""
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -267,13 +268,18 @@ def test_the_timeline_counts_ok_and_failed_batches_per_status_line(tmp_path):
     assert rows[0]["failed"] == {"BATCH_INSERT": 3, "BATCH_READ": 0}
 
 
+def _utc(stamp: str) -> str:
+    """A status line's stamp (the client JVM's local time: this machine's) in UTC ISO."""
+    return datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S:%f").astimezone(timezone.utc).isoformat()
+
+
 def test_unavailability_runs_from_the_first_to_the_last_failure_after_the_node_went_down(tmp_path):
     f = tmp_path / "client-0.err"
     lines = [status_line(s, 5, 0, 5, 0) for s in range(10, 15)]          # before: all OK
     lines += [status_line(s, 1, 3, 1, 2) for s in range(15, 25)]         # regions unassigned
     lines += [status_line(s, 5, 0, 5, 0) for s in range(25, 30)]         # reassigned
     f.write_text("\n".join(lines) + "\n")
-    down = fault_timeline._stamp("2026-11-24 00:40:14:500").isoformat()
+    down = _utc("2026-11-24 00:40:14:500")
     u = fault_timeline.unavailability(fault_timeline.timeline(f), down)
     assert u["BATCH_INSERT"]["first_failure_s"] == 0.5
     assert u["BATCH_INSERT"]["last_failure_s"] == 9.5
@@ -287,7 +293,7 @@ def test_unavailability_runs_from_the_first_to_the_last_failure_after_the_node_w
 
 def test_hbase_s_node_down_phase_ends_once_the_client_has_recovered_for_some_seconds(tmp_path):
     f = tmp_path / "client-0.err"
-    down = fault_timeline._stamp("2026-11-24 00:40:14:500").isoformat()
+    down = _utc("2026-11-24 00:40:14:500")
     before = [status_line(s, 5, 0, 5, 0) for s in range(10, 15)]
     unassigned = [status_line(s, 1, 3, 1, 2) for s in range(15, 25)]   # last failure +9.5 s
 

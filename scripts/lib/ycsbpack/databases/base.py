@@ -10,9 +10,10 @@ asks the Database.
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, ClassVar, Dict, FrozenSet, Optional, Tuple
+from typing import Callable, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 from ..core.errors import ScriptError
+from .fault_checks import WRITE, WRITE_RECORDS
 
 # What an acknowledged write survives (metadata.json "durability", phases/durability.py): one
 # scale for every database, so the analysis can hold the two sides of a comparison against
@@ -126,6 +127,64 @@ class Database(ABC):
         restarted, read-back; databases/fault_checks.py): the figures and the (check, ok)
         list."""
         self._not_here("fault phase")
+
+    # -- what a failed write means (every fault) -------------------------------------------------
+    # Return= statuses of a batch write that was refused before anything was written (failed,
+    # not indeterminate); any other failure may have landed
+    refused_writes: ClassVar[FrozenSet[str]] = frozenset()
+    # each row of a batch write succeeds or fails on its own (<WRITE>-RECORDS counts rows)
+    acknowledges_rows: ClassVar[bool] = False
+
+    def fault_outcomes(self, counts: dict) -> Dict[str, Dict[str, int]]:
+        """{operation: {"ok", "failed", "indeterminate"}} of a phase's Return= counts: a read
+        that failed changed nothing; a write that failed may have landed (indeterminate) unless
+        its status says it was refused first."""
+        out = {}
+        for op, by_status in counts.items():
+            if op.endswith("-RECORDS"):
+                continue
+            ok = by_status.get("OK", 0)
+            bad = {s: n for s, n in by_status.items() if s != "OK"}
+            maybe = (sum(n for s, n in bad.items() if s not in self.refused_writes)
+                     if op == WRITE else 0)
+            out[op] = {"ok": ok, "failed": sum(bad.values()) - maybe, "indeterminate": maybe}
+        return out
+
+    def write_keys(self, counts: dict, batch: int) -> Tuple[int, int]:
+        """(acknowledged keys, keys of failed writes that may have landed) of a phase."""
+        if self.acknowledges_rows:
+            rows = counts.get(WRITE_RECORDS, {})
+            return rows.get("OK", 0), sum(rows.values()) - rows.get("OK", 0)
+        writes = self.fault_outcomes({WRITE: counts.get(WRITE, {})})[WRITE]
+        return writes["ok"] * batch, writes["indeterminate"] * batch
+
+    # -- S2's pause fault (scenarios/fault_pause.py): SIGSTOP, later SIGCONT, of node i ---------
+    def pause_refusal(self, node: int) -> Optional[str]:
+        """What is missing to pause node `node` and resume it (in words); None when nothing."""
+        if not self.local:
+            return ("the cluster is not local (your own servers): the runner cannot signal its "
+                    "processes")
+        if not hasattr(self.server, "pause_refusal"):
+            return f"{self.title}'s local server has no processes per node to signal"
+        return self.server.pause_refusal(node)
+
+    def pause_node(self, node: int) -> Dict[str, int]:
+        """SIGSTOP to node `node`'s processes; returns them for resume_node."""
+        return self.server.pause_node(node)
+
+    def resume_node(self, paused: Dict[str, int]) -> None:
+        self.server.resume_node(paused)
+
+    def failure_detection(self) -> dict:
+        """How long a node that answers nothing goes unnoticed on the local cluster, from its
+        settings: {"seconds": float, "how": in words}."""
+        self._not_here("fault phase")
+
+    def pause_effects(self, node: int, pauses: List[dict]) -> dict:
+        """What the database did about each pause of node `node` ([{"length_s", "paused",
+        "resumed" (UTC ISO), "long"}]), from its logs and processes: {"pauses": [...],
+        "checks": [(what, ok)], "lines": [...]}."""
+        return {"pauses": [], "checks": [], "lines": []}
 
     def layout(self) -> Optional[dict]:
         """Where the data lives on the local cluster, recorded before and after the fault

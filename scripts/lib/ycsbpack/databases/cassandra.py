@@ -17,10 +17,11 @@ not yet marked down, ~19 s), or ERROR for a batch whose coordinator was killed w
 failed otherwise than UNAVAILABLE: found >= A (no acknowledged write is missing) and
 found <= A + M (nothing appears that was never written); with M = 0, found == A exactly.
 """
+import math
 import re
-from typing import Dict
+from typing import Dict, List
 
-from ..servers import cassandra_local
+from ..servers import cassandra_local, cassandra_logs
 from ..servers.local_servers import LocalCassandra
 from .base import MACHINE, NOTHING, PROCESS, Database, started_here
 from .fault_checks import READ, READ_BACK, WRITE, read_back
@@ -34,6 +35,9 @@ SHUTDOWN_ANSWER, SHUTDOWN_SHARE = "OVERLOADED", 0.01
 # does not retry non-idempotent statements): at most one per client thread, plus reads its
 # peers still sent it before they marked it down. Tolerated for at most 5% of the reads.
 CRASH_READ_SHARE = 0.05
+# The phi accrual failure detector (the pause fault): Cassandra's phi_convict_threshold default,
+# and the gossiper's round (one heartbeat a second)
+PHI_CONVICT_DEFAULT, GOSSIP_INTERVAL_S = 8.0, 1.0
 _DURABLE_WRITES = re.compile(r"durable_writes\s*=\s*(\w+)", re.I)
 
 
@@ -53,6 +57,7 @@ class Cassandra(Database):
     fault_traffic = "CL ALL batch writes + CL ONE batch reads"
     fault_overhead_s = 60
     fault_read_back = {"cassandra.readconsistencylevel": "ALL"}
+    refused_writes = frozenset({UNAVAILABLE})
 
     def local_server(self, run_dir, nodes, settings, cpus=None) -> LocalCassandra:
         return LocalCassandra(run_dir, nodes, settings.cassandra_address,
@@ -139,6 +144,46 @@ class Cassandra(Database):
                 "node_down": {"writes": w1, "reads": r1},
                 "restarted": {"writes": w2, "reads": r2},
                 "read_back": back.get(READ_BACK, {}), "checks": checks, "lines": lines}
+
+    def failure_detection(self) -> dict:
+        phi = float(self.server.setting("phi_convict_threshold") or PHI_CONVICT_DEFAULT)
+        seconds = phi * math.log(10) * GOSSIP_INTERVAL_S
+        return {"seconds": round(seconds, 1),
+                "how": f"phi_convict_threshold {phi:g} with gossip every {GOSSIP_INTERVAL_S:g} s: "
+                       f"the peers convict a silent node after about phi x ln 10 x the mean "
+                       f"heartbeat interval = {seconds:.0f} s"}
+
+    def pause_effects(self, node: int, pauses: List[dict]) -> dict:
+        """From each peer's system.log: when it marked the paused node DOWN and UP again."""
+        address = self.server.address(node)
+        peers = [i for i in range(1, self.server.nodes + 1) if i != node]
+        out, checks, lines = [], [], []
+        for k, p in enumerate(pauses):
+            until = pauses[k + 1]["paused"] if k + 1 < len(pauses) else None
+            marks = {f"node{i}": cassandra_logs.liveness_marks(self.server.node_log(i), address,
+                                                               p["paused"], until)
+                     for i in peers}
+            noticed = cassandra_logs.local_pause_noticed(self.server.node_log(node),
+                                                         p["paused"], until)
+            out.append({"length_s": p["length_s"], "peers": marks,
+                        "own_pause_noticed_s": noticed})
+            downs = [m["down_s"] for m in marks.values()]
+            said = "; ".join(f"{n} marked node{node} " + (
+                f"DOWN after {m['down_s']} s, UP after {m['up_s']} s" if m["down_s"] is not None
+                else "never DOWN") for n, m in marks.items())
+            lines.append(f"pause {p['length_s']} s of node{node}: {said}"
+                         + (f"; node{node} noticed its own pause after {noticed} s and did not "
+                            "convict its peers for it" if noticed is not None else ""))
+            if p["long"]:
+                checks += [(f"the peers marked node{node} down during its {p['length_s']} s pause",
+                            all(d is not None for d in downs)),
+                           (f"the peers marked node{node} up again after it resumed",
+                            all(m["up_s"] is not None for m in marks.values()))]
+            else:
+                checks.append((f"no peer marked node{node} down during its {p['length_s']} s "
+                               "pause (below the failure detection)",
+                               all(d is None for d in downs)))
+        return {"pauses": out, "checks": checks, "lines": lines}
 
     def start_script_server(self):
         # scripts/cassandra-local's defaults (or its run directory's last cluster)

@@ -16,7 +16,8 @@ from above is the keys tried: found >= A must hold; found - A is reported as "fa
 stored". Node N is region server N and DataNode N.
 """
 import re
-from typing import Dict, Optional
+import time
+from typing import Dict, List, Optional
 
 from ..servers import hbase_local, hbase_logs
 from ..servers.local_servers import LocalHBase
@@ -28,6 +29,10 @@ from .fault_checks import READ, READ_BACK, WRITE, WRITE_RECORDS, read_back
 # the regions 11-31 s after the crash in one CI run and 27-39 s in another, after a 45-s phase
 # had ended.
 DOWN_BOUND_S = {"cluster": 180, "local": 120, "ci": 120}
+# zookeeper.session.timeout when hbase-site.xml does not set it (HBase's default)
+ZK_SESSION_DEFAULT_MS = 90000
+# seconds a fenced region server gets to exit after it ran again
+FENCE_WAIT_S = 60
 _TABLE_DURABILITY = re.compile(r"DURABILITY\s*=>\s*'(\w+)'")
 
 
@@ -42,6 +47,7 @@ class HBase(Database):
     fault_traffic = "batch writes + batch reads"
     recovers_while_down = True
     fault_overhead_s = 90
+    acknowledges_rows = True
 
     def local_server(self, run_dir, nodes, settings, cpus=None) -> LocalHBase:
         zk, master, rs = settings.hbase_ports
@@ -141,6 +147,53 @@ class HBase(Database):
         """From the master's log: when it noticed the dead region server, and when each of its
         regions was open again elsewhere (seconds after the node went down)."""
         return hbase_logs.region_recovery(self.server.run_dir, node, node_down)
+
+    def failure_detection(self) -> dict:
+        ms = int(self.server.site_setting("zookeeper.session.timeout") or ZK_SESSION_DEFAULT_MS)
+        return {"seconds": ms / 1000,
+                "how": f"zookeeper.session.timeout {ms} ms: the master declares a silent region "
+                       "server dead when its ZooKeeper session expires"}
+
+    def pause_effects(self, node: int, pauses: List[dict]) -> dict:
+        """From the master's log: whether it declared region server `node` dead during each
+        pause; after a long one, from the region server's log and process: whether it was
+        fenced (aborted when it ran again, and exited)."""
+        port = self.server.regionserver_port + node - 1
+        master = self.server.process_log("master")
+        rs = f"regionserver-{node}"
+        out, checks, lines = [], [], []
+        for k, p in enumerate(pauses):
+            until = pauses[k + 1]["paused"] if k + 1 < len(pauses) else None
+            dead = hbase_logs.declared_dead(master, port, p["paused"], until)
+            facts = {"length_s": p["length_s"], "declared_dead_s": dead}
+            said = (f"the master declared region server {node} dead after {dead} s"
+                    if dead is not None else f"the master did not declare region server {node} "
+                                             "dead")
+            if p["long"]:
+                deadline = time.monotonic() + FENCE_WAIT_S
+                while self.server.node_pids(node).get(rs) and time.monotonic() < deadline:
+                    time.sleep(1)
+                fenced = hbase_logs.fencing(self.server.process_log(rs), p["resumed"])
+                exited = not self.server.node_pids(node).get(rs)
+                facts.update(fenced, process_exited=exited)
+                said += (f"; on resume it logged YouAreDeadException after "
+                         f"{fenced['you_are_dead_s']} s, aborted after {fenced['aborting_s']} s "
+                         f"({fenced['abort_reason'] or 'no ABORTING line'}), process "
+                         + ("exited" if exited else f"still running after {FENCE_WAIT_S} s"))
+                checks += [(f"the master declared region server {node} dead during its "
+                            f"{p['length_s']} s pause (ZooKeeper session expired)",
+                            dead is not None),
+                           (f"region server {node} was fenced when it resumed "
+                            "(YouAreDeadException in its log, its process exited)",
+                            fenced["you_are_dead_s"] is not None and exited)]
+            else:
+                checks.append((f"the master did not declare region server {node} dead during "
+                               f"its {p['length_s']} s pause (below the ZooKeeper session "
+                               "timeout)", dead is None))
+            out.append(facts)
+            lines.append(f"pause {p['length_s']} s of region server {node} and DataNode "
+                         f"{node}: {said}")
+        return {"pauses": out, "checks": checks, "lines": lines}
 
     def start_script_server(self):
         # the ports of run/hbase's last start (hbase.json), else hbase-local's defaults

@@ -80,7 +80,7 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
         ctx = Context(s, target, settings.scale, settings.clients,
                       target.connection(settings.hosts.get(db)),
                       settings.user_files, settings.user_properties,
-                      node_failure=settings.node_failure, quick=quick, out_dir=out,
+                      faults=settings.faults, quick=quick, out_dir=out,
                       repeat=trial if numbered else 0,
                       repeats=settings.trials.planned if numbered else 1,
                       client_cp=settings.client_cp)

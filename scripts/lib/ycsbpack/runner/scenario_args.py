@@ -7,6 +7,7 @@ from typing import Dict, List, Optional
 from ..core import cpu_sets
 from ..core.errors import ArgParser, ScriptError
 from ..databases import NAMES, database
+from ..scenarios import fault_list
 from .capacity import Objective, add_capacity_option, parse_objective
 from .trials import TrialRule, add_trial_options, trial_rule
 
@@ -31,7 +32,8 @@ class Settings:
     hbase_ports: tuple = (2181, 16000, 16020)
     keep_going: bool = False
     dry_run: bool = False
-    node_failure: str = "crash"   # S2's fault phase: crash (SIGKILL) or drain (SIGTERM)
+    # S2's faults, one fault phase each, in this order (scenarios/fault_list.py)
+    faults: List[str] = field(default_factory=lambda: list(fault_list.DEFAULT))
     mysql_port: int = 13306
     trials: TrialRule = field(default_factory=TrialRule)  # --repeat, --precision, budgets
     warmup: bool = True        # warm up before measured run phases (--no-warmup: not)
@@ -143,9 +145,14 @@ def parser(doc: str) -> argparse.ArgumentParser:
                        help="split: local servers on the first half of the cores, clients on the "
                             "other half; shared: both on every core; auto (default): split from "
                             f"{cpu_sets.AUTO_MIN_CORES} cores on (docs/method.md)")
-    local.add_argument("--node-failure", choices=["crash", "drain"], default="crash",
-                       help="how S2's fault phase takes a node down: crash = SIGKILL, a dead "
-                            "machine (default); drain = SIGTERM, a graceful stop")
+    local.add_argument("--faults", type=fault_list.parse_faults, metavar="FAULTS",
+                       help="S2's faults, one fault phase each, in this order (comma list; "
+                            "default crash): crash = node 3 killed (SIGKILL), a dead machine; "
+                            "drain = stopped (SIGTERM); pause = stopped (SIGSTOP) and resumed "
+                            "(SIGCONT), shorter and longer than the failure detection "
+                            "(docs/fault-phase.md)")
+    local.add_argument("--node-failure", choices=["crash", "drain"],
+                       help="the older spelling of --faults crash or --faults drain")
     return p
 
 
@@ -163,6 +170,11 @@ def settings_from(args) -> Settings:
                           "--hbase-hosts (HBase ZooKeeper quorum)")
     if args.slo_check and not args.slo:
         raise ScriptError("--slo-check checks the capacity a search found: give --slo too")
+    if args.faults and args.node_failure:
+        raise ScriptError("--node-failure is the older spelling of --faults: give one of them "
+                          f"(--faults {args.node_failure} for --node-failure {args.node_failure})")
+    faults = args.faults or ([args.node_failure] if args.node_failure
+                             else list(fault_list.DEFAULT))
     if args.clients < 1:
         raise ScriptError(f"--clients {args.clients}: give 1 or more")
     props = key_values(args.properties, "-p")
@@ -182,7 +194,7 @@ def settings_from(args) -> Settings:
     return Settings(args.scale, args.clients, hosts, [str(Path(f).resolve()) for f in args.files],
                     props, args.run_dir.resolve() if args.run_dir else None,
                     args.cassandra_address, args.cassandra_jmx_port, ports, args.keep_going,
-                    args.dry_run, args.node_failure, args.mysql_port, trial_rule(args),
+                    args.dry_run, faults, args.mysql_port, trial_rule(args),
                     not args.no_warmup, args.ray, args.clients_per_node,
                     [o.strip() for o in (args.only or "").split(",") if o.strip()],
                     parse_objective(args.slo) if args.slo else None, args.slo_check,

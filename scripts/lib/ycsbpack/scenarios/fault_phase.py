@@ -10,8 +10,9 @@ Three phases, each with its own results directory:
                     after a fixed time; HBase: once its client has recovered, every operation OK
                     again for a few seconds, the dead server's regions reopened elsewhere, or at
                     a bound; the checks need that recovery before the restart). How it goes
-                    down is --node-failure: `crash` (SIGKILL, a dead machine; the default) or
-                    `drain` (SIGTERM: Cassandra drains, an HBase region server closes its regions).
+                    down is the fault (--faults): `crash` (SIGKILL, a dead machine; the default)
+                    or `drain` (SIGTERM: Cassandra drains, an HBase region server closes its
+                    regions); a drain's phases are named fault-drain-*.
                     On HBase node N is region server N and its DataNode.
   fault-restarted   the node is restarted (Cassandra: until every node sees every node Up; HBase:
                     until a client sees every region server live); the same traffic.
@@ -24,8 +25,10 @@ keys after those: one contiguous range [R, R + N). The read-back reads each key 
 exactly once (sequential key chooser). Per database (Database.judge_fault in databases/): no
 acknowledged write may be missing (found >= acknowledged), and nothing may appear that cannot
 have been written.
-The verdict (fault-verdict.json next to the phases) lists every figure and check, the client's
-timeline (fault_timeline.py) and, on HBase, how long the dead server's regions were unavailable.
+The verdict (fault-verdict-<database>.json next to the phases; -drain.json for a drain) lists
+every figure and check, the client's timeline (fault_timeline.py), its measures
+(fault_measures.py) and, on HBase, how long the dead server's regions were unavailable.
+The pause fault is fault_pause.py; it shares this module's traffic, read-back and verdict.
 """
 import json
 import threading
@@ -36,7 +39,7 @@ from pathlib import Path
 from ..core.errors import ScriptError
 from ..databases import fault_checks
 from ..phases.phase_runner import run_phase
-from . import fault_timeline
+from . import fault_measures, fault_timeline
 from .report_counts import phase_return_counts
 from .scenario_plan import Composite, Context
 
@@ -48,6 +51,9 @@ RECOVERED_QUIET_S = 5
 TARGET_OPS = 40  # batches per second: bounds the keys to read back (~200 written per second)
 THREADS = 4
 NODE_FAILURES = {"crash": "SIGKILL", "drain": "SIGTERM"}
+# A phase timed from its client's first operations gets this much more for the client's start-up
+# (a 12-s restarted phase once ended before its client, 13 s in start-up, sent anything)
+START_ALLOWANCE_S = 60
 
 
 def _down_seconds(ctx: Context) -> int:
@@ -55,7 +61,8 @@ def _down_seconds(ctx: Context) -> int:
     return ctx.database.fault_down_s(ctx.scale, TIMINGS[ctx.scale][0])
 
 
-def fault_step(ctx: Context) -> Composite:
+def fault_step(ctx: Context, how: str = "crash") -> Composite:
+    """The node-down fault `how` (crash or drain): its three phases and its verdict."""
     down_s, stop_after, up_s = TIMINGS[ctx.scale]
     db = ctx.database
     node = db.server.nodes
@@ -65,14 +72,91 @@ def fault_step(ctx: Context) -> Composite:
     else:
         what = f"a {down_s} s run of {db.fault_traffic}"
     return Composite(
-        "fault", f"{db.node_name(node)} {ctx.node_failure}ed "
-                 f"({NODE_FAILURES[ctx.node_failure]}) {stop_after} s after the first operations "
-                 f"of {what}, restarted, {up_s} s more, read-back of every key",
-        lambda first_index: run_fault(ctx, first_index, out_dir=ctx.out_dir),
+        step_name(how), f"{db.node_name(node)} {how}ed "
+                        f"({NODE_FAILURES[how]}) {stop_after} s after the first operations "
+                        f"of {what}, restarted, {up_s} s more, read-back of every key",
+        lambda first_index: run_fault(ctx, first_index, out_dir=ctx.out_dir, how=how),
         phases=3, estimate_s=down_s + up_s + db.fault_overhead_s)
 
 
-def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
+def step_name(fault: str) -> str:
+    """The fault's step and the prefix of its phases: `fault` for the crash (the name it had
+    when it was S2's only fault), `fault-<name>` for the others."""
+    return "fault" if fault == "crash" else f"fault-{fault}"
+
+
+def verdict_file(out_dir: Path, db_name: str, fault: str) -> Path:
+    """fault-verdict-<database>.json for the crash (as before the other faults), else
+    fault-verdict-<database>-<fault>.json."""
+    suffix = "" if fault == "crash" else f"-{fault}"
+    return out_dir / f"fault-verdict-{db_name}{suffix}.json"
+
+
+def traffic_phase(ctx: Context, files: list, name: str, index: int, start_key: int,
+                  seconds: int, extra: dict = None):
+    """The fault traffic: batch reads of the loaded keys [0, recordcount) and batch inserts of
+    new keys from `start_key`, TARGET_OPS batches/s, status every second, for `seconds`."""
+    loaded = int(ctx.merged(files)["recordcount"])
+    p = ctx.phase(name, "run", files, THREADS, target=TARGET_OPS, group="fault",
+                  properties={"insertstart": "0", "insertcount": str(loaded),
+                              "recordcount": str(start_key), "maxexecutiontime": str(seconds),
+                              # time-bound, whatever a scale file says about counts
+                              "operationcount": "2000000000",
+                              "status.interval": "1", **(extra or {})})
+    p.index = index
+    return p
+
+
+def read_back_phase(ctx: Context, files: list, name: str, index: int, tried: int):
+    """Reads each of the `tried` keys from recordcount on exactly once (sequential)."""
+    loaded = int(ctx.merged(files)["recordcount"])
+    read_back = {"workload": "site.ycsb.workloads.CoreWorkload", "readproportion": "1",
+                 "updateproportion": "0", "insertproportion": "0", "scanproportion": "0",
+                 "requestdistribution": "sequential", "batchsize": "1",
+                 "insertstart": str(loaded), "insertcount": str(tried),
+                 "recordcount": str(loaded + tried), "operationcount": str(tried),
+                 "maxexecutiontime": "600", **ctx.database.fault_read_back}
+    back = ctx.phase(name, "run", files, THREADS, group="fault", properties=read_back)
+    back.index = index
+    return back
+
+
+def run_for(phase, out_dir: Path, seconds: float, stop_file: Path) -> Path:
+    """Runs the phase until `seconds` after its client's first operations (its stop file; the
+    phase's own time bound allows for the start-up); returns its directory."""
+    stop_file.unlink(missing_ok=True)
+    status = out_dir / phase.directory / "client-0.err"
+    cancel = threading.Event()
+
+    def stop_when_done():
+        while not cancel.wait(0.5):
+            if fault_timeline.first_operations_seen(status):
+                if not cancel.wait(seconds):
+                    stop_file.touch()
+                return
+
+    timer = threading.Thread(target=stop_when_done, daemon=True)
+    timer.start()
+    try:
+        return run_phase(phase, out_dir)
+    finally:
+        cancel.set()
+        timer.join()
+        stop_file.unlink(missing_ok=True)
+
+
+def restore_node(db, node: int, events: dict) -> None:
+    """Starts node `node` again when it does not run (all of it), and waits until the cluster
+    is whole (every node sees every node)."""
+    if db.server.running_nodes_count() < db.server.nodes:
+        print(f"== restarting {db.node_name(node)}", flush=True)
+        events["restart_begin"] = utc_now()
+        db.server.start_node(node)
+        db.server.wait_all_up()
+        events["restart_done"] = utc_now()
+
+
+def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash") -> dict:
     _, stop_after, up_s = TIMINGS[ctx.scale]
     db = ctx.database
     server = db.server
@@ -81,27 +165,19 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
     batch = int(props["batchsize"])
     loaded = int(props["recordcount"])
     node = server.nodes
-
-    def traffic(name, index, start_key, seconds, extra=None):
-        # reads stay on the loaded keys [0, loaded); inserts start at start_key
-        p = ctx.phase(name, "run", files, THREADS, target=TARGET_OPS, group="fault",
-                      properties={"insertstart": "0", "insertcount": str(loaded),
-                                  "recordcount": str(start_key), "maxexecutiontime": str(seconds),
-                                  # time-bound, whatever a scale file says about counts
-                                  "operationcount": "2000000000",
-                                  "status.interval": "1", **(extra or {})})
-        p.index = index
-        return p
+    prefix = step_name(how)
 
     before = db.layout()
-    stop_file = out_dir / f"fault-node-down-{db.name}.stop"
+    stop_file = out_dir / f"{prefix}-node-down-{db.name}.stop"
     stop_file.unlink(missing_ok=True)
-    down = traffic("fault-node-down", first_index, loaded, _down_seconds(ctx),
-                   {"ycsbpack.stopfile": str(stop_file)} if db.recovers_while_down else None)
+    down = traffic_phase(ctx, files, f"{prefix}-node-down", first_index, loaded,
+                         _down_seconds(ctx),
+                         {"ycsbpack.stopfile": str(stop_file)} if db.recovers_while_down
+                         else None)
     cancel = threading.Event()
     events = {}
     stopper = threading.Thread(target=_stop_node_when_running, daemon=True,
-                               args=(ctx, server, node, out_dir / down.directory / "client-0.err",
+                               args=(ctx, how, node, out_dir / down.directory / "client-0.err",
                                      stop_after, cancel, events, stop_file))
     stopper.start()
     try:
@@ -111,36 +187,26 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
         stopper.join()
         stop_file.unlink(missing_ok=True)
         if server.running_nodes_count() < node:
-            print(f"== restarting {db.node_name(node)}", flush=True)
-            events["restart_begin"] = _now()
-            server.start_node(node)
-            server.wait_all_up()
-            events["restart_done"] = _now()
+            restore_node(db, node, events)
     down_counts = phase_return_counts(down_dir)
     tried_1 = sum(down_counts.get(fault_checks.WRITE, {}).values()) * batch
 
-    up = traffic("fault-restarted", first_index + 1, loaded + tried_1, up_s)
-    up_dir = run_phase(up, out_dir)
+    up_stop = out_dir / f"{prefix}-restarted-{db.name}.stop"
+    up = traffic_phase(ctx, files, f"{prefix}-restarted", first_index + 1, loaded + tried_1,
+                       START_ALLOWANCE_S + up_s, {"ycsbpack.stopfile": str(up_stop)})
+    up_dir = run_for(up, out_dir, up_s, up_stop)
     up_counts = phase_return_counts(up_dir)
     tried = tried_1 + sum(up_counts.get(fault_checks.WRITE, {}).values()) * batch
 
-    read_back = {"workload": "site.ycsb.workloads.CoreWorkload", "readproportion": "1",
-                 "updateproportion": "0", "insertproportion": "0", "scanproportion": "0",
-                 "requestdistribution": "sequential", "batchsize": "1",
-                 "insertstart": str(loaded), "insertcount": str(tried),
-                 "recordcount": str(loaded + tried), "operationcount": str(tried),
-                 "maxexecutiontime": "600", **db.fault_read_back}
-    back = ctx.phase("fault-read-back", "run", files, THREADS, group="fault",
-                     properties=read_back)
-    back.index = first_index + 2
+    back = read_back_phase(ctx, files, f"{prefix}-read-back", first_index + 2, tried)
     back_counts = phase_return_counts(run_phase(back, out_dir))
 
     timeline = fault_timeline.timeline(down_dir / "client-0.err")
     unavailable = fault_timeline.unavailability(timeline, events.get("node_down"))
     verdict = db.judge_fault(down_counts, up_counts, back_counts, batch, tried,
-                             node_failure=ctx.node_failure, unavailability=unavailable)
-    verdict.update(database=db.name, node=node, node_failure=ctx.node_failure,
-                   signal=NODE_FAILURES[ctx.node_failure], events=events)
+                             node_failure=how, unavailability=unavailable)
+    verdict.update(database=db.name, fault=how, node=node, node_failure=how,
+                   signal=NODE_FAILURES[how], events=events)
     verdict["client_unavailability"] = unavailable
     verdict["client_timeline"] = timeline
     if before is not None:
@@ -150,22 +216,34 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path) -> dict:
     if recovery is not None:
         verdict["regions"] = recovery
     verdict["lines"] += fault_timeline.describe(verdict)
+    if events.get("node_down"):
+        verdict["measures"] = fault_measures.measures(
+            timeline, [{"start": events["node_down"], "what": f"{db.node_name(node)} down"}])
+        lost = max(0, verdict["keys_acknowledged"] - verdict["keys_found"])
+        verdict["lines"].append(fault_measures.line(
+            how, f"of {db.node_name(node)} (down until the phase ended)",
+            verdict["measures"]["faults"][0], lost))
+    return write_verdict(verdict, verdict_file(out_dir, db.name, how))
+
+
+def write_verdict(verdict: dict, path: Path) -> dict:
+    """Finishes the checks, writes the verdict, prints its lines; a failed check fails the
+    step."""
     verdict = fault_checks.finish(verdict)
-    verdict_file = out_dir / f"fault-verdict-{db.name}.json"
-    verdict_file.write_text(json.dumps(verdict, indent=2) + "\n")
+    path.write_text(json.dumps(verdict, indent=2) + "\n")
     for line in verdict["lines"]:
         print(f"   {line}", flush=True)
     if verdict["failed"]:
-        raise ScriptError("fault phase: " + "; ".join(verdict["failed"]) +
-                          f" (details: {verdict_file})")
+        raise ScriptError(f"fault phase ({verdict.get('fault', '?')}): "
+                          + "; ".join(verdict["failed"]) + f" (details: {path})")
     return verdict
 
 
-def _now() -> str:
+def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _stop_node_when_running(ctx: Context, server, node: int, status_file: Path, after: float,
+def _stop_node_when_running(ctx: Context, how: str, node: int, status_file: Path, after: float,
                             cancel: threading.Event, events: dict, stop_file: Path) -> None:
     """Takes `node` down `after` seconds after the client's status stream first counts
     operations; records when (events["node_down"], UTC). HBase: then creates `stop_file` (the
@@ -175,20 +253,19 @@ def _stop_node_when_running(ctx: Context, server, node: int, status_file: Path, 
             break
     if cancel.wait(after):
         return
-    how = NODE_FAILURES[ctx.node_failure]
-    print(f"== taking {ctx.database.node_name(node)} down mid-run ({ctx.node_failure}: {how})",
-          flush=True)
-    events["node_down"] = _now()
+    print(f"== taking {ctx.database.node_name(node)} down mid-run ({how}: "
+          f"{NODE_FAILURES[how]})", flush=True)
+    events["node_down"] = utc_now()
     t0 = time.monotonic()
-    server.stop_node(node, kill=ctx.node_failure == "crash")
+    ctx.database.server.stop_node(node, kill=how == "crash")
     events["node_down_seconds"] = round(time.monotonic() - t0, 1)
     if not ctx.database.recovers_while_down:
         return
     while not cancel.wait(1.0):
         rows = fault_timeline.timeline(status_file)
         if rows and fault_timeline.recovered_for(rows, events["node_down"], RECOVERED_QUIET_S,
-                                                 failures_needed=ctx.node_failure == "crash"):
-            events["client_recovered"] = _now()
+                                                 failures_needed=how == "crash"):
+            events["client_recovered"] = utc_now()
             print(f"== the client has recovered ({RECOVERED_QUIET_S} s without a failure): "
                   "ending the node-down phase", flush=True)
             stop_file.touch()

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import List, Optional
 
-from ycsb_analysis.readers.line_formats import STATUS_TIME_FORMAT, hdr_measurements, status_line
+from ycsb_analysis.readers.line_formats import hdr_measurements, status_line
 
 OPERATIONS = ("BATCH_INSERT", "BATCH_READ")
 
@@ -22,13 +22,9 @@ def first_operations_seen(status_file: Path) -> bool:
     return any(s.operations > 0 for s in map(status_line, text.splitlines()) if s)
 
 
-def _stamp(text: str) -> datetime:
-    # YCSB stamps status lines in the client JVM's local time zone: this machine's
-    return datetime.strptime(text, STATUS_TIME_FORMAT).astimezone(timezone.utc)
-
-
 def timeline(status_file: Path) -> List[dict]:
-    """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client."""
+    """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client;
+    "cleanup": n on the lines where its threads ended (YCSB's CLEANUP)."""
     rows = []
     for line in status_file.read_text(errors="replace").splitlines():
         status = status_line(line)
@@ -36,9 +32,12 @@ def timeline(status_file: Path) -> List[dict]:
             continue
         counts = {m.metric: m.count for m in hdr_measurements(status.rest)}
         utc = status.time.astimezone(timezone.utc)  # the client's local time zone: this machine's
-        rows.append({"time": utc.isoformat(timespec="milliseconds"),
-                     "ok": {op: counts.get(op, 0) for op in OPERATIONS},
-                     "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS}})
+        row = {"time": utc.isoformat(timespec="milliseconds"),
+               "ok": {op: counts.get(op, 0) for op in OPERATIONS},
+               "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS}}
+        if counts.get("CLEANUP"):  # the client's threads ending: the phase is over
+            row["cleanup"] = counts["CLEANUP"]
+        rows.append(row)
     return rows
 
 

@@ -34,7 +34,8 @@ class Context:
     connection: Dict[str, str] = field(default_factory=dict)
     user_files: List[str] = field(default_factory=list)
     user_properties: Dict[str, str] = field(default_factory=dict)
-    node_failure: str = "crash"         # how the fault phase takes a node down: crash | drain
+    # S2's faults on local servers, one fault phase each, in order (fault_list.py)
+    faults: List[str] = field(default_factory=lambda: ["crash"])
     quick: bool = False                 # the quickstart's short selection of phases
     out_dir: Optional[Path] = None      # results/<scenario>/<timestamp>
     repeat: int = 0                     # which run of --repeat N (0: the only one)

@@ -1,9 +1,11 @@
 """S2 Cassandra vs HBase (seed 001): batched loads of 10- and 100-byte values (batches of 100
 and 200), then reads with 100 threads at batch 1, 10 and 100; RF 3 on three Cassandra nodes,
 writes at CL ALL, reads at CL ONE; HBase on three region servers over HDFS with three copies
-(like for like). On local servers a fault phase follows on each database (fault_phase.py): one
-node goes down mid-run, and every acknowledged write is checked afterwards.
+(like for like). On local servers the fault phases follow on each database, one per fault
+(--faults, crash by default: fault_phase.py, fault_pause.py), each checking every acknowledged
+write afterwards.
 """
+from .fault_pause import pause_step
 from .fault_phase import fault_step
 from .scenario_plan import Context
 
@@ -25,6 +27,6 @@ def plan(ctx: Context) -> list:
     for batch in s["read_batches"]:
         steps.append(ctx.phase(f"read-batch{batch}", "run", ctx.files([f"read-batch{batch}"]),
                                s["read_threads"], clients=ctx.clients, group="read"))
-    if ctx.local:
-        steps.append(fault_step(ctx))
+    if ctx.local:  # one fault phase per fault, in the order given (--faults)
+        steps += [pause_step(ctx) if f == "pause" else fault_step(ctx, f) for f in ctx.faults]
     return steps

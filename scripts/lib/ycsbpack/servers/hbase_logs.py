@@ -81,3 +81,43 @@ def region_recovery(run_dir: Path, node: int, node_down: str) -> Dict:
             "not_reopened": sum(1 for v in reopened.values() if v["reopened_s"] is None),
             "min_s": min(times) if times else None, "max_s": max(times) if times else None,
             "median_s": statistics.median(times) if times else None}
+
+
+def _stamped_after(log: Path, since: str, until: Optional[str]):
+    t0 = datetime.fromisoformat(since)
+    t1 = datetime.fromisoformat(until) if until else None
+    if not log.exists():
+        return
+    for line in log.read_text(errors="replace").splitlines():
+        t = _time(line)
+        if t is not None and t > t0 and (t1 is None or t <= t1):
+            yield round((t - t0).total_seconds(), 1), line
+
+
+def declared_dead(master_log: Path, port: int, since: str, until: Optional[str]) -> Optional[float]:
+    """Seconds after `since` at which the master declared the region server of RPC port `port`
+    dead (its ZooKeeper node expired: "processing expiration", or a ServerCrashProcedure for
+    it); None when it did not before `until`."""
+    server = re.compile(rf"127\.0\.0\.1,{port},\d+")
+    for after, line in _stamped_after(master_log, since, until):
+        if server.search(line) and ("expiration" in line or "ServerCrashProcedure" in line):
+            return after
+    return None
+
+
+def fencing(regionserver_log: Path, since: str) -> dict:
+    """What the region server's own log says after `since` (its resume): {"you_are_dead_s",
+    "session_expired_s", "aborting_s", "abort_reason"} (seconds after `since`, None: not
+    logged)."""
+    found = {"you_are_dead_s": None, "session_expired_s": None, "aborting_s": None,
+             "abort_reason": None}
+    for after, line in _stamped_after(regionserver_log, since, None):
+        if "YouAreDeadException" in line and found["you_are_dead_s"] is None:
+            found["you_are_dead_s"] = after
+        if ("SessionExpired" in line or "expired from ZooKeeper" in line) \
+                and found["session_expired_s"] is None:
+            found["session_expired_s"] = after
+        if "ABORTING region server" in line and found["aborting_s"] is None:
+            found["aborting_s"] = after
+            found["abort_reason"] = line.split("ABORTING region server", 1)[1].strip()[:300]
+    return found

@@ -17,11 +17,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional
+from xml.etree import ElementTree
 
 from ..core import cpu_sets, procs
 from ..core.errors import ScriptError
 from ..core.paths import REPO_ROOT, command
-from . import cassandra_local, hbase_local, live_state, mysql_local
+from . import cassandra_local, hbase_cluster, hbase_local, live_state, mysql_local
+from .node_signals import PausableNodes
 
 
 def _cli(script: str, args: List[str], capture: bool = False,
@@ -38,7 +40,7 @@ def _cli(script: str, args: List[str], capture: bool = False,
 
 
 @dataclass
-class LocalCassandra:
+class LocalCassandra(PausableNodes):
     run_dir: Path
     nodes: int
     first_address: str = "127.0.0.1"
@@ -136,6 +138,21 @@ class LocalCassandra:
     def start_node(self, node: int) -> None:
         _cli("cassandra-local", ["start", "--node", str(node)] + self._opts(), cpus=self.cpus)
 
+    def node_pids(self, node: int) -> Dict[str, Optional[int]]:
+        """Node `node`'s one process (the Cassandra JVM), None when it does not run."""
+        return {f"cassandra-node{node}": self._cluster().pid(node)}
+
+    def node_log(self, node: int) -> Path:
+        return self._cluster().node_dir(node) / "logs" / "system.log"
+
+    def setting(self, name: str, node: int = 1) -> Optional[str]:
+        """A top-level setting of node `node`'s cassandra.yaml; None when the file does not set
+        it (Cassandra's default applies) or the node was never started."""
+        yaml = self._cluster().node_dir(node) / "conf" / "cassandra.yaml"
+        text = yaml.read_text() if yaml.exists() else ""
+        m = re.search(rf"^{re.escape(name)}:\s*(\S+)", text, re.M)
+        return m.group(1) if m else None
+
     def nodetool(
         self, node: int, args: List[str], capture: bool = False
     ) -> subprocess.CompletedProcess:
@@ -172,7 +189,7 @@ class LocalCassandra:
 
 
 @dataclass
-class LocalHBase:
+class LocalHBase(PausableNodes):
     """The runner's HBase: standalone (nodes=1) or a cluster of `nodes` region servers and
     DataNodes (scripts/hbase-local start --nodes N)."""
     run_dir: Path
@@ -262,6 +279,32 @@ class LocalHBase:
     def stop_node(self, node: int, kill: bool = False) -> None:
         _cli("hbase-local", ["stop", "--node", str(node)] + (["--kill"] if kill else [])
              + self._opts())
+
+    def _layout(self) -> hbase_cluster.Layout:
+        return hbase_cluster.Layout(self.run_dir, self._saved_nodes(), self.zk_port,
+                                    self.master_port, self.regionserver_port, "")
+
+    def node_pids(self, node: int) -> Dict[str, Optional[int]]:
+        """Node `node`'s processes: region server `node` and DataNode `node` (None: not
+        running; a standalone server has no nodes)."""
+        if self._saved_nodes() == 1:
+            return {}
+        layout = self._layout()
+        return {p: layout.pid(p) for p in (f"regionserver-{node}", f"datanode-{node}")}
+
+    def site_setting(self, name: str, process: str = "regionserver-1") -> Optional[str]:
+        """A property of `process`'s hbase-site.xml as the cluster wrote it; None when unset."""
+        site = self.run_dir / "conf" / process / "hbase-site.xml"
+        if not site.exists():
+            return None
+        for prop in ElementTree.parse(site).getroot().iter("property"):
+            if prop.findtext("name") == name:
+                return prop.findtext("value")
+        return None
+
+    def process_log(self, process: str) -> Path:
+        """logs/<process>.log of the cluster (master, regionserver-<i>, ...)."""
+        return self._layout().log(process)
 
     def start_node(self, node: int) -> None:
         """Restarts the node; returns once a client sees every region server live."""

@@ -1,0 +1,258 @@
+"""S2's faults without servers: --faults, the pause mechanism on a real process of this user,
+the "skipped: ..." sentence when the mechanism is missing, what a failed write means per
+database, and the availability measures on constructed series and on a real client's status
+lines (fixtures/fault-pause-cassandra-client-0.err, cut from a CI-scale pause on Cassandra)."""
+import json
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import psutil
+import pytest
+from ycsbpack import databases
+from ycsbpack.runner import run_scenario
+from ycsbpack.scenarios import fault_measures, fault_pause, fault_timeline
+from ycsbpack.scenarios.scenario_plan import Context
+from ycsbpack.servers import node_signals
+from ycsbpack.servers.local_servers import LocalCassandra, LocalHBase
+
+FIXTURE = Path(__file__).parent / "fixtures" / "fault-pause-cassandra-client-0.err"
+T0 = datetime(2026, 12, 6, 21, 0, 0, tzinfo=timezone.utc)
+
+
+def rows(oks, fails=None, start=T0, step=1.0):
+    """Timeline rows (fault_timeline.timeline's shape), one per second, all on one operation."""
+    fails = fails or [0] * len(oks)
+    return [{"time": (start + timedelta(seconds=step * (i + 1))).isoformat(),
+             "ok": {"BATCH_INSERT": ok, "BATCH_READ": 0},
+             "failed": {"BATCH_INSERT": f, "BATCH_READ": 0}}
+            for i, (ok, f) in enumerate(zip(oks, fails))]
+
+
+def at(second):
+    return (T0 + timedelta(seconds=second)).isoformat()
+
+
+# -- the measures on constructed series ------------------------------------------------------
+
+def test_an_outage_its_seconds_below_half_rate_and_the_recovery_to_success_and_to_the_band():
+    # 2 start-up seconds without operations, a partial first second, 6 steady seconds (38-42),
+    # the fault at +9 s: 3 s with nothing, one failing second, then a catch-up burst and normal
+    oks = [0, 0, 12, 40, 41, 39, 40, 42, 38, 0, 0, 0, 15, 80, 40, 40]
+    fails = [0] * 12 + [3, 0, 0, 0]
+    m = fault_measures.measures(rows(oks, fails), [{"start": at(9.5)}])
+    pre = m["pre_fault"]
+    assert pre["seconds"] == 6 and pre["rate"] == 40 and pre["band"] == [38, 42]
+    w = m["faults"][0]
+    assert w["outage_s"] == 3.0
+    assert w["below_half_s"] == 4.0          # the 3 empty seconds and the one with 15
+    assert w["first_bad_s"] == 0.5           # the line stamped +10 s is the first bad second
+    assert w["recovery_to_success_s"] == 5.0  # +9 (end of the last good second) -> +14
+    assert w["recovery_to_band_s"] == 6.0     # the burst of 80 is above the band: +15
+    assert (w["ok"], w["failed"]) == (175, 3)
+
+
+def test_a_second_of_reads_alone_while_every_write_still_fails_is_no_recovery():
+    series = rows([5, 40, 40, 40, 40, 0, 10, 10, 40])
+    for r, (w_ok, w_failed, r_ok) in zip(series[5:], [(0, 2, 0), (0, 0, 10), (0, 3, 10),
+                                                      (20, 0, 20)]):
+        r["ok"] = {"BATCH_INSERT": w_ok, "BATCH_READ": r_ok}
+        r["failed"] = {"BATCH_INSERT": w_failed, "BATCH_READ": 0}
+    w = fault_measures.measures(series, [{"start": at(5.5)}])["faults"][0]
+    assert w["recovery_to_success_s"] == 4.0  # not 2.0: the second with reads only
+
+
+def test_a_fault_the_client_never_noticed_has_no_recovery_and_says_so():
+    m = fault_measures.measures(rows([10, 40, 40, 40, 39, 41, 40, 40]), [{"start": at(4.5)}])
+    w = m["faults"][0]
+    assert (w["outage_s"], w["below_half_s"], w["first_bad_s"]) == (0.0, 0.0, None)
+    line = fault_measures.line("pause", "3 s of node3", w, 0)
+    assert line == ("pause 3 s of node3: outage 0 s, 0 s below half rate, no failed or empty "
+                    "second; acknowledged writes lost: 0")
+
+
+def test_each_window_ends_where_the_next_fault_starts_and_both_use_the_first_faults_band():
+    oks = [5, 40, 40, 40, 40, 0, 40, 40, 40, 0, 0, 40, 40]
+    m = fault_measures.measures(rows(oks), [{"start": at(5.5)}, {"start": at(9.5)}])
+    first, second = m["faults"]
+    assert (first["seconds"], first["outage_s"], first["recovery_to_success_s"]) == (4, 1.0, 2.0)
+    assert (second["seconds"], second["outage_s"], second["recovery_to_success_s"]) == (4, 2.0,
+                                                                                        3.0)
+    assert m["pre_fault"]["seconds"] == 4
+
+
+def test_a_late_status_line_counts_its_real_length():
+    series = rows([5, 40, 40, 40, 40, 0, 40])
+    # the client stalled: the empty second's line came 4 s after the previous one
+    series[5]["time"] = at(9)
+    series[6]["time"] = at(10)
+    w = fault_measures.measures(series, [{"start": at(5.5)}])["faults"][0]
+    assert w["outage_s"] == 4.0
+
+
+def test_too_few_seconds_before_the_fault_leave_the_band_unknown_not_guessed():
+    m = fault_measures.measures(rows([5, 40, 0, 40]), [{"start": at(2.5)}])
+    assert m["pre_fault"] is None
+    w = m["faults"][0]
+    assert w["below_half_s"] is None and w["recovery_to_band_s"] is None
+    assert "? s below half rate" in fault_measures.line("pause", "x", w, None)
+
+
+def test_percentiles_are_nearest_rank():
+    assert fault_measures.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10) == 1
+    assert fault_measures.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90) == 9
+    assert fault_measures.percentile([7], 90) == 7
+
+
+# -- the measures on a real client's status lines -----------------------------------------------
+
+def test_the_measures_of_a_real_pause_on_cassandra(monkeypatch):
+    # the client stamped its status lines in its local time zone, UTC on the machine that ran it
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        timeline = fault_timeline.timeline(FIXTURE)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    meta = json.loads(FIXTURE.with_suffix(".pauses.json").read_text())
+    m = fault_measures.measures(timeline, meta["pauses"])
+    # 40 batches/s offered; the busy 2-core machine managed 25 before the first pause
+    assert m["pre_fault"] == meta["pre_fault"]
+    short, long_ = m["faults"]
+    for got, expected in zip((short, long_), meta["expected"]):
+        assert {k: got[k] for k in expected} == expected
+    # the 25-s pause: a trickle of reads kept the longest empty run at 7 s, but 25 s were below
+    # half the rate; the client's 2 shut-down seconds at the end are not counted
+    assert timeline[-1].get("cleanup") and long_["seconds"] < len(
+        [r for r in timeline if r["time"] > meta["pauses"][1]["start"]])
+
+
+# -- the mechanism: signals to a real process of this user --------------------------------------
+
+class OneProcessNode(node_signals.PausableNodes):
+    """A local "node" that is one real process of this user (a sleeping Python)."""
+
+    def __init__(self, pid):
+        self.pid = pid
+
+    def node_pids(self, node):
+        return {f"process-{node}": self.pid}
+
+
+def test_pause_stops_the_nodes_process_and_resume_lets_it_run_again():
+    p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        node = OneProcessNode(p.pid)
+        assert node.pause_refusal(1) is None
+        paused = node.pause_node(1)
+        assert node_signals.process_state(p.pid) == psutil.STATUS_STOPPED
+        assert node.pause_refusal(1) == f"process-1 (pid {p.pid}) is already stopped"
+        node.resume_node(paused)
+        for _ in range(100):  # SIGCONT is delivered asynchronously too
+            if node_signals.process_state(p.pid) != psutil.STATUS_STOPPED:
+                break
+            time.sleep(0.02)
+        assert node_signals.process_state(p.pid) in (psutil.STATUS_SLEEPING, psutil.STATUS_RUNNING)
+    finally:
+        p.send_signal(signal.SIGCONT)
+        p.kill()
+        p.wait()
+
+
+def test_a_process_that_ended_cannot_be_paused():
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    assert OneProcessNode(p.pid).pause_refusal(1) == f"process-1 (pid {p.pid}) does not run"
+
+
+def test_a_process_of_another_user_cannot_be_paused():
+    assert node_signals.owner(1) == 0
+    why = node_signals.refusal({"init": 1})
+    assert why is None or why == "init (pid 1) belongs to user id 0, not to this runner's " \
+                                 f"{__import__('os').getuid()}"
+    if __import__("os").getuid() != 0:
+        assert why is not None
+
+
+# -- what is missing becomes "skipped: ..." -----------------------------------------------------
+
+def test_your_own_cluster_cannot_be_paused_the_sentence_says_why():
+    db = databases.database("cassandra")  # no local server: --hosts
+    assert db.pause_refusal(3) == ("the cluster is not local (your own servers): the runner "
+                                   "cannot signal its processes")
+
+
+@pytest.mark.parametrize("name,server,process", [
+    ("cassandra", LocalCassandra, "cassandra-node3"),
+    ("hbase", lambda d, n: LocalHBase(d, nodes=n), "regionserver-3"),
+])
+def test_a_pause_without_the_nodes_pid_is_skipped_with_the_sentence(tmp_path, name, server,
+                                                                    process):
+    if name == "hbase":
+        (tmp_path / "hbase.json").write_text(json.dumps({"nodes": 3}))
+    db = databases.database(name, server(tmp_path, 3))
+    ctx = Context("s2", db, "ci", out_dir=tmp_path)
+    verdict = fault_pause.run_pause(ctx, 0, tmp_path)
+    why = f"{process} has no PID (no PID file, or the process does not run)"
+    assert verdict["skipped"] == why and verdict["failed"] == []
+    assert verdict["lines"] == [f"pause: skipped: {why}"]
+    saved = json.loads((tmp_path / f"fault-verdict-{name}-pause.json").read_text())
+    assert saved["skipped"] == why
+    assert not list(tmp_path.glob(f"{name}-fault-pause*")), "no phase ran"
+
+
+def test_a_standalone_hbase_has_no_nodes_to_pause(tmp_path):
+    (tmp_path / "hbase.json").write_text(json.dumps({"nodes": 1}))
+    db = databases.database("hbase", LocalHBase(tmp_path, nodes=1))
+    assert db.pause_refusal(1) == "no process of the node is known"
+
+
+# -- --faults ------------------------------------------------------------------------------------
+
+def test_faults_run_in_the_order_given_each_its_own_step(capsys, tmp_path):
+    assert run_scenario.main(["S2", "--dry-run", "--db", "both", "--faults", "pause,crash",
+                              "--out", str(tmp_path), "--run-dir", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert out.index("cassandra fault-pause:") < out.index("cassandra fault:")
+    assert "node3 paused (SIGSTOP, then SIGCONT) for 3 s" in out
+    assert "region server 3 and DataNode 3 paused (SIGSTOP, then SIGCONT) for 3 s" in out
+
+
+@pytest.mark.parametrize("fault", ["partition", "slow-disk"])
+def test_a_fault_not_built_yet_says_so_and_exits_2(capsys, fault):
+    with pytest.raises(SystemExit) as e:
+        run_scenario.main(["S2", "--dry-run", "--faults", f"crash,{fault}"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"the {fault} fault is not built yet (docs/fault-phase.md)" in err
+
+
+def test_the_older_node_failure_option_still_works_but_not_beside_faults(capsys, tmp_path):
+    from ycsbpack.core.errors import ScriptError
+    with pytest.raises(ScriptError, match="--node-failure is the older spelling of --faults"):
+        run_scenario.main(["S2", "--dry-run", "--faults", "pause", "--node-failure", "drain"])
+
+
+# -- what a failed write means -------------------------------------------------------------------
+
+def test_a_refused_cassandra_write_failed_and_a_timed_out_one_is_indeterminate():
+    db = databases.database("cassandra")
+    counts = {"BATCH_INSERT": {"OK": 50, "UNAVAILABLE": 7, "WRITE_TIMEOUT": 3, "CLIENT_TIMEOUT": 1},
+              "BATCH_READ": {"OK": 60, "CLIENT_TIMEOUT": 2}}
+    assert db.fault_outcomes(counts) == {
+        "BATCH_INSERT": {"ok": 50, "failed": 7, "indeterminate": 4},
+        "BATCH_READ": {"ok": 60, "failed": 2, "indeterminate": 0}}
+    assert db.write_keys(counts, 10) == (500, 40)
+
+
+def test_every_failed_hbase_row_is_indeterminate_counted_in_rows():
+    db = databases.database("hbase")
+    counts = {"BATCH_INSERT": {"OK": 40, "TIMEOUT": 2},
+              "BATCH_INSERT-RECORDS": {"OK": 405, "TIMEOUT": 15}}
+    assert db.fault_outcomes(counts)["BATCH_INSERT"] == {"ok": 40, "failed": 0,
+                                                         "indeterminate": 2}
+    assert db.write_keys(counts, 10) == (405, 15)
