@@ -160,4 +160,7 @@ def test_a_real_client_near_its_objective_is_measured_three_times_as_long(tmp_pa
     assert w["extended"]["to_s"] == 12 and "within a factor 3 of 100 ms" in w["extended"]["why"]
     assert "ended_early" not in w and runtime(d) >= w["end_s"] + 12
     verdict = judged(d)  # on the whole longer window
-    assert verdict["held"] and verdict["window_s"] == 12 and " over 12 s;" in verdict["summary"]
+    # (the runner stops the clients by its own clock, the window is read on the clients': they
+    # agree within tens of milliseconds, 11.983 s in a CI run)
+    assert verdict["held"] and verdict["window_s"] == pytest.approx(12, abs=0.1)
+    assert " over 12 s;" in verdict["summary"]

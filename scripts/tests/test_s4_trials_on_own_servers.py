@@ -85,9 +85,11 @@ def test_s4_on_fresh_servers_each_database_loads_once_and_its_trial_starts_on_a_
                         str(report)], check=True, capture_output=True)
         verdicts = {(r["phase"], r["figure"]): r
                     for r in csv.DictReader(open(report / "verdicts.csv"))}
-        # one trial a database: a figure each, no verdict, and --precision would want more
+        # one trial a database: a figure each, no verdict (at CI scale the 8-s warm-up may end
+        # NOT steady: "not judged"), and nothing --precision could stop on
         for phase in ("load", "update-heavy-threads-4"):
-            assert verdicts[(phase, "throughput")]["verdict"].startswith("one trial"), phase
+            assert verdicts[(phase, "throughput")]["verdict"].startswith(
+                ("one trial", "not judged")), phase
         found = headlines(str(out), 0.05)
         (head,) = [h for h in found.headlines if h.phase == "update-heavy-threads-4"]
         assert head.what == "cassandra/hbase throughput" and head.precision is None, head

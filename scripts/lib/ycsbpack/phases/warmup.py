@@ -178,10 +178,7 @@ class InRunWarmUp:
         deadline = None
         while not ended.is_set() and not self.judge.stable.is_set():
             if deadline is None and self.judge.operating():
-                # (half an interval more: the end falls between two status lines, never on
-                # the arrival of one, which it would race with; a window judged from there
-                # came out 11.99 s of 12)
-                deadline = time.monotonic() + self.warmup.max_s + self.warmup.interval_s / 2
+                deadline = time.monotonic() + self.warmup.max_s
             if deadline is not None and time.monotonic() >= deadline:
                 break
             self.judge.stable.wait(0.2)
