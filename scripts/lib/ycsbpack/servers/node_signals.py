@@ -11,6 +11,7 @@ already stopped; what is missing comes back as one sentence.
 import os
 import signal
 import time
+from abc import ABC, abstractmethod
 from typing import Dict, Optional
 
 import psutil
@@ -67,11 +68,12 @@ def send(pids: Dict[str, int], sig: int) -> None:
             pass  # it exited meanwhile (an HBase region server fenced after a resume)
 
 
-class PausableNodes:
+class PausableNodes(ABC):
     """Pause and resume of node i for a local server class that defines node_pids(i)."""
 
+    @abstractmethod
     def node_pids(self, node: int) -> Dict[str, Optional[int]]:
-        raise NotImplementedError
+        """{process name: PID or None} of node `node`'s processes."""
 
     def pause_refusal(self, node: int) -> Optional[str]:
         return refusal(self.node_pids(node))
