@@ -160,9 +160,8 @@ def _pause_when_running(db, node: int, status: Path, timings: tuple,
     later for `long` s (each recorded in `pauses`, UTC); then ends the phase (`stop_file`) once
     the client has recovered. The node is resumed whatever happens."""
     pre, short, gap, long_ = timings
-    while not cancel.wait(0.5):
-        if fault_timeline.first_operations_seen(status):
-            break
+    if not fault_timeline.after_first_operations(status, cancel, 0):
+        return
     for wait_s, length in ((pre, short), (gap, long_)):
         if cancel.wait(wait_s):
             return

@@ -129,11 +129,8 @@ def run_for(phase, out_dir: Path, seconds: float, stop_file: Path) -> Path:
     cancel = threading.Event()
 
     def stop_when_done():
-        while not cancel.wait(0.5):
-            if fault_timeline.first_operations_seen(status):
-                if not cancel.wait(seconds):
-                    stop_file.touch()
-                return
+        if fault_timeline.after_first_operations(status, cancel, seconds):
+            stop_file.touch()
 
     timer = threading.Thread(target=stop_when_done, daemon=True)
     timer.start()
@@ -248,10 +245,7 @@ def _stop_node_when_running(ctx: Context, how: str, node: int, status_file: Path
     """Takes `node` down `after` seconds after the client's status stream first counts
     operations; records when (events["node_down"], UTC). HBase: then creates `stop_file` (the
     client's ycsbpack.stopfile) once the client has recovered (fault_timeline.recovered_for)."""
-    while not cancel.wait(0.5):
-        if fault_timeline.first_operations_seen(status_file):
-            break
-    if cancel.wait(after):
+    if not fault_timeline.after_first_operations(status_file, cancel, after):
         return
     print(f"== taking {ctx.database.node_name(node)} down mid-run ({how}: "
           f"{NODE_FAILURES[how]})", flush=True)

@@ -22,6 +22,15 @@ def first_operations_seen(status_file: Path) -> bool:
     return any(s.operations > 0 for s in map(status_line, text.splitlines()) if s)
 
 
+def after_first_operations(status_file: Path, cancel, seconds: float) -> bool:
+    """Waits until the client's status stream first counts operations, then `seconds` more;
+    False when `cancel` (a threading.Event) is set first."""
+    while not cancel.wait(0.5):
+        if first_operations_seen(status_file):
+            return not cancel.wait(seconds)
+    return False
+
+
 def timeline(status_file: Path) -> List[dict]:
     """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client;
     "cleanup": n on the lines where its threads ended (YCSB's CLEANUP)."""
