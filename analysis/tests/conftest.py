@@ -9,6 +9,7 @@ import math
 import re
 from pathlib import Path
 
+import polars as pl
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -51,6 +52,12 @@ def by(frame, *keys) -> dict:
         key = r[keys[0]] if len(keys) == 1 else tuple(r[k] for k in keys)
         out.setdefault(key, {c: math.nan if v is None else v for c, v in r.items()})
     return out
+
+
+def read_csv(path) -> pl.DataFrame:
+    """A data file of the report, its column types read from all its rows (True/False as
+    flags, an empty field null)."""
+    return pl.read_csv(path, infer_schema_length=None)
 
 
 def record_statuses(report, op):

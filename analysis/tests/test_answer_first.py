@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
+import polars as pl
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, read_csv
 from ycsb_analysis import answer
 from ycsb_analysis.cli import main
 
@@ -28,26 +28,26 @@ def test_the_answer_heads_the_report_before_its_contents_and_overview(report):
     assert body.index('id="answer"') < body.index("<nav>") < body.index('id="overview"')
     table = body[body.index('id="answer-table"'):]
     rows = re.findall(r"<tr><td[^>]*>(.*?)</td>", table[:table.index("</table>")])
-    v = pd.read_csv(report / "verdicts.csv")
+    v = read_csv(report / "verdicts.csv")
     assert len(rows) == int(v["primary"].sum()) == 1  # one compared phase, one primary figure
     assert rows[0] == "s4 update-heavy-threads-8"
 
 
 def test_the_text_answer_is_the_same_row_as_the_primary_verdict(report):
     text = (report / "answer.txt").read_text()
-    v = pd.read_csv(report / "verdicts.csv")
-    (p,) = v[v["primary"]].to_dict("records")
+    v = read_csv(report / "verdicts.csv")
+    (p,) = v.filter(pl.col("primary")).to_dicts()
     (line,) = [x for x in text.splitlines() if x.startswith("s4 update-heavy-threads-8")]
     assert f"{p['ratio']:.2f} ({p['ratio_low']:.2f}–{p['ratio_high']:.2f})" in line
     # the sign, then the trials; no mark: the two bindings' own libraries are no caveat
-    assert line.split()[-2:] == [answer.symbol(pd.Series(p)), p["trials"]] == ["~", "2/2"]
+    assert line.split()[-2:] == [answer.symbol(p), p["trials"]] == ["~", "2/2"]
     assert text.splitlines()[-1] == answer.LEGEND
 
 
-def _verdict(**kw) -> pd.Series:
+def _verdict(**kw) -> dict:
     base = {"significant": False, "ratio": 1.02, "ratio_low": 0.97, "ratio_high": 1.07,
             "verdict": "no significant difference (...)"}
-    return pd.Series(base | kw)
+    return base | kw
 
 
 def test_one_sign_per_verdict():
@@ -72,7 +72,7 @@ def test_secondary_figures_follow_in_their_own_table_named_service_times(report)
     assert rows == ["throughput"]
     second = section[section.index('id="secondary-table"'):]
     figures = re.findall(r"<tr><td[^>]*>[^<]*</td><td[^>]*>([^<]*)</td>", second)
-    v = pd.read_csv(report / "verdicts.csv")
+    v = read_csv(report / "verdicts.csv")
     assert len(figures) == int((~v["primary"]).sum()) == 3
     assert figures == ["mean service time (µs)", "p95 service time (µs)",
                        "p99 service time (µs)"]

@@ -4,7 +4,7 @@ at 1366x768, without scrolling (headless Chromium, as test_html_in_browser.py dr
 
 from __future__ import annotations
 
-import pandas as pd
+import polars as pl
 import pytest
 from conftest import FIXTURES
 from test_html_in_browser import headless_browser
@@ -31,8 +31,8 @@ def test_every_compared_phase_has_its_answer_row_on_the_first_screen(laptop, tmp
         return Array.from(document.querySelectorAll('#answer-table tbody tr')).map(r => {
           const box = r.getBoundingClientRect();
           return [r.cells[0].innerText, box.top, box.bottom];});""")
-    verdicts = pd.read_csv(tmp_path / "verdicts.csv")
-    primary = verdicts[verdicts["primary"]]
+    verdicts = pl.read_csv(tmp_path / "verdicts.csv", infer_schema_length=None)
+    primary = verdicts.filter(pl.col("primary"))
     phases = {f"{s} {p}" for s, p in zip(primary["scenario"], primary["phase"])}
     assert {phase for phase, _, _ in rows} == phases and len(rows) == len(primary) >= 1
     for phase, top, bottom in rows:

@@ -9,7 +9,7 @@ import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pandas as pd
+import polars as pl
 import pytest
 from ycsb_analysis import capacity
 from ycsb_analysis.charts import capacity as capacity_chart
@@ -86,24 +86,26 @@ def test_the_capacity_is_the_highest_target_that_held_or_nothing():
     steps = capacity.steps_table(load([str(CASSANDRA)], skipped=[]))
     assert sorted(set(steps["step"])) == [0, 1, 2]
     assert set(steps["operation"]) == {"READ", "UPDATE"}
-    assert steps["intended_p99_us"].notna().all() and steps["service_p50_us"].notna().all()
-    (found,) = capacity.capacities(steps).to_dict("records")
+    assert steps["intended_p99_us"].is_not_null().all()
+    assert steps["service_p50_us"].is_not_null().all()
+    (found,) = capacity.capacities(steps).to_dicts()
     assert (found["capacity_ops_per_s"], found["bounded_by"]) == (0.0, "nothing held")
     assert found["ceiling_ops_per_s"] == pytest.approx(
-        steps.loc[steps["step"] == 0, "achieved_ops_per_s"].iloc[0])
+        steps.filter(pl.col("step") == 0)["achieved_ops_per_s"][0])
     # a probe alone decides nothing: without a schedule its intended latency is its service
     est = capacity.capacities(capacity.steps_table(load([str(EST.parent)], skipped=[])))
-    assert est["bounded_by"].tolist() == ["nothing held"] and est["ceiling_ops_per_s"].iloc[0] > 0
+    assert est["bounded_by"].to_list() == ["nothing held"] and est["ceiling_ops_per_s"][0] > 0
 
 
 def test_a_target_counts_only_when_every_step_at_it_held_its_confirmation_too():
     """The rule on the steps' judgements alone (the runner's capacity_of is the same rule)."""
     def search(*tried):
         rows = [dict(step=k, target=t, held=h) for k, (t, h) in enumerate(tried)]
-        return capacity.capacities(pd.DataFrame(rows).assign(
-            scenario="S4", timestamp="t", database="hbase", search="update-heavy", repeat=0,
-            objective="p99<=50ms", check=math.nan, achieved_ops_per_s=1000.0,
-            window_s=60.0)).iloc[0]
+        return capacity.capacities(pl.DataFrame(rows).with_columns(
+            scenario=pl.lit("S4"), timestamp=pl.lit("t"), database=pl.lit("hbase"),
+            search=pl.lit("update-heavy"), repeat=pl.lit(0), objective=pl.lit("p99<=50ms"),
+            check=pl.lit(math.nan), achieved_ops_per_s=pl.lit(1000.0),
+            window_s=pl.lit(60.0))).row(0, named=True)
 
     probe, tried = (None, False), [(800, False), (400, True), (600, True), (700, False)]
     confirmed = search(probe, *tried, (600, True))
@@ -132,16 +134,18 @@ def test_cassandra_vs_hbase_capacity_is_a_ratio_from_the_trials_paired_a_b_b_a()
     runs = load([str(p) for p in BOTH.glob("2*")], skipped=[])
     found = capacity.capacities(capacity.steps_table(runs))
     assert sorted(set(found["database"])) == ["cassandra", "hbase"]
-    assert sorted(found["repeat"].tolist()) == [1, 1, 2, 2]
+    assert sorted(found["repeat"].to_list()) == [1, 1, 2, 2]
     # the runner's own account of each search (scenario-run.json) is what the analysis finds
     run_log = json.loads(next(BOTH.glob("2*/scenario-run.json")).read_text())
     for s in run_log["steps"]:
         if "capacity" in s:
-            row = found[(found["database"] == s["database"]) & (found["repeat"] == s["trial"])]
-            assert row["capacity_ops_per_s"].iloc[0] == pytest.approx(s["capacity"]["capacity"])
-    (v,) = capacity.capacity_verdicts(found).to_dict("records")
+            row = found.filter((pl.col("database") == s["database"])
+                               & (pl.col("repeat") == s["trial"]))
+            assert row["capacity_ops_per_s"][0] == pytest.approx(s["capacity"]["capacity"])
+    (v,) = capacity.capacity_verdicts(found).to_dicts()
     assert v["figure"].startswith("max sustainable throughput at p99<=")
-    by = {(r["database"], r["repeat"]): r["capacity_ops_per_s"] for _, r in found.iterrows()}
+    by = {(r["database"], r["repeat"]): r["capacity_ops_per_s"]
+          for r in found.iter_rows(named=True)}
     if all(by.values()):
         logs = [math.log(by[("cassandra", t)] / by[("hbase", t)]) for t in (1, 2)]
         assert v["ratio"] == pytest.approx(math.exp(sum(logs) / 2))
@@ -184,11 +188,12 @@ def test_a_search_where_nothing_held_says_the_objective_lies_below_the_latency_f
     """Not "capacity 0 ops/s": the floor is the lowest objective figure of the paced steps
     (each step's worst operation's intended p99), and the report's capacity section says it."""
     steps = capacity.steps_table(load([str(CASSANDRA)], skipped=[]))
-    (found,) = capacity.capacities(steps).to_dict("records")
-    paced = steps[steps["step"] > 0].groupby("step")["intended_p99_us"].max()
-    assert found["objective"] == "p99<=20ms" and found["floor_us"] == paced.min() > 20_000
+    (found,) = capacity.capacities(steps).to_dicts()
+    worst = steps.filter(pl.col("step") > 0).group_by("step").agg(pl.col("intended_p99_us").max())
+    floor = worst["intended_p99_us"].min()
+    assert found["objective"] == "p99<=20ms" and found["floor_us"] == floor > 20_000
     assert found["capacity"] == (f"none: {capacity.BELOW_FLOOR} (floor: p99 "
-                                 f"{paced.min() / 1000:,.1f} ms, intended)")
+                                 f"{floor / 1000:,.1f} ms, intended)")
     assert main([str(CASSANDRA), "-o", str(tmp_path)]) == 0
     page = (tmp_path / "report.html").read_text()
     assert capacity.BELOW_FLOOR in page and "capacity ops per s" not in page
@@ -202,12 +207,13 @@ def test_a_search_that_held_gives_its_capacity_in_ops_per_s_and_the_probe_is_dra
     runs = load([str(FIXTURES / "capacity-s4-both")], skipped=[])
     steps = capacity.steps_table(runs)
     found = capacity.capacities(steps)
-    assert (found["capacity"] == found["capacity_ops_per_s"].map("{:,.0f} ops/s".format)).all()
+    assert [r["capacity"] for r in found.to_dicts()] == [
+        f"{r['capacity_ops_per_s']:,.0f} ops/s" for r in found.to_dicts()]
     drawn = []
     monkeypatch.setattr(capacity_chart, "save", lambda fig, *a: drawn.append(fig) or None)
     capacity_chart.capacity_charts(runs, tmp_path)
     (ax, _) = drawn[0].axes
-    probes = steps[steps["step"] == 0].drop_duplicates(["database", "repeat"])
+    probes = steps.filter(pl.col("step") == 0).unique(["database", "repeat"], keep="first")
     markers = [line for line in ax.get_lines() if "unthrottled probe" in line.get_label()]
     assert len(markers) == len(probes) == 4
     assert all(m.get_linestyle() == "None" and len(m.get_xdata()) == 1 for m in markers)

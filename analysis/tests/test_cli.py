@@ -5,9 +5,9 @@ import math
 import subprocess
 import sys
 
-import pandas as pd
+import polars as pl
 import pytest
-from conftest import RESULTS, SEED
+from conftest import RESULTS, SEED, by, read_csv
 from conftest import report_figures as client_report_figures
 from ycsb_analysis.cli import main
 
@@ -25,13 +25,13 @@ def test_every_chart_is_written_as_png_and_svg(built_report, chart):
 
 
 def test_every_parsed_figure_is_exported_with_its_run_and_client(built_report):
-    figures = pd.read_csv(built_report / "figures.csv")
+    figures = read_csv(built_report / "figures.csv")
     runs = set(figures["run"])
     assert {"cassandra", "hbase", "basic:run-clients-3"} <= runs
-    assert set(figures.loc[figures["run"] == "hbase", "client"]) == {0, 1, 2, 3}
+    assert set(figures.filter(pl.col("run") == "hbase")["client"]) == {0, 1, 2, 3}
     summary = json.loads((built_report / "summary.json").read_text())
     assert {r["run"] for r in summary} == runs
-    records = pd.read_csv(built_report / "records.csv")
+    records = read_csv(built_report / "records.csv")
     assert set(records["records_source"]) == {"recorded", "batchsize"}
 
 
@@ -45,8 +45,8 @@ def test_report_html_holds_every_run_and_its_exact_properties(built_report):
 def test_comparison_mode_shows_change_in_percent(tmp_path):
     out = tmp_path / "cmp"
     assert main([str(RESULTS), "-o", str(out), "--baseline", str(RESULTS)]) == 0
-    cmp = pd.read_csv(out / "comparison.csv")
-    assert not cmp.empty and (cmp["change_percent"].abs() < 1e-9).all()
+    cmp = read_csv(out / "comparison.csv")
+    assert cmp.height and (cmp["change_percent"].abs() < 1e-9).all()
     assert "Comparison with the baseline" in (out / "report.html").read_text()
 
 
@@ -122,8 +122,7 @@ def test_comparison_of_two_different_runs_has_the_sign_and_size_of_the_change(tm
     out = tmp_path / "out"
     assert main([str(tmp_path / "current"), "-o", str(out),
                  "--baseline", str(tmp_path / "baseline")]) == 0
-    cmp = pd.read_csv(out / "comparison.csv").set_index("figure")
-    row = cmp.loc["throughput"]
+    row = by(read_csv(out / "comparison.csv"), "figure")["throughput"]
     # the figures are the steady windows' (not YCSB's whole-run figure), so close to it, not equal
     assert row["baseline"] == pytest.approx(overall["b"], rel=0.25)
     assert row["current"] == pytest.approx(overall["c"], rel=0.25)
@@ -148,8 +147,8 @@ def test_comparison_matches_phases_on_scenario_phase_and_database_using_the_late
     )  # same phase names, other scenario
     out = tmp_path / "out"
     assert main([str(current), "-o", str(out), "--baseline", str(RESULTS)]) == 0
-    cmp = pd.read_csv(out / "comparison.csv")
+    cmp = read_csv(out / "comparison.csv")
     assert set(cmp["scenario"]) == {"fixture-sweep"}
-    assert not cmp.duplicated(["scenario", "phase", "database", "figure"]).any()
+    assert not cmp.select("scenario", "phase", "database", "figure").is_duplicated().any()
     assert (cmp["change_percent"].abs() < 1e-9).all()         # the latest run was compared
     assert set(cmp["phase"]) == set(COMPARED_PHASES)

@@ -1,7 +1,7 @@
 """Comparability of a verdict's two sides: the facts of each phase's metadata.json that can
 move a figure, and which of them a comparison holds against each other."""
 
-import pandas as pd
+import polars as pl
 from ycsb_analysis import comparability as cmp
 
 
@@ -57,17 +57,17 @@ def test_a_side_without_any_record_is_not_called_different():
 
 
 def test_the_verdict_line_names_unexpected_differences_and_the_table_keeps_every_one():
-    verdicts = pd.DataFrame([{"scenario": "S4", "phase": "p", "verdict": "no significant "
+    verdicts = pl.DataFrame([{"scenario": "S4", "phase": "p", "verdict": "no significant "
                               "difference (95% CI -6% to +3%; 4 paired trials)"}])
     fa = cmp.fingerprint(_meta(netty="4.1.118.Final", setting="0MiB/s"))
     fb = cmp.fingerprint(_meta())
     pairs = {0: ("S4", "p", "current", "baseline", fa, fb, False)}
     out, table = cmp.annotate(verdicts, "current vs baseline", pairs,
                               expected=["server setting compaction_*"])
-    line = out.loc[0, "verdict"]
+    line = out["verdict"][0]
     assert line.startswith("no significant difference")
     assert line.endswith("; not like for like [1]")
-    assert out.loc[0, "marks"] == "1"
+    assert out["marks"][0] == "1"
     assert cmp.footnotes(table) == {
         "1": "client library netty-handler 4.1.118.Final (current) vs 4.1.130.Final (baseline)"}
     assert list(table["fact"]) == ["client library netty-handler",
@@ -95,11 +95,11 @@ def test_servers_on_machines_with_other_core_counts_are_not_like_for_like():
     assert cmp.differences(a, b, cross_database=False) == [("server cores", "8", "2, 4")]
     hbase = _meta(cluster="2.6.4", server_cores=(4,))
     assert ("server cores", "8", "4") in cmp.differences(a, cmp.fingerprint(hbase), True)
-    verdicts = pd.DataFrame([{"scenario": "S4", "phase": "p", "verdict": "no significant "
+    verdicts = pl.DataFrame([{"scenario": "S4", "phase": "p", "verdict": "no significant "
                               "difference (95% CI -6% to +3%; 4 paired trials)"}])
     out, _ = cmp.annotate(verdicts, "current vs baseline",
                           {0: ("S4", "p", "current", "baseline", a, b, False)}, expected=[])
-    assert out.loc[0, "verdict"].endswith("not like for like [1]")
+    assert out["verdict"][0].endswith("not like for like [1]")
     assert cmp.footnotes(_) == {"1": "server cores 8 (current) vs 2, 4 (baseline)"}
 
 

@@ -19,7 +19,7 @@ import re
 import shutil
 from pathlib import Path
 
-import pandas as pd
+import polars as pl
 import pytest
 from conftest import FIXTURES
 from ycsb_analysis import answer
@@ -55,7 +55,8 @@ def verdicts_in_words(tmp: Path) -> str:
     lines = []
     for name in ("quickstart-s4", "warm-s4-s1", "cold-s4"):
         verdicts = compare_sides(load([str(FIXTURES / name)], skipped=[])).verdicts
-        (v,) = verdicts[verdicts["primary"] & (verdicts["phase"] == S4_UPDATE_HEAVY)]["verdict"]
+        (v,) = verdicts.filter(pl.col("primary")
+                               & (pl.col("phase") == S4_UPDATE_HEAVY))["verdict"]
         lines.append(f"{name}: {v}")
     return "\n".join(lines) + "\n"
 
@@ -64,11 +65,11 @@ def figures_with_intervals(tmp: Path) -> str:
     """Each side's figures in the answer and secondary tables of the quickstart's kept run: a
     figure ± its interval, or too noisy to measure in words."""
     compared = compare_sides(load([str(QUICKSTART)], skipped=[]))
-    rows = pd.concat([answer.table(compared.agg, compared.verdicts),
-                      answer.secondary(compared.agg, compared.verdicts)])
-    width = max(len(f) for f in rows["figure"])
+    rows = (answer.table(compared.agg, compared.verdicts)
+            + answer.secondary(compared.agg, compared.verdicts))
+    width = max(len(r["figure"]) for r in rows)
     return "".join(f"{r['figure']:<{width}}  {side}: {r[f'{key} figure']}\n"
-                   for _, r in rows.iterrows() for key, side in (("A", r["A"]), ("B", r["B"])))
+                   for r in rows for key, side in (("A", r["A"]), ("B", r["B"])))
 
 
 def against_itself(tmp: Path) -> str:
@@ -80,8 +81,8 @@ def against_itself(tmp: Path) -> str:
     for spread in ((), ("--session-spread", "5%")):
         out = _report(tmp / f"cmp{len(spread)}", str(QUICKSTART), "--baseline", str(baseline),
                       *spread)
-        c = pd.read_csv(out / "comparison.csv")
-        for _, r in c[c["primary"]].iterrows():
+        c = pl.read_csv(out / "comparison.csv", infer_schema_length=None)
+        for r in c.filter(pl.col("primary")).iter_rows(named=True):
             lines.append(f"{' '.join(('ycsb-report', *spread)).strip()}: {r['database']}: "
                          f"{r['verdict']}")
     return "\n".join(lines) + "\n"

@@ -5,9 +5,17 @@ file is a real output; PowerShell's ``>`` re-encodes a real output as UTF-16).""
 
 import shutil
 
-import pandas as pd
 import pytest
-from conftest import OUTPUTS, REPORT_CASES, RESULTS, SEED, phase_dir, report_figures
+from conftest import (
+    OUTPUTS,
+    REPORT_CASES,
+    RESULTS,
+    SEED,
+    by,
+    phase_dir,
+    read_csv,
+    report_figures,
+)
 from ycsb_analysis.cli import EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_NO_REPORT, main
 from ycsb_analysis.errors import UnreadableInput
 from ycsb_analysis.loader import load, load_phase_dir
@@ -18,7 +26,7 @@ CRASHED = next(REPORT_CASES.glob("crashed/*/run"))
 
 
 def _summary(out):
-    return pd.read_csv(out / "summary.csv")
+    return read_csv(out / "summary.csv")
 
 
 def test_files_sharing_a_name_in_two_directories_are_two_runs_each_with_its_own_figures(
@@ -32,11 +40,11 @@ def test_files_sharing_a_name_in_two_directories_are_two_runs_each_with_its_own_
         main([str(tmp_path / "r1" / "out.txt"), str(tmp_path / "r2" / "out.txt"), "-o", str(out)])
         == EXIT_COMPLETE
     )
-    s = _summary(out).set_index("run")
-    assert set(s.index) == {"out (r1/out.txt)", "out (r2/out.txt)"}
+    s = by(_summary(out), "run")
+    assert set(s) == {"out (r1/out.txt)", "out (r2/out.txt)"}
     for d, src in (("r1", "hdrhistogram.out"), ("r2", "histogram.out")):
         assert (
-            s.loc[f"out ({d}/out.txt)", "runtime_ms"]
+            s[f"out ({d}/out.txt)"]["runtime_ms"]
             == report_figures(OUTPUTS / src)[("OVERALL", "RunTime(ms)")]
         )
     html = (out / "report.html").read_text()
@@ -146,7 +154,7 @@ def test_a_crashed_client_is_reported_from_its_status_lines_with_its_missing_rep
     assert main([str(CRASHED), "-o", str(out)]) == EXIT_INCOMPLETE
     err = capsys.readouterr().err
     assert "client-0.out" in err and "is empty" in err
-    status = pd.read_csv(out / "status.csv")                     # its status lines are kept
+    status = read_csv(out / "status.csv")                     # its status lines are kept
     assert set(status["metric"]) >= {"READ", "UPDATE"}
 
 

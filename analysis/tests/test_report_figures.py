@@ -4,10 +4,9 @@ and raw data, intended latency; charts that read right (titles, legends, percent
 import re
 
 import numpy as np
-import pandas as pd
 import polars as pl
 import pytest
-from conftest import REPORT_CASES, phase_dir, report_figures
+from conftest import REPORT_CASES, by, phase_dir, read_csv, report_figures
 from ycsb_analysis.charts.common import legend_beside, new_figure
 from ycsb_analysis.charts.percentiles import percentile_label, percentile_ticks
 from ycsb_analysis.cli import main
@@ -41,21 +40,21 @@ def _section(html: str, run: str) -> str:
 
 
 def test_each_client_of_a_merged_run_has_its_own_row_of_figures(cases_report):
-    clients = pd.read_csv(cases_report / "clients.csv")
+    clients = read_csv(cases_report / "clients.csv")
     html = (cases_report / "report.html").read_text()
     section = _section(html, "basic:run-clients-3")
-    mine = clients[clients["run"] == "basic:run-clients-3"].set_index("client")
+    mine = by(clients.filter(pl.col("run") == "basic:run-clients-3"), "client")
     for i, out in enumerate(sorted(phase_dir("run-clients-3").glob("client-*.out"))):
         fig = report_figures(out)
-        assert mine.loc[i, "runtime_ms"] == fig[("OVERALL", "RunTime(ms)")]
-        assert mine.loc[i, "throughput_ops_per_s"] == pytest.approx(
+        assert mine[i]["runtime_ms"] == fig[("OVERALL", "RunTime(ms)")]
+        assert mine[i]["throughput_ops_per_s"] == pytest.approx(
             fig[("OVERALL", "Throughput(ops/sec)")]
         )
-        assert mine.loc[i, "gc_count"] == fig[("TOTAL_GCs", "Count")]
-        assert mine.loc[i, "gc_time_ms"] == fig[("TOTAL_GC_TIME", "Time(ms)")]
+        assert mine[i]["gc_count"] == fig[("TOTAL_GCs", "Count")]
+        assert mine[i]["gc_time_ms"] == fig[("TOTAL_GC_TIME", "Time(ms)")]
         assert (
             f"OK {int(fig[('READ', 'Return=OK')] + fig[('UPDATE', 'Return=OK')])}"
-            in mine.loc[i, "returns"]
+            in mine[i]["returns"]
         )
         # in the HTML beside the merged row, throughput at two decimals (not rounded to whole ops/s)
         assert f"{fig[('OVERALL', 'Throughput(ops/sec)')]:,.2f}" in section
@@ -71,13 +70,13 @@ def test_headers_are_words_with_units_not_column_names(cases_report):
 
 
 def test_timeseries_and_raw_data_are_exported_and_charted(cases_report):
-    ts = pd.read_csv(cases_report / "timeseries.csv")
+    ts = read_csv(cases_report / "timeseries.csv")
     rows = re.findall(
         r"^\[([^\]]+)\], (\d+), (\S+)$", (REPORT_CASES / "timeseries.out").read_text(), re.M
     )
     assert len(ts) == len(rows) > 0
     assert "Intended-READ" in set(ts["metric"])
-    raw = pd.read_csv(cases_report / "raw-datapoints.csv")
+    raw = read_csv(cases_report / "raw-datapoints.csv")
     points = re.findall(r"^[\w-]+,\d{10,},-?\d+$", (REPORT_CASES / "raw.out").read_text(), re.M)
     assert len(raw) == len(points) > 0
     assert (cases_report / "measured-latency-over-time.png").exists()

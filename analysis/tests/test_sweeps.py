@@ -1,6 +1,7 @@
 """The knee of a thread sweep: where adding threads stops paying."""
 
 import numpy as np
+import polars as pl
 import pytest
 from conftest import RESULTS
 from ycsb_analysis.charts.sweeps import find_knee
@@ -12,9 +13,9 @@ def test_the_knee_of_a_real_capped_sweep_is_the_first_thread_count_on_the_platea
     # run-threads-1..8: FixtureDB at ~1,500 ops/s per thread, capped by -target 5000, so the
     # throughput rises with threads and then flattens as a saturated server's does.
     s = runs_summary(load([str(RESULTS)]))
-    sweep = s[s["phase"].str.startswith("run-threads-")].sort_values("threads")
-    threads = sweep["threads"].to_numpy(dtype=float)
-    thr = sweep["throughput_ops_per_s"].to_numpy(dtype=float)
+    sweep = s.filter(pl.col("phase").str.starts_with("run-threads-")).sort("threads")
+    threads = sweep["threads"].cast(pl.Float64).to_numpy()
+    thr = sweep["throughput_ops_per_s"].to_numpy()
     knee = find_knee(threads, thr)
     assert knee is not None
     plateau = 0.9 * thr.max()
@@ -42,11 +43,11 @@ def test_too_few_points_or_a_flat_line_have_no_knee(throughput):
 def test_sweeps_of_different_phase_groups_are_not_drawn_as_one():
     # Synthetic summary rows (pure logic): S3 runs an insert and a select sweep over the same
     # threads with the same workload class; the runner's phase_group tells them apart.
-    import pandas as pd
+    import polars as pl
     from ycsb_analysis.charts.sweeps import SWEEP_KEYS, _groups
     rows = [{"scenario": "s3", "database": "cassandra", "workload": "w", "batchsize": 1,
              "phase_group": group, "threads": t, "throughput_ops_per_s": 100.0 * t}
             for group in ("insert", "select") for t in (4, 16, 64)]
-    groups = _groups(pd.DataFrame(rows), "threads", SWEEP_KEYS)
+    groups = _groups(pl.DataFrame(rows), "threads", SWEEP_KEYS)
     assert sorted(key[4] for key, _ in groups) == ["insert", "select"]
     assert all(len(g) == 3 for _, g in groups)

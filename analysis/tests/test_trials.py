@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
+import polars as pl
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, read_csv
 from ycsb_analysis import stability
 from ycsb_analysis.cli import main
 from ycsb_analysis.loader import load
@@ -72,8 +72,8 @@ def _rows(values: dict, database: str, steady=True) -> list[dict]:
 def test_between_databases_pairs_trials_by_number_and_says_so():
     c = {1: 1100.0, 2: 1150.0, 3: 1080.0}
     h = {1: 1000.0, 2: 1010.0, 3: 990.0}
-    v = between_databases(aggregate(pd.DataFrame(_rows(c, "cassandra") + _rows(h, "hbase"))))
-    (row,) = v.to_dict("records")
+    v = between_databases(aggregate(pl.DataFrame(_rows(c, "cassandra") + _rows(h, "hbase"))))
+    (row,) = v.to_dicts()
     assert row["ratio"] == pytest.approx(paired_ratio(c, h).ratio)
     assert row["ratio_low"] == pytest.approx(paired_ratio(c, h).low)
     assert row["trials"] == "3/3" and row["pairs"] == 3
@@ -87,7 +87,7 @@ def test_a_two_stage_run_draws_its_interval_from_the_first_stage_spread():
     c = {1: 1100.0, 2: 1150.0, 3: 1000.0, 4: 1300.0}
     h = {1: 1000.0, 2: 1010.0, 3: 990.0, 4: 1005.0}
     rows = [dict(r, first_stage=2) for r in _rows(c, "cassandra") + _rows(h, "hbase")]
-    (row,) = between_databases(aggregate(pd.DataFrame(rows))).to_dict("records")
+    (row,) = between_databases(aggregate(pl.DataFrame(rows))).to_dicts()
     d = np.log([c[k] / h[k] for k in (1, 2, 3, 4)])
     half = t95(1.0) * d[:2].std(ddof=1) / 2
     assert row["ratio"] == pytest.approx(math.exp(d.mean()))
@@ -95,8 +95,8 @@ def test_a_two_stage_run_draws_its_interval_from_the_first_stage_spread():
     assert row["ratio_high"] == pytest.approx(math.exp(d.mean() + half))
     assert "4 paired trials, the spread of the first 2 (two-stage)" in row["verdict"]
     # without the design the same trials give the ordinary interval (another width)
-    (plain,) = between_databases(aggregate(pd.DataFrame(
-        _rows(c, "cassandra") + _rows(h, "hbase")))).to_dict("records")
+    (plain,) = between_databases(aggregate(pl.DataFrame(
+        _rows(c, "cassandra") + _rows(h, "hbase")))).to_dicts()
     assert plain["ratio_low"] == pytest.approx(paired_ratio(c, h).low)
     assert plain["ratio_low"] != pytest.approx(row["ratio_low"])
 
@@ -104,7 +104,7 @@ def test_a_two_stage_run_draws_its_interval_from_the_first_stage_spread():
 def test_a_trial_that_was_not_steady_takes_the_verdict_away():
     rows = _rows({1: 1100.0, 2: 1150.0}, "cassandra") + _rows({1: 1000.0}, "hbase")
     rows += [dict(_rows({2: 990.0}, "hbase", steady=False)[0], window="w (NOT steady)")]
-    (row,) = between_databases(aggregate(pd.DataFrame(rows))).to_dict("records")
+    (row,) = between_databases(aggregate(pl.DataFrame(rows))).to_dicts()
     assert row["verdict"].startswith("not judged: hbase trial 2: w (NOT steady)")
     assert not row["significant"]
 
@@ -114,7 +114,7 @@ def test_a_load_is_judged_as_a_whole_job_with_ycsbs_own_figures():
             if r.phase in ("load", "batch-load")]
     assert len(runs) == 2
     s = runs_summary(runs)
-    for _, row in s.iterrows():
+    for row in s.iter_rows(named=True):
         assert row["window"].startswith("whole job") and row["steady"]
         assert row["window_kind"] == WindowKind.WHOLE_JOB == "whole_job"
         assert row["throughput_ops_per_s"] == row["throughput_ops_per_s_whole_run"]
@@ -124,12 +124,12 @@ def test_one_trial_of_each_database_on_real_outputs_shows_figures_and_no_verdict
     # the quickstart's results of one trial each (real, fixtures/warm-s4-s1)
     out = tmp_path / "report"
     assert main([str(FIXTURES / "warm-s4-s1"), "-o", str(out)]) == 0
-    v = pd.read_csv(out / "verdicts.csv")
+    v = read_csv(out / "verdicts.csv")
     assert len(v) and not v["significant"].any()
     for text in v["verdict"]:  # (the secondary figures' start "secondary: <figure>: ")
         assert "one trial: no verdict" in text or "not judged" in text, text
-    summary = pd.read_csv(out / "summary.csv")
-    run = summary[summary["phase"] == "update-heavy-threads-8"]
+    summary = read_csv(out / "summary.csv")
+    run = summary.filter(pl.col("phase") == "update-heavy-threads-8")
     assert (run["throughput_ops_per_s_ci_low"] < run["throughput_ops_per_s"]).all()
 
 
@@ -144,8 +144,7 @@ def test_a_real_window_that_declines_after_a_steady_warm_up_is_said_not_vetoed()
     """A real Cassandra trial (fixtures/declining-window): the measured window falls by about a
     fifth (the trend test flags it), which is the database's own course after the warm-up, not
     a warm-up that ended too early: the run stays steady and says so; a climb is vetoed."""
-    (row,) = runs_summary(load([str(FIXTURES / "declining-window")], skipped=[])).to_dict(
-        "records")
+    (row,) = runs_summary(load([str(FIXTURES / "declining-window")], skipped=[])).to_dicts()
     assert row["steady"], row["window"]
     assert "declines across the measured window (-2" in row["window"], row["window"]
     assert "STILL TRENDS" not in row["window"]

@@ -14,9 +14,9 @@ import math
 import shutil
 
 import numpy as np
-import pandas as pd
+import polars as pl
 import pytest
-from conftest import FIXTURES, RESULTS
+from conftest import FIXTURES, RESULTS, by, read_csv
 from scipy.stats import t as student_t
 from ycsb_analysis import sides
 from ycsb_analysis.cli import main
@@ -71,23 +71,23 @@ def aa_results(root):
 def test_a_batched_phase_has_one_primary_row_records_per_s_and_marks_the_rest(tmp_path):
     out = tmp_path / "report"
     assert main([str(batched_two_databases(tmp_path / "results")), "-o", str(out)]) == 0
-    v = pd.read_csv(out / "verdicts.csv")
+    v = read_csv(out / "verdicts.csv")
     assert {"primary", "side_a", "side_b"} <= set(v.columns)
     assert set(v["figure"]) >= {"throughput", "records/s", "p99 latency"}
-    (first,) = v[v["primary"]].to_dict("records")  # one phase, one comparison: one primary
+    (first,) = v.filter(pl.col("primary")).to_dicts()  # one phase, one comparison: one primary
     assert first["figure"] == "records/s" and (first["side_a"], first["side_b"]) == (
         "cassandra", "hbase")
     assert not first["verdict"].startswith("secondary")
-    for text in v.loc[~v["primary"], "verdict"]:
+    for text in v.filter(~pl.col("primary"))["verdict"]:
         assert text.startswith("secondary: "), text
     # a secondary verdict names its figure (the "not judged" ones included)
-    assert v.set_index("figure").loc["throughput", "verdict"].startswith("secondary: throughput:")
+    assert by(v, "figure")["throughput"]["verdict"].startswith("secondary: throughput:")
     assert "Cassandra vs HBase" in (out / "report.html").read_text()
 
 
 def test_closed_loop_latencies_are_service_times_and_the_mean_repeats_throughput(tmp_path):
     agg = aggregate(runs_summary(load([str(batched_two_databases(tmp_path))])))
-    v = between_databases(agg).set_index("figure")["verdict"]
+    v = {f: r["verdict"] for f, r in by(between_databases(agg), "figure").items()}
     assert v["p99 latency"].startswith("secondary: p99 service time"), v["p99 latency"]
     assert v["p95 latency"].startswith("secondary: p95 service time")
     assert "Little's law" in v["mean latency"] and "throughput" in v["mean latency"]
@@ -103,21 +103,21 @@ def _rows(values: dict, database: str, target=None, phase="p", scenario="s4") ->
 
 def test_a_phase_at_a_target_keeps_its_latency_words_and_throughput_decides():
     c, h = {1: 1100.0, 2: 1150.0, 3: 1080.0}, {1: 1000.0, 2: 1010.0, 3: 990.0}
-    paced = between_databases(aggregate(pd.DataFrame(
+    paced = between_databases(aggregate(pl.DataFrame(
         _rows(c, "cassandra", target=5000) + _rows(h, "hbase", target=5000))))
-    row = paced.set_index("figure").loc["p99 latency"]
+    row = by(paced, "figure")["p99 latency"]
     assert "p99 latency" in row["verdict"] and "service time" not in row["verdict"]
-    assert paced.loc[paced["primary"], "figure"].tolist() == ["throughput"]
+    assert paced.filter(pl.col("primary"))["figure"].to_list() == ["throughput"]
     # the same trials without a target: a closed loop
-    closed = between_databases(aggregate(pd.DataFrame(_rows(c, "cassandra") + _rows(h, "hbase"))))
-    assert "p99 service time" in closed.set_index("figure").loc["p99 latency", "verdict"]
+    closed = between_databases(aggregate(pl.DataFrame(_rows(c, "cassandra") + _rows(h, "hbase"))))
+    assert "p99 service time" in by(closed, "figure")["p99 latency"]["verdict"]
 
 
 def test_real_trials_have_one_primary_row_per_phase_and_it_is_throughput():
     v = between_databases(aggregate(runs_summary(load([str(FIXTURES / "trials-s4")]))))
-    per_phase = v.groupby("phase")["primary"].sum()
+    per_phase = v.group_by("phase").agg(pl.col("primary").sum())["primary"]
     assert (per_phase == 1).all() and len(per_phase) == 2
-    assert set(v.loc[v["primary"], "figure"]) == {"throughput"}
+    assert set(v.filter(pl.col("primary"))["figure"]) == {"throughput"}
 
 
 # -- A/A: one database on both sides ------------------------------------------------------
@@ -125,10 +125,10 @@ def test_real_trials_have_one_primary_row_per_phase_and_it_is_throughput():
 def test_an_aa_test_compares_its_two_sides_a_first_and_says_what_it_resolves(tmp_path):
     out = tmp_path / "report"
     assert main([str(aa_results(tmp_path / "results")), "-o", str(out)]) == 0
-    v = pd.read_csv(out / "verdicts.csv")
+    v = read_csv(out / "verdicts.csv")
     assert set(zip(v["side_a"], v["side_b"])) == {("cassandra-A", "cassandra-B")}
     assert v["aa"].all() and {"cassandra-A", "cassandra-B"} <= set(v.columns)
-    load_row = v[(v["phase"] == "load") & v["primary"]].iloc[0]
+    load_row = v.filter((pl.col("phase") == "load") & pl.col("primary")).row(0, named=True)
     # side B's trials are side A's the other way round: the pairs' log ratios are d and -d
     assert load_row["ratio"] == pytest.approx(1.0)
     assert load_row["verdict"].startswith(
@@ -169,8 +169,8 @@ def test_the_resolution_of_five_pairs_follows_the_power_formula():
     b = {k: 1000 * math.exp(rng.normal(0, 0.03)) for k in range(1, 6)}
     rows = [dict(r, aa_database="cassandra", aa_side=side) for side, values in (("A", a), ("B", b))
             for r in _rows(values, f"cassandra-{side}")]
-    v = between_databases(aggregate(pd.DataFrame(rows)))
-    row = v[v["primary"]].iloc[0]
+    v = between_databases(aggregate(pl.DataFrame(rows)))
+    row = v.filter(pl.col("primary")).row(0, named=True)
     r = paired_ratio(a, b)
     assert row["resolves_percent"] == pytest.approx(r.precision * 100)
     expected = math.sinh((t95(4) + student_t.ppf(0.8, 4)) * r.sd_log / math.sqrt(5)) * 100
@@ -183,7 +183,7 @@ def test_an_aa_test_that_calls_its_sides_different_says_the_same_configuration_w
     rows += _rows({1: 1000.0, 2: 1010.0, 3: 995.0}, "cassandra-B")
     for r in rows:
         r["aa_database"], r["aa_side"] = "cassandra", r["database"][-1]
-    row = between_databases(aggregate(pd.DataFrame(rows))).iloc[0]
+    row = between_databases(aggregate(pl.DataFrame(rows))).row(0, named=True)
     assert row["verdict"].startswith("A/A: cassandra-A 10% higher than cassandra-B, the same "
                                      "configuration called different")
     assert "better" not in row["verdict"] and row["significant"]
@@ -196,18 +196,18 @@ def test_one_database_with_one_change_on_b_is_an_ordinary_comparison_not_an_aa_t
     for r in rows:
         r["aa_database"], r["aa_side"] = "cassandra", r["database"][-1]
         r["aa_changed"] = "target=700" if r["aa_side"] == "B" else ""
-    known = sides.known_sides(pd.DataFrame(rows))
+    known = sides.known_sides(rows)
     assert not sides.is_aa("cassandra-A", "cassandra-B", known)
     assert sides.title("cassandra-A", "cassandra-B", known) == (
         "A/B of one database: cassandra-A vs cassandra-B (cassandra-B: target=700)")
-    row = between_databases(aggregate(pd.DataFrame(rows))).iloc[0]
+    row = between_databases(aggregate(pl.DataFrame(rows))).row(0, named=True)
     assert row["verdict"].startswith("cassandra-A: throughput 43% higher than cassandra-B "
                                      "(better)"), row["verdict"]
     assert row["significant"] and not row["aa"]
     # without the change the same sides are an A/A test
     for r in rows:
         r["aa_changed"] = ""
-    assert sides.is_aa("cassandra-A", "cassandra-B", sides.known_sides(pd.DataFrame(rows)))
+    assert sides.is_aa("cassandra-A", "cassandra-B", sides.known_sides(rows))
 
 
 # -- --baseline across sessions -----------------------------------------------------------
@@ -215,9 +215,9 @@ def test_one_database_with_one_change_on_b_is_an_ordinary_comparison_not_an_aa_t
 def _sessions(session_spread):
     cur = {1: 1100.0, 2: 1108.0, 3: 1095.0, 4: 1103.0}   # 10% above the baseline, 0.5% spread
     base = {1: 1000.0, 2: 1006.0, 3: 996.0, 4: 1002.0}
-    v = against_baseline(aggregate(pd.DataFrame(_rows(cur, "cassandra"))),
-                         aggregate(pd.DataFrame(_rows(base, "cassandra"))), session_spread)
-    return v.set_index("figure").loc["throughput"], cur, base
+    v = against_baseline(aggregate(pl.DataFrame(_rows(cur, "cassandra"))),
+                         aggregate(pl.DataFrame(_rows(base, "cassandra"))), session_spread)
+    return by(v, "figure")["throughput"], cur, base
 
 
 def test_a_ten_percent_difference_is_not_called_with_a_twenty_percent_session_spread():
@@ -253,13 +253,14 @@ def test_ycsb_report_takes_the_session_spread_and_says_when_sessions_were_not_sa
     files = [f"run={VERDICTS / f}" for f in ("threads-32.txt", "threads-32-b.txt")]
     base = [f"run={VERDICTS / f}" for f in ("same-a.txt", "same-c.txt")]
     assert main(files + ["-o", str(tmp_path / "none"), "--baseline", *base]) == 0
-    cmp = pd.read_csv(tmp_path / "none" / "comparison.csv")
+    cmp = read_csv(tmp_path / "none" / "comparison.csv")
     assert cmp["verdict"].str.contains("sessions were not sampled").all()
-    assert not cmp["significant"].any() and cmp["session_spread_percent"].isna().all()
+    assert not cmp["significant"].any() and cmp["session_spread_percent"].is_null().all()
     assert main(files + ["-o", str(tmp_path / "one"), "--session-spread", "1%",
                          "--baseline", *base]) == 0
-    cmp = pd.read_csv(tmp_path / "one" / "comparison.csv").set_index("figure")
-    assert cmp.loc["throughput", "significant"] and cmp.loc["throughput", "primary"]
+    cmp = read_csv(tmp_path / "one" / "comparison.csv")
+    assert by(cmp, "figure")["throughput"]["significant"]
+    assert by(cmp, "figure")["throughput"]["primary"]
     assert (cmp["session_spread_percent"] == 1).all()
     for bad in (["--session-spread", "20"], ["--session-spread", "-1%"]):
         with pytest.raises(SystemExit) as e:   # 20 could be 20% or 2000%: refused

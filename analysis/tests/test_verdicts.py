@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
+import polars as pl
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, by, read_csv
 from ycsb_analysis import stability
 from ycsb_analysis.cli import main
 from ycsb_analysis.loader import load
@@ -27,49 +27,53 @@ COLD = FIXTURES / "cold-s4"
 
 
 def compare(tmp_path, current: list[str], baseline: list[str],
-            options: tuple = ()) -> pd.DataFrame:
-    """ycsb-report of plain outputs: the files under one label are trials of it."""
+            options: tuple = ()) -> dict[str, dict]:
+    """ycsb-report of plain outputs (the files under one label are trials of it): the rows of
+    comparison.csv by figure."""
     out = tmp_path / "out"
     args = [f"run={VERDICTS / f}" for f in current] + ["-o", str(out), *options, "--baseline"]
     assert main(args + [f"run={VERDICTS / f}" for f in baseline]) == 0
-    return pd.read_csv(out / "comparison.csv").set_index("figure")
+    return by(read_csv(out / "comparison.csv"), "figure")
+
+
+def _by_database(runs) -> dict[str, dict]:
+    return {r["database"]: r for r in runs_summary(runs).to_dicts()}
 
 
 def test_one_trial_per_side_shows_the_figures_but_draws_no_verdict(tmp_path):
     cmp = compare(tmp_path, ["threads-32.txt"], ["same-a.txt"])
     for figure in ("throughput", "mean latency"):
-        row = cmp.loc[figure]
+        row = cmp[figure]
         assert "one trial: no verdict" in row["verdict"], row["verdict"]  # (secondary: ...)
         assert not row["significant"] and math.isnan(row["ratio_low"])
     # the figures are there: 32 threads do about 4x the operations of 8 (BasicDB sleeps)
-    assert cmp.loc["throughput", "ratio"] > 3
+    assert cmp["throughput"]["ratio"] > 3
 
 
 def test_the_same_configuration_in_two_trials_a_side_is_no_significant_difference(tmp_path):
     cmp = compare(tmp_path, ["same-c.txt", "same-d.txt"], ["same-a.txt", "same-b.txt"])
     for figure in ("throughput", "mean latency"):
-        assert "no significant difference" in cmp.loc[figure, "verdict"], cmp.loc[
-            figure, "verdict"
-        ]
-        assert cmp.loc[figure, "ratio_low"] < 1 < cmp.loc[figure, "ratio_high"]
-        assert cmp.loc[figure, "trials"] == "2/2"
+        row = cmp[figure]
+        assert "no significant difference" in row["verdict"], row["verdict"]
+        assert row["ratio_low"] < 1 < row["ratio_high"]
+        assert row["trials"] == "2/2"
 
 
 def test_four_times_the_threads_is_called_faster_and_the_reverse_slower(tmp_path):
     more, fewer = ["threads-32.txt", "threads-32-b.txt"], ["same-a.txt", "same-c.txt"]
     # (a baseline is another session: its spread must be given for a difference to be called)
     spread = ("--session-spread", "1%")
-    up = compare(tmp_path, more, fewer, spread).loc["throughput"]
+    up = compare(tmp_path, more, fewer, spread)["throughput"]
     assert up["significant"] and up["ratio_low"] > 2  # (two trials a side: a wide interval)
     assert "higher than baseline (better)" in up["verdict"] and "unpaired" in up["verdict"]
-    down = compare(tmp_path / "rev", fewer, more, spread).loc["throughput"]
+    down = compare(tmp_path / "rev", fewer, more, spread)["throughput"]
     assert down["significant"] and down["ratio_high"] < 0.5
     assert "lower than baseline (worse)" in down["verdict"]
 
 
 def test_the_interval_of_a_baseline_comparison_is_welchs_on_the_trials_logs(tmp_path):
     more, fewer = ["threads-32.txt", "threads-32-b.txt"], ["same-a.txt", "same-c.txt"]
-    row = compare(tmp_path, more, fewer).loc["throughput"]
+    row = compare(tmp_path, more, fewer)["throughput"]
     s = runs_summary(load([f"run={VERDICTS / f}" for f in more + fewer]))
     la = np.log(s["throughput_ops_per_s"].to_numpy()[:2])
     lb = np.log(s["throughput_ops_per_s"].to_numpy()[2:])
@@ -83,13 +87,13 @@ def test_the_interval_of_a_baseline_comparison_is_welchs_on_the_trials_logs(tmp_
 
 def test_percentiles_without_hdr_logs_are_whole_run_figures(tmp_path):
     compare(tmp_path, ["same-b.txt"], ["same-a.txt"])
-    summary = pd.read_csv(tmp_path / "out" / "summary.csv")
-    assert "p95/p99 over the whole run (no .hdr logs)" in summary.loc[0, "window"]
+    summary = read_csv(tmp_path / "out" / "summary.csv")
+    assert "p95/p99 over the whole run (no .hdr logs)" in summary["window"][0]
 
 
 def test_a_plain_output_is_reported_over_its_steady_window_and_says_which():
     # same-b climbs over its first seconds (2.8k, 3.1k, 3.1k, then ~4.9k ops/s)
-    (s,) = runs_summary(load([f"run={VERDICTS / 'same-b.txt'}"])).to_dict("records")
+    (s,) = runs_summary(load([f"run={VERDICTS / 'same-b.txt'}"])).to_dicts()
     assert s["window"].startswith("steady window") and s["window_start_s"] > 0
     assert s["window_kind"] == WindowKind.STEADY
     # the start-up interval is left out: the steady figure is above YCSB's whole-run one
@@ -102,23 +106,22 @@ def test_a_plain_output_is_reported_over_its_steady_window_and_says_which():
 
 
 def test_skip_overrides_the_steady_window():
-    (s,) = runs_summary(load([f"run={VERDICTS / 'same-a.txt'}"]), skip=10).to_dict("records")
+    (s,) = runs_summary(load([f"run={VERDICTS / 'same-a.txt'}"]), skip=10).to_dicts()
     assert s["window"].startswith("after the first 10 s (--skip)") and s["window_start_s"] == 10
     assert s["window_kind"] == WindowKind.SKIP
     assert 8 <= s["window_intervals"] <= 11
 
 
 def test_a_cold_phase_that_climbs_throughout_is_flagged_not_steady():
-    s = runs_summary(load([str(COLD)])).set_index("database")
-    assert s.loc["cassandra", "window"].startswith("whole run: NO steady window")
-    assert s.loc["cassandra", "window_kind"] == WindowKind.NO_STEADY_WINDOW
+    s = _by_database(load([str(COLD)]))
+    assert s["cassandra"]["window"].startswith("whole run: NO steady window")
+    assert s["cassandra"]["window_kind"] == WindowKind.NO_STEADY_WINDOW
 
 
 def test_cassandra_vs_hbase_phases_that_never_became_steady_get_no_verdict(tmp_path):
     out = tmp_path / "out"
     assert main([str(COLD), "-o", str(out)]) == 0
-    v = pd.read_csv(out / "verdicts.csv").set_index("figure")
-    thr = v.loc["throughput"]
+    thr = by(read_csv(out / "verdicts.csv"), "figure")["throughput"]
     assert thr["ratio"] == pytest.approx(thr["cassandra"] / thr["hbase"])
     # both cold phases climb throughout: no verdict is drawn from them
     assert thr["verdict"].startswith("not judged: cassandra") and not thr["significant"]
@@ -129,10 +132,10 @@ def test_cassandra_vs_hbase_phases_that_never_became_steady_get_no_verdict(tmp_p
 
 
 def test_the_runners_cpu_record_becomes_cpu_per_operation():
-    s = runs_summary(load([str(COLD)])).set_index("database")
+    s = _by_database(load([str(COLD)]))
     for db in ("cassandra", "hbase"):
-        assert s.loc[db, "client_cpu_us_per_op"] > 0 and s.loc[db, "server_cpu_us_per_op"] > 0
-        assert 0 < s.loc[db, "client_core_share"] < 1 and s.loc[db, "shared_machine"]
+        assert s[db]["client_cpu_us_per_op"] > 0 and s[db]["server_cpu_us_per_op"] > 0
+        assert 0 < s[db]["client_core_share"] < 1 and s[db]["shared_machine"]
 
 
 def test_clients_on_a_fleet_have_no_client_cpu_figure_but_keep_the_servers():
@@ -140,10 +143,10 @@ def test_clients_on_a_fleet_have_no_client_cpu_figure_but_keep_the_servers():
     runs = load([str(COLD)])
     for r in runs:
         r.metadata["cpu"]["client_cpu_s"] = None
-    s = runs_summary(runs).set_index("database")
+    s = _by_database(runs)
     for db in ("cassandra", "hbase"):
-        assert math.isnan(s.loc[db, "client_cpu_us_per_op"]) and s.loc[db, "client_bound"] is None
-        assert s.loc[db, "server_cpu_us_per_op"] > 0
+        assert math.isnan(s[db]["client_cpu_us_per_op"]) and s[db]["client_bound"] is None
+        assert s[db]["server_cpu_us_per_op"] > 0
 
 
 def test_the_trend_rule():
@@ -177,19 +180,11 @@ def test_an_autocorrelated_series_gets_a_wider_interval_than_the_naive_one():
 
 
 def test_trials_become_one_row_with_a_t_interval_and_keep_each_trials_figure():
-    summary = pd.DataFrame(
-        {
-            "scenario": "s4",
-            "timestamp": "t",
-            "phase": "p",
-            "database": "cassandra",
-            "run": ["cassandra:p #1", "cassandra:p #2", "cassandra:p #3"],
-            "repeat": [1, 2, 3],
-            "window": "w",
-            "throughput_ops_per_s": [100.0, 110.0, 120.0],
-        }
-    )
-    (row,) = aggregate(summary).to_dict("records")
+    summary = pl.DataFrame([
+        {"scenario": "s4", "timestamp": "t", "phase": "p", "database": "cassandra",
+         "run": f"cassandra:p #{k}", "repeat": k, "window": "w", "throughput_ops_per_s": v}
+        for k, v in ((1, 100.0), (2, 110.0), (3, 120.0))])
+    (row,) = aggregate(summary)
     assert row["trials"] == 3 and row["throughput_ops_per_s"] == 110.0
     assert row["throughput_ops_per_s_ci_high"] - 110.0 == pytest.approx(t95(2) * 10 / math.sqrt(3))
     assert row["run"] == "cassandra:p (3 trials)"
@@ -203,14 +198,8 @@ def test_a_ratio_is_significant_only_when_its_interval_excludes_one():
 
 
 def test_between_databases_needs_both_in_the_same_run():
-    summary = pd.DataFrame(
-        {
-            "scenario": "s4",
-            "timestamp": ["a", "b"],
-            "phase": "p",
-            "database": ["cassandra", "hbase"],
-            "run": ["c", "h"],
-            "throughput_ops_per_s": [1.0, 2.0],
-        }
-    )
-    assert between_databases(aggregate(summary)).empty
+    summary = pl.DataFrame([
+        {"scenario": "s4", "timestamp": ts, "phase": "p", "database": db, "run": db[0],
+         "throughput_ops_per_s": v}
+        for ts, db, v in (("a", "cassandra", 1.0), ("b", "hbase", 2.0))])
+    assert between_databases(aggregate(summary)).is_empty()

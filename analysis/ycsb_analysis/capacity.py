@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pandas as pd
 import polars as pl
 
 from . import sides
@@ -38,9 +37,10 @@ from .loader import load_phase_dir
 from .model import Run, is_workload_operation, run_label
 from .readers.final_report import split_metric
 from .steady_state import _in, interval_throughput, values, window, window_percentiles
+from .tables import by_key, frame
 from .trials import mean_interval
 from .uncertainty import within_run
-from .verdicts import compare
+from .verdicts import compare, known
 
 # the client fell behind when intended latency is above service time by more than this share
 # and this many microseconds (a paced client's scheduling jitter alone adds about a millisecond
@@ -143,7 +143,7 @@ def _summary(rate, target, key, ops, held, why, fell_behind, seconds) -> str:
     return text + ("" if held else f"; fails: {'; '.join(why)}")
 
 
-def steps_table(runs: list[Run]) -> pd.DataFrame:
+def steps_table(runs: list[Run]) -> pl.DataFrame:
     """One row per step and operation: target, achieved (with its within-run interval), p50
     and p99 of service and intended latency, the objective's figure, held, fell behind."""
     rows = []
@@ -172,82 +172,77 @@ def steps_table(runs: list[Run]) -> pd.DataFrame:
                     row[f"{kind}_{level}_low_us"] = e.get("low", math.nan)
                     row[f"{kind}_{level}_high_us"] = e.get("high", math.nan)
             rows.append(row)
-    return pd.DataFrame(rows)
+    return frame(rows)
 
 
-def _objective_figure(step: pd.DataFrame) -> float:
+def _objective_figure(operations: list[dict]) -> float:
     """One step's figure for its objective: its worst operation's intended latency (µs)."""
-    column = f"intended_{step['objective_key'].iloc[0]}_us" if "objective_key" in step else ""
-    return float(step[column].max()) if column in step else math.nan
+    figures = [r.get(f"intended_{r.get('objective_key')}_us") for r in operations]
+    return max((v for v in figures if known(v)), default=math.nan)
 
 
-def capacities(steps: pd.DataFrame) -> pd.DataFrame:
+def capacities(steps: pl.DataFrame) -> pl.DataFrame:
     """One row per search and trial: the highest target at which every step held, whether a
     second step confirmed it, the seconds it held over (its windows together), what bounded it,
     the steps run."""
-    if steps.empty:
-        return pd.DataFrame()
-    rows = []
-    per_step = steps.drop_duplicates(["scenario", "timestamp", "database", "search", "repeat",
-                                      "step"])
     keys = ["scenario", "timestamp", "database", "search", "repeat"]
-    # each step's objective figure: its worst operation's (the one that decides it)
-    figure = steps.groupby(keys + ["step"], sort=False, dropna=False).apply(
-        _objective_figure, include_groups=False)
-    for key, everything in per_step.groupby(keys, sort=False, dropna=False):
-        checks = everything[everything["check"].notna()]
-        g = everything[everything["check"].isna()]
-        probe = g[g["step"] == 0]
-        paced = g[g["step"] > 0]
-        every = paced.groupby("target")["held"].all()
-        ceiling = float(probe["achieved_ops_per_s"].iloc[0]) if len(probe) else math.nan
-        found = float(every[every].index.max()) if every.any() else 0.0
-        floor = min((figure[key + (k,)] for k in paced["step"]), default=math.nan)
+    rows = []
+    for key, trial in by_key(steps.to_dicts(), keys).items():
+        # each step once (a row per operation: its worst decides its objective figure)
+        per_step = [(ops[0], _objective_figure(ops)) for ops in by_key(trial, ["step"]).values()]
+        checks = [s for s, _ in per_step if known(s["check"])]
+        g = [(s, figure) for s, figure in per_step if not known(s["check"])]
+        probe = [s for s, _ in g if s["step"] == 0]
+        paced = [(s, figure) for s, figure in g if s["step"] > 0]
+        held = {s["target"]: True for s, _ in paced}
+        for s, _ in paced:
+            held[s["target"]] &= bool(s["held"])
+        ceiling = float(probe[0]["achieved_ops_per_s"]) if probe else math.nan
+        found = float(max((t for t, ok in held.items() if ok), default=0.0))
+        floor = min((figure for _, figure in paced), default=math.nan)
         # the search climbed to within RESOLUTION of the ceiling: throughput bounds it there
         bounded = ("nothing held" if not found else "ceiling"
                    if found >= (1 - RESOLUTION) * ceiling else "objective")
-        at_found = paced[paced["target"] == found] if found else paced.iloc[:0]
-        first = g.iloc[0]
+        at_found = [s for s, _ in paced if found and s["target"] == found]
+        first = g[0][0]
         row = dict(zip(keys, key), objective=first["objective"],
                    capacity=capacity_words(found, floor, first.get("bound_us", math.nan),
                                            first.get("objective_key", "")),
                    capacity_ops_per_s=found, floor_us=floor, bounded_by=bounded, steps=len(g),
                    confirmed=len(at_found) > 1,
-                   held_over_s=float(at_found["window_s"].sum()) if found else math.nan,
+                   held_over_s=float(sum(s["window_s"] for s in at_found)) if found else math.nan,
                    ceiling_ops_per_s=ceiling)
-        for _, c in checks.iterrows():  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
+        for c in checks:  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
             row[f"check_{c['check']:g}x_held"] = bool(c["held"])
             row[f"check_{c['check']:g}x_achieved_ops_per_s"] = c["achieved_ops_per_s"]
         rows.append(row)
-    return pd.DataFrame(rows)
+    return frame(rows)
 
 
-def capacity_verdicts(found: pd.DataFrame, known: dict | None = None) -> pd.DataFrame:
+def capacity_verdicts(found: pl.DataFrame, known_sides: dict | None = None) -> pl.DataFrame:
     """Per search: each side's capacity over its trials, and a/b with its interval from the
     trials paired by number (the rows of verdicts.csv; phase = the phase searched). The sides
-    are the search's two databases, or an A/A test's two sides (``known``: sides.known_sides
-    of the summary)."""
-    if found.empty:
-        return pd.DataFrame()
+    are the search's two databases, or an A/A test's two sides (``known_sides``:
+    sides.known_sides of the phases)."""
     rows = []
-    for (scenario, ts, search), g in found.groupby(["scenario", "timestamp", "search"],
-                                                   sort=False):
-        both = sides.pairs(g["database"], known)
+    for (scenario, ts, search), g in by_key(found.to_dicts(),
+                                            ["scenario", "timestamp", "search"]).items():
+        both = sides.pairs([r["database"] for r in g], known_sides)
         if not both:
             continue
         a, b = both[0]
         per_side = {}
-        for db, d in g.groupby("database"):
-            trials = {int(t) or 1: float(v) for t, v in zip(d["repeat"], d["capacity_ops_per_s"])}
+        for (db,), d in by_key(g, ["database"]).items():
+            trials = {int(r["repeat"]) or 1: float(r["capacity_ops_per_s"]) for r in d}
             mean, _, _ = mean_interval(trials)
-            per_side[db] = pd.Series({"capacity_ops_per_s_trials": trials,
-                                      "capacity_ops_per_s": mean, "steady": True})
+            per_side[db] = {"capacity_ops_per_s_trials": trials, "capacity_ops_per_s": mean,
+                            "steady": True}
         if a in per_side and b in per_side:
-            words = f"max sustainable throughput at {g['objective'].iloc[0]} (intended)"
+            words = f"max sustainable throughput at {g[0]['objective']} (intended)"
             compared = compare(per_side[a], per_side[b], a, b,
                                {"scenario": scenario, "timestamp": ts, "phase": search},
                                paired=True, compared=[("capacity_ops_per_s", words, "higher")],
-                               aa=sides.is_aa(a, b, known))
+                               aa=sides.is_aa(a, b, known_sides))
             none = [f"{db} trial {t}" for db in (a, b)
                     for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
             for row in compared:
@@ -256,7 +251,7 @@ def capacity_verdicts(found: pd.DataFrame, known: dict | None = None) -> pd.Data
                                       "capacity.csv; a looser objective or more steps)")
                     row["significant"] = False
             rows += compared
-    return pd.DataFrame(rows)
+    return frame(rows)
 
 
 def judge_step_dir(step_dir: Path) -> dict:

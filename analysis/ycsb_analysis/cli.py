@@ -19,7 +19,6 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
 import polars as pl
 
 from . import __version__, answer, comparability
@@ -39,7 +38,7 @@ from .readers.raw import INTERVAL_MS
 from .report_sections import capacity_section, what_ran_section
 from .servers import servers_table
 from .summary import runs_summary
-from .tables import labelled, polars_frame, write_csv, write_json, write_parquet
+from .tables import labelled, write_csv, write_json, write_parquet
 from .verdicts import against_baseline, aggregate, unmatched_phases
 
 EXIT_COMPLETE = 0
@@ -113,17 +112,17 @@ MAX_PLAIN_ROWS = MAX_KEPT_RAW_ROWS
 STATUS_PARQUET = "status.parquet"
 
 
-def read_status_figures(report_dir: Path) -> pd.DataFrame:
+def read_status_figures(report_dir: Path) -> pl.DataFrame:
     """The per-interval status figures a report wrote into ``report_dir``: ``status.csv``, or
     ``status.parquet`` for a long run."""
     report_dir = Path(report_dir)
     if (report_dir / STATUS_PARQUET).exists():
-        return pd.read_parquet(report_dir / STATUS_PARQUET)
-    return pd.read_csv(report_dir / "status.csv")
+        return pl.read_parquet(report_dir / STATUS_PARQUET)
+    return pl.read_csv(report_dir / "status.csv", infer_schema_length=None)
 
 
 def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
-                   summary: pd.DataFrame, raw_rows: bool = False,
+                   summary: pl.DataFrame, raw_rows: bool = False,
                    notes: list[str] | None = None) -> list[Path]:
     """Write every parsed figure as CSV and JSON; return the files written. What is written
     only in summed-up form is said in ``notes``."""
@@ -156,7 +155,6 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
             records.append(labelled(rec, run=label))
 
     def dump(frames: list, stem: str, json_too: bool = True, gzip: bool = False) -> None:
-        frames = [polars_frame(f) for f in frames]
         df = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
         if df.is_empty():
             return
@@ -193,14 +191,14 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
             notes.append(
                 f"{n_status:,} per-interval status figures are in {STATUS_PARQUET} (Parquet, "
                 f"zstd; too many rows for a CSV file): read it with "
-                f"pandas.read_parquet('{STATUS_PARQUET}'), the columns of status.csv"
+                f"polars.read_parquet('{STATUS_PARQUET}'), the columns of status.csv"
             )
     else:
         dump(status, "status", json_too=False)
-    if not summary.empty:
-        summary = summary.drop(columns=[WINDOW_KIND], errors="ignore")  # its `window` says it
+    if summary.height:
+        summary = summary.drop(WINDOW_KIND, strict=False)  # its `window` says it
         write_csv(summary, out / "summary.csv")
-        summary.to_json(out / "summary.json", orient="records", indent=1)
+        write_json(summary, out / "summary.json")
         written += [out / "summary.csv", out / "summary.json"]
     return written
 
@@ -286,14 +284,14 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     charts: list[Chart] = [c for chart in ALL_CHARTS for c in chart(runs, out)]
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
-    if not db_verdicts.empty:
+    if db_verdicts.height:
         write_csv(db_verdicts, out / "verdicts.csv")
         (out / "answer.txt").write_text(answer.text(answer.table(agg, db_verdicts)))
         written += [out / "verdicts.csv", out / "answer.txt"]
     if servers.height:
         write_csv(servers, out / "servers.csv")
         written.append(out / "servers.csv")
-    if not cap_steps.empty:
+    if cap_steps.height:
         write_csv(cap_steps, out / "capacity-steps.csv")
         write_csv(cap_found, out / "capacity.csv")
         written += [out / "capacity-steps.csv", out / "capacity.csv"]
@@ -306,12 +304,12 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         comparison, base_differences = comparability.against_baseline(
             against_baseline(agg, aggregate(base_summary), session_spread), runs, base_runs,
             expected, first_mark=1 + len(comparability.footnotes(differences)))
-        differences = pd.concat([differences, base_differences], ignore_index=True)
+        differences = pl.concat([differences, base_differences], how="diagonal_relaxed")
         write_csv(comparison, out / "comparison.csv")
-        (out / "comparison.json").write_text(comparison.to_json(orient="records", indent=1))
+        write_json(comparison, out / "comparison.json")
         written += [out / "comparison.csv", out / "comparison.json"]
         notes += unmatched_phases(summary, base_summary)
-    if not differences.empty:
+    if differences.height:
         write_csv(differences, out / "comparability.csv")
         written.append(out / "comparability.csv")
     unused = [f"{run_label(r)}: {u}" for r in runs for u in r.unused]

@@ -34,9 +34,10 @@ from __future__ import annotations
 import fnmatch
 import re
 
-import pandas as pd
+import polars as pl
 
 from .sides import side_of
+from .tables import frame
 
 KEY = ("scenario", "timestamp", "phase", "database")
 MARK = "not like for like"
@@ -182,16 +183,15 @@ def _said(fact: str, va: str, vb: str, a: str, b: str) -> str:
     return f"{fact} {va[:60]} ({a}) vs {vb[:60]} ({b})"
 
 
-def annotate(verdicts: pd.DataFrame, comparison: str, pairs: dict, expected: list[str],
-             first_mark: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+def annotate(verdicts: pl.DataFrame, comparison: str, pairs: dict, expected: list[str],
+             first_mark: int = 1) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Marks each verdict whose two sides differ in something neither inherent nor expected
     (``marks``: "1,2"; the verdict ends "; not like for like [1,2]"), one number per distinct
     difference from ``first_mark`` on; returns the verdicts and the table of every difference.
     ``pairs`` maps a verdict row's index to ``(scenario, phase, side_a, side_b, facts_a,
     facts_b, cross_database)``."""
     rows = []
-    verdicts = verdicts.copy()
-    verdicts["marks"] = ""
+    marked = [r | {"marks": ""} for r in verdicts.to_dicts()]
     numbers: dict[tuple, int] = {}
     for i, (scenario, phase, name_a, name_b, fa, fb, cross) in pairs.items():
         marks = []
@@ -208,28 +208,31 @@ def annotate(verdicts: pd.DataFrame, comparison: str, pairs: dict, expected: lis
                          "mark": "" if mark is None else str(mark)})
         if marks:
             listed = ",".join(map(str, sorted(set(marks))))
-            verdicts.loc[i, "marks"] = listed
-            verdicts.loc[i, "verdict"] = f"{verdicts.loc[i, 'verdict']}; {MARK} [{listed}]"
-    table = pd.DataFrame(rows, columns=COLUMNS).drop_duplicates()
-    return verdicts, table
+            marked[i]["marks"] = listed
+            marked[i]["verdict"] = f"{marked[i]['verdict']}; {MARK} [{listed}]"
+    columns = [c for c in verdicts.columns if c != "marks"] + ["marks"]
+    return frame(marked, columns), frame(rows, COLUMNS).unique(maintain_order=True)
 
 
-def footnotes(table: pd.DataFrame) -> dict[str, str]:
+def footnotes(table: pl.DataFrame) -> dict[str, str]:
     """Each mark of comparability.csv in words, once: ``{"1": "JVM flags -Xmx2g (cassandra) vs
     (none) (hbase)"}``."""
-    marked = table[table["mark"] != ""].drop_duplicates("mark") if not table.empty else table
-    return {str(r["mark"]): _said(r["fact"], r["value_a"], r["value_b"], r["side_a"],
-                                  r["side_b"]) for _, r in marked.iterrows()}
+    said = {}
+    for r in table.to_dicts():
+        if r["mark"]:
+            said.setdefault(str(r["mark"]), _said(r["fact"], r["value_a"], r["value_b"],
+                                                  r["side_a"], r["side_b"]))
+    return said
 
 
-def between_databases(verdicts: pd.DataFrame, runs,
-                      expected: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def between_databases(verdicts: pl.DataFrame, runs,
+                      expected: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The verdicts' two sides (``side_a``, ``side_b``) held against each other: two databases
     on what both share; the two sides of an A/A test, one database, on everything."""
     facts = side_facts(runs)
     real = {r.database: side_of(r.metadata).database for r in runs}
     pairs, names = {}, set()
-    for i, v in verdicts.iterrows():
+    for i, v in enumerate(verdicts.iter_rows(named=True)):
         a, b = v["side_a"], v["side_b"]
         fa = facts.get((v["scenario"], v["timestamp"], v["phase"], a), {})
         fb = facts.get((v["scenario"], v["timestamp"], v["phase"], b), {})
@@ -239,8 +242,8 @@ def between_databases(verdicts: pd.DataFrame, runs,
                     expected)
 
 
-def against_baseline(comparison: pd.DataFrame, runs, base_runs, expected: list[str],
-                     first_mark: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+def against_baseline(comparison: pl.DataFrame, runs, base_runs, expected: list[str],
+                     first_mark: int = 1) -> tuple[pl.DataFrame, pl.DataFrame]:
     def latest(facts: dict) -> dict:  # the latest timestamp of each phase, as the comparison
         out = {}
         for (scenario, ts, phase, db), f in sorted(facts.items(), key=lambda kv: kv[0][1]):
@@ -249,7 +252,7 @@ def against_baseline(comparison: pd.DataFrame, runs, base_runs, expected: list[s
 
     cur, base = latest(side_facts(runs)), latest(side_facts(base_runs))
     pairs = {}
-    for i, v in comparison.iterrows():
+    for i, v in enumerate(comparison.iter_rows(named=True)):
         key = (v["scenario"], v["phase"], v["database"])
         pairs[i] = (v["scenario"], v["phase"], "current", "baseline", cur.get(key, {}),
                     base.get(key, {}), False)
@@ -264,7 +267,7 @@ NOT_RECORDED = "not recorded (metadata.json from before durability was recorded)
 SAME = ["side_a", "side_b", "fact", "value_a", "value_b"]
 
 
-def what_ran(runs) -> pd.DataFrame:
+def what_ran(runs) -> pl.DataFrame:
     """Per phase the facts that can move a figure (:data:`SHOWN`), as the client and the
     servers told them, how many server settings were read and what could not be read; empty
     when no phase recorded any."""
@@ -278,13 +281,13 @@ def what_ran(runs) -> pd.DataFrame:
         rows.append({"phase": f"{r.database} {r.phase}"} | {k: facts.get(k, "") for k in SHOWN}
                     | {"server settings": len(servers.get("settings") or {}),
                        "not read": "; ".join(servers.get("skipped") or [])})
-    return pd.DataFrame(rows)
+    return frame(rows)
 
 
-def inherent_apart(differences: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def inherent_apart(differences: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The differences (comparability.csv) inherent to what is compared, each once (the
     :data:`SAME` columns), and every other one, as found."""
-    # (a column of bools holds objects once an empty comparison was joined to it)
-    mask = differences["inherent"].astype(bool) if not differences.empty else []
-    given, other = (differences[mask], differences[~mask]) if len(mask) else (differences,) * 2
-    return given.drop_duplicates(SAME)[SAME] if not given.empty else given, other
+    rows = differences.to_dicts()
+    given = frame([r for r in rows if r["inherent"]], differences.columns)
+    other = frame([r for r in rows if not r["inherent"]], differences.columns)
+    return given.select(SAME).unique(maintain_order=True), other

@@ -10,31 +10,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
+import polars as pl
 
 from . import capacity, comparability
 from .model import Run
 from .sides import known_sides
 from .summary import runs_summary
+from .tables import frame
 from .verdicts import aggregate, between_databases
 
 
 @dataclass
 class Comparisons:
-    """What was compared: ``agg`` one row per phase (its trials merged), ``verdicts`` one row
-    per phase and figure compared (verdicts.csv), ``differences`` every difference found
-    between two sides (comparability.csv), and the capacity searches' ``steps``, ``found``
-    capacities and their ``capacity_verdicts``."""
+    """What was compared: ``agg`` one row (a dict) per phase (its trials merged), ``verdicts``
+    one row per phase and figure compared (verdicts.csv), ``differences`` every difference
+    found between two sides (comparability.csv), and the capacity searches' ``steps``,
+    ``found`` capacities and their ``capacity_verdicts``."""
 
-    agg: pd.DataFrame
-    verdicts: pd.DataFrame
-    differences: pd.DataFrame
-    steps: pd.DataFrame
-    found: pd.DataFrame
-    capacity_verdicts: pd.DataFrame
+    agg: list[dict]
+    verdicts: pl.DataFrame
+    differences: pl.DataFrame
+    steps: pl.DataFrame
+    found: pl.DataFrame
+    capacity_verdicts: pl.DataFrame
 
 
-def compare_sides(runs: list[Run], summary: pd.DataFrame | None = None,
+def compare_sides(runs: list[Run], summary: pl.DataFrame | None = None,
                   expected: list[str] = ()) -> Comparisons:
     """The comparisons of ``runs`` (their ``summary``: summary.runs_summary, made when not
     given); ``expected``: the --expected-difference patterns, named but not marked."""
@@ -43,9 +44,8 @@ def compare_sides(runs: list[Run], summary: pd.DataFrame | None = None,
     verdicts = between_databases(agg)
     steps = capacity.steps_table(runs)
     found = capacity.capacities(steps)
-    cap_verdicts = capacity.capacity_verdicts(found, known_sides(summary))
-    if not cap_verdicts.empty:
-        verdicts = pd.concat([verdicts, cap_verdicts.reindex(columns=verdicts.columns)],
-                             ignore_index=True)
+    cap_verdicts = capacity.capacity_verdicts(found, known_sides(agg))
+    if cap_verdicts.height:  # (in the columns of the other verdicts)
+        verdicts = frame(verdicts.to_dicts() + cap_verdicts.to_dicts(), verdicts.columns)
     verdicts, differences = comparability.between_databases(verdicts, runs, list(expected))
     return Comparisons(agg, verdicts, differences, steps, found, cap_verdicts)

@@ -14,7 +14,6 @@ import math
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pandas as pd
 import polars as pl
 
 from .batched import records_table
@@ -23,6 +22,7 @@ from .merge import FIGURE_COLUMNS, MERGE_RULES, MergedRun
 from .model import Run, run_label
 from .per_client import client_figures, client_latencies
 from .readers.final_report import percentile_columns
+from .tables import frame
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
@@ -89,12 +89,11 @@ def column_title(column: str) -> str:
     return column.replace("_", " ")
 
 
-def _table(df: pd.DataFrame | pl.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
-    if df.is_empty() if isinstance(df, pl.DataFrame) else df.empty:
+def _table(df: pl.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
+    if df.is_empty():
         return '<p class="note">(none)</p>'
     # (a missing figure reads "–", missing text nothing)
-    rows = (df.with_columns(pl.col(pl.Float64).fill_null(math.nan)).iter_rows(named=True)
-            if isinstance(df, pl.DataFrame) else (row for _, row in df.iterrows()))
+    rows = df.with_columns(pl.col(pl.Float64).fill_null(math.nan)).iter_rows(named=True)
     head = "".join(
         f'<th class="{"text" if c in text_columns else ""}">{html.escape(column_title(str(c)))}</th>'
         for c in df.columns
@@ -150,7 +149,8 @@ def _run_section(run: Run, merged: MergedRun) -> str:
     meta = {k: json.dumps(v) if isinstance(v, (dict, list)) else v
             for k, v in run.metadata.items()
             if not k.startswith("_") and k not in ("properties", "command")}
-    props = pd.DataFrame(sorted(run.properties.items()), columns=["property", "value"])
+    props = frame([{"property": k, "value": v} for k, v in sorted(run.properties.items())],
+                  ["property", "value"])
     command = run.metadata.get("command")
     overall = merged.overall
     problems = ""
@@ -182,18 +182,19 @@ def _run_section(run: Run, merged: MergedRun) -> str:
 <h3>Return statuses</h3>{_table(merged.returns, ("operation", "status"))}
 {"<h3>Batched records</h3>" + _table(rec, ("operation", "records_source")) if rec.height else ""}
 <details><summary>Exact properties and metadata of this run</summary>
-{_table(pd.DataFrame(list(meta.items()), columns=["metadata", "value"]), ("metadata", "value"))}
+{_table(frame([{"metadata": k, "value": v} for k, v in meta.items()], ["metadata", "value"]),
+        ("metadata", "value"))}
 {_table(props, ("property", "value"))}
 {"<p>Command: <code>" + html.escape(" ".join(map(str, command))) + "</code></p>" if command else ""}
 </details>
 </section>"""
 
 
-def _comparison_html(table: pd.DataFrame) -> str:
-    if table.empty:
+def _comparison_html(table: pl.DataFrame) -> str:
+    if table.is_empty():
         return '<p class="note">No phase of the baseline matches a phase of these results.</p>'
     rows = []
-    for _, r in table.iterrows():
+    for r in table.iter_rows(named=True):
         ch = r["change_percent"]
         good = (ch > 0) == (r["better_when"] == "higher")
         cls = "" if (math.isnan(ch) or abs(ch) < 0.5 or r.get("significant") is False) else \
@@ -204,11 +205,11 @@ def _comparison_html(table: pd.DataFrame) -> str:
                     + (" (primary)" if str(r.get("primary")) == "True" else "") + '</td>'
                     f'<td>{_fmt(r["baseline"])}</td><td>{_fmt(r["current"])}</td>'
                     f'<td class="{cls}">{"–" if math.isnan(ch) else f"{ch:+.1f} %"}</td>'
-                    + (f'<td class="text">{html.escape(r["verdict"])}</td>' if "verdict" in r else "")
+                    + f'<td class="text">{html.escape(r["verdict"])}</td>'
                     + '</tr>')
     return ('<table><thead><tr><th class="text">scenario</th><th class="text">phase</th>'
             '<th class="text">database</th><th class="text">figure</th><th>baseline</th><th>current</th><th>change</th>'
-            + ('<th class="text">verdict (95% CI of the ratio)</th>' if "verdict" in table else "")
+            + '<th class="text">verdict (95% CI of the ratio)</th>'
             + '</tr></thead><tbody>' + "".join(rows) + "</tbody></table>")
 
 
@@ -243,8 +244,8 @@ FILE_CONTENTS = {
 }
 
 
-def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summary: pd.DataFrame,
-                 charts: list[Chart], comparison: pd.DataFrame | None = None,
+def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summary: pl.DataFrame,
+                 charts: list[Chart], comparison: pl.DataFrame | None = None,
                  title: str = "YCSB results", skipped: list | None = None, unused: list[str] | None = None,
                  notes: list[str] | None = None, files: list[Path] | None = None,
                  extra_sections: str = "", answer: str = "") -> Path:
@@ -263,8 +264,8 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
     cols = ["run", "threads", "clients", "batchsize", "runtime_ms", "throughput_ops_per_s",
             "records_per_s", "main_operation", "average_latency_us", "p95_latency_us",
             "p99_latency_us", "percentiles_source", "errors"]
-    overview = summary[[c for c in cols if c in summary.columns]] if not summary.empty else summary
-    rules = pd.DataFrame(list(MERGE_RULES.items()), columns=["figure", "how clients are merged"])
+    overview = summary.select(c for c in cols if c in summary.columns)
+    rules = frame([{"figure": k, "how clients are merged": v} for k, v in MERGE_RULES.items()])
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     comparison_part = ""
     if comparison is not None:

@@ -20,11 +20,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import polars as pl
+
 from .loader import load
 from .model import WINDOW_KIND, WindowKind
 from .summary import runs_summary
 from .trials import log_sd, mean_interval, pairs_needed, stein_pairs
-from .verdicts import aggregate, between_databases, capacity_steps
+from .verdicts import aggregate, between_databases, capacity_step
 
 
 @dataclass(frozen=True)
@@ -56,18 +58,14 @@ class Precision:
 
 
 def headlines(results: str, target: float = math.nan, first: int | None = None) -> Precision:
-    agg = aggregate(runs_summary(load([results], skipped=[])))
     out = Precision()
-    if agg.empty:
-        return out
-    runs = agg[agg[WINDOW_KIND] != WindowKind.WHOLE_JOB]  # not loads: finite jobs
-    # nor a capacity search's steps: each ran at its own target
-    runs = runs[~capacity_steps(runs)]
+    # not loads (finite jobs), nor a capacity search's steps (each ran at its own target)
+    runs = [r for r in aggregate(runs_summary(load([results], skipped=[])))
+            if r[WINDOW_KIND] != WindowKind.WHOLE_JOB and not capacity_step(r)]
     out.unsteady = [f"{r['database']} {r['phase']}: {r['unsteady']}"
-                    for _, r in runs.iterrows() if not r.get("steady", True)]
-    if runs["database"].nunique() >= 2:
-        v = between_databases(runs)
-        for _, r in v[v["primary"].astype(bool)].iterrows():
+                    for r in runs if not r["steady"]]
+    if len({r["database"] for r in runs}) >= 2:
+        for r in between_databases(runs).filter(pl.col("primary")).iter_rows(named=True):
             aa = bool(r["aa"])
             out.headlines.append(Headline(
                 phase=r["phase"], what=f"{r['side_a']}/{r['side_b']} {r['figure']}",
@@ -77,7 +75,7 @@ def headlines(results: str, target: float = math.nan, first: int | None = None) 
                 resolves=_num(r["resolves_percent"] / 100) if aa else None,
                 detectable=_num(r["detectable_80_percent"] / 100) if aa else None))
         return out
-    for _, r in runs.iterrows():
+    for r in runs:
         values = r.get("throughput_ops_per_s_trials") or {}
         mean, low, high = mean_interval(values, first)
         out.headlines.append(Headline(

@@ -3,43 +3,44 @@ tables capacity.py and comparability.py return (the domain modules build no HTML
 
 from __future__ import annotations
 
-import pandas as pd
+import polars as pl
 
 from .comparability import MARK, inherent_apart, what_ran
 from .intervals_html import html_table
 
 
-def capacity_section(steps: pd.DataFrame, found: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+def capacity_section(steps: pl.DataFrame, found: pl.DataFrame, verdicts: pl.DataFrame) -> str:
     """The Capacity section: each trial's capacity (capacity.capacities), the verdicts
     (capacity.capacity_verdicts), each step (capacity.steps_table)."""
-    if steps.empty:
+    if steps.is_empty():
         return ""
-    per_step = steps.assign(
-        fell_behind=steps["fell_behind"].map({True: "yes: believe intended", False: ""}))
+    per_step = steps.with_columns(
+        pl.when(pl.col("fell_behind")).then(pl.lit("yes: believe intended")).otherwise(pl.lit(""))
+        .alias("fell_behind"))
     cols = ["database", "search", "repeat", "step", "target", "window_s", "achieved_ops_per_s",
             "operation", "intended_p99_us", "service_p99_us", "held", "fell_behind", "why"]
-    verdict_rows = (verdicts[["phase", "figure", "ratio", "ratio_low", "ratio_high", "verdict"]]
-                    if not verdicts.empty else pd.DataFrame())
+    verdict_rows = (verdicts.select("phase", "figure", "ratio", "ratio_low", "ratio_high",
+                                    "verdict") if verdicts.height else verdicts)
     return (
         "<h2>Capacity under a latency objective</h2>"
         '<p class="note">Each step ran at a YCSB -target with measurement.interval=both; a step '
         "holds when the objective's percentile of intended latency is within the bound and the "
-        f"client achieved at least {steps['keep_up'].iloc[0]:.0%} of the target. A trial's "
+        f"client achieved at least {steps['keep_up'][0]:.0%} of the target. A trial's "
         "capacity is the highest target at which every step held (the rate found is run again "
         "to confirm it); trials give the interval (capacity.csv, "
         "capacity-steps.csv). Where nothing held, the lowest intended figure of the paced steps "
         "is the latency floor: an objective below it holds at no rate tried.</p>"
-        + html_table(found.drop(columns=["capacity_ops_per_s"]))
-        + html_table(verdict_rows) + html_table(per_step[cols])
+        + html_table(found.drop("capacity_ops_per_s"))
+        + html_table(verdict_rows) + html_table(per_step.select(cols))
     )
 
 
-def what_ran_section(runs, differences: pd.DataFrame) -> str:
+def what_ran_section(runs, differences: pl.DataFrame) -> str:
     """The "What ran" section: per phase the facts that can move a figure
     (comparability.what_ran), the differences inherent to what is compared (once), and every
     other difference found (comparability.csv), with its mark."""
     facts = what_ran(runs)
-    if facts.empty:
+    if facts.is_empty():
         return ""
     given, other = inherent_apart(differences)
     out = ("<h2>What ran</h2><p class=\"note\">Read from the source for each phase: the client "
@@ -53,10 +54,10 @@ def what_ran_section(runs, differences: pd.DataFrame) -> str:
            "HBase's WAL on the local filesystem, which cannot hflush, where HDFS can), which "
            "is listed here, not marked; a durability you set on either side is marked.</p>"
            + html_table(facts))
-    if not given.empty:
+    if given.height:
         out += ("<p class=\"note\">Inherent to what is compared (each binding, the client "
                 "libraries both load at their own versions, the databases' versions and default "
                 "durability): never a mark.</p>" + html_table(given))
-    if not other.empty:
+    if other.height:
         out += html_table(other)
     return out

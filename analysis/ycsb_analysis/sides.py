@@ -27,8 +27,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import pandas as pd
-
 from .trials import TrialRatio, detectable
 
 # Ratios are first / second in this order (Cassandra / HBase), as the runner's blocks A,B
@@ -59,12 +57,11 @@ def side_of(metadata: dict) -> Side:
     return Side(name, name)
 
 
-def known_sides(table: pd.DataFrame) -> dict[str, Side]:
-    """{name: Side} of the databases in a summary or aggregate (``aa_database``/``aa_side``)."""
+def known_sides(rows: list[dict]) -> dict[str, Side]:
+    """{name: Side} of the databases in the rows of a summary or aggregate (``aa_database``,
+    ``aa_side``)."""
     out: dict[str, Side] = {}
-    if table is None or table.empty or "database" not in table:
-        return out
-    for _, r in table.iterrows():
+    for r in rows:
         real, side, changed = r.get("aa_database"), r.get("aa_side"), r.get("aa_changed")
         if isinstance(real, str) and real:
             out[r["database"]] = Side(r["database"], real, side if isinstance(side, str) else "",

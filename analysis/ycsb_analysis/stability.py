@@ -6,7 +6,7 @@ measured window after a warm-up (:func:`still_trends`) and drops the leading int
 output that had no separate warm-up (:func:`steady_start`). They share one test, "does this
 window trend?" (:func:`trends`), so "steady" means one thing, defined once. This module uses
 the standard library only: the runner loads it for every phase it runs, which need not wait for
-pandas and polars (scripts/tests/test_scripts_warmup.py).
+polars and numpy (scripts/tests/test_scripts_warmup.py).
 
 The rule. A window of per-interval throughputs TRENDS when the least-squares line through it
 changes by more than TREND (10%) of the mean across the window AND that change is significant:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+import math
+
 import polars as pl
 
 from .batched import BATCH_PREFIX, records_table
@@ -12,6 +12,7 @@ from .merge import MergedRun, merge_clients
 from .model import Run, run_label, workload_operations
 from .sides import side_of
 from .steady_state import FIGURES, steady_figures
+from .tables import frame
 
 
 def main_operation(merged: MergedRun) -> dict | None:
@@ -32,7 +33,7 @@ def main_operation(merged: MergedRun) -> dict | None:
     batches = cand.filter(pl.col("operation").str.starts_with(BATCH_PREFIX))
     pool = batches if batches.height else cand
     row = pool.sort("operations", descending=True, maintain_order=True).row(0, named=True)
-    return {k: np.nan if v is None else v for k, v in row.items()}
+    return {k: math.nan if v is None else v for k, v in row.items()}
 
 
 def _target(run: Run):
@@ -75,19 +76,19 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
         "throughput_ops_per_s": merged.overall["throughput_ops_per_s"],
         "errors": errors,
         "main_operation": main["operation"] if main is not None else None,
-        "average_latency_us": main["average_latency_us"] if main is not None else np.nan,
-        "p95_latency_us": main.get("p95", np.nan) if main is not None else np.nan,
-        "p99_latency_us": main.get("p99", np.nan) if main is not None else np.nan,
+        "average_latency_us": main["average_latency_us"] if main is not None else math.nan,
+        "p95_latency_us": main.get("p95", math.nan) if main is not None else math.nan,
+        "p99_latency_us": main.get("p99", math.nan) if main is not None else math.nan,
         "percentiles_source": main["percentiles_source"] if main is not None else None,
-        "records_per_s": np.nan,
-        "per_record_latency_us": np.nan,
+        "records_per_s": math.nan,
+        "per_record_latency_us": math.nan,
         "records_source": None,
         "skipped_lines": run.skipped_lines,
     }
     if rec.height:
         row["records_per_s"] = float(rec["records_per_s"].sum())
         top = rec.sort("batches", descending=True, maintain_order=True).row(0, named=True)
-        row["per_record_latency_us"] = float(top["per_record_latency_us"] or np.nan)
+        row["per_record_latency_us"] = float(top["per_record_latency_us"] or math.nan)
         row["records_source"] = ",".join(sorted(set(rec["records_source"])))
     row["repeat"] = run.metadata.get("repeat")
     # a two-stage run (run-scenario --precision): its first stage's pairs fix the interval's sd
@@ -110,5 +111,6 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
 
 
 def runs_summary(runs: list[Run], merged: dict[str, MergedRun] | None = None,
-                 skip: float | None = None) -> pd.DataFrame:
-    return pd.DataFrame([run_summary(r, (merged or {}).get(run_label(r)), skip) for r in runs])
+                 skip: float | None = None) -> pl.DataFrame:
+    """One row per run (:func:`run_summary`)."""
+    return frame([run_summary(r, (merged or {}).get(run_label(r)), skip) for r in runs])

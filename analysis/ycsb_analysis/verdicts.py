@@ -28,13 +28,14 @@ user's measure of it (``--session-spread``) a difference there is "within-sessio
 from __future__ import annotations
 
 import math
+import statistics
 
-import numpy as np
-import pandas as pd
+import polars as pl
 
 from . import sides
 from .model import PLAIN_FILES_SCENARIO
 from .steady_state import FIGURES
+from .tables import by_key, frame
 from .trials import TrialRatio, mean_interval, paired_ratio, unpaired_ratio
 
 GROUP = ["scenario", "timestamp", "phase", "database"]
@@ -63,72 +64,72 @@ NOT_SAMPLED = "sessions were not sampled"
 GIVE_SPREAD = "give --session-spread, measured by an A/A run in each session"
 
 
-def _trials(g: pd.DataFrame) -> list[int]:
+def known(v) -> bool:
+    """A figure that is there: not missing (None), not NaN."""
+    return v is not None and v == v
+
+
+def _trials(g: list[dict]) -> list[int]:
     """The trial numbers of a phase's runs: the runner's (metadata "repeat"), else 1, 2, ... in
     the order given (plain files under one LABEL are trials of it)."""
-    numbers = [r.get("repeat") for _, r in g.iterrows()]
-    if all(t is not None and t == t for t in numbers) and len(set(numbers)) == len(numbers):
+    numbers = [r.get("repeat") for r in g]
+    if all(known(t) for t in numbers) and len(set(numbers)) == len(numbers):
         return [int(t) for t in numbers]
     return list(range(1, len(g) + 1))
 
 
-def capacity_steps(rows: pd.DataFrame) -> pd.Series:
-    """Which summary rows are steps of a capacity search (their phase group says so)."""
-    group = rows["phase_group"] if "phase_group" in rows else pd.Series("", index=rows.index)
-    return group.fillna("").astype(str).str.startswith(CAPACITY_GROUP)
+def capacity_step(row: dict) -> bool:
+    """A summary or phase row of a step of a capacity search (its phase group says so)."""
+    return str(row.get("phase_group") or "").startswith(CAPACITY_GROUP)
 
 
-def aggregate(summary: pd.DataFrame) -> pd.DataFrame:
-    """One row per phase: its trials merged (mean, t-interval of the trials, median, count),
-    each trial's figure kept in ``<figure>_trials`` ({trial: value}), ``trials``, and ``steady``
-    (every trial steady; ``unsteady`` names the ones that were not)."""
-    if summary.empty:
-        return summary.copy()
-    rows = []
-    for _, g in summary.groupby(GROUP, sort=False, dropna=False):
-        row = g.iloc[0].to_dict()
-        trials = _trials(g)
-        row["trials"] = len(g)
-        steady = g["steady"] if "steady" in g else pd.Series(True, index=g.index)
-        row["steady"] = bool(steady.fillna(True).astype(bool).all())
-        row["unsteady"] = "; ".join(
-            (f"trial {t}: " if len(g) > 1 else "") + str(r.get("window", ""))
-            for t, (_, r), ok in zip(trials, g.iterrows(), steady.fillna(True)) if not ok
-        )
-        for f in FIGURES:
-            if f not in g:
-                continue
-            row[f"{f}_trials"] = {t: float(v) for t, v in zip(trials, g[f]) if v == v}
-            if len(g) == 1:
-                continue
-            row[f], row[f"{f}_ci_low"], row[f"{f}_ci_high"] = mean_interval(
-                row[f"{f}_trials"], first_stage(row))
-            row[f"{f}_median"] = float(np.nanmedian(g[f])) if g[f].notna().any() else math.nan
-        if len(g) > 1:
-            row["run"] = str(row["run"]).split(" #")[0] + f" ({len(g)} trials)"
-            row["window"] = f"{len(g)} trials; each: {g.iloc[0]['window']}"
-        rows.append(row)
-    return pd.DataFrame(rows)
+def aggregate(summary: pl.DataFrame) -> list[dict]:
+    """One row (a dict) per phase: its trials merged (mean, t-interval of the trials, median,
+    count), each trial's figure kept in ``<figure>_trials`` ({trial: value}), ``trials``, and
+    ``steady`` (every trial steady; ``unsteady`` names the ones that were not)."""
+    return [_phase(g) for g in by_key(summary.to_dicts(), GROUP).values()]
 
 
-def closed_loop(row: pd.Series) -> bool:
+def _phase(g: list[dict]) -> dict:
+    row, n, trials = dict(g[0]), len(g), _trials(g)
+    row["trials"] = n
+    steady = [r.get("steady") is not False for r in g]
+    row["steady"] = all(steady)
+    row["unsteady"] = "; ".join((f"trial {t}: " if n > 1 else "") + str(r.get("window") or "")
+                                for t, r, ok in zip(trials, g, steady) if not ok)
+    for f in FIGURES:
+        if f not in row:
+            continue
+        values = {t: float(r[f]) for t, r in zip(trials, g) if known(r[f])}
+        row[f"{f}_trials"] = values
+        if n == 1:
+            continue
+        row[f], row[f"{f}_ci_low"], row[f"{f}_ci_high"] = mean_interval(values, first_stage(row))
+        row[f"{f}_median"] = statistics.median(values.values()) if values else math.nan
+    if n > 1:
+        row["run"] = str(row["run"]).split(" #")[0] + f" ({n} trials)"
+        row["window"] = f"{n} trials; each: {g[0]['window']}"
+    return row
+
+
+def closed_loop(row: dict) -> bool:
     """A phase whose clients ran without a -target (summary "target": the runner's metadata or
     a ``target`` property). Plain output files do not say: never taken for one."""
     scenario = row.get("scenario")
     if not isinstance(scenario, str) or scenario == PLAIN_FILES_SCENARIO:
         return False
     target = row.get("target")
-    return target is None or target != target or not target
+    return not known(target) or not target
 
 
-def primary_figure(a: pd.Series, b: pd.Series, compared: list) -> str | None:
+def primary_figure(a: dict, b: dict, compared: list) -> str | None:
     """The figure that decides the comparison of ``a`` and ``b``: records/s where both have it
     (a batched phase), else throughput; a comparison of neither (a capacity) its first."""
     have = [f for f, _, _ in compared if _trials_of(a, f) and _trials_of(b, f)]
     return next((f for f in PRIMARY if f in have), have[0] if have else None)
 
 
-def _trials_of(row: pd.Series, figure: str) -> dict:
+def _trials_of(row: dict, figure: str) -> dict:
     v = row.get(f"{figure}_trials")
     return v if isinstance(v, dict) else {}
 
@@ -155,10 +156,10 @@ def verdict(name_a: str, name_b: str, words: str, better: str, r: TrialRatio,
     )
 
 
-def first_stage(row: pd.Series) -> int | None:
+def first_stage(row: dict) -> int | None:
     """The first stage of a two-stage run (metadata "trials_design"), else None."""
     n0 = row.get("first_stage")
-    return int(n0) if n0 is not None and n0 == n0 else None
+    return int(n0) if known(n0) else None
 
 
 def _trial_ratio(a: dict, b: dict, paired: bool, session_cv: float | None = None,
@@ -180,7 +181,7 @@ def _listed(values: dict) -> str:
     return "; ".join(f"{k}: {v:,.6g}" for k, v in sorted(values.items()))
 
 
-def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
+def compare(a: dict, b: dict, name_a: str, name_b: str, key: dict,
             paired: bool, compared: list = COMPARED, aa: bool = False,
             session_cv: float | None = None, sessions_sampled: bool = True) -> list[dict]:
     """One row per figure of ``compared`` both rows have: a / b from their trials (paired by
@@ -246,21 +247,22 @@ def compare(a: pd.Series, b: pd.Series, name_a: str, name_b: str, key: dict,
     return rows
 
 
-def between_databases(agg: pd.DataFrame, a: str | None = None,
-                      b: str | None = None) -> pd.DataFrame:
+def between_databases(agg: list[dict], a: str | None = None,
+                      b: str | None = None) -> pl.DataFrame:
     """The two sides of every phase both ran in the same results (scenario, timestamp), trials
     paired by number (the runner ran them in blocks A,B then B,A): Cassandra vs HBase, or the
     sides of an A/A test ("cassandra-A" vs "cassandra-B"), whichever are there (sides.py orders
     them; ``a`` and ``b`` choose instead). The value and trials columns are named after the
     sides; ``side_a``/``side_b`` say which they are."""
     known = sides.known_sides(agg)
+    phases = ["scenario", "timestamp", "phase"]
     found: list[tuple[str, str]] = [(a, b)] if a and b else []
-    if not found and not agg.empty:  # (capacity steps too: their verdicts join these columns)
-        for _, g in agg.groupby(["scenario", "timestamp", "phase"], sort=False):
-            found += [p for p in sides.pairs(g["database"], known) if p not in found]
+    if not found:  # (capacity steps too: their verdicts join these columns)
+        for g in by_key(agg, phases).values():
+            found += [p for p in sides.pairs([r["database"] for r in g], known) if p not in found]
     # a capacity search's steps ran at each database's own targets: their figures are not
     # comparable; the searches' capacities are (capacity.capacity_verdicts)
-    agg = agg[~capacity_steps(agg)] if not agg.empty else agg
+    agg = [r for r in agg if not capacity_step(r)]
     cols = ["scenario", "timestamp", "phase", "figure", "primary", "side_a", "side_b"]
     cols += list(dict.fromkeys(name for x, y in found for name in (y, x)))
     cols += RATIO_COLUMNS
@@ -268,27 +270,25 @@ def between_databases(agg: pd.DataFrame, a: str | None = None,
     cols += ["pairs", "sd_log", "significant", "aa", "resolves_percent", "detectable_80_percent",
              "verdict"]
     rows = []
-    for (scenario, ts, phase), g in (agg.groupby(["scenario", "timestamp", "phase"], sort=False)
-                                     if found else ()):
-        by_db = {r["database"]: r for _, r in g.iterrows()}
+    for (scenario, ts, phase), g in by_key(agg, phases).items() if found else ():
+        by_db = {r["database"]: r for r in g}
         for x, y in found:
             if x in by_db and y in by_db:
                 rows += compare(by_db[x], by_db[y], x, y,
                                 {"scenario": scenario, "timestamp": ts, "phase": phase},
                                 paired=True, aa=sides.is_aa(x, y, known))
-    return pd.DataFrame(rows, columns=cols)
+    return frame(rows, cols)
 
 
-def _latest(summary: pd.DataFrame) -> pd.DataFrame:
-    """Each phase's latest run (by timestamp) of a summary or aggregate."""
-    if summary.empty:
-        return summary
-    return summary.sort_values("timestamp", kind="stable").drop_duplicates(BASELINE_KEY,
-                                                                           keep="last")
+def _latest(phases: list[dict]) -> list[dict]:
+    """Each phase's latest run (by timestamp)."""
+    ordered = sorted(phases, key=lambda r: (r["timestamp"] is None, str(r["timestamp"])))
+    last = {tuple(r[k] for k in BASELINE_KEY): i for i, r in enumerate(ordered)}
+    return [r for i, r in enumerate(ordered) if last[tuple(r[k] for k in BASELINE_KEY)] == i]
 
 
-def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame,
-                     session_spread: float | None = None) -> pd.DataFrame:
+def against_baseline(current: list[dict], baseline: list[dict],
+                     session_spread: float | None = None) -> pl.DataFrame:
     """Current vs baseline per phase (matched on scenario, phase and database; the latest
     timestamp of each side): the ratio current/baseline with its interval (unpaired trials:
     they were not run in alternating blocks) and verdict.
@@ -302,9 +302,9 @@ def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame,
                            "sd_log", "session_spread_percent", "significant",
                            "within_session_only", "better_when", "verdict"]
     sampled = session_spread is not None
-    base = {tuple(r[k] for k in BASELINE_KEY): r for _, r in _latest(baseline).iterrows()}
+    base = {tuple(r[k] for k in BASELINE_KEY): r for r in _latest(baseline)}
     rows = []
-    for _, c in _latest(current).iterrows():
+    for c in _latest(current):
         key = {k: c[k] for k in BASELINE_KEY}
         if tuple(key.values()) in base:
             for r in compare(c, base[tuple(key.values())], "current", "baseline", key,
@@ -312,17 +312,17 @@ def against_baseline(current: pd.DataFrame, baseline: pd.DataFrame,
                 rows.append(r | {"change_percent": (r["ratio"] - 1) * 100,
                                  "session_spread_percent": session_spread * 100 if sampled
                                  else math.nan})
-    return pd.DataFrame(rows, columns=cols)
+    return frame(rows, cols)
 
 
-def unmatched_phases(current: pd.DataFrame, baseline: pd.DataFrame) -> list[str]:
+def unmatched_phases(current: pl.DataFrame, baseline: pl.DataFrame) -> list[str]:
     """One sentence per phase found on one side only (and one saying so when no phase matches
     at all): the summaries of the results and of the baseline."""
 
-    def keys(summary: pd.DataFrame) -> set[tuple]:
-        if summary.empty:
+    def keys(summary: pl.DataFrame) -> set[tuple]:
+        if summary.is_empty():
             return set()
-        return set(summary[BASELINE_KEY].astype(str).itertuples(index=False, name=None))
+        return set(summary.select(pl.col(BASELINE_KEY).cast(pl.String)).iter_rows())
 
     cur, base = keys(current), keys(baseline)
     notes = []

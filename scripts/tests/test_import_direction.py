@@ -112,6 +112,16 @@ def test_the_analysis_never_imports_ycsbpack():
     assert found == []
 
 
+def test_the_python_of_the_pack_uses_one_dataframe_library():
+    """polars from the readers to the report (issue 47): no pandas anywhere in the package, its
+    tests or the scripts."""
+    found = [f"{p.relative_to(ROOT)}:{line}"
+             for top in ("analysis", "scripts")
+             for p in sorted((ROOT / top).rglob("*.py"))
+             for line, name in imports(p, own_package(p, ROOT / top)) if name[0] == "pandas"]
+    assert found == []
+
+
 def test_an_import_up_a_row_inside_a_function_is_found(tmp_path):
     """The rule sees imports inside functions too (a lazy import does not dodge it), relative
     and absolute, and names the file, the line and the rows."""

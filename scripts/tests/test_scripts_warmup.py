@@ -72,8 +72,8 @@ def test_bench_warmups_reference_rate_is_the_mean_of_the_last_seconds_current_op
 def test_the_rule_is_the_analysis_module_of_this_checkout_without_its_dependencies():
     """The runner imports ycsb_analysis.stability (one definition of "steady") and the YCSB
     line formats (readers/line_formats.py), from this checkout (the pack is installed
-    editable): nothing else of the analysis package loads, so no phase waits for pandas and
-    polars."""
+    editable): nothing else of the analysis package loads, so no phase waits for polars and
+    numpy."""
     assert Path(warmup.stability.__file__) == ROOT / "analysis" / "ycsb_analysis" / "stability.py"
     probe = ("import sys; from ycsbpack.phases import warmup; "
              "print(warmup.stability.__file__); "

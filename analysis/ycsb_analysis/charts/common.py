@@ -49,6 +49,11 @@ class Chart:
     svg: Path
 
 
+def column(rows: list[dict], name: str) -> np.ndarray:
+    """The figure ``name`` of each row (a summary's, a step's) as floats, NaN where missing."""
+    return np.array([r.get(name) for r in rows], dtype=float)
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-").lower() or "chart"
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..model import Run
 from ..summary import runs_summary
-from ..verdicts import aggregate
+from ..verdicts import aggregate, known
 from .common import Chart, legend_beside, new_figure, run_colors, save
 
 
@@ -18,25 +18,23 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
 
     Runs without a known database (plain files) are compared by run label instead.
     """
-    s = aggregate(runs_summary(runs))
-    if s.empty:
+    bars: dict[tuple, dict] = {}
+    for r in aggregate(runs_summary(runs)):
+        plain = r["database"] == "unknown"
+        batched = known(r["records_per_s"])
+        figure = "records_per_s" if batched else "throughput_ops_per_s"
+        key = ("plain files" if plain else r["phase"], r["run"] if plain else r["database"])
+        bars.pop(key, None)  # a phase run twice: its latest
+        bars[key] = {"group": key[0], "series": key[1], "batched": batched} | {
+            k: float(v) if known(v) else np.nan for k, v in (
+                ("value", r[figure]), ("low", r.get(f"{figure}_ci_low")),
+                ("high", r.get(f"{figure}_ci_high")))}
+    if not bars:
         return []
-    s = s.copy()
-    s["series"] = np.where(s["database"] == "unknown", s["run"], s["database"])
-    s["group"] = np.where(s["database"] == "unknown", "plain files", s["phase"])
-    s["batched"] = s["records_per_s"].notna()
-    s["value"] = np.where(s["batched"], s["records_per_s"], s["throughput_ops_per_s"])
-    for side in ("low", "high"):
-        col = f"throughput_ops_per_s_ci_{side}"
-        rec = f"records_per_s_ci_{side}"
-        s[side] = np.where(
-            s["batched"], s[rec] if rec in s else np.nan, s[col] if col in s else np.nan
-        )
-    s = s.drop_duplicates(["group", "series"], keep="last")
-    groups = list(dict.fromkeys(s["group"]))
-    series = list(dict.fromkeys(s["series"]))
-    per_group = max(s.groupby("group")["series"].nunique().max(), 1)
-    width = 0.8 / per_group
+    s = list(bars.values())
+    groups = list(dict.fromkeys(r["group"] for r in s))
+    series = list(dict.fromkeys(r["series"] for r in s))
+    width = 0.8 / max(sum(1 for r in s if r["group"] == g) for g in groups)
     fig, axes = new_figure(
         1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2, legend_entries=len(series)
     )
@@ -44,9 +42,9 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     colors = run_colors(series)
     labelled: set[str] = set()
     for x, group in enumerate(groups):
-        d = s[s["group"] == group]
+        d = [r for r in s if r["group"] == group]
         # Only the series present in this phase get a slot, centred on the phase's tick.
-        for j, (_, r) in enumerate(d.iterrows()):
+        for j, r in enumerate(d):
             pos = x + (j - (len(d) - 1) / 2) * width
             name = r["series"]
             err = None
@@ -73,7 +71,8 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
                     rotation=90,
                 )
     xs = np.arange(len(groups))
-    labels = [f"{g}\n(records/s)" if s[s["group"] == g]["batched"].any() else g for g in groups]
+    labels = [f"{g}\n(records/s)" if any(r["batched"] for r in s if r["group"] == g) else g
+              for g in groups]
     ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("throughput (ops/s; records/s for batched phases)\nerror bars: 95% interval")
     ax.set_ylim(bottom=0, top=ax.get_ylim()[1] * 1.25)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+import polars as pl
 
 from ..model import Run
 from ..summary import runs_summary
-from .common import Chart, new_figure, save, slug
+from ..tables import by_key
+from ..verdicts import known
+from .common import Chart, column, new_figure, save, slug
 
 # Runs that differ only in threads (or clients) form a sweep; phase_group keeps the runner's
 # separate sweeps (S3's insert, select, update, delete) apart.
@@ -42,22 +44,19 @@ def find_knee(x, y) -> int | None:
     return int(np.flatnonzero(ok)[i])
 
 
-def _throughput(g: pd.DataFrame) -> tuple[np.ndarray, str]:
+def _throughput(g: list[dict]) -> tuple[np.ndarray, str]:
     """The group's throughput and its unit: records/s when every run of it is batched."""
-    if g["records_per_s"].notna().all():
-        return g["records_per_s"].to_numpy(dtype=float), "records/s"
-    return g["throughput_ops_per_s"].to_numpy(dtype=float), "ops/s"
+    if all(known(r["records_per_s"]) for r in g):
+        return column(g, "records_per_s"), "records/s"
+    return column(g, "throughput_ops_per_s"), "ops/s"
 
 
-def _bars(g: pd.DataFrame, unit: str, values: np.ndarray) -> np.ndarray:
+def _bars(g: list[dict], unit: str, values: np.ndarray) -> np.ndarray:
     """The points' 95% intervals as error bars (none where a figure has no interval: a load,
     judged as a whole job)."""
     figure = "records_per_s" if unit == "records/s" else "throughput_ops_per_s"
-    low, high = g.get(f"{figure}_ci_low"), g.get(f"{figure}_ci_high")
-    if low is None or high is None:
-        return np.zeros((2, len(values)))
-    bars = np.vstack([values - low.to_numpy(dtype=float), high.to_numpy(dtype=float) - values])
-    return np.nan_to_num(np.abs(bars))
+    low, high = column(g, f"{figure}_ci_low"), column(g, f"{figure}_ci_high")
+    return np.nan_to_num(np.abs(np.vstack([values - low, high - values])))
 
 
 def _mark_knee(ax, x: np.ndarray, thr: np.ndarray, what: str) -> None:
@@ -75,18 +74,14 @@ def _threads_axis(ax, x: np.ndarray) -> None:
     ax.grid(alpha=0.3)
 
 
-def _groups(summary: pd.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tuple, pd.DataFrame]]:
-    """Groups of runs where only ``vary`` changes (≥ 2 distinct values)."""
-    s = summary.dropna(subset=[vary])
+def _groups(summary: pl.DataFrame, vary: str, fixed: list[str]) -> list[tuple[tuple, list]]:
+    """Groups of runs (summary rows) where only ``vary`` changes (≥ 2 distinct values), in
+    the order of ``vary``; the same value twice (two timestamps): the latest."""
     out = []
-    if s.empty:
-        return out
-    for key, g in s.groupby(fixed, dropna=False, sort=False):
-        g = g.sort_values(vary)
-        if g[vary].nunique() >= 2:
-            # The same vary value twice (two timestamps): keep the latest.
-            g = g.drop_duplicates(vary, keep="last")
-            out.append((key if isinstance(key, tuple) else (key,), g))
+    for key, g in by_key([r for r in summary.to_dicts() if known(r[vary])], fixed).items():
+        latest = {r[vary]: r for r in sorted(g, key=lambda r: r[vary])}
+        if len(latest) >= 2:
+            out.append((key, list(latest.values())))
     return out
 
 
@@ -100,14 +95,13 @@ def _name(key: tuple) -> str:
 
 def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Throughput and p99 against threads (knee marked), and elapsed time against threads."""
-    summary = runs_summary(runs)
-    summary = summary[summary["clients"] == 1]
+    summary = runs_summary(runs).filter(pl.col("clients") == 1)
     charts = []
     for key, g in _groups(summary, "threads", SWEEP_KEYS):
         name = _name(key)
         fig, axes = new_figure(2, panel_height=3.4)
         ax = axes[0]
-        x = g["threads"].to_numpy(dtype=float)
+        x = column(g, "threads")
         thr, unit = _throughput(g)
         ax.errorbar(x, thr, yerr=_bars(g, unit, thr), fmt="o-", color="tab:blue", capsize=3,
                     label="throughput (bars: 95% interval)")
@@ -116,32 +110,32 @@ def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
         ax.set_ylim(bottom=0)
         _mark_knee(ax, x, thr, "threads")
         ax2 = ax.twinx()
-        p99 = g["p99_latency_us"].to_numpy(dtype=float)
+        p99 = column(g, "p99_latency_us")
         ax2.plot(x, p99, "s--", color="tab:red", label="p99 latency")
-        ax2.set_ylabel(f"p99 latency of {g['main_operation'].iloc[0]} (µs)", color="tab:red")
+        ax2.set_ylabel(f"p99 latency of {g[0]['main_operation']} (µs)", color="tab:red")
         ax2.set_ylim(bottom=0)
         ax.set_title(f"Throughput ({unit}) and p99 against threads")
         axb = axes[1]
-        axb.plot(x, g["runtime_ms"].to_numpy(dtype=float) / 1000.0, "o-", color="tab:green")
+        axb.plot(x, column(g, "runtime_ms") / 1000.0, "o-", color="tab:green")
         _threads_axis(axb, x)
         axb.set_ylabel("elapsed time (s)")
         axb.set_ylim(bottom=0)
         axb.set_title("Elapsed time against threads")
-        title = f"Thread sweep — {key[0]} / {key[1]} ({', '.join(g['phase'])})"
+        title = f"Thread sweep — {key[0]} / {key[1]} ({', '.join(r['phase'] for r in g)})"
         charts.append(save(fig, out_dir, f"thread-sweep-{name}", title))
     return charts
 
 
 def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Cluster throughput (sum over clients) against number of client processes."""
-    summary = runs_summary(runs)
-    summary = summary[summary["threads"].notna()]  # plain files: threads per client unknown
+    # (plain files: threads per client unknown)
+    summary = runs_summary(runs).filter(pl.col("threads").is_not_null())
     charts = []
     for key, g in _groups(summary, "clients", SWEEP_KEYS + ["threads"]):
         name = _name(key) + f"-t{int(key[-1])}"
         fig, axes = new_figure(1, panel_height=4.0)
         ax = axes[0]
-        x = g["clients"].to_numpy(dtype=float)
+        x = column(g, "clients")
         thr, unit = _throughput(g)
         ax.plot(x, thr, "o-", label="cluster throughput (sum of clients)")
         ax.plot(x, thr / x, "s--", label="per client")
@@ -152,6 +146,7 @@ def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-        title = f"Cluster throughput against clients — {key[0]} / {key[1]} ({', '.join(g.phase)})"
+        title = (f"Cluster throughput against clients — {key[0]} / {key[1]} "
+                 f"({', '.join(r['phase'] for r in g)})")
         charts.append(save(fig, out_dir, f"client-scaling-{name}", title))
     return charts

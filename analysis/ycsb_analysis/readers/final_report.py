@@ -110,7 +110,7 @@ def split_metric(metric: str) -> MetricName:
 
 
 def percentile_columns(frame) -> list[str]:
-    """The percentile columns (``p95``, ``p99.9``, ...) of a pandas or polars frame, rising."""
+    """The percentile columns (``p95``, ``p99.9``, ...) of a frame, rising."""
     return sorted((c for c in frame.columns if c.startswith("p") and c[1:2].isdigit()),
                   key=lambda c: float(c[1:]))
 

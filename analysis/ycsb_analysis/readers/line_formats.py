@@ -3,8 +3,8 @@
 The readers run these patterns over whole columns of lines (polars); the scenario runner, the
 bench scripts and ``scripts/check-list-appends`` match single lines with them as they come
 (Python's ``re``, through the functions at the end: both engines read the patterns alike).
-Standard library only, so that the runner imports it at its start without loading polars,
-numpy or pandas (``scripts/tests/test_scripts_warmup.py`` checks that).
+Standard library only, so that the runner imports it at its start without loading polars
+or numpy (``scripts/tests/test_scripts_warmup.py`` checks that).
 
 Status lines (``-s``, on stderr; :mod:`.status` reads them)::
 

@@ -177,7 +177,7 @@ def add_capacity_option(p) -> None:
 def judge_step(phase_dir: Path) -> dict:
     """The analysis's judgement of one step (ycsb_analysis.capacity.judge_step_dir): achieved
     rate, the objective's latencies, whether it held and why not."""
-    from ycsb_analysis.capacity import judge_step_dir  # pandas and polars: only when judging
+    from ycsb_analysis.capacity import judge_step_dir  # polars and numpy: only when judging
     from ycsb_analysis.errors import UnreadableInput
 
     try:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..core.errors import ScriptError
 
-if TYPE_CHECKING:  # the analysis's own result types; importing it loads pandas (measure())
+if TYPE_CHECKING:  # the analysis's own result types; importing it loads polars (measure())
     from ycsb_analysis.precision import Precision
 
 # an interval from the spread between trials needs two of each: from then on the runner
@@ -71,7 +71,7 @@ class TrialRule:
 
 def measure(results: Path, target: float, first_stage: int) -> Precision:
     """The headlines' precision so far (ycsb_analysis.precision.headlines)."""
-    # imported here: the analysis loads pandas and polars, which a run without --precision,
+    # imported here: the analysis loads polars and numpy, which a run without --precision,
     # --help and --dry-run need not wait for
     from ycsb_analysis.errors import UnreadableInput
     from ycsb_analysis.precision import headlines
