@@ -101,6 +101,40 @@ def test_too_few_seconds_before_the_fault_leave_the_band_unknown_not_guessed():
     assert "? s below half rate" in fault_measures.line("pause", "x", w, None)
 
 
+def test_back_in_the_band_needs_the_intended_latency_back_too_and_the_worst_second_is_said():
+    """measurement.interval=both: a second whose throughput is back in the band while its
+    batches still wait behind the stall (p99 of intended latency above the pre-fault band) is
+    not yet back; the window names its worst second's p99."""
+    oks = [5, 40, 40, 40, 40, 0, 40, 40, 40]
+    series = rows(oks)
+    for r, p99 in zip(series, [900, 1000, 1100, 1000, 1200, None, 2_500_000, 30_000, 1100]):
+        r["intended_p99_us"] = {} if p99 is None else {"BATCH_INSERT": p99, "BATCH_READ": 500}
+    m = fault_measures.measures(series, [{"start": at(5.5)}])
+    assert m["pre_fault"]["p99_band_us"] == [1000, 1200]   # the seconds 2-5, nearest rank
+    w = m["faults"][0]
+    assert w["recovery_to_success_s"] == 2.0   # +5 -> +7: the first second that succeeded
+    assert w["recovery_to_band_s"] == 4.0      # +9: the first one whose p99 is back too
+    assert w["worst_p99_us"] == 2_500_000
+    assert fault_measures.line("pause", "25 s of node3", w, 0, m["pre_fault"]) == (
+        "pause 25 s of node3: outage 1 s, 1 s below half rate, recovered in 2 s (back in the "
+        "pre-fault band after 4 s), worst second's p99 of intended latency 2,500.0 ms (before "
+        "the fault up to 1.2 ms); acknowledged writes lost: 0")
+
+
+def test_a_status_line_gives_each_operations_p99_of_intended_latency(tmp_path):
+    status = tmp_path / "client-0.err"
+    status.write_text(
+        "2026-12-07 01:00:01:000 1 sec: 80 operations; 80 current ops/sec; est completion in 1 "
+        "hour [BATCH_INSERT: Count=40, Max=9000, Min=800, Avg=1200.5, 90=1500, 99=4000, "
+        "99.9=9000, 99.99=9000] [Intended-BATCH_INSERT: Count=40, Max=2100000, Min=900, "
+        "Avg=60000, 90=1900, 99=2100000, 99.9=2100000, 99.99=2100000] [BATCH_READ: Count=40, "
+        "Max=700, Min=300, Avg=400, 90=600, 99=700, 99.9=700, 99.99=700] "
+        "[Intended-BATCH_READ: Count=0, Max=0, Min=0, Avg=0, 90=0, 99=0, 99.9=0, 99.99=0]\n")
+    (row,) = fault_timeline.timeline(status)
+    assert row["intended_p99_us"] == {"BATCH_INSERT": 2_100_000}   # no read measured: none
+    assert row["ok"] == {"BATCH_INSERT": 40, "BATCH_READ": 40}
+
+
 def test_percentiles_are_nearest_rank():
     assert fault_measures.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10) == 1
     assert fault_measures.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90) == 9
@@ -121,8 +155,10 @@ def test_the_measures_of_a_real_pause_on_cassandra(monkeypatch):
     meta = json.loads(FIXTURE.with_suffix(".pauses.json").read_text())
     m = fault_measures.measures(timeline, meta["pauses"])
     # 40 batches/s offered; the busy 2-core machine managed 25 before the first pause
-    assert m["pre_fault"] == meta["pre_fault"]
     short, long_ = m["faults"]
+    assert {k: m["pre_fault"][k] for k in meta["pre_fault"]} == meta["pre_fault"]
+    # (a run from before the fault traffic measured intended latency: no latency band)
+    assert m["pre_fault"]["p99_band_us"] is None and long_["worst_p99_us"] is None
     for got, expected in zip((short, long_), meta["expected"]):
         assert {k: got[k] for k in expected} == expected
     # the 25-s pause: a trickle of reads kept the longest empty run at 7 s, but 25 s were below

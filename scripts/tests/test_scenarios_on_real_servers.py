@@ -153,6 +153,13 @@ def test_s2_on_three_nodes_a_crash_and_a_pause_lose_no_acknowledged_write(run_di
     assert pause["keys_found"] >= pause["keys_acknowledged"]
     assert len(pause["measures"]["faults"]) == 2 and pause["measures"]["pre_fault"]["rate"] > 0
     assert re.search(r"pause 25 s of node3: outage [\d.]+ s, [\d.]+ s below half rate, ", p.stdout)
+    # intended latency (measurement.interval=both): the 25-s pause keeps batches waiting well
+    # beyond the pre-fault seconds' p99
+    band = pause["measures"]["pre_fault"]["p99_band_us"]
+    assert band and band[1] < pause["measures"]["faults"][1]["worst_p99_us"], pause["measures"]
+    assert any(r["intended_p99_us"] for r in verdict["client_timeline"])
+    assert re.search(r"pause 25 s of node3: .* worst second's p99 of intended latency [\d,.]+ ms "
+                     r"\(before the fault up to [\d,.]+ ms\)", p.stdout)
 
 
 def hbase_status(run_dir):

@@ -135,7 +135,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
                "indeterminate)", found <= acked + maybe)]
     lines = [f"failure detection: {detection['how']}",
              *(fault_measures.line("pause", f"{m['length_s']} s of {db.node_name(node)}", m,
-                                   lost) for m in measured["faults"]),
+                                   lost, measured["pre_fault"]) for m in measured["faults"]),
              *effects["lines"],
              "operations (ok / failed / indeterminate): " + "; ".join(
                  f"{op} {o['ok']} / {o['failed']} / {o['indeterminate']}"

@@ -95,14 +95,18 @@ def verdict_file(out_dir: Path, db_name: str, fault: str) -> Path:
 def traffic_phase(ctx: Context, files: list, name: str, index: int, start_key: int,
                   seconds: int, extra: dict = None):
     """The fault traffic: batch reads of the loaded keys [0, recordcount) and batch inserts of
-    new keys from `start_key`, TARGET_OPS batches/s, status every second, for `seconds`."""
+    new keys from `start_key`, TARGET_OPS batches/s, status every second with service and
+    intended latency, for `seconds`."""
     loaded = int(ctx.merged(files)["recordcount"])
     p = ctx.phase(name, "run", files, THREADS, target=TARGET_OPS, group="fault",
                   properties={"insertstart": "0", "insertcount": str(loaded),
                               "recordcount": str(start_key), "maxexecutiontime": str(seconds),
                               # time-bound, whatever a scale file says about counts
                               "operationcount": "2000000000",
-                              "status.interval": "1", **(extra or {})})
+                              "status.interval": "1",
+                              # intended latency too (from the -target schedule): a batch that
+                              # waited behind a stalled one counts its wait (fault_measures.py)
+                              "measurement.interval": "both", **(extra or {})})
     p.index = index
     return p
 
@@ -219,7 +223,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
         lost = max(0, verdict["keys_acknowledged"] - verdict["keys_found"])
         verdict["lines"].append(fault_measures.line(
             how, f"of {db.node_name(node)} (down until the phase ended)",
-            verdict["measures"]["faults"][0], lost))
+            verdict["measures"]["faults"][0], lost, verdict["measures"]["pre_fault"]))
     return write_verdict(verdict, verdict_file(out_dir, db.name, how))
 
 

@@ -4,9 +4,12 @@ HBase: HBase.fault_recovery in databases/hbase.py).
 The client's status lines (status.interval=1) carry per-interval counts: `[BATCH_INSERT:
 Count=n, ...]` for the batches that succeeded and `[BATCH_INSERT-FAILED: Count=n, ...]` for the
 ones that did not (binding-common measures failed batches under <OP>-FAILED, as YCSB's DBWrapper
-does for single operations). Times are the status lines' own wall-clock stamps, in seconds after
-the node went down. The lines are read with the analysis's line formats (standard library
-only, as this module is); the analysis package draws the same data as charts.
+does for single operations); with measurement.interval=both, `[Intended-BATCH_INSERT: ...,
+99=v, ...]` the intended latency of the batches that succeeded (from the -target schedule: a
+batch that waited behind a stalled one counts its wait). Times are the status lines' own
+wall-clock stamps, in seconds after the node went down. The lines are read with the analysis's
+line formats (standard library only, as this module is); the analysis package draws the same
+data as charts.
 """
 from datetime import datetime, timezone
 from pathlib import Path
@@ -15,6 +18,7 @@ from typing import List, Optional
 from ycsb_analysis.readers.line_formats import hdr_measurements, status_line
 
 OPERATIONS = ("BATCH_INSERT", "BATCH_READ")
+INTENDED = "Intended-"  # YCSB's prefix of intended latency (measurement.interval=both)
 
 
 def first_operations_seen(status_file: Path) -> bool:
@@ -32,22 +36,34 @@ def after_first_operations(status_file: Path, cancel, seconds: float) -> bool:
 
 
 def timeline(status_file: Path) -> List[dict]:
-    """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}}] per status line of the client;
-    "cleanup": n on the lines where its threads ended (YCSB's CLEANUP)."""
+    """[{"time": UTC ISO, "ok": {op: n}, "failed": {op: n}, "intended_p99_us": {op: µs}}] per
+    status line of the client (an operation without an intended p99 in that second is left
+    out of it); "cleanup": n on the lines where its threads ended (YCSB's CLEANUP)."""
     rows = []
     for line in status_file.read_text(errors="replace").splitlines():
         status = status_line(line)
         if not status:
             continue
-        counts = {m.metric: m.count for m in hdr_measurements(status.rest)}
+        measured = {m.metric: m for m in hdr_measurements(status.rest)}
+        counts = {metric: m.count for metric, m in measured.items()}
         utc = status.time.astimezone(timezone.utc)  # the client's local time zone: this machine's
         row = {"time": utc.isoformat(timespec="milliseconds"),
                "ok": {op: counts.get(op, 0) for op in OPERATIONS},
-               "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS}}
+               "failed": {op: counts.get(op + "-FAILED", 0) for op in OPERATIONS},
+               "intended_p99_us": {op: p99 for op in OPERATIONS
+                                   if (p99 := _p99(measured.get(INTENDED + op))) is not None}}
         if counts.get("CLEANUP"):  # the client's threads ending: the phase is over
             row["cleanup"] = counts["CLEANUP"]
         rows.append(row)
     return rows
+
+
+def _p99(m) -> Optional[int]:
+    """The 99th percentile a status line printed for one metric (None: no operation, or none
+    printed)."""
+    if m is None or not m.count:
+        return None
+    return next((v for q, v in m.percentiles if q == 99.0), None)
 
 
 def _seconds_after(iso: str, t0: datetime) -> float:
