@@ -137,6 +137,11 @@ def test_s2_on_three_nodes_a_crash_and_a_pause_lose_no_acknowledged_write(run_di
     assert verdict["failed"] == [], verdict["lines"]
     assert verdict["keys_found"] >= verdict["keys_acknowledged"] > 0
     assert (verdict["node_failure"], verdict["signal"]) == ("crash", "SIGKILL")
+    # the fault traffic offers half the rate the unthrottled probe just achieved
+    offered = verdict["offered"]
+    assert offered["target"] == max(1, round(offered["probe_batches_per_s"] / 2))
+    down_meta = json.loads((tmp_path / "cassandra-fault-node-down" / "metadata.json").read_text())
+    assert down_meta["target"] == offered["target"] and offered["probe_keys"] > 0
     # the node the fault phase stopped runs again: the cluster is left as it was found
     assert "node3 answers CQL" in p.stdout
     # the pause fault (SIGSTOP, SIGCONT): 3 s, below the ~18 s of the phi failure detector, then
@@ -181,7 +186,8 @@ def test_s2_on_three_hbase_nodes_regions_spread_and_a_crashed_region_server(run_
     found = returns_by_phase(tmp_path)
     assert sorted(found) == sorted(
         [f"hbase-{ph}" for ph in S2_PHASES]
-        + ["hbase-fault-node-down", "hbase-fault-restarted", "hbase-fault-read-back"]
+        + ["hbase-fault-probe", "hbase-fault-node-down", "hbase-fault-restarted",
+           "hbase-fault-read-back"]
     )
     # hbase-salted batches (Table.batch): every phase ran its BATCH_* operation, not the single
     # operations a binding without batches falls back to, and counted the records of each batch

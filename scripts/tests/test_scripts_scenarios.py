@@ -114,7 +114,7 @@ def test_s1_on_your_cluster_leaves_out_what_needs_nodetool():
 
 def test_s2_runs_rf3_all_one_and_the_fault_phase_on_local_servers_of_both_databases():
     ctx, steps = plan("s2")
-    assert isinstance(steps[-1], Composite) and steps[-1].phases == 3
+    assert isinstance(steps[-1], Composite) and steps[-1].phases == 4  # probe, down, up, read-back
     props = ctx.merged(steps[0].property_files)
     assert props["cassandra.replication"] == "NetworkTopologyStrategy:datacenter1=3"
     assert (props["cassandra.writeconsistencylevel"], props["cassandra.readconsistencylevel"]) \

@@ -9,7 +9,9 @@ server dead when its ZooKeeper session expires (6 s on the local cluster), reass
 and the region server, once it runs again, is told so (YouAreDeadException) and aborts: it is
 fenced and must be restarted. The runner restarts what the fault left down before the read-back.
 
-Two phases, with their own results directories:
+Three phases, with their own results directories:
+  fault-pause-probe      the fault traffic unthrottled (fault_phase.offered_rate): the fault
+                         phase offers half the rate it achieved
   fault-pause            the fault traffic (fault_phase.traffic_phase); `pre` s after the
                          client's first operations the short pause, `gap` s later the long one;
                          the phase ends once every operation succeeded again for
@@ -28,8 +30,11 @@ from ..databases import fault_checks
 from ..phases.phase_runner import run_phase
 from . import fault_measures, fault_timeline
 from .fault_phase import (
+    PROBE_S,
     RECOVERED_QUIET_S,
     START_ALLOWANCE_S,
+    offered_line,
+    offered_rate,
     read_back_phase,
     restore_node,
     traffic_phase,
@@ -53,10 +58,12 @@ def pause_step(ctx: Context) -> Composite:
     node = db.node_name(db.server.nodes)
     return Composite(
         "fault-pause", f"{node} paused (SIGSTOP, then SIGCONT) for {short} s, {pre} s after the "
-                       f"first operations of {db.fault_traffic}, and {gap} s later for {long_} s; "
+                       f"first operations of {db.fault_traffic} (at half the rate a probe of it "
+                       f"just achieved), and {gap} s later for {long_} s; "
                        f"restarted if it was fenced; read-back of every key",
         lambda first_index: run_pause(ctx, first_index, ctx.out_dir),
-        phases=2, estimate_s=pre + short + gap + long_ + 20 + db.fault_overhead_s)
+        phases=3,
+        estimate_s=PROBE_S[ctx.scale] + pre + short + gap + long_ + 20 + db.fault_overhead_s)
 
 
 def missing(db, node: int, scale: str) -> Optional[str]:
@@ -91,11 +98,13 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     files = ctx.files(["fault"], [f"{db.name}-fault"])
     props = ctx.merged(files)
     batch, loaded = int(props["batchsize"]), int(props["recordcount"])
+    offered = offered_rate(ctx, files, "fault-pause-probe", first_index, out_dir)
+    start = loaded + offered["probe_keys"]   # the pause phase's keys: after the probe's
     stop_file = out_dir / f"fault-pause-{db.name}.stop"
     stop_file.unlink(missing_ok=True)
-    phase = traffic_phase(ctx, files, "fault-pause", first_index, loaded,
+    phase = traffic_phase(ctx, files, "fault-pause", first_index + 1, start,
                           START_ALLOWANCE_S + pre + short + gap + long_ + after,
-                          {"ycsbpack.stopfile": str(stop_file)})
+                          {"ycsbpack.stopfile": str(stop_file)}, target=offered["target"])
     status = out_dir / phase.directory / "client-0.err"
     cancel = threading.Event()
     pauses: List[dict] = []
@@ -116,7 +125,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
         db.server.wait_all_up()
     counts = phase_return_counts(phase_dir)
     tried = sum(counts.get(fault_checks.WRITE, {}).values()) * batch
-    back = read_back_phase(ctx, files, "fault-pause-read-back", first_index + 1, tried)
+    back = read_back_phase(ctx, files, "fault-pause-read-back", first_index + 2, tried, start)
     back_counts = phase_return_counts(run_phase(back, out_dir))
 
     acked, maybe = db.write_keys(counts, batch)
@@ -133,7 +142,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
               ("no acknowledged write is missing (found >= acknowledged)", found >= acked),
               ("nothing was found that was never written (found <= acknowledged + "
                "indeterminate)", found <= acked + maybe)]
-    lines = [f"failure detection: {detection['how']}",
+    lines = [offered_line(offered), f"failure detection: {detection['how']}",
              *(fault_measures.line("pause", f"{m['length_s']} s of {db.node_name(node)}", m,
                                    lost, measured["pre_fault"]) for m in measured["faults"]),
              *effects["lines"],
@@ -149,7 +158,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
                "keys_tried": tried, "keys_acknowledged": acked, "keys_indeterminate": maybe,
                "keys_found": found, "keys_not_found": not_found,
                "acknowledged_writes_lost": lost, "client_timeline": timeline,
-               "checks": checks, "lines": lines}
+               "offered": offered, "checks": checks, "lines": lines}
     return write_verdict(verdict, path)
 
 

@@ -2,9 +2,14 @@
 and HBase (HDFS replication 3, 3 region servers). One node goes down mid-run, is restarted, and
 every key tried is read back.
 
-Three phases, each with its own results directory:
+Four phases, each with its own results directory:
+  fault-probe       the fault traffic unthrottled for PROBE_S seconds after its first
+                    operations: the rate this cluster and client achieve now; the fault phases
+                    offer OFFERED_SHARE of it (offered_rate), so the client keeps to its
+                    schedule before the fault and intended latency measures the fault, not a
+                    backlog (a fixed 40 batches/s was more than a busy 2-core machine achieved)
   fault-node-down   batched writes (BATCH_INSERT of new keys) and batched reads of loaded keys
-                    at a fixed rate; `stop_after` seconds after the client's status line first
+                    at the offered rate; `stop_after` seconds after the client's status line first
                     shows operations (its start-up can take 5-15 s on a busy machine), the runner
                     takes the last node down and leaves it down until the phase ends (Cassandra:
                     after a fixed time; HBase: once its client has recovered, every operation OK
@@ -21,7 +26,8 @@ Three phases, each with its own results directory:
 The acknowledged-write check. One YCSB client inserts the keys recordcount, recordcount+1, ...
 from one counter, batchsize per BATCH_INSERT, whatever the outcome; so phase 1 tried exactly
 batches x batchsize keys from recordcount on, and phase 2 (recordcount moved past them) the
-keys after those: one contiguous range [R, R + N). The read-back reads each key of [R, R + N)
+keys after those: one contiguous range [R, R + N), R after the keys the probe inserted. The
+read-back reads each key of [R, R + N)
 exactly once (sequential key chooser). Per database (Database.judge_fault in databases/): no
 acknowledged write may be missing (found >= acknowledged), and nothing may appear that cannot
 have been written.
@@ -31,6 +37,7 @@ every figure and check, the client's timeline (fault_timeline.py), its measures
 The pause fault is fault_pause.py; it shares this module's traffic, read-back and verdict.
 """
 import json
+import statistics
 import threading
 import time
 from datetime import datetime, timezone
@@ -48,7 +55,10 @@ TIMINGS = {"cluster": (60, 15, 20), "local": (50, 10, 20), "ci": (45, 5, 12)}
 # A node-down phase that lasts until its client has recovered (Database.recovers_while_down:
 # HBase) ends once every operation is OK again for RECOVERED_QUIET_S after its last failure
 RECOVERED_QUIET_S = 5
-TARGET_OPS = 40  # batches per second: bounds the keys to read back (~200 written per second)
+# The fault phases offer this share of the batches/s the unthrottled probe achieved, for
+# PROBE_S seconds after its first operations
+OFFERED_SHARE = 0.5
+PROBE_S = {"cluster": 20, "local": 15, "ci": 10}
 THREADS = 4
 NODE_FAILURES = {"crash": "SIGKILL", "drain": "SIGTERM"}
 # A phase timed from its client's first operations gets this much more for the client's start-up
@@ -74,9 +84,10 @@ def fault_step(ctx: Context, how: str = "crash") -> Composite:
     return Composite(
         step_name(how), f"{db.node_name(node)} {how}ed "
                         f"({NODE_FAILURES[how]}) {stop_after} s after the first operations "
-                        f"of {what}, restarted, {up_s} s more, read-back of every key",
+                        f"of {what} at {OFFERED_SHARE:.0%} of the rate a probe of it just "
+                        f"achieved, restarted, {up_s} s more, read-back of every key",
         lambda first_index: run_fault(ctx, first_index, out_dir=ctx.out_dir, how=how),
-        phases=3, estimate_s=down_s + up_s + db.fault_overhead_s)
+        phases=4, estimate_s=PROBE_S[ctx.scale] + down_s + up_s + db.fault_overhead_s)
 
 
 def step_name(fault: str) -> str:
@@ -93,12 +104,12 @@ def verdict_file(out_dir: Path, db_name: str, fault: str) -> Path:
 
 
 def traffic_phase(ctx: Context, files: list, name: str, index: int, start_key: int,
-                  seconds: int, extra: dict = None):
+                  seconds: int, extra: dict = None, target: int = None):
     """The fault traffic: batch reads of the loaded keys [0, recordcount) and batch inserts of
-    new keys from `start_key`, TARGET_OPS batches/s, status every second with service and
-    intended latency, for `seconds`."""
+    new keys from `start_key`, `target` batches/s (None: as fast as it goes), status every
+    second with service and intended latency, for `seconds`."""
     loaded = int(ctx.merged(files)["recordcount"])
-    p = ctx.phase(name, "run", files, THREADS, target=TARGET_OPS, group="fault",
+    p = ctx.phase(name, "run", files, THREADS, target=target, group="fault",
                   properties={"insertstart": "0", "insertcount": str(loaded),
                               "recordcount": str(start_key), "maxexecutiontime": str(seconds),
                               # time-bound, whatever a scale file says about counts
@@ -111,14 +122,48 @@ def traffic_phase(ctx: Context, files: list, name: str, index: int, start_key: i
     return p
 
 
-def read_back_phase(ctx: Context, files: list, name: str, index: int, tried: int):
-    """Reads each of the `tried` keys from recordcount on exactly once (sequential)."""
-    loaded = int(ctx.merged(files)["recordcount"])
+def offered_rate(ctx: Context, files: list, name: str, index: int, out_dir: Path) -> dict:
+    """Runs the probe (phase `name`: the fault traffic unthrottled, inserting from the loaded
+    keys on) for PROBE_S seconds after its first operations; returns {"probe_batches_per_s":
+    the median of its seconds (the first, partial, left out), "share", "target": the batches/s
+    the fault phases offer, "probe_keys": the keys it inserted}."""
+    props = ctx.merged(files)
+    seconds = PROBE_S[ctx.scale]
+    stop = out_dir / f"{name}-{ctx.database.name}.stop"
+    probe = traffic_phase(ctx, files, name, index, int(props["recordcount"]),
+                          START_ALLOWANCE_S + seconds, {"ycsbpack.stopfile": str(stop)})
+    probe_dir = run_for(probe, out_dir, seconds, stop)
+    series = fault_measures.per_second(fault_timeline.timeline(probe_dir / "client-0.err"))
+    rates = [s["ok"] for s in series[1:]]
+    if not rates or statistics.median(rates) < 1:
+        raise ScriptError(f"{name}: the fault traffic achieved no successful batch in "
+                          f"{seconds} s unthrottled ({probe_dir}): no rate to offer")
+    rate = statistics.median(rates)
+    inserted = sum(phase_return_counts(probe_dir).get(fault_checks.WRITE, {}).values())
+    offered = {"probe_batches_per_s": rate, "probe_seconds": len(rates),
+               "share": OFFERED_SHARE, "target": max(1, round(OFFERED_SHARE * rate)),
+               "probe_keys": inserted * int(props["batchsize"])}
+    print(f"   {name}: {rate:g} batches/s unthrottled: the fault phases offer "
+          f"{offered['target']} batches/s ({OFFERED_SHARE:.0%})", flush=True)
+    return offered
+
+
+def offered_line(offered: dict) -> str:
+    return (f"offered {offered['target']} batches/s: {offered['share']:.0%} of the "
+            f"{offered['probe_batches_per_s']:g}/s the traffic achieved unthrottled just before "
+            f"(median of {offered['probe_seconds']} s)")
+
+
+def read_back_phase(ctx: Context, files: list, name: str, index: int, tried: int,
+                    start: int = None):
+    """Reads each of the `tried` keys from `start` (recordcount) on exactly once
+    (sequential)."""
+    start = int(ctx.merged(files)["recordcount"]) if start is None else start
     read_back = {"workload": "site.ycsb.workloads.CoreWorkload", "readproportion": "1",
                  "updateproportion": "0", "insertproportion": "0", "scanproportion": "0",
                  "requestdistribution": "sequential", "batchsize": "1",
-                 "insertstart": str(loaded), "insertcount": str(tried),
-                 "recordcount": str(loaded + tried), "operationcount": str(tried),
+                 "insertstart": str(start), "insertcount": str(tried),
+                 "recordcount": str(start + tried), "operationcount": str(tried),
                  "maxexecutiontime": "600", **ctx.database.fault_read_back}
     back = ctx.phase(name, "run", files, THREADS, group="fault", properties=read_back)
     back.index = index
@@ -169,12 +214,14 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     prefix = step_name(how)
 
     before = db.layout()
+    offered = offered_rate(ctx, files, f"{prefix}-probe", first_index, out_dir)
+    start = loaded + offered["probe_keys"]   # the fault phases' keys: after the probe's
     stop_file = out_dir / f"{prefix}-node-down-{db.name}.stop"
     stop_file.unlink(missing_ok=True)
-    down = traffic_phase(ctx, files, f"{prefix}-node-down", first_index, loaded,
+    down = traffic_phase(ctx, files, f"{prefix}-node-down", first_index + 1, start,
                          _down_seconds(ctx),
                          {"ycsbpack.stopfile": str(stop_file)} if db.recovers_while_down
-                         else None)
+                         else None, target=offered["target"])
     cancel = threading.Event()
     events = {}
     stopper = threading.Thread(target=_stop_node_when_running, daemon=True,
@@ -193,13 +240,14 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     tried_1 = sum(down_counts.get(fault_checks.WRITE, {}).values()) * batch
 
     up_stop = out_dir / f"{prefix}-restarted-{db.name}.stop"
-    up = traffic_phase(ctx, files, f"{prefix}-restarted", first_index + 1, loaded + tried_1,
-                       START_ALLOWANCE_S + up_s, {"ycsbpack.stopfile": str(up_stop)})
+    up = traffic_phase(ctx, files, f"{prefix}-restarted", first_index + 2, start + tried_1,
+                       START_ALLOWANCE_S + up_s, {"ycsbpack.stopfile": str(up_stop)},
+                       target=offered["target"])
     up_dir = run_for(up, out_dir, up_s, up_stop)
     up_counts = phase_return_counts(up_dir)
     tried = tried_1 + sum(up_counts.get(fault_checks.WRITE, {}).values()) * batch
 
-    back = read_back_phase(ctx, files, f"{prefix}-read-back", first_index + 2, tried)
+    back = read_back_phase(ctx, files, f"{prefix}-read-back", first_index + 3, tried, start)
     back_counts = phase_return_counts(run_phase(back, out_dir))
 
     timeline = fault_timeline.timeline(down_dir / "client-0.err")
@@ -210,6 +258,8 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
                    signal=NODE_FAILURES[how], events=events)
     verdict["client_unavailability"] = unavailable
     verdict["client_timeline"] = timeline
+    verdict["offered"] = offered
+    verdict["lines"].insert(0, offered_line(offered))
     if before is not None:
         verdict["regions_before"] = before
         verdict["regions_after"] = db.layout()
