@@ -9,12 +9,13 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from types import SimpleNamespace
 
 import psutil
 import pytest
 from ycsbpack import databases
 from ycsbpack.runner import run_scenario
-from ycsbpack.scenarios import fault_measures, fault_pause, fault_timeline
+from ycsbpack.scenarios import fault_measures, fault_pause, fault_phase, fault_timeline
 from ycsbpack.scenarios.scenario_plan import Context
 from ycsbpack.servers import node_signals
 from ycsbpack.servers.local_servers import LocalCassandra, LocalHBase
@@ -133,6 +134,18 @@ def test_a_status_line_gives_each_operations_p99_of_intended_latency(tmp_path):
     (row,) = fault_timeline.timeline(status)
     assert row["intended_p99_us"] == {"BATCH_INSERT": 2_100_000}   # no read measured: none
     assert row["ok"] == {"BATCH_INSERT": 40, "BATCH_READ": 40}
+
+
+def test_each_fault_writes_keys_no_earlier_fault_wrote_on_these_servers(tmp_path):
+    """A crash then a pause in one run, or a second run on the same servers: the read-back of a
+    range an earlier fault wrote would find keys "never written" (a false failure)."""
+    db = SimpleNamespace(server=SimpleNamespace(run_dir=tmp_path))
+    assert fault_phase.free_key(db, 2000) == 2000      # nothing written yet: after the load
+    fault_phase.keys_used(db, 9300)
+    assert fault_phase.free_key(db, 2000) == 9300      # a later fault (or run) starts after
+    assert fault_phase.free_key(db, 10_000) == 10_000  # a larger load moves it on
+    (tmp_path / fault_phase.FREE_KEY_FILE).write_text("not a number\n")
+    assert fault_phase.free_key(db, 2000) == 2000
 
 
 def test_percentiles_are_nearest_rank():

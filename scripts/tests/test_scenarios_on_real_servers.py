@@ -155,6 +155,8 @@ def test_s2_on_three_nodes_a_crash_and_a_pause_lose_no_acknowledged_write(run_di
     assert all(m["down_s"] is not None and m["up_s"] is not None
                for m in long_["peers"].values()), long_
     assert pause["acknowledged_writes_lost"] == 0 and pause["keys_acknowledged"] > 0
+    # the pause writes keys after every key the crash wrote (its read-back would find them)
+    assert pause["offered"]["first_key"] >= offered["first_key"] + verdict["keys_tried"]
     assert pause["keys_found"] >= pause["keys_acknowledged"]
     assert len(pause["measures"]["faults"]) == 2 and pause["measures"]["pre_fault"]["rate"] > 0
     assert re.search(r"pause 25 s of node3: outage [\d.]+ s, [\d.]+ s below half rate, ", p.stdout)

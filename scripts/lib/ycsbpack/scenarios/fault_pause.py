@@ -33,6 +33,7 @@ from .fault_phase import (
     PROBE_S,
     RECOVERED_QUIET_S,
     START_ALLOWANCE_S,
+    keys_used,
     offered_line,
     offered_rate,
     read_back_phase,
@@ -97,9 +98,9 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     detection = db.failure_detection()
     files = ctx.files(["fault"], [f"{db.name}-fault"])
     props = ctx.merged(files)
-    batch, loaded = int(props["batchsize"]), int(props["recordcount"])
+    batch = int(props["batchsize"])
     offered = offered_rate(ctx, files, "fault-pause-probe", first_index, out_dir)
-    start = loaded + offered["probe_keys"]   # the pause phase's keys: after the probe's
+    start = offered["first_key"]   # the pause phase's keys: after the probe's
     stop_file = out_dir / f"fault-pause-{db.name}.stop"
     stop_file.unlink(missing_ok=True)
     phase = traffic_phase(ctx, files, "fault-pause", first_index + 1, start,
@@ -125,6 +126,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
         db.server.wait_all_up()
     counts = phase_return_counts(phase_dir)
     tried = sum(counts.get(fault_checks.WRITE, {}).values()) * batch
+    keys_used(db, start + tried)
     back = read_back_phase(ctx, files, "fault-pause-read-back", first_index + 2, tried, start)
     back_counts = phase_return_counts(run_phase(back, out_dir))
 

@@ -26,8 +26,9 @@ Four phases, each with its own results directory:
 The acknowledged-write check. One YCSB client inserts the keys recordcount, recordcount+1, ...
 from one counter, batchsize per BATCH_INSERT, whatever the outcome; so phase 1 tried exactly
 batches x batchsize keys from recordcount on, and phase 2 (recordcount moved past them) the
-keys after those: one contiguous range [R, R + N), R after the keys the probe inserted. The
-read-back reads each key of [R, R + N)
+keys after those: one contiguous range [R, R + N), R after the keys the probe inserted, and
+after every key an earlier fault wrote on these servers (free_key: in this run or an earlier
+one; the read-back would call those "never written"). The read-back reads each key of [R, R + N)
 exactly once (sequential key chooser). Per database (Database.judge_fault in databases/): no
 acknowledged write may be missing (found >= acknowledged), and nothing may appear that cannot
 have been written.
@@ -55,10 +56,11 @@ TIMINGS = {"cluster": (60, 15, 20), "local": (50, 10, 20), "ci": (45, 5, 12)}
 # A node-down phase that lasts until its client has recovered (Database.recovers_while_down:
 # HBase) ends once every operation is OK again for RECOVERED_QUIET_S after its last failure
 RECOVERED_QUIET_S = 5
+FREE_KEY_FILE = "fault-next-key"  # in the local servers' run directory: free_key
 # The fault phases offer this share of the batches/s the unthrottled probe achieved, for
 # PROBE_S seconds after its first operations
 OFFERED_SHARE = 0.5
-PROBE_S = {"cluster": 20, "local": 15, "ci": 10}
+PROBE_S = {"cluster": 20, "local": 15, "ci": 6}
 THREADS = 4
 NODE_FAILURES = {"crash": "SIGKILL", "drain": "SIGTERM"}
 # A phase timed from its client's first operations gets this much more for the client's start-up
@@ -122,15 +124,31 @@ def traffic_phase(ctx: Context, files: list, name: str, index: int, start_key: i
     return p
 
 
+def free_key(db, loaded: int) -> int:
+    """The first key no fault has written on these local servers (FREE_KEY_FILE in their run
+    directory), at least `loaded` (the load's keys are [0, loaded))."""
+    try:
+        return max(loaded, int((db.server.run_dir / FREE_KEY_FILE).read_text()))
+    except (FileNotFoundError, ValueError):
+        return loaded
+
+
+def keys_used(db, end: int) -> None:
+    """Keys below `end` are written by a fault: the next fault starts after them."""
+    (db.server.run_dir / FREE_KEY_FILE).write_text(f"{end}\n")
+
+
 def offered_rate(ctx: Context, files: list, name: str, index: int, out_dir: Path) -> dict:
-    """Runs the probe (phase `name`: the fault traffic unthrottled, inserting from the loaded
-    keys on) for PROBE_S seconds after its first operations; returns {"probe_batches_per_s":
+    """Runs the probe (phase `name`: the fault traffic unthrottled, inserting from the first
+    free key on) for PROBE_S seconds after its first operations; returns {"probe_batches_per_s":
     the median of its seconds (the first, partial, left out), "share", "target": the batches/s
-    the fault phases offer, "probe_keys": the keys it inserted}."""
+    the fault phases offer, "probe_keys": the keys it inserted, "first_key": the fault phases'
+    first key, after the probe's}."""
     props = ctx.merged(files)
     seconds = PROBE_S[ctx.scale]
     stop = out_dir / f"{name}-{ctx.database.name}.stop"
-    probe = traffic_phase(ctx, files, name, index, int(props["recordcount"]),
+    start = free_key(ctx.database, int(props["recordcount"]))
+    probe = traffic_phase(ctx, files, name, index, start,
                           START_ALLOWANCE_S + seconds, {"ycsbpack.stopfile": str(stop)})
     probe_dir = run_for(probe, out_dir, seconds, stop)
     series = fault_measures.per_second(fault_timeline.timeline(probe_dir / "client-0.err"))
@@ -143,6 +161,8 @@ def offered_rate(ctx: Context, files: list, name: str, index: int, out_dir: Path
     offered = {"probe_batches_per_s": rate, "probe_seconds": len(rates),
                "share": OFFERED_SHARE, "target": max(1, round(OFFERED_SHARE * rate)),
                "probe_keys": inserted * int(props["batchsize"])}
+    offered["first_key"] = start + offered["probe_keys"]
+    keys_used(ctx.database, offered["first_key"])
     print(f"   {name}: {rate:g} batches/s unthrottled: the fault phases offer "
           f"{offered['target']} batches/s ({OFFERED_SHARE:.0%})", flush=True)
     return offered
@@ -209,13 +229,12 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     files = ctx.files(["fault"], [f"{db.name}-fault"])
     props = ctx.merged(files)
     batch = int(props["batchsize"])
-    loaded = int(props["recordcount"])
     node = server.nodes
     prefix = step_name(how)
 
     before = db.layout()
     offered = offered_rate(ctx, files, f"{prefix}-probe", first_index, out_dir)
-    start = loaded + offered["probe_keys"]   # the fault phases' keys: after the probe's
+    start = offered["first_key"]   # the fault phases' keys: after the probe's
     stop_file = out_dir / f"{prefix}-node-down-{db.name}.stop"
     stop_file.unlink(missing_ok=True)
     down = traffic_phase(ctx, files, f"{prefix}-node-down", first_index + 1, start,
@@ -238,6 +257,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
             restore_node(db, node, events)
     down_counts = phase_return_counts(down_dir)
     tried_1 = sum(down_counts.get(fault_checks.WRITE, {}).values()) * batch
+    keys_used(db, start + tried_1)
 
     up_stop = out_dir / f"{prefix}-restarted-{db.name}.stop"
     up = traffic_phase(ctx, files, f"{prefix}-restarted", first_index + 2, start + tried_1,
@@ -246,6 +266,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     up_dir = run_for(up, out_dir, up_s, up_stop)
     up_counts = phase_return_counts(up_dir)
     tried = tried_1 + sum(up_counts.get(fault_checks.WRITE, {}).values()) * batch
+    keys_used(db, start + tried)
 
     back = read_back_phase(ctx, files, f"{prefix}-read-back", first_index + 3, tried, start)
     back_counts = phase_return_counts(run_phase(back, out_dir))
