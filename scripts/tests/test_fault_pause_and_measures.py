@@ -122,6 +122,16 @@ def test_back_in_the_band_needs_the_intended_latency_back_too_and_the_worst_seco
         "the fault up to 1.2 ms); acknowledged writes lost: 0")
 
 
+def test_the_pause_phase_ends_only_once_its_newest_second_is_back_in_the_band():
+    series = rows([5, 40, 40, 40, 40, 0, 40, 40])
+    for r, p99 in zip(series, [900, 1000, 1100, 1000, 1200, None, 2_500_000, 1100]):
+        r["intended_p99_us"] = {} if p99 is None else {"BATCH_INSERT": p99}
+    assert not fault_measures.back_in_band(series[:7], at(5.5))   # p99 still 2.5 s
+    assert fault_measures.back_in_band(series, at(5.5))
+    # with too few seconds before the fault there is no band to wait for
+    assert fault_measures.back_in_band(rows([5, 40, 0, 40]), at(2.5))
+
+
 def test_a_status_line_gives_each_operations_p99_of_intended_latency(tmp_path):
     status = tmp_path / "client-0.err"
     status.write_text(

@@ -146,6 +146,15 @@ def _in_band(second: dict, pre: dict) -> bool:
     return low <= second["ok"] <= high and not slow
 
 
+def back_in_band(rows: List[dict], fault_start: str) -> bool:
+    """Whether the client's newest second is inside the pre-fault band of the seconds before
+    `fault_start` (throughput, and p99 of intended latency: _in_band); True when there is no
+    band to wait for (too few seconds before the fault)."""
+    series = per_second(rows)
+    pre = pre_fault(series, fault_start)
+    return pre is None or (bool(series) and _in_band(series[-1], pre))
+
+
 def _since(series: List[dict], i: int, t0: datetime) -> float:
     return round((_t(series[i]["time"]) - t0).total_seconds(), 1)
 

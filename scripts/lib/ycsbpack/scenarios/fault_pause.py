@@ -169,7 +169,9 @@ def _pause_when_running(db, node: int, status: Path, timings: tuple,
                         stop_file: Path) -> None:
     """`pre` s after the client's first operations pauses the node for `short` s, `gap` s
     later for `long` s (each recorded in `pauses`, UTC); then ends the phase (`stop_file`) once
-    the client has recovered. The node is resumed whatever happens."""
+    the client has recovered and its newest second is back in the pre-fault band (throughput
+    and p99 of intended latency: the recovery to the band is measured, not cut off), or at the
+    phase's bound. The node is resumed whatever happens."""
     pre, short, gap, long_ = timings
     if not fault_timeline.after_first_operations(status, cancel, 0):
         return
@@ -191,9 +193,10 @@ def _pause_when_running(db, node: int, status: Path, timings: tuple,
     while not cancel.wait(1.0):
         rows = fault_timeline.timeline(status)
         if rows and fault_timeline.recovered_for(rows, pauses[-1]["resumed"], RECOVERED_QUIET_S,
-                                                 failures_needed=False):
+                                                 failures_needed=False) \
+                and fault_measures.back_in_band(rows, pauses[0]["paused"]):
             events["client_recovered"] = utc_now()
-            print(f"== the client has recovered ({RECOVERED_QUIET_S} s without a failure): "
-                  "ending the pause phase", flush=True)
+            print(f"== the client has recovered ({RECOVERED_QUIET_S} s without a failure, back "
+                  "in the pre-fault band): ending the pause phase", flush=True)
             stop_file.touch()
             return
