@@ -33,6 +33,7 @@ from .fault_phase import (
     PROBE_S,
     RECOVERED_QUIET_S,
     START_ALLOWANCE_S,
+    keys_tried,
     keys_used,
     offered_line,
     offered_rate,
@@ -125,7 +126,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     if "client_recovered" not in events:
         db.server.wait_all_up()
     counts = phase_return_counts(phase_dir)
-    tried = sum(counts.get(fault_checks.WRITE, {}).values()) * batch
+    tried = keys_tried(counts, batch)
     keys_used(db, start + tried)
     back = read_back_phase(ctx, files, "fault-pause-read-back", first_index + 2, tried, start)
     back_counts = phase_return_counts(run_phase(back, out_dir))

@@ -124,6 +124,12 @@ def traffic_phase(ctx: Context, files: list, name: str, index: int, start_key: i
     return p
 
 
+def keys_tried(counts: dict, batch: int) -> int:
+    """The keys a traffic phase tried to insert: its BATCH_INSERTs, whatever their outcome, of
+    `batch` keys each (its Return= counts: report_counts.phase_return_counts)."""
+    return sum(counts.get(fault_checks.WRITE, {}).values()) * batch
+
+
 def free_key(db, loaded: int) -> int:
     """The first key no fault has written on these local servers (FREE_KEY_FILE in their run
     directory), at least `loaded` (the load's keys are [0, loaded))."""
@@ -157,10 +163,10 @@ def offered_rate(ctx: Context, files: list, name: str, index: int, out_dir: Path
         raise ScriptError(f"{name}: the fault traffic achieved no successful batch in "
                           f"{seconds} s unthrottled ({probe_dir}): no rate to offer")
     rate = statistics.median(rates)
-    inserted = sum(phase_return_counts(probe_dir).get(fault_checks.WRITE, {}).values())
     offered = {"probe_batches_per_s": rate, "probe_seconds": len(rates),
                "share": OFFERED_SHARE, "target": max(1, round(OFFERED_SHARE * rate)),
-               "probe_keys": inserted * int(props["batchsize"])}
+               "probe_keys": keys_tried(phase_return_counts(probe_dir),
+                                        int(props["batchsize"]))}
     offered["first_key"] = start + offered["probe_keys"]
     keys_used(ctx.database, offered["first_key"])
     print(f"   {name}: {rate:g} batches/s unthrottled: the fault phases offer "
@@ -174,11 +180,8 @@ def offered_line(offered: dict) -> str:
             f"(median of {offered['probe_seconds']} s)")
 
 
-def read_back_phase(ctx: Context, files: list, name: str, index: int, tried: int,
-                    start: int = None):
-    """Reads each of the `tried` keys from `start` (recordcount) on exactly once
-    (sequential)."""
-    start = int(ctx.merged(files)["recordcount"]) if start is None else start
+def read_back_phase(ctx: Context, files: list, name: str, index: int, tried: int, start: int):
+    """Reads each of the `tried` keys from `start` on exactly once (sequential)."""
     read_back = {"workload": "site.ycsb.workloads.CoreWorkload", "readproportion": "1",
                  "updateproportion": "0", "insertproportion": "0", "scanproportion": "0",
                  "requestdistribution": "sequential", "batchsize": "1",
@@ -256,7 +259,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
         if server.running_nodes_count() < node:
             restore_node(db, node, events)
     down_counts = phase_return_counts(down_dir)
-    tried_1 = sum(down_counts.get(fault_checks.WRITE, {}).values()) * batch
+    tried_1 = keys_tried(down_counts, batch)
     keys_used(db, start + tried_1)
 
     up_stop = out_dir / f"{prefix}-restarted-{db.name}.stop"
@@ -265,7 +268,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
                        target=offered["target"])
     up_dir = run_for(up, out_dir, up_s, up_stop)
     up_counts = phase_return_counts(up_dir)
-    tried = tried_1 + sum(up_counts.get(fault_checks.WRITE, {}).values()) * batch
+    tried = tried_1 + keys_tried(up_counts, batch)
     keys_used(db, start + tried)
 
     back = read_back_phase(ctx, files, f"{prefix}-read-back", first_index + 3, tried, start)
