@@ -1,5 +1,6 @@
 """scripts/bench-aa's tally (ycsbpack.bench.bench_aa): the exact binomial interval of a false-call
-rate, and a clear sentence when there is nothing to tally. Its reading of a real experiment is
+rate, the ledger that keeps each experiment's figures when its raw results are gone, and a clear
+sentence when there is nothing to tally. Its reading of a real experiment is
 tested on real servers (test_s4_trials_on_own_servers.py, the --aa test)."""
 
 import math
@@ -7,7 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ycsbpack.bench.bench_aa import between_invocations, clopper_pearson, session_cv, tally
+from ycsbpack.bench import aa_ledger
+from ycsbpack.bench.bench_aa import (
+    between_invocations,
+    clopper_pearson,
+    power_target,
+    session_cv,
+    tally,
+)
 from ycsbpack.core.errors import ScriptError
 
 BETWEEN = Path(__file__).parent / "fixtures" / "aa-between"
@@ -27,8 +35,10 @@ def test_the_false_call_rate_has_the_exact_binomial_interval():
 
 
 def test_nothing_to_tally_says_where_it_looked_and_what_to_do(tmp_path):
-    with pytest.raises(ScriptError, match=f"no A/A experiment in {tmp_path} .*--experiments N"):
-        tally(tmp_path)
+    ledger = tmp_path / "ledger.csv"
+    with pytest.raises(ScriptError, match=f"no A/A experiment in {ledger} nor in {tmp_path} "
+                                          ".*--experiments N"):
+        tally(tmp_path, ledger)
 
 
 def _experiments(rng, n, session_cv, trial_cv=0.04, trials=4):
@@ -60,9 +70,80 @@ def test_two_invocations_are_compared_on_the_experiments_phase_not_on_the_load()
     # a real --baseline comparison of two warm Cassandra A/A invocations (its throughput rows):
     # the load is primary too, one trial a side; the pair is the update-heavy phase's side A
     def experiment(name):
-        return {"dir": BETWEEN / name, "phase": "update-heavy-threads-8", "judged": True,
-                "trial_servers": "warm"}
+        return {"dir": BETWEEN / name, "experiment": name, "phase": "update-heavy-threads-8",
+                "judged": True, "trial_servers": "warm"}
     (pair,) = between_invocations([experiment("20261206T151759Z"),
                                    experiment("20261206T152851Z")])
     assert pair["ratio"] == pytest.approx(1.04266, rel=1e-4)
     assert pair["low"] < 1 < pair["high"] and not pair["called"]
+
+
+def _experiment(name, ratio, significant, db="hbase", a=(), b=()):
+    return {"db": db, "kind": "aa", "experiment": name, "commit": "abc1234",
+            "phase": "update-heavy-threads-8", "ratio": ratio, "low": ratio - 0.04,
+            "high": ratio + 0.04, "pairs": 4, "resolves": 4.0, "cv": 0.02,
+            "significant": significant, "judged": True, "seconds": 640,
+            "design": "two-stage (Stein)", "trial_servers": "warm", "a_figures": list(a),
+            "b_figures": list(b), "verdict": "A/A: ...", "source": "bench-aa"}
+
+
+def test_the_tally_reads_the_ledger_when_the_raw_results_are_gone(tmp_path):
+    # three experiments recorded on another machine: none of their directories is here
+    ledger = tmp_path / "ledger.csv"
+    found = [_experiment("20261207T040000Z", 1.01, False, a=[12000.5, 12100.0], b=[11900, 12050]),
+             _experiment("20261207T041500Z", 1.05, True), _experiment("20261207T043000Z", 0.99,
+                                                                      False)]
+    assert aa_ledger.add(ledger, found) == 3
+    assert aa_ledger.add(ledger, found[:1]) == 0  # held already: not twice
+    back = aa_ledger.read(ledger)
+    assert [e["experiment"] for e in back] == [e["experiment"] for e in found]
+    assert back[0]["a_figures"] == [12000.5, 12100.0] and back[0]["figures"][2:] == [11900, 12050]
+    assert back[1]["significant"] and back[2]["ratio"] == 0.99 and back[2]["seconds"] == 640
+    text = tally(tmp_path / "raw", ledger)
+    assert "hbase: 1 false call(s) in 3 independent A/A experiment(s) with a verdict = 33%" in text
+    assert "3 experiment(s) with no raw results on this machine take no part" in text
+    assert "20261207T041500Z: A/B 1.050 (95% CI 1.010 to 1.090)" in text and "cassandra" not in text
+
+
+def test_a_failed_invocation_is_named_and_not_counted(tmp_path):
+    ledger = tmp_path / "ledger.csv"
+    aa_ledger.add(ledger, [_experiment("20261207T040000Z", 1.0, False)])
+    failed = tmp_path / "hbase" / "20261207T050000Z"
+    failed.mkdir(parents=True)
+    (failed / "bench-aa.json").write_text('{"seconds": 80, "exit": 2}\n')
+    text = tally(tmp_path, ledger)
+    assert "0 false call(s) in 1 independent" in text
+    assert "not counted: 1 experiment(s) whose invocation failed (see their .log): " \
+           "20261207T050000Z" in text
+
+
+def test_a_ledger_row_that_does_not_parse_is_named_by_its_line(tmp_path):
+    ledger = tmp_path / "ledger.csv"
+    aa_ledger.add(ledger, [_experiment("20261207T040000Z", 1.0, False)])
+    ledger.write_text(ledger.read_text().replace("1.0000", "one", 1))
+    with pytest.raises(ScriptError, match=r"ledger.csv line 2: ratio 'one' is not a number"):
+        aa_ledger.read(ledger)
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n")
+    with pytest.raises(ScriptError, match="not an A/A ledger .*give another --ledger"):
+        aa_ledger.read(other)
+
+
+def test_the_packs_own_ledger_reads_back():
+    # docs/benchmarks/aa-ledger.csv: the record behind docs/benchmarks/trials.md's tally
+    found = aa_ledger.read(Path(__file__).parents[2] / "docs" / "benchmarks" / "aa-ledger.csv")
+    assert {e["db"] for e in found} == {"cassandra", "hbase"}
+    assert all(e["low"] <= e["ratio"] <= e["high"] and e["pairs"] >= 2 for e in found)
+    assert len({(e["db"], e["kind"], e["experiment"]) for e in found}) == len(found)
+
+
+def test_the_power_check_takes_its_rate_from_this_machines_experiments_only(tmp_path):
+    ledger = tmp_path / "ledger.csv"
+    aa_ledger.add(ledger, [_experiment("20261206T150000Z", 1.0, False, a=[12000], b=[12000]),
+                           _experiment("20261207T040000Z", 1.0, False, a=[9000], b=[8000])])
+    with pytest.raises(ScriptError, match="on this machine .*run one first"):
+        power_target(tmp_path, ledger, "hbase")  # the ledger's rows only: another machine's
+    here = tmp_path / "hbase" / "20261207T040000Z"
+    here.mkdir(parents=True)
+    (here / "scenario-run.json").write_text("{}\n")
+    assert power_target(tmp_path, ledger, "hbase") == int(0.7 * 8500)

@@ -123,7 +123,8 @@ def test_s4_aa_on_warm_servers_one_database_as_both_sides_from_the_same_saved_da
     try:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         run = json.loads((out / "scenario-run.json").read_text())
-        design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5}
+        design = {"rule": "two-stage (Stein)", "first_stage": 2, "precision_target": 0.5,
+                  "order": "Thue-Morse"}
         assert run["trials_design"] == design and run["trials"] == 2, run["stopped"]
         assert run["trial_servers"] == "warm"
         # (at CI scale an 8-s warm-up often ends NOT steady, which stops the trials too)
@@ -158,7 +159,14 @@ def test_s4_aa_on_warm_servers_one_database_as_both_sides_from_the_same_saved_da
                 if r["phase"] == "update-heavy-threads-4" and r["figure"] == "throughput"]
         assert v["trials"] == "2/2" and int(v["pairs"]) == 2, v
         found = bench_aa.read_experiment(out)  # (writes out/report: what bench-aa tallies)
-        assert found["pairs"] == 2 and found["design"] == "two-stage (Stein)"
+        assert found["pairs"] == 2 and found["design"] == "two-stage (Stein), Thue-Morse"
+        # its ledger row reads back as the tally reads it when the raw results are gone
+        from ycsbpack.bench import aa_ledger
+        aa_ledger.add(tmp_path / "ledger.csv", [found])
+        (back,) = aa_ledger.read(tmp_path / "ledger.csv")
+        assert (back["db"], back["kind"], back["experiment"]) == ("hbase", "aa", out.name)
+        assert back["a_figures"] == pytest.approx(found["a_figures"], abs=0.05)
+        assert len(back["b_figures"]) == 2 and back["significant"] == found["significant"]
         assert found["significant"] == (v["significant"] == "True")
         assert found["judged"] == (v["ratio_low"] != "") and 0 < found["cv"] < 1
         if found["judged"]:  # (a trial not steady at CI scale leaves no interval)

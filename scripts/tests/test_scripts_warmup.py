@@ -12,7 +12,6 @@ import pytest
 from ycsbpack.databases import database
 from ycsbpack.phases import warmup
 from ycsbpack.phases.phase_runner import Phase, run_phase
-from ycsbpack.runner.run_scenario import alternating
 from ycsbpack.scenarios.catalogue import SCENARIOS
 from ycsbpack.scenarios.scenario_plan import Context
 
@@ -102,16 +101,6 @@ def test_scale_bounds_and_the_properties_that_override_them():
     assert warmup.bounds("local", {"warmup.maxtime": "0"}) is None
 
 
-def test_databases_alternate_a_b_b_a():
-    assert alternating(["cassandra", "hbase"], 3) == [
-        ("cassandra", 1),
-        ("hbase", 1),
-        ("hbase", 2),
-        ("cassandra", 2),
-        ("cassandra", 3),
-        ("hbase", 3),
-    ]
-    assert alternating(["hbase"], 2) == [("hbase", 1), ("hbase", 2)]
 
 
 def test_loads_and_deletes_are_not_warmed_up_and_repeats_get_their_own_directories():

@@ -51,7 +51,8 @@ def test_precision_is_a_percentage_and_excludes_a_fixed_repeat():
         rule("--precision", "5%", "--first-stage", "1")
     assert rule("--repeat", "3", "--max-trials", "3").repeat == 3  # no precision: no floor
     assert rule("--precision", "5%", "--first-stage", "3").design == {
-        "rule": "two-stage (Stein)", "first_stage": 3, "precision_target": 0.05}
+        "rule": "two-stage (Stein)", "first_stage": 3, "precision_target": 0.05,
+        "order": "Thue-Morse"}
     assert rule("--repeat", "3").design is None
 
 
@@ -96,10 +97,12 @@ def test_an_unsteady_trial_stops_the_search_since_no_verdict_can_follow():
     assert why.startswith("a trial was NOT steady") and "hbase update-heavy" in why
 
 
-def test_blocks_alternate_a_b_then_b_a():
-    assert run_scenario.alternating(["cassandra", "hbase"], 3) == [
-        ("cassandra", 1), ("hbase", 1), ("hbase", 2), ("cassandra", 2), ("cassandra", 3),
-        ("hbase", 3)]
+def test_pairs_run_in_the_thue_morse_order():
+    # A,B  B,A  B,A  A,B  B,A  A,B  A,B  B,A: what cancels the drifts (test_trial_order.py)
+    order = run_scenario.alternating(["cassandra", "hbase"], 8)
+    assert [t for _, t in order] == [t for t in range(1, 9) for _ in (0, 1)]
+    assert "".join("AB"[db == "hbase"] for db, _ in order) == "ABBABAABBAABABBA"
+    assert run_scenario.alternating(["hbase"], 2) == [("hbase", 1), ("hbase", 2)]
 
 
 def test_dry_run_shows_the_commands_as_run_with_the_split_the_warm_up_and_the_stop_file(
@@ -109,6 +112,8 @@ def test_dry_run_shows_the_commands_as_run_with_the_split_the_warm_up_and_the_st
     out = capsys.readouterr().out
     assert (f"a first stage of {FIRST_STAGE} pairs, whose spread fixes how many pairs make every "
             "headline ratio's 95% interval +-10% (two-stage rule; at most 10 trials") in out
+    assert "# trials: pairs cassandra, hbase; hbase, cassandra; hbase, cassandra; cassandra, " \
+           "hbase; ... (Thue-Morse)" in out
     assert "warm-up: the phase's own workload until the last 20 s are steady" in out
     stop = tmp_path / "cassandra-update-heavy-threads-8-repeat-1" / "stop-after-measuring"
     assert f"-p ycsbpack.stopfile={stop}" in out and "-p maxexecutiontime=180" in out

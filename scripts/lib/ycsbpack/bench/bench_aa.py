@@ -1,22 +1,26 @@
 """scripts/bench-aa: is a verdict's error rate what it says? A/A experiments on real databases.
 
-An experiment is one `scripts/quickstart --db DB --aa` invocation from scratch: its own servers,
-its own load and saved data, blocks A,B,B,A of one configuration until the two-stage rule's
-plan (or the budget) ends, its own report. Experiments are independent: no trial is reused by
-another, and re-splitting one set of trials into A and B many ways (what this script did before)
-is not an experiment: for interchangeable trials such splits come out "significant" about 5% of
-the time whatever the interval's real error rate.
+An experiment is one `scripts/quickstart --db DB --aa` invocation from scratch: its own servers, its
+own load and saved data, pairs A,B, B,A, B,A, A,B, ... of one configuration until the two-stage
+rule's plan (or the budget) ends, its own report. Experiments are independent: no trial is reused by
+another, and re-splitting one set of trials into A and B many ways (what this script did before) is
+not an experiment: for interchangeable trials such splits come out "significant" about 5% of the
+time whatever the interval's real error rate.
 
   scripts/bench-aa --db hbase --experiments 2 --out /work/aa-experiments   # 2 more, ~15 min each
   scripts/bench-aa --db hbase --power --out /work/aa-experiments           # a known difference
   scripts/bench-aa --out /work/aa-experiments --read                       # tally what is there
+  scripts/bench-aa ... --ledger docs/benchmarks/aa-ledger.csv              # the pack's own record
 
-Each experiment stays in OUT/<db>/<UTC time>/ (its results, report and console log), so the
-figures accumulate over sessions. The tally, per database: the experiments, how many called the
-same configuration different on the primary figure (a false call), that rate with its exact
-(Clopper-Pearson) 95% interval, and per experiment its ratio, interval, pairs, the smallest
-difference it resolves, the trials' between-trial CV and its duration. The method promises at
-most 5% false calls; the acceptance asks for at most 10% with the interval quoted.
+Each experiment stays in OUT/<db>/<UTC time>/ (its results, report and console log) and its figures
+go to a ledger, one CSV row each (aa_ledger.py; OUT/ledger.csv unless --ledger names another, the
+pack's own is docs/benchmarks/aa-ledger.csv), so the figures accumulate over sessions and machines:
+the raw results stay on the machine that ran them. The tally reads the ledger, after adding to it
+what OUT holds that it lacks. Per database: the experiments, how many called the same configuration
+different on the primary figure (a false call), that rate with its exact (Clopper-Pearson) 95%
+interval, and per experiment its ratio, interval, pairs, the smallest difference it resolves, the
+trials' between-trial CV and its duration. The method promises at most 5% false calls; the
+acceptance asks for at most 10% with the interval quoted.
 
 Between invocations: within one invocation the A/A verdict sees only the spread between its
 trials (with warm trials, the quickstart's default, all on one server lifetime). Side A of
@@ -43,7 +47,9 @@ import numpy as np
 from ..core.errors import ScriptError
 from ..core.paths import command
 from ..core.report_tool import write_report
+from ..phases.provenance import pack
 from ..runner.run_scenario import timestamp
+from . import aa_ledger
 from .bench_spread import spread
 
 DATABASES = ("cassandra", "hbase")
@@ -56,13 +62,15 @@ def run_experiment(db: str, root: Path, target: int | None = None) -> Path:
     out = root / (f"{db}-power" if target else db) / timestamp()
     out.parent.mkdir(parents=True, exist_ok=True)
     log = out.with_suffix(".log")
+    commit = pack()["commit"]
     t0 = time.monotonic()
     cmd = [str(command("quickstart")), "--db", db, "--aa", "--out", str(out)] + (
         ["--b-property", f"target={target}"] if target else [])
     with open(log, "w") as f:
         p = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
     took = time.monotonic() - t0
-    (out / "bench-aa.json").write_text(json.dumps({"seconds": round(took), "exit": p.returncode})
+    (out / "bench-aa.json").write_text(json.dumps({"seconds": round(took), "exit": p.returncode,
+                                                       "commit": commit})
                                        + "\n")
     if p.returncode != 0:
         raise ScriptError(f"A/A experiment {out} failed (exit {p.returncode}): see {log}")
@@ -72,7 +80,8 @@ def run_experiment(db: str, root: Path, target: int | None = None) -> Path:
 
 def read_experiment(out: Path) -> dict:
     """What one experiment found: its primary A/A verdict (report/verdicts.csv, written again
-    when missing), the design it ran and its trials' figures."""
+    when missing), the design it ran, its trials' figures and the commit that ran it; named
+    as the ledger names it (database, kind, experiment: its directory's name)."""
     verdicts = out / "report" / "verdicts.csv"
     if not verdicts.exists():
         write_report(out, out / "report")
@@ -85,18 +94,32 @@ def read_experiment(out: Path) -> dict:
     r = primary[0]
     run = json.loads((out / "scenario-run.json").read_text())
     extra = out / "bench-aa.json"
+    extra = json.loads(extra.read_text()) if extra.exists() else {}
     sides = {s["side"]: s["figures"] for s in spread(out) if s["phase"] == r["phase"]}
     figures = sides.get(r["side_a"], []) + sides.get(r["side_b"], [])
-    return {"dir": out, "phase": r["phase"], "significant": r["significant"] == "True",
-            "judged": _num(r["ratio_low"]) == _num(r["ratio_low"]),  # an interval, steady trials
+    power = out.parent.name.endswith("-power")  # (where run_experiment puts a power check)
+    return {"db": r["side_a"].removesuffix("-A"), "kind": "power" if power else "aa",
+            "experiment": out.name, "commit": extra.get("commit"), "dir": out,
+            "phase": r["phase"], "significant": r["significant"] == "True",
+            # judged: an interval from steady trials; the report gives what an A/A verdict
+            # resolves only then (an interval alone may come from trials not steady)
+            "judged": _num(r["resolves_percent"]) == _num(r["resolves_percent"]),
             "ratio": _num(r["ratio"]), "low": _num(r["ratio_low"]),
             "high": _num(r["ratio_high"]), "pairs": int(_num(r["pairs"]) or 0),
             "resolves": _num(r["resolves_percent"]), "cv": _cv(figures),
-            "design": (run.get("trials_design") or {}).get("rule", "stop when narrow, floor 6"),
+            "design": _design(run.get("trials_design") or {}),
             "figures": figures, "a_figures": sides.get(r["side_a"], []),
+            "b_figures": sides.get(r["side_b"], []), "source": "bench-aa",
             "trial_servers": run.get("trial_servers", "fresh"),
-            "seconds": json.loads(extra.read_text())["seconds"] if extra.exists() else None,
+            "seconds": extra.get("seconds"),
             "verdict": r["verdict"]}
+
+
+def _design(recorded: dict) -> str:
+    """The stopping rule and the order of the pairs (A,B,B,A repeated before "order" was
+    recorded)."""
+    return (f"{recorded.get('rule', 'stop when narrow, floor 6')}, "
+            f"{recorded.get('order', 'A,B,B,A repeated')}")
 
 
 def _num(text: str) -> float:
@@ -116,9 +139,29 @@ def clopper_pearson(k: int, n: int) -> tuple:
     return low, high
 
 
-def _experiments(root: Path, kind: str) -> list:
-    return [read_experiment(d) for d in sorted((root / kind).glob("*"))
-            if d.is_dir() and (d / "scenario-run.json").exists()]
+def _raw(root: Path, db: str, kind: str, failed: bool = False) -> list:
+    """The experiment directories of OUT for one database and kind: those that ended well, or
+    (failed=True) those whose invocation failed (bench-aa.json's exit), which are not tallied."""
+    where = root / (f"{db}-power" if kind == "power" else db)
+    found = [d for d in sorted(where.glob("*")) if d.is_dir()]
+    return [d for d in found if _failed(d) == failed and (failed or (d / "scenario-run.json")
+                                                            .exists())]
+
+
+def _failed(out: Path) -> bool:
+    extra = out / "bench-aa.json"
+    return extra.exists() and json.loads(extra.read_text()).get("exit") != 0
+
+
+def experiments(root: Path, ledger: Path, db: str, kind: str = "aa") -> list:
+    """The ledger's experiments of one database and kind, after adding those of OUT it lacks;
+    each with its raw directory ("dir") where this machine still has it, else None."""
+    held = {(e["db"], e["kind"], e["experiment"]) for e in aa_ledger.read(ledger)}
+    aa_ledger.add(ledger, [read_experiment(d) for d in _raw(root, db, kind)
+                           if (db, kind, d.name) not in held])
+    raw = {d.name: d for d in _raw(root, db, kind)}
+    return [e | {"dir": raw.get(e["experiment"])} for e in aa_ledger.read(ledger)
+            if e["db"] == db and e["kind"] == kind]
 
 
 def between_invocations(found: list) -> list:
@@ -126,8 +169,9 @@ def between_invocations(found: list) -> list:
     `ycsb-report NEWER --baseline OLDER` does without a session spread: each pair is two
     invocations (two server lifetimes, two sessions), and a difference the trials' own spread
     calls there ("within-session only") is one between invocations that a verdict within one
-    invocation cannot see. One dict per pair: both names, whether it was called, the ratio."""
-    found, pairs = [e for e in found if e["judged"]], []
+    invocation cannot see. Only experiments whose raw results are on this machine take part.
+    One dict per pair: both names, whether it was called, the ratio."""
+    found, pairs = [e for e in found if e["judged"] and e["dir"]], []
     for older, newer in zip(found[0::2], found[1::2]):
         out = newer["dir"] / f"against-{older['dir'].name}"
         if not (out / "comparison.csv").exists():
@@ -137,7 +181,7 @@ def between_invocations(found: list) -> list:
                     and r.get("database", "").endswith("-A") and r["phase"] == newer["phase"]]
         if rows:
             r = rows[0]
-            pairs.append({"older": older["dir"].name, "newer": newer["dir"].name,
+            pairs.append({"older": older["experiment"], "newer": newer["experiment"],
                           "called": r["within_session_only"] == "True"
                           or r["significant"] == "True", "ratio": _num(r["ratio"]),
                           "low": _num(r["ratio_low"]), "high": _num(r["ratio_high"])})
@@ -156,20 +200,22 @@ def session_cv(found: list) -> float:
     return float(math.sqrt(max(0.0, between - within)))
 
 
-def power_target(root: Path, db: str) -> int:
-    """POWER_SHARE of the mean throughput of `db`'s A/A trials on disk."""
-    figures = [f for e in _experiments(root, db) for f in e["figures"]]
+def power_target(root: Path, ledger: Path, db: str) -> int:
+    """POWER_SHARE of the mean throughput of `db`'s A/A trials run on this machine (their raw
+    results in OUT): a rate from another machine would not be 70% of this one's (the same
+    configuration ran 8,000-9,000 ops/s on one machine and 12,000 on another)."""
+    figures = [f for e in experiments(root, ledger, db) if e["dir"] for f in e["figures"]]
     if not figures:
-        raise ScriptError(f"--power needs the rate of {db}'s A/A experiments in {root / db}: run "
-                          f"one first (--db {db} --experiments 1)")
+        raise ScriptError(f"--power needs the rate of {db}'s A/A experiments on this machine "
+                          f"(none in {root / db}): run one first (--db {db} --experiments 1)")
     return int(POWER_SHARE * sum(figures) / len(figures))
 
 
-def tally(root: Path) -> str:
+def tally(root: Path, ledger: Path) -> str:
     lines = []
     for db in DATABASES:
-        lines += _power_lines(root, db)
-        found = _experiments(root, db)
+        lines += _power_lines(experiments(root, ledger, db, "power"), db)
+        found = experiments(root, ledger, db)
         if not found:
             continue
         judged = [e for e in found if e["judged"]]
@@ -181,23 +227,33 @@ def tally(root: Path) -> str:
                      f"verdict = {rate}" + (f"; {unjudged} more drew no verdict (a trial not "
                                             "steady): not counted" if unjudged else ""))
         lines += _between_lines(found)
+        failed = _raw(root, db, "aa", failed=True)
+        if failed:
+            lines.append(f"  not counted: {len(failed)} experiment(s) whose invocation failed "
+                         f"(see their .log): {', '.join(d.name for d in failed)}")
         for e in found:
             took = f"{e['seconds']:,} s" if e["seconds"] else "time not recorded"
             said = ("SIGNIFICANT" if e["significant"] else "no difference") if e["judged"] \
                 else "NO VERDICT: " + e["verdict"][:160]
-            lines.append(f"  {e['dir'].name}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
+            lines.append(f"  {e['experiment']}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
                          f"{e['high']:.3f}), {e['pairs']} pairs, resolves +-{e['resolves']:.1f}%,"
                          f" CV {e['cv']:.1%} over {2 * e['pairs']} trials, {said}; {took}; "
-                         f"{e['design']}, {e['trial_servers']} servers")
+                         f"{e['design']}, {e['trial_servers']} servers"
+                         + ("" if e["source"] == "bench-aa" else f"; {e['source']}"))
     if not lines:
-        raise ScriptError(f"no A/A experiment in {root} (expected {root}/<db>/<time>/ with a "
-                          "scenario-run.json): run some first, --db DB --experiments N")
+        raise ScriptError(f"no A/A experiment in {ledger} nor in {root} (expected "
+                          f"{root}/<db>/<time>/ with a scenario-run.json): run some first, "
+                          "--db DB --experiments N")
     return "\n".join(lines)
 
 
 def _between_lines(found: list) -> list:
     """Per trial-server design (warm, fresh): the pairs of invocations and their spread."""
-    lines = []
+    lines, lost = [], sum(e["dir"] is None for e in found)
+    if lost:
+        lines.append(f"  between invocations: {lost} experiment(s) with no raw results on this "
+                     "machine take no part in the pairs; the spread uses the trials' figures of "
+                     "those that have them")
     for design in sorted({e["trial_servers"] for e in found}):
         same = [e for e in found if e["trial_servers"] == design]
         pairs = between_invocations(same)
@@ -216,8 +272,8 @@ def _between_lines(found: list) -> list:
     return lines
 
 
-def _power_lines(root: Path, db: str) -> list:
-    found = [e for e in _experiments(root, f"{db}-power") if e["judged"]]
+def _power_lines(found: list, db: str) -> list:
+    found = [e for e in found if e["judged"]]
     if not found:
         return []
     right = sum(e["significant"] and e["ratio"] > 1 for e in found)
@@ -225,7 +281,7 @@ def _power_lines(root: Path, db: str) -> list:
     lines = [f"{db} power (side B held to {POWER_SHARE:.0%} of the A/A rate): {right} of "
              f"{len(found)} experiment(s) called A higher, the right sign (95% CI {low:.0%} to "
              f"{high:.0%})"]
-    lines += [f"  {e['dir'].name}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
+    lines += [f"  {e['experiment']}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
               f"{e['high']:.3f}), {e['pairs']} pairs; {e['verdict'][:120]}" for e in found]
     return lines
 
@@ -240,9 +296,14 @@ def main(argv=None) -> int:
     ap.add_argument("--power", action="store_true",
                     help=f"the power check: side B held to {POWER_SHARE * 100:.0f}%% of the rate "
                          "of the database's A/A experiments in --out")
-    ap.add_argument("--read", action="store_true", help="tally the experiments in --out only")
+    ap.add_argument("--ledger", type=Path,
+                    help="the CSV of every experiment's figures, added to after each one (default "
+                         "OUT/ledger.csv; the pack's own: docs/benchmarks/aa-ledger.csv)")
+    ap.add_argument("--read", action="store_true",
+                    help="tally the ledger (and what --out holds) only")
     args = ap.parse_args(argv)
     root = args.out.resolve()
+    ledger = (args.ledger or root / "ledger.csv").resolve()
     if not args.read:
         if not args.db:
             ap.error("give --db cassandra or --db hbase (or --read to tally)")
@@ -250,8 +311,9 @@ def main(argv=None) -> int:
             ap.error(f"--experiments {args.experiments}: give 1 or more")
         print("A benchmark: run it on an otherwise idle machine (no build, test or second "
               "benchmark beside it).", flush=True)
-        target = power_target(root, args.db) if args.power else None
+        target = power_target(root, ledger, args.db) if args.power else None
         for _ in range(args.experiments):
-            run_experiment(args.db, root, target)
-    print(tally(root), flush=True)
+            out = run_experiment(args.db, root, target)
+            aa_ledger.add(ledger, [read_experiment(out)])
+    print(tally(root, ledger), flush=True)
     return 0

@@ -1,9 +1,9 @@
-"""The two sides of an A/A run (run-scenario --aa): one database run as side A and side B in
-blocks A,B,B,A, each phase's metadata.json naming its side ("database": "hbase-A") and its
-database ("aa": {"database": "hbase", "side": "A"}); the analysis compares them like two
-databases (analysis/ycsb_analysis/sides.py). With --b-property side B runs with one change
-("aa"."changed"): one database in two configurations, an ordinary A/B comparison (the power
-check of the A/A method holds B to a -target).
+"""The two sides of an A/A run (run-scenario --aa): one database run as side A and side B in pairs
+A,B, B,A, B,A, A,B, ..., each phase's metadata.json naming its side ("database": "hbase-A") and its
+database ("aa": {"database": "hbase", "side": "A"}); the analysis compares them like two databases
+(analysis/ycsb_analysis/sides.py). With --b-property side B runs with one change ("aa"."changed"):
+one database in two configurations, an ordinary A/B comparison (the power check of the A/A method
+holds B to a -target).
 """
 from typing import Dict
 

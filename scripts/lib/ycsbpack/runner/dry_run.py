@@ -31,17 +31,17 @@ def print_plan(plans, out: Path, settings, rule: TrialRule, block_order) -> int:
     """Every phase's commands exactly as the runner will start them (the clients' key split,
     the warm-up's status interval, stop file and time bound included) and the trial plan."""
     dbs = [db for db, _, _ in plans]
+    order = "; ".join(", ".join(block_order(dbs, t)) for t in range(1, 5))
     if rule.precision:
-        print(f"# trials: blocks {', '.join(block_order(dbs, 1))} then "
-              f"{', '.join(block_order(dbs, 2))}, ... on fresh servers: a first stage of "
+        print(f"# trials: pairs {order}; ... (Thue-Morse) on fresh servers: a first stage of "
               f"{rule.first_stage} pairs, whose spread fixes how many pairs make every headline "
               f"ratio's 95% interval +-{rule.precision:.0%} (two-stage rule; at most "
               f"{rule.max_trials} trials"
               + (f", no new trial after {rule.budget_s / 60:.0f} min" if rule.budget_s else "")
               + "); trial 1 shown")
     elif rule.numbered:
-        print(f"# trials: {rule.repeat}, in blocks {', '.join(block_order(dbs, 1))} then "
-              f"{', '.join(block_order(dbs, 2))}, ... on fresh servers; trial 1 shown")
+        print(f"# trials: {rule.repeat}, in pairs {order}; ... (Thue-Morse) on fresh servers; "
+              "trial 1 shown")
     for db, server, steps in plans:
         nodes = getattr(server, "nodes", 1)
         where = (f"local servers ({nodes} node{'s' if nodes > 1 else ''}) in {server.run_dir}"

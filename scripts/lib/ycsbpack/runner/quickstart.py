@@ -5,11 +5,12 @@ saves that data with the database's own snapshot, then runs trials of S4 update-
 scale (per trial and database: the saved tables restored under the running server, a fresh
 client whose 50/50 read/update workload is warmed up until its throughput is steady, --seconds
 measured; --trial-servers fresh: a fresh server on a copy of the data each), Cassandra and
-HBase in blocks A,B then B,A: a first stage of 4 pairs, whose spread fixes how many pairs make
-the 95% interval of the Cassandra/HBase throughput ratio +-10% (--precision; Stein's two-stage
-rule), or until the time budget (--budget) runs out. Then the analysis report; the last line
-is the path of report.html. --with-s1 adds S1's list-append phases to every trial. Results:
-results/quickstart/<UTC time>/. The full scenarios: scripts/run-scenario (docs/scenarios.md).
+HBase in pairs A,B, B,A, B,A, A,B, ...: a first stage of 4 pairs, whose spread fixes how many
+pairs make the 95% interval of the Cassandra/HBase throughput ratio +-10% (--precision;
+Stein's two-stage rule), or until the time budget (--budget) runs out. Then the analysis report; the
+last line is the path of report.html. --with-s1 adds S1's list-append phases to every trial.
+Results: results/quickstart/<UTC time>/. The full scenarios: scripts/run-scenario
+(docs/scenarios.md).
 """
 import argparse
 import csv

@@ -6,7 +6,7 @@
 Creates the schema (the bindings' createschema/createtable), loads, runs the phases (thread
 sweeps, batch sizes, table variants, major compactions, S2's fault phase), printing progress.
 Every measured run phase is warmed up first (warmup.py); `--repeat N` runs the whole sequence
-N times, alternating the databases A,B,B,A,... so that a drift of the machine cancels.
+N times, alternating the databases A,B, B,A, B,A, A,B, ... so that a drift of the machine cancels.
 Results: results/<scenario>/<timestamp>/<database>-<phase>/ (raw YCSB output, .hdr logs,
 metadata.json), read by `.venv/bin/ycsb-report`. Without --hosts it starts the local servers it
 needs (scripts/cassandra-local, scripts/hbase-local) and always stops what it started.
@@ -57,8 +57,7 @@ def local_server(db: str, nodes: int, settings: Settings, cpus=None):
 
 
 def alternating(databases: List[str], repeat: int) -> List[tuple]:
-    """(database, trial number) in the order A,B,B,A,A,B,...: a linear drift of the machine
-    over the session hits both databases alike."""
+    """(database, trial number) in the order of block_order: A,B, B,A, B,A, A,B, ..."""
     order = []
     for r in range(repeat):
         order += [(db, r + 1) for db in block_order(databases, r + 1)]
@@ -66,8 +65,12 @@ def alternating(databases: List[str], repeat: int) -> List[tuple]:
 
 
 def block_order(databases: List[str], trial: int) -> List[str]:
-    """The databases of trial `trial` (1, 2, ...): A,B then B,A, ..."""
-    return list(databases) if trial % 2 == 1 else list(databases)[::-1]
+    """The databases of trial `trial` (1, 2, ...), the pairs in the Thue-Morse order: A,B, B,A,
+    B,A, A,B, B,A, A,B, A,B, B,A, ... (B first when trial - 1 has an odd number of 1 bits).
+    Every 2 pairs cancel a linear drift of the machine, every 4 a quadratic one too: a rise and
+    fall across the trials, or a peak inside every block, which A,B,B,A repeated turns into a
+    false difference (scripts/tests/test_trial_order.py)."""
+    return list(databases) if bin(trial - 1).count("1") % 2 == 0 else list(databases)[::-1]
 
 
 def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server, out: Path,
@@ -113,8 +116,8 @@ def _plan(db: str, trial: int, scenarios: List[str], settings: Settings, server,
 def run_scenarios(scenarios: List[str], databases: List[str], settings: Settings, out: Path,
                   quick: bool = False) -> int:
     """Runs the phases of `scenarios` on each database in turn (servers of one database at a
-    time), trial after trial in blocks A,B then B,A (trials.py: a fixed number, or until the
-    headline ratios are precise enough); returns the number of failed steps."""
+    time), trial after trial in pairs A,B, B,A, B,A, A,B, ... (trials.py: a fixed number, or
+    until the headline ratios are precise enough); returns the number of failed steps."""
     local = [db for db in databases if db not in settings.hosts]
     # servers and clients on their own cores when they share this host (cpu_sets.py)
     cpus = cpu_sets.choose(settings.cpu_sets) if local and not settings.ray else None

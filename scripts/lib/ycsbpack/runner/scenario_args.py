@@ -126,8 +126,8 @@ def parser(doc: str) -> argparse.ArgumentParser:
                             "a cluster also uses master+1, master+2 for HDFS and region server "
                             "port + i - 1 for region server i)")
     p.add_argument("--aa", action="store_true",
-                   help="A/A: run the one --db as both sides (A,B,B,A) and report the smallest "
-                        "difference this environment resolves (docs/method.md)")
+                   help="A/A: run the one --db as both sides (A,B, B,A, ...) and report the "
+                        "smallest difference this environment resolves (docs/method.md)")
     p.add_argument("--b-property", action="append", default=[], metavar="KEY=VALUE",
                    help="with --aa: side B's measured phases also get this YCSB property: one "
                         "database, one change (e.g. target=9000, a known difference: the A/A "

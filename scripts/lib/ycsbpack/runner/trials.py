@@ -2,9 +2,10 @@
 within a trial and a time budget.
 
 A trial is one run of every phase of the scenario on fresh servers (or, against your cluster, in
-fresh client processes after the same preparation). With two databases the trials run in blocks
-A,B then B,A, A,B, ...: trial r of A and trial r of B form a pair, and the analysis draws the
-interval of A/B from the pairs' spread (analysis/ycsb_analysis/trials.py).
+fresh client processes after the same preparation). With two databases the trials run in pairs
+A,B, B,A, B,A, A,B, ... (the Thue-Morse order, run_scenario.block_order): trial r of A and
+trial r of B form a pair, and the analysis draws the interval of A/B from the pairs' spread
+(analysis/ycsb_analysis/trials.py).
 
 --precision follows Stein's two-stage procedure: a first stage of n0 pairs (--first-stage,
 default FIRST_STAGE) measures the spread of each headline (the throughput of every measured run
@@ -57,7 +58,7 @@ class TrialRule:
         if not self.precision:
             return None
         return {"rule": "two-stage (Stein)", "first_stage": self.first_stage,
-                "precision_target": self.precision}
+                "precision_target": self.precision, "order": "Thue-Morse"}
 
     @property
     def planned(self) -> int:
@@ -141,8 +142,8 @@ def add_trial_options(p: argparse.ArgumentParser, repeat: int = 1,
     t = p.add_argument_group("trials (the unit of a comparison: fresh servers, load, warm-up, "
                              "measured window; docs/scenarios.md)")
     t.add_argument("--repeat", type=int, default=repeat, metavar="N",
-                   help=f"run N trials (default {repeat}; with two databases in blocks A,B then "
-                        "B,A, ...): verdicts need 2 or more of each")
+                   help=f"run N trials (default {repeat}; with two databases in pairs A,B, B,A, "
+                        "B,A, A,B, ...): verdicts need 2 or more of each")
     t.add_argument("--precision", default=precision, metavar="PERCENT",
                    help="add trials until the 95%% interval of every headline ratio (the "
                         "throughput of each run phase) is within +-PERCENT, e.g. 5%% "
