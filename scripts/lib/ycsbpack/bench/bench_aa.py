@@ -139,29 +139,29 @@ def clopper_pearson(k: int, n: int) -> tuple:
     return low, high
 
 
-def _raw(root: Path, db: str, kind: str, failed: bool = False) -> list:
-    """The experiment directories of OUT for one database and kind: those that ended well, or
-    (failed=True) those whose invocation failed (bench-aa.json's exit), which are not tallied."""
+def _raw(root: Path, db: str, kind: str) -> tuple:
+    """The experiment directories of OUT for one database and kind: (those that ended well,
+    those whose invocation failed: bench-aa.json's exit, not tallied)."""
     where = root / (f"{db}-power" if kind == "power" else db)
-    found = [d for d in sorted(where.glob("*")) if d.is_dir()]
-    return [d for d in found if _failed(d) == failed and (failed or (d / "scenario-run.json")
-                                                            .exists())]
-
-
-def _failed(out: Path) -> bool:
-    extra = out / "bench-aa.json"
-    return extra.exists() and json.loads(extra.read_text()).get("exit") != 0
+    ended, failed = [], []
+    for d in sorted(where.glob("*")):
+        extra = d / "bench-aa.json"
+        if extra.exists() and json.loads(extra.read_text()).get("exit") != 0:
+            failed.append(d)
+        elif (d / "scenario-run.json").exists():
+            ended.append(d)
+    return ended, failed
 
 
 def experiments(root: Path, ledger: Path, db: str, kind: str = "aa") -> list:
     """The ledger's experiments of one database and kind, after adding those of OUT it lacks;
     each with its raw directory ("dir") where this machine still has it, else None."""
-    held = {(e["db"], e["kind"], e["experiment"]) for e in aa_ledger.read(ledger)}
-    aa_ledger.add(ledger, [read_experiment(d) for d in _raw(root, db, kind)
-                           if (db, kind, d.name) not in held])
-    raw = {d.name: d for d in _raw(root, db, kind)}
-    return [e | {"dir": raw.get(e["experiment"])} for e in aa_ledger.read(ledger)
-            if e["db"] == db and e["kind"] == kind]
+    raw = {d.name: d for d in _raw(root, db, kind)[0]}
+    held = [e for e in aa_ledger.read(ledger) if e["db"] == db and e["kind"] == kind]
+    known = {e["experiment"] for e in held}
+    new = [read_experiment(d) for name, d in raw.items() if name not in known]
+    aa_ledger.add(ledger, new)
+    return [e | {"dir": raw.get(e["experiment"])} for e in held + new]
 
 
 def between_invocations(found: list) -> list:
@@ -227,7 +227,7 @@ def tally(root: Path, ledger: Path) -> str:
                      f"verdict = {rate}" + (f"; {unjudged} more drew no verdict (a trial not "
                                             "steady): not counted" if unjudged else ""))
         lines += _between_lines(found)
-        failed = _raw(root, db, "aa", failed=True)
+        failed = _raw(root, db, "aa")[1]
         if failed:
             lines.append(f"  not counted: {len(failed)} experiment(s) whose invocation failed "
                          f"(see their .log): {', '.join(d.name for d in failed)}")
