@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import __version__, answer, comparability
+from . import __version__, answer, comparability, faults
 from .batched import records_table
 from .charts import ALL_CHARTS, Chart
 from .comparisons import compare_sides
@@ -33,9 +33,10 @@ from .merge import MergedRun, merge_clients
 from .model import WINDOW_KIND, Run, SkippedInput, run_label
 from .per_client import client_figures
 from .plausibility import implausible_figures
+from .readers.fault_verdicts import verdicts_beside
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
-from .report_sections import capacity_section, what_ran_section
+from .report_sections import capacity_section, faults_section, what_ran_section
 from .servers import servers_table
 from .summary import runs_summary
 from .tables import labelled, write_csv, write_json, write_parquet
@@ -295,6 +296,11 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         write_csv(cap_steps, out / "capacity-steps.csv")
         write_csv(cap_found, out / "capacity.csv")
         written += [out / "capacity-steps.csv", out / "capacity.csv"]
+    fault_verdicts = verdicts_beside(runs, skipped)
+    fault_table = faults.across_repeats(fault_verdicts)
+    if fault_table.height:
+        write_csv(fault_table, out / "faults.csv")
+        written.append(out / "faults.csv")
     comparison = None
     if baseline:
         base_skipped: list[SkippedInput] = []
@@ -324,6 +330,7 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
                           answer=answer.of(compared),
                           extra_sections=interval_sections(agg, db_verdicts)
                           + capacity_section(cap_steps, cap_found, cap_verdicts)
+                          + faults_section(fault_table, faults.lines(fault_table, fault_verdicts))
                           + what_ran_section(runs, differences))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)

@@ -1,7 +1,10 @@
-"""The report's "Capacity under a latency objective" and "What ran" sections: HTML of the
-tables capacity.py and comparability.py return (the domain modules build no HTML)."""
+"""The report's "Capacity under a latency objective", "Faults across repeats" and "What ran"
+sections: HTML of the tables capacity.py, faults.py and comparability.py return (the domain
+modules build no HTML)."""
 
 from __future__ import annotations
+
+import html
 
 import polars as pl
 
@@ -33,6 +36,19 @@ def capacity_section(steps: pl.DataFrame, found: pl.DataFrame, verdicts: pl.Data
         + html_table(found.drop("capacity_ops_per_s"))
         + html_table(verdict_rows) + html_table(per_step.select(cols))
     )
+
+
+def faults_section(table: pl.DataFrame, lines: list[str]) -> str:
+    """The "Faults across repeats" section: one sentence per fault, episode and database, and
+    the table (faults.across_repeats)."""
+    if not lines:
+        return ""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    return ("<h2>Faults across repeats</h2><p class=\"note\">S2's fault phases (fault-verdict-"
+            "*.json): each measure's mean and 95% t-interval across the repeats (--repeat N), "
+            "each a fresh cluster; a repeat in which the measure was not reached before the "
+            "phase ended is counted, not averaged (faults.csv). Definitions: "
+            "docs/fault-phase.md.</p>" + f"<ul>{items}</ul>" + html_table(table))
 
 
 def what_ran_section(runs, differences: pl.DataFrame) -> str:

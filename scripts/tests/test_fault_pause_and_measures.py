@@ -264,6 +264,21 @@ def test_a_pause_without_the_nodes_pid_is_skipped_with_the_sentence(tmp_path, na
     assert not list(tmp_path.glob(f"{name}-fault-pause*")), "no phase ran"
 
 
+def test_each_repeat_keeps_its_own_verdict_file(tmp_path):
+    """--repeat N: trial 2's verdict beside trial 1's, not over it (the summary across repeats
+    reads them all: analysis/ycsb_analysis/faults.py)."""
+    db = databases.database("cassandra", LocalCassandra(tmp_path, 3))
+    for repeat in (1, 2):
+        fault_pause.run_pause(Context("s2", db, "ci", out_dir=tmp_path, repeat=repeat, repeats=2),
+                              0, tmp_path)
+    names = sorted(p.name for p in tmp_path.glob("fault-verdict-*"))
+    assert names == ["fault-verdict-cassandra-pause-repeat-1.json",
+                     "fault-verdict-cassandra-pause-repeat-2.json"]
+    assert json.loads((tmp_path / names[1]).read_text())["repeat"] == 2
+    assert fault_phase.verdict_file(tmp_path, "hbase", "crash", 3).name == (
+        "fault-verdict-hbase-repeat-3.json")
+
+
 def test_a_standalone_hbase_has_no_nodes_to_pause(tmp_path):
     (tmp_path / "hbase.json").write_text(json.dumps({"nodes": 1}))
     db = databases.database("hbase", LocalHBase(tmp_path, nodes=1))

@@ -136,6 +136,7 @@ def test_s2_on_three_nodes_a_crash_and_a_pause_lose_no_acknowledged_write(run_di
     verdict = json.loads((tmp_path / "fault-verdict-cassandra.json").read_text())
     assert verdict["failed"] == [], verdict["lines"]
     assert verdict["keys_found"] >= verdict["keys_acknowledged"] > 0
+    assert verdict["acknowledged_writes_lost"] == 0 and verdict["repeat"] == 0
     assert (verdict["node_failure"], verdict["signal"]) == ("crash", "SIGKILL")
     # the fault traffic offers half the rate the unthrottled probe just achieved
     offered = verdict["offered"]
@@ -213,6 +214,7 @@ def test_s2_on_three_hbase_nodes_regions_spread_and_a_crashed_region_server(run_
     assert code == 0 and "3 live region server(s)" in status, status
     assert verdict["failed"] == [], verdict["lines"]
     assert verdict["keys_found"] >= verdict["keys_acknowledged"] > 0
+    assert verdict["acknowledged_writes_lost"] == 0
     assert (verdict["node_failure"], verdict["signal"]) == ("crash", "SIGKILL")
     assert verdict["regions"]["regions"], "the dead server's regions and when they reopened"
 

@@ -13,13 +13,13 @@ reopened).
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 
 from ..model import Run
+from ..readers.fault_verdicts import read_verdict
 from ..sides import side_of
 from .common import Chart, save
 
@@ -45,7 +45,9 @@ def _start(verdict: dict) -> str | None:
 
 
 def fault_verdicts(runs: list[Run], fault: str = "crash") -> dict[str, dict]:
-    """{database: verdict} of ``fault``'s phases among ``runs`` (latest run per database)."""
+    """{database: verdict} of ``fault``'s phases among ``runs`` (latest run per database; of
+    several repeats, the last). A verdict that cannot be read is left out here (the summary
+    across repeats names it as skipped: faults.py)."""
     phase, suffix = FAULTS[fault][:2]
     found: dict[str, dict] = {}
     for r in sorted(runs, key=lambda r: r.timestamp):
@@ -53,10 +55,15 @@ def fault_verdicts(runs: list[Run], fault: str = "crash") -> dict[str, dict]:
             continue
         # named after the database; in an A/A test maybe after the side ("cassandra-A")
         names = dict.fromkeys((r.database, side_of(r.metadata).database))
-        f = next((f for f in (Path(r.path).parent / f"fault-verdict-{n}{suffix}.json"
+        repeat = r.metadata.get("repeat")
+        tail = f"{suffix}-repeat-{repeat}" if repeat else suffix
+        f = next((f for f in (Path(r.path).parent / f"fault-verdict-{n}{tail}.json"
                               for n in names) if f.exists()), None)
         if f is not None:
-            verdict = json.loads(f.read_text())
+            try:
+                verdict = read_verdict(f)
+            except ValueError:
+                continue
             if verdict.get("client_timeline") and _start(verdict):
                 found[r.database] = verdict
     return found

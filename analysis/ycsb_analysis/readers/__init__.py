@@ -10,7 +10,9 @@
   per second as they are read;
 - :mod:`.exporter_json`: the files of YCSB's two JSON exporters;
 - :mod:`.hdr`: ``.hdr`` interval logs (HdrHistogram V1 and V2);
-- :mod:`.output`: a whole file — its outputs split apart, each read by the readers above.
+- :mod:`.output`: a whole file — its outputs split apart, each read by the readers above;
+- :mod:`.fault_verdicts`: the scenario runner's ``fault-verdict-*.json`` (S2's faults), not a
+  YCSB format but read here once, for the fault charts and the summary across repeats.
 
 The large formats (status lines, raw datapoints) are read with polars: it reads a file's
 lines and runs each format's regular expression over a whole column in Rust, and writes the

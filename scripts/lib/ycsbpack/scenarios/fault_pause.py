@@ -82,8 +82,8 @@ def missing(db, node: int, scale: str) -> Optional[str]:
     return None
 
 
-def skipped(db, fault: str, why: str, path: Path) -> dict:
-    verdict = {"database": db.name, "fault": fault, "skipped": why, "checks": [],
+def skipped(db, fault: str, why: str, path: Path, repeat: int = 0) -> dict:
+    verdict = {"database": db.name, "fault": fault, "repeat": repeat, "skipped": why, "checks": [],
                "lines": [f"{fault}: skipped: {why}"]}
     return write_verdict(verdict, path)
 
@@ -91,10 +91,10 @@ def skipped(db, fault: str, why: str, path: Path) -> dict:
 def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     db = ctx.database
     node = db.server.nodes if db.server is not None else 0
-    path = verdict_file(out_dir, db.name, "pause")
+    path = verdict_file(out_dir, db.name, "pause", ctx.repeat)
     why = missing(db, node, ctx.scale)
     if why:
-        return skipped(db, "pause", why, path)
+        return skipped(db, "pause", why, path, ctx.repeat)
     pre, short, gap, long_, after = PAUSES[ctx.scale]
     detection = db.failure_detection()
     files = ctx.files(["fault"], [f"{db.name}-fault"])
@@ -154,7 +154,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
                  for op, o in sorted(outcomes.items())),
              f"keys tried {tried}, acknowledged {acked}, indeterminate {maybe}; read back: found "
              f"{found}, not found {not_found}"]
-    verdict = {"database": db.name, "fault": "pause", "node": node,
+    verdict = {"database": db.name, "fault": "pause", "repeat": ctx.repeat, "node": node,
                "signal": "SIGSTOP, SIGCONT", "failure_detection": detection,
                "pauses": pauses, "events": events, "effects": effects["pauses"],
                "measures": measured, "operations": outcomes, "batchsize": batch,

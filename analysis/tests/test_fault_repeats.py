@@ -1,0 +1,98 @@
+"""S2's faults across repeats (faults.py, readers/fault_verdicts.py): each measure's mean and
+95% interval over the repeats, what a repeat did not reach counted, lost writes summed, a
+skipped fault said, an unreadable verdict named. From the real verdicts of fixtures/
+fault-s2-intended (run-scenario S2 --db cassandra --scale ci --faults crash,pause); the repeats
+of the pure-logic tests are copies of its pause verdict with other figures."""
+
+import copy
+import math
+import shutil
+from pathlib import Path
+
+from scipy.stats import t as student_t
+from ycsb_analysis import faults
+from ycsb_analysis.cli import build_report_outcome
+from ycsb_analysis.loader import load
+from ycsb_analysis.readers.fault_verdicts import FaultVerdict, verdicts_beside
+
+INTENDED = Path(__file__).parent / "fixtures" / "fault-s2-intended"
+RUN = INTENDED / "20261207T010111Z"
+
+
+def real_verdicts():
+    skipped = []
+    found = verdicts_beside(load([str(INTENDED)]), skipped)
+    assert skipped == []
+    return found
+
+
+def test_one_run_gives_each_episode_once_and_no_interval():
+    verdicts = real_verdicts()
+    assert sorted((v.database, v.fault, v.repeat) for v in verdicts) == [
+        ("cassandra", "crash", 0), ("cassandra", "pause", 0)]
+    table = faults.across_repeats(verdicts)
+    episodes = table.unique(["fault", "episode"], maintain_order=True).rows()
+    assert [(r[1], r[2]) for r in episodes] == [("crash", "node3 down"), ("pause", "3 s pause"),
+                                               ("pause", "25 s pause")]
+    assert set(table["repeats"]) == {1} and table["low"].is_nan().all()
+    outage = table.filter((table["episode"] == "25 s pause") & (table["measure"] == "outage_s"))
+    assert outage["mean"].item() == 11.0
+    # the crash's verdict predates its own count: lost = acknowledged - found, never below 0
+    assert set(table.filter(table["fault"] == "crash")["acknowledged_writes_lost"]) == {0}
+    text = faults.lines(table, verdicts)
+    assert text[0].startswith("crash, node3 down: cassandra (1 repeat(s)): outage 5.0 s, ")
+    assert "back in the pre-fault band in - (not within the phase)" in text[0]
+
+
+def repeats_of_the_pause(outages, bands, lost=(0, 0, 0)):
+    (pause,) = [v for v in real_verdicts() if v.fault == "pause"]
+    out = []
+    for n, (outage, band, gone) in enumerate(zip(outages, bands, lost), start=1):
+        data = copy.deepcopy(pause.data)
+        long_ = data["measures"]["faults"][1]
+        long_["outage_s"], long_["recovery_to_band_s"] = outage, band
+        data["acknowledged_writes_lost"], data["repeat"] = gone, n
+        out.append(FaultVerdict(pause.path, "cassandra", "pause", n, data))
+    return out
+
+
+def test_three_repeats_give_the_t_interval_and_count_what_was_not_reached():
+    table = faults.across_repeats(repeats_of_the_pause([7.0, 9.0, 8.0], [30.0, None, 36.0]))
+    long_ = table.filter(table["episode"] == "25 s pause")
+    outage = long_.filter(long_["measure"] == "outage_s").to_dicts()[0]
+    half = student_t.ppf(0.975, 2) * 1.0 / math.sqrt(3)  # sd of 7, 9, 8 is 1
+    assert outage["repeats"] == 3 and outage["not_reached"] == 0
+    assert math.isclose(outage["mean"], 8.0)
+    assert math.isclose(outage["low"], 8.0 - half) and math.isclose(outage["high"], 8.0 + half)
+    band = long_.filter(long_["measure"] == "recovery_to_band_s").to_dicts()[0]
+    assert (band["not_reached"], band["mean"]) == (1, 33.0)
+    line = next(x for x in faults.lines(table, []) if x.startswith("pause, 25 s pause"))
+    assert "outage 8.0 s (95% CI 5.5 to 10.5)" in line
+    assert "back in the pre-fault band in 33.0 s (95% CI" in line
+    assert "[not within the phase in 1 of 3]" in line
+
+
+def test_lost_writes_are_summed_and_a_skipped_fault_is_said():
+    verdicts = repeats_of_the_pause([7.0, 9.0, 8.0], [30.0, 31.0, 36.0], lost=(0, 2, 0))
+    skipped = FaultVerdict(Path("x"), "hbase", "pause", 1,
+                           {"database": "hbase", "fault": "pause", "skipped": "no freezer"})
+    table = faults.across_repeats(verdicts + [skipped])
+    assert set(table["acknowledged_writes_lost"]) == {2}
+    assert set(table["database"]) == {"cassandra"}
+    text = faults.lines(table, verdicts + [skipped])
+    assert text[-1] == "pause: hbase: skipped in 1 repeat(s): no freezer"
+    assert all(x.endswith("acknowledged writes lost: 2") for x in text[:-1])
+
+
+def test_an_unreadable_verdict_is_named_and_the_rest_reported(tmp_path):
+    copy_dir = tmp_path / "run"
+    shutil.copytree(RUN, copy_dir)
+    (copy_dir / "fault-verdict-cassandra-drain.json").write_text("{not json")
+    outcome = build_report_outcome([str(copy_dir)], tmp_path / "report")
+    assert [Path(s.path).name for s in outcome.skipped] == ["fault-verdict-cassandra-drain.json"]
+    assert "not a readable fault verdict" in outcome.skipped[0].reason
+    rows = (tmp_path / "report" / "faults.csv").read_text().splitlines()
+    assert rows[0].startswith("database,fault,episode,measure,unit,repeats,not_reached,mean")
+    assert len(rows) == 1 + 3 * len(faults.MEASURES)
+    html = (tmp_path / "report" / "report.html").read_text()
+    assert "Faults across repeats" in html and "pause, 25 s pause: cassandra" in html

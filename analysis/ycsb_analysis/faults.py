@@ -1,0 +1,98 @@
+"""S2's faults across repeats: each measure of each fault, database and episode (the crash's
+node down; each of the pause's two pauses) over the trials of ``run-scenario S2 --faults ...
+--repeat N``, with its mean and 95% t-interval across the repeats (trials.mean_interval).
+
+One fault phase is one server lifetime: its outage or recovery time says what happened once.
+The interval across repeats (each on fresh servers, loaded anew) is what a comparison of the
+databases' behaviour under a fault can rest on. A measure a repeat did not reach (no recovery
+before the phase ended: ``null`` in the verdict) is not averaged in; it is counted
+(``not_reached``) and said. Acknowledged writes lost are summed over the repeats: any is a
+failure, whatever the others did.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import polars as pl
+
+from .readers.fault_verdicts import FaultVerdict
+from .trials import mean_interval
+
+# measure in the verdict's measures.faults entries: (words, unit shown, divisor to that unit)
+MEASURES = {
+    "outage_s": ("outage", "s", 1),
+    "below_half_s": ("below half rate", "s", 1),
+    "recovery_to_success_s": ("recovered in", "s", 1),
+    "recovery_to_band_s": ("back in the pre-fault band in", "s", 1),
+    "worst_p99_us": ("worst second's p99 of intended latency", "ms", 1000),
+}
+COLUMNS = ["database", "fault", "episode", "measure", "unit", "repeats", "not_reached", "mean",
+           "low", "high", "acknowledged_writes_lost"]
+
+
+def episode(entry: dict) -> str:
+    """What one entry of a verdict's measures.faults describes: the crash's "node3 down", a
+    pause's "25 s pause"."""
+    return str(entry.get("what") or f"{entry.get('length_s', '?')} s pause")
+
+
+def across_repeats(verdicts: list[FaultVerdict]) -> pl.DataFrame:
+    """One row per database, fault, episode and measure (COLUMNS): repeats that measured the
+    episode, how many of them did not reach the measure, its mean and 95% interval across the
+    repeats that did (in the unit shown), and the acknowledged writes lost in all repeats."""
+    values: dict[tuple, dict[int, float | None]] = defaultdict(dict)
+    lost: dict[tuple, int] = defaultdict(int)
+    for v in verdicts:
+        if v.data.get("skipped"):
+            continue
+        lost[(v.database, v.fault)] += v.acknowledged_writes_lost
+        for entry in (v.data.get("measures") or {}).get("faults") or []:
+            for measure in MEASURES:
+                values[(v.database, v.fault, episode(entry), measure)][v.repeat] = (
+                    entry.get(measure))
+    rows = []
+    first_seen = {k[1:3]: i for i, k in reversed(list(enumerate(values)))}
+    for (db, fault, ep, measure), by_repeat in sorted(
+            values.items(), key=lambda kv: (kv[0][1], first_seen[kv[0][1:3]], kv[0][0])):
+        _, unit, divisor = MEASURES[measure]
+        reached = {r: x / divisor for r, x in by_repeat.items() if x is not None}
+        mean, low, high = mean_interval(reached)
+        rows.append({"database": db, "fault": fault, "episode": ep, "measure": measure,
+                     "unit": unit, "repeats": len(by_repeat),
+                     "not_reached": len(by_repeat) - len(reached), "mean": mean, "low": low,
+                     "high": high, "acknowledged_writes_lost": lost[(db, fault)]})
+    if not rows:
+        return pl.DataFrame(schema={c: pl.String for c in COLUMNS})
+    return pl.DataFrame(rows).select(COLUMNS)
+
+
+def _figure(row: dict) -> str:
+    words = MEASURES[row["measure"]][0]
+    if row["not_reached"] == row["repeats"]:
+        return f"{words} - (not within the phase)"
+    text = f"{words} {row['mean']:,.1f} {row['unit']}"
+    if row["low"] == row["low"]:  # two repeats or more reached it: an interval
+        text += f" (95% CI {row['low']:,.1f} to {row['high']:,.1f})"
+    if row["not_reached"]:
+        text += f" [not within the phase in {row['not_reached']} of {row['repeats']}]"
+    return text
+
+
+def lines(table: pl.DataFrame, verdicts: list[FaultVerdict]) -> list[str]:
+    """One sentence per fault, episode and database, the databases of a fault side by side;
+    then each fault skipped, with its reason."""
+    out = []
+    for (fault, ep, db), group in table.group_by(["fault", "episode", "database"],
+                                                 maintain_order=True):
+        rows = group.to_dicts()
+        out.append(f"{fault}, {ep}: {db} ({rows[0]['repeats']} repeat(s)): "
+                   + ", ".join(_figure(r) for r in rows)
+                   + f"; acknowledged writes lost: {rows[0]['acknowledged_writes_lost']}")
+    skipped: dict[tuple, list[str]] = defaultdict(list)
+    for v in verdicts:
+        if v.data.get("skipped"):
+            skipped[(v.fault, v.database)].append(str(v.data["skipped"]))
+    for (fault, db), why in skipped.items():
+        out.append(f"{fault}: {db}: skipped in {len(why)} repeat(s): {why[0]}")
+    return out
