@@ -13,16 +13,15 @@ from scipy.stats import t as student_t
 from ycsb_analysis import faults
 from ycsb_analysis.cli import build_report_outcome
 from ycsb_analysis.loader import load
-from ycsb_analysis.readers.fault_verdicts import FaultVerdict, verdicts_beside
+from ycsb_analysis.readers.fault_verdicts import FaultVerdict, verdicts_in
 
 INTENDED = Path(__file__).parent / "fixtures" / "fault-s2-intended"
 RUN = INTENDED / "20261207T010111Z"
 
 
 def real_verdicts():
-    skipped = []
-    found = verdicts_beside(load([str(INTENDED)]), skipped)
-    assert skipped == []
+    found, unreadable = verdicts_in(Path(r.path).parent for r in load([str(INTENDED)]))
+    assert unreadable == []
     return found
 
 
@@ -94,5 +93,7 @@ def test_an_unreadable_verdict_is_named_and_the_rest_reported(tmp_path):
     rows = (tmp_path / "report" / "faults.csv").read_text().splitlines()
     assert rows[0].startswith("database,fault,episode,measure,unit,repeats,not_reached,mean")
     assert len(rows) == 1 + 3 * len(faults.MEASURES)
+    said = (tmp_path / "report" / "faults.txt").read_text().splitlines()
+    assert said == faults.lines(faults.across_repeats(real_verdicts()), real_verdicts())
     html = (tmp_path / "report" / "report.html").read_text()
     assert "Faults across repeats" in html and "pause, 25 s pause: cassandra" in html

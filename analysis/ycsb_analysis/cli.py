@@ -33,7 +33,7 @@ from .merge import MergedRun, merge_clients
 from .model import WINDOW_KIND, Run, SkippedInput, run_label
 from .per_client import client_figures
 from .plausibility import implausible_figures
-from .readers.fault_verdicts import verdicts_beside
+from .readers.fault_verdicts import verdicts_in
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
 from .report_sections import capacity_section, faults_section, what_ran_section
@@ -296,11 +296,16 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         write_csv(cap_steps, out / "capacity-steps.csv")
         write_csv(cap_found, out / "capacity.csv")
         written += [out / "capacity-steps.csv", out / "capacity.csv"]
-    fault_verdicts = verdicts_beside(runs, skipped)
+    fault_verdicts, unreadable = verdicts_in(Path(r.path).parent for r in runs)
+    skipped += [SkippedInput(str(path), why) for path, why in unreadable]
     fault_table = faults.across_repeats(fault_verdicts)
+    fault_lines = faults.lines(fault_table, fault_verdicts)
     if fault_table.height:
         write_csv(fault_table, out / "faults.csv")
         written.append(out / "faults.csv")
+    if fault_lines:
+        (out / "faults.txt").write_text("\n".join(fault_lines) + "\n")
+        written.append(out / "faults.txt")
     comparison = None
     if baseline:
         base_skipped: list[SkippedInput] = []
@@ -330,7 +335,7 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
                           answer=answer.of(compared),
                           extra_sections=interval_sections(agg, db_verdicts)
                           + capacity_section(cap_steps, cap_found, cap_verdicts)
-                          + faults_section(fault_table, faults.lines(fault_table, fault_verdicts))
+                          + faults_section(fault_table, fault_lines)
                           + what_ran_section(runs, differences))
     warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)

@@ -10,6 +10,7 @@ import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BalanceRequest;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -34,6 +35,11 @@ import org.apache.hadoop.hbase.client.SnapshotDescription;
  * restore: each table of those snapshots disabled, restored to its snapshot (HBase's own
  * restore_snapshot) and enabled. Exit 1 when there is no user table (save) or no snapshot
  * (restore).
+ * <li>{@code balance <seconds>}: every live region server holding a user region again. A region
+ * server restarted after a crash holds none until the balancer moves some back (its period is
+ * 5 minutes), so a fault of it would touch no client operation. Switches the balancer on and
+ * runs it until no live server is empty; prints the layout as probe does. Exit 2 when one still
+ * is empty after that time.
  * </ul>
  */
 public class HBaseTool {
@@ -46,8 +52,10 @@ public class HBaseTool {
       case "probe" -> probe(conf, Long.parseLong(args[3]), Integer.parseInt(args[4]));
       case "compact" -> compact(conf, TableName.valueOf(args[3]), Long.parseLong(args[4]));
       case "save", "restore" -> snapshots(conf, args[0].equals("save"), args[3] + "-");
+      case "balance" -> balance(conf, Long.parseLong(args[3]));
       default -> {
-        System.out.println("unknown command " + args[0] + ": probe, compact, save or restore");
+        System.out.println("unknown command " + args[0]
+            + ": probe, compact, save, restore or balance");
         System.exit(64);
       }
     }
@@ -103,6 +111,41 @@ public class HBaseTool {
     perTable.forEach((t, n) -> out.append(out.length() == 0 ? "(" : ",").append(t).append('=')
         .append(n));
     return out.length() == 0 ? "" : out.append(')').toString();
+  }
+
+  private static void balance(Configuration conf, long seconds) throws Exception {
+    long t0 = System.nanoTime();
+    long deadline = t0 + TimeUnit.SECONDS.toNanos(seconds);
+    try (Connection connection = ConnectionFactory.createConnection(conf);
+         Admin admin = connection.getAdmin()) {
+      admin.balancerSwitch(true, true);
+      long moved = 0;
+      while (true) {
+        List<String> live = new ArrayList<>();
+        List<String> empty = new ArrayList<>();
+        for (ServerName sn : admin.getRegionServers()) {
+          String regions = regionsOf(admin, sn);
+          live.add(sn.getAddress().toString() + regions);
+          if (regions.isEmpty()) {
+            empty.add(sn.getAddress().toString());
+          }
+        }
+        Collections.sort(live);
+        if (empty.isEmpty()) {
+          System.out.printf("balanced in %.1f s, %d region(s) moved; %d live region server(s): "
+              + "%s%n", (System.nanoTime() - t0) / 1e9, moved, live.size(), String.join(" ", live));
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          System.out.println("region server(s) " + String.join(", ", empty) + " still hold no "
+              + "user region after " + seconds + " s: " + String.join(" ", live));
+          System.exit(2);
+        }
+        // (the balancer does not run while regions are in transition: the next round retries)
+        moved += admin.balance(BalanceRequest.defaultInstance()).getMovesExecuted();
+        Thread.sleep(1000);
+      }
+    }
   }
 
   private static void compact(Configuration conf, TableName table, long seconds)

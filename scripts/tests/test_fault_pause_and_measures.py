@@ -279,6 +279,36 @@ def test_each_repeat_keeps_its_own_verdict_file(tmp_path):
         "fault-verdict-hbase-repeat-3.json")
 
 
+class RestartedCluster:
+    """What HBase.ready_for_fault asks of a local cluster: its region layout (region server 3
+    restarted after a crash: no region until balanced) and the balancer (the real command is
+    checked on three real nodes: test_scenarios_on_real_servers.py)."""
+    regionserver_port = 16020
+
+    def __init__(self, held: int):
+        self.held, self.balanced = held, 0
+
+    def region_layout(self):
+        third = {"t2": 21} if self.held or self.balanced else {}
+        return {"127.0.0.1:16020": {"t2": 21}, "127.0.0.1:16021": {"t2": 22},
+                "127.0.0.1:16022": third}
+
+    def balance(self):
+        self.balanced += 1
+
+
+def test_a_region_server_holding_no_region_is_balanced_before_its_fault_and_it_is_said():
+    cluster = RestartedCluster(held=0)
+    lines = databases.database("hbase", cluster).ready_for_fault(3)
+    assert cluster.balanced == 1
+    assert lines == ["region server 3 held no user region (restarted after an earlier fault, "
+                     "and the balancer runs every 5 minutes): the balancer moved 21 back to it "
+                     "before this fault"]
+    held = RestartedCluster(held=21)
+    assert databases.database("hbase", held).ready_for_fault(3) == [] and held.balanced == 0
+    assert databases.database("cassandra", None).ready_for_fault(3) == []
+
+
 def test_a_standalone_hbase_has_no_nodes_to_pause(tmp_path):
     (tmp_path / "hbase.json").write_text(json.dumps({"nodes": 1}))
     db = databases.database("hbase", LocalHBase(tmp_path, nodes=1))

@@ -9,10 +9,9 @@ The one reader of that format: the fault charts (charts/fault.py) and the summar
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-from ..model import Run, SkippedInput
 
 PATTERN = "fault-verdict-*.json"
 
@@ -55,17 +54,17 @@ def fault_of(data: dict) -> str:
     return str(data.get("fault") or data.get("node_failure") or "")
 
 
-def verdicts_beside(runs: list[Run], skipped: list[SkippedInput]) -> list[FaultVerdict]:
-    """Every fault verdict in the directories that hold ``runs``' phases, in file-name order;
-    one that cannot be read is added to ``skipped`` with its reason."""
-    found = []
-    for folder in sorted({Path(r.path).parent for r in runs}):
-        for path in sorted(folder.glob(PATTERN)):
+def verdicts_in(folders: Iterable[Path]) -> tuple[list[FaultVerdict], list[tuple[Path, str]]]:
+    """Every fault verdict in ``folders`` (the directories that hold a run's phases), in
+    file-name order, and (path, why) of each one that cannot be read."""
+    found, unreadable = [], []
+    for folder in sorted(set(folders)):
+        for path in sorted(Path(folder).glob(PATTERN)):
             try:
                 data = read_verdict(path)
             except ValueError as e:
-                skipped.append(SkippedInput(str(path), str(e).removeprefix(f"{path}: ")))
+                unreadable.append((path, str(e).removeprefix(f"{path}: ")))
                 continue
             found.append(FaultVerdict(path, str(data["database"]), fault_of(data),
                                       int(data.get("repeat") or 0), data))
-    return found
+    return found, unreadable

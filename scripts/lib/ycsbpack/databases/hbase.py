@@ -143,6 +143,16 @@ class HBase(Database):
     def layout(self) -> Dict[str, Dict[str, int]]:
         return self.server.region_layout()
 
+    def ready_for_fault(self, node: int) -> List[str]:
+        address = f"127.0.0.1:{self.server.regionserver_port + node - 1}"
+        if self.layout().get(address):
+            return []
+        self.server.balance()  # fails the step if it still holds none: no fault of an idle node
+        regions = sum(self.layout().get(address, {}).values())
+        return [f"region server {node} held no user region (restarted after an earlier fault, "
+                f"and the balancer runs every 5 minutes): the balancer moved {regions} back to "
+                f"it before this fault"]
+
     def fault_recovery(self, node: int, node_down: str) -> dict:
         """From the master's log: when it noticed the dead region server, and when each of its
         regions was open again elsewhere (seconds after the node went down)."""

@@ -96,6 +96,8 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     if why:
         return skipped(db, "pause", why, path, ctx.repeat)
     pre, short, gap, long_, after = PAUSES[ctx.scale]
+    ready = db.ready_for_fault(node)
+    layout = db.layout()
     detection = db.failure_detection()
     files = ctx.files(["fault"], [f"{db.name}-fault"])
     props = ctx.merged(files)
@@ -145,7 +147,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
               ("no acknowledged write is missing (found >= acknowledged)", found >= acked),
               ("nothing was found that was never written (found <= acknowledged + "
                "indeterminate)", found <= acked + maybe)]
-    lines = [offered_line(offered), f"failure detection: {detection['how']}",
+    lines = [*ready, offered_line(offered), f"failure detection: {detection['how']}",
              *(fault_measures.line("pause", f"{m['length_s']} s of {db.node_name(node)}", m,
                                    lost, measured["pre_fault"]) for m in measured["faults"]),
              *effects["lines"],
@@ -162,6 +164,8 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
                "keys_found": found, "keys_not_found": not_found,
                "acknowledged_writes_lost": lost, "client_timeline": timeline,
                "offered": offered, "checks": checks, "lines": lines}
+    if layout is not None:
+        verdict["regions_before"] = layout
     return write_verdict(verdict, path)
 
 

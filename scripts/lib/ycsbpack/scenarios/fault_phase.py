@@ -241,6 +241,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     node = server.nodes
     prefix = step_name(how)
 
+    ready = db.ready_for_fault(node)
     before = db.layout()
     offered = offered_rate(ctx, files, f"{prefix}-probe", first_index, out_dir)
     start = offered["first_key"]   # the fault phases' keys: after the probe's
@@ -291,7 +292,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     verdict["client_unavailability"] = unavailable
     verdict["client_timeline"] = timeline
     verdict["offered"] = offered
-    verdict["lines"].insert(0, offered_line(offered))
+    verdict["lines"][:0] = ready + [offered_line(offered)]
     if before is not None:
         verdict["regions_before"] = before
         verdict["regions_after"] = db.layout()

@@ -282,10 +282,12 @@ def parser() -> argparse.ArgumentParser:
         description="Start, stop and inspect a real local HBase 2.6 on 127.0.0.1: standalone "
                     "(--nodes 1) or a cluster of N nodes on HDFS (--nodes N).")
     p.add_argument("command", choices=["start", "stop", "status", "compact", "snapshot",
-                                       "restore", "watch"],
+                                       "restore", "balance", "watch"],
                    help="compact: flush and major-compact --table, waiting until done; "
                         "snapshot: a snapshot of every user table (--snapshot); restore: those "
-                        "tables back to it; watch (internal): stop HBase when --owner-pid exits")
+                        "tables back to it; balance: run the balancer until every live region "
+                        "server holds a user region (one restarted after a crash holds none); "
+                        "watch (internal): stop HBase when --owner-pid exits")
     p.add_argument("--table", default="usertable", help="the table to compact (compact)")
     p.add_argument("--snapshot", default="ycsbpack-saved",
                    help="snapshot, restore: the snapshots' name, <name>-<table> "
@@ -346,6 +348,8 @@ def main(argv=None) -> int:
         return status(server)
     elif args.command == "compact":
         hbase_tool.compact(server, args.table)
+    elif args.command == "balance":
+        hbase_tool.balance(server)
     elif args.command in ("snapshot", "restore"):
         hbase_tool.snapshot(server, "save" if args.command == "snapshot" else "restore",
                             args.snapshot)

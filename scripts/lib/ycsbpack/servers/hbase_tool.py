@@ -1,7 +1,7 @@
 """The JVM side of a local HBase: its classpath, the JVM flags every HBase JVM of the pack runs
 with, and the pack's one Admin client (local-servers/hbase/HBaseTool.java: probe, compact,
 save/restore snapshots), run as a Java source file on the server's classpath. hbase_local starts
-and probes servers with it; scripts/hbase-local compact|snapshot|restore run it too."""
+and probes servers with it; scripts/hbase-local compact|snapshot|restore|balance run it too."""
 import subprocess
 
 from ..core import java, maven
@@ -57,6 +57,11 @@ def _checked(server, command: str, args: list, seconds: float, what: str) -> Non
 def compact(server, table: str, seconds: float = 300) -> None:
     """Flushes `table` and major-compacts it, waiting until done."""
     _checked(server, "compact", [table, int(seconds)], seconds, f"compact {table}")
+
+
+def balance(server, seconds: float = 120) -> None:
+    """Runs the balancer until every live region server holds a user region again."""
+    _checked(server, "balance", [int(seconds)], seconds, "balance")
 
 
 def snapshot(server, command: str, name: str) -> None:

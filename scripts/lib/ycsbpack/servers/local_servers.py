@@ -317,6 +317,10 @@ class LocalHBase(PausableNodes):
         """Flush and major-compact `table`, waiting until done (scripts/hbase-local compact)."""
         _cli("hbase-local", ["compact", "--table", table] + self._opts(), cpus=self.cpus)
 
+    def balance(self) -> None:
+        """Every live region server holding a user region again (scripts/hbase-local balance)."""
+        _cli("hbase-local", ["balance"] + self._opts(), cpus=self.cpus)
+
     def save_live(self, dest: Path, name: str) -> List[Path]:
         """A snapshot `name`-<table> of every user table (live_state.py); returns its
         manifests (what the snapshot holds lives in HBase's root directory, not in `dest`)."""
