@@ -22,10 +22,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 from conftest import FIXTURES
-from ycsb_analysis import answer
+from ycsb_analysis import answer, faults
 from ycsb_analysis.cli import main
 from ycsb_analysis.comparisons import compare_sides
 from ycsb_analysis.loader import load
+from ycsb_analysis.readers.fault_verdicts import verdicts_in
 
 ROOT = FIXTURES.parents[2]
 PAGES = [ROOT / "README.md"] + [ROOT / "docs" / p for p in ("quickstart.md", "method.md",
@@ -88,11 +89,20 @@ def against_itself(tmp: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def faults_txt(tmp: Path) -> str:
+    """The faults.txt ycsb-report writes for the kept verdicts of S2's faults with 3 repeats on
+    both databases (fixtures/fault-repeats: make_fault_repeats_fixture.sh)."""
+    verdicts, unreadable = verdicts_in([FIXTURES / "fault-repeats"])
+    assert unreadable == [] and len(verdicts) == 12
+    return "\n".join(faults.lines(faults.across_repeats(verdicts), verdicts)) + "\n"
+
+
 EXAMPLES = {
     "answer.txt of fixtures/quickstart-s4": answer_txt,
     "verdicts of fixtures/quickstart-s4, warm-s4-s1 and cold-s4": verdicts_in_words,
     "figures with intervals of fixtures/quickstart-s4": figures_with_intervals,
     "comparison of fixtures/quickstart-s4 against a copy of itself": against_itself,
+    "faults.txt of fixtures/fault-repeats": faults_txt,
 }
 
 

@@ -299,14 +299,14 @@ class RestartedCluster:
 
 def test_a_region_server_holding_no_region_is_balanced_before_its_fault_and_it_is_said():
     cluster = RestartedCluster(held=0)
-    lines = databases.database("hbase", cluster).ready_for_fault(3)
-    assert cluster.balanced == 1
+    lines, layout = databases.database("hbase", cluster).ready_for_fault(3)
+    assert cluster.balanced == 1 and layout["127.0.0.1:16022"] == {"t2": 21}
     assert lines == ["region server 3 held no user region (restarted after an earlier fault, "
                      "and the balancer runs every 5 minutes): the balancer moved 21 back to it "
                      "before this fault"]
     held = RestartedCluster(held=21)
-    assert databases.database("hbase", held).ready_for_fault(3) == [] and held.balanced == 0
-    assert databases.database("cassandra", None).ready_for_fault(3) == []
+    assert databases.database("hbase", held).ready_for_fault(3)[0] == [] and held.balanced == 0
+    assert databases.database("cassandra", None).ready_for_fault(3) == ([], None)
 
 
 def test_a_standalone_hbase_has_no_nodes_to_pause(tmp_path):

@@ -186,11 +186,12 @@ class Database(ABC):
         "checks": [(what, ok)], "lines": [...]}."""
         return {"pauses": [], "checks": [], "lines": []}
 
-    def ready_for_fault(self, node: int) -> List[str]:
+    def ready_for_fault(self, node: int) -> Tuple[List[str], Optional[dict]]:
         """Makes node `node` one whose fault the client would feel (HBase: a region server
         restarted after an earlier fault holds no region until the balancer moves some back);
-        returns lines that say what was done (none: nothing needed)."""
-        return []
+        returns lines that say what was done (none: nothing needed) and the layout then
+        (`layout`, read once)."""
+        return [], self.layout()
 
     def layout(self) -> Optional[dict]:
         """Where the data lives on the local cluster, recorded before and after the fault

@@ -17,7 +17,7 @@ stored". Node N is region server N and DataNode N.
 """
 import re
 import time
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..servers import hbase_local, hbase_logs
 from ..servers.local_servers import LocalHBase
@@ -143,15 +143,17 @@ class HBase(Database):
     def layout(self) -> Dict[str, Dict[str, int]]:
         return self.server.region_layout()
 
-    def ready_for_fault(self, node: int) -> List[str]:
+    def ready_for_fault(self, node: int) -> Tuple[List[str], Dict[str, Dict[str, int]]]:
         address = f"127.0.0.1:{self.server.regionserver_port + node - 1}"
-        if self.layout().get(address):
-            return []
+        layout = self.layout()
+        if layout.get(address):
+            return [], layout
         self.server.balance()  # fails the step if it still holds none: no fault of an idle node
-        regions = sum(self.layout().get(address, {}).values())
+        layout = self.layout()
+        regions = sum(layout.get(address, {}).values())
         return [f"region server {node} held no user region (restarted after an earlier fault, "
                 f"and the balancer runs every 5 minutes): the balancer moved {regions} back to "
-                f"it before this fault"]
+                f"it before this fault"], layout
 
     def fault_recovery(self, node: int, node_down: str) -> dict:
         """From the master's log: when it noticed the dead region server, and when each of its

@@ -96,8 +96,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     if why:
         return skipped(db, "pause", why, path, ctx.repeat)
     pre, short, gap, long_, after = PAUSES[ctx.scale]
-    ready = db.ready_for_fault(node)
-    layout = db.layout()
+    ready, layout = db.ready_for_fault(node)
     detection = db.failure_detection()
     files = ctx.files(["fault"], [f"{db.name}-fault"])
     props = ctx.merged(files)

@@ -241,8 +241,7 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     node = server.nodes
     prefix = step_name(how)
 
-    ready = db.ready_for_fault(node)
-    before = db.layout()
+    ready, before = db.ready_for_fault(node)
     offered = offered_rate(ctx, files, f"{prefix}-probe", first_index, out_dir)
     start = offered["first_key"]   # the fault phases' keys: after the probe's
     stop_file = out_dir / f"{prefix}-node-down-{db.name}.stop"
