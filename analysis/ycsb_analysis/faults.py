@@ -52,9 +52,10 @@ def across_repeats(verdicts: list[FaultVerdict]) -> pl.DataFrame:
                 values[(v.database, v.fault, episode(entry), measure)][v.repeat] = (
                     entry.get(measure))
     rows = []
-    first_seen = {k[1:3]: i for i, k in reversed(list(enumerate(values)))}
+    # a fault's episodes in the order they happened (the short pause before the long one)
+    order = list(dict.fromkeys((fault, ep) for _, fault, ep, _ in values))
     for (db, fault, ep, measure), by_repeat in sorted(
-            values.items(), key=lambda kv: (kv[0][1], first_seen[kv[0][1:3]], kv[0][0])):
+            values.items(), key=lambda kv: (kv[0][1], order.index(kv[0][1:3]), kv[0][0])):
         _, unit, divisor = MEASURES[measure]
         reached = {r: x / divisor for r, x in by_repeat.items() if x is not None}
         mean, low, high = mean_interval(reached)
