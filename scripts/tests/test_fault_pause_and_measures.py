@@ -3,6 +3,7 @@ the "skipped: ..." sentence when the mechanism is missing, what a failed write m
 database, and the availability measures on constructed series and on a real client's status
 lines (fixtures/fault-pause-cassandra-client-0.err, cut from a CI-scale pause on Cassandra)."""
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -326,7 +327,41 @@ def test_faults_run_in_the_order_given_each_its_own_step(capsys, tmp_path):
     assert "region server 3 and DataNode 3 paused (SIGSTOP, then SIGCONT) for 3 s" in out
 
 
-@pytest.mark.parametrize("fault", ["partition", "slow-disk"])
+def test_the_partition_is_a_step_of_its_own_on_both_databases(capsys, tmp_path):
+    assert run_scenario.main(["S2", "--dry-run", "--db", "both", "--faults", "partition",
+                              "--out", str(tmp_path), "--run-dir", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert "cassandra fault-partition: node3 cut off from its clients for 15 s" in out
+    assert ("hbase fault-partition: region server 3 and DataNode 3 cut off from its clients "
+            "for 15 s") in out
+    assert "and 15 s later from its peers for 30 s (packets dropped)" in out
+
+
+class OneLiveNode(LocalCassandra):
+    """A local cluster whose node 3 is this test's own process: alive, this user's, running;
+    what the partition needs beyond it is the machine's (node_partition.missing)."""
+
+    def node_pids(self, node):
+        return {f"cassandra-node{node}": os.getpid()}
+
+
+def test_a_partition_without_nft_is_skipped_with_the_sentence(tmp_path, monkeypatch):
+    from ycsbpack.scenarios import fault_partition
+    from ycsbpack.servers import node_partition
+    monkeypatch.setattr(node_partition.shutil, "which", lambda _: None)  # nft removed
+    monkeypatch.setattr(node_partition.os, "geteuid", lambda: 0)
+    db = databases.database("cassandra", OneLiveNode(tmp_path, 3))
+    verdict = fault_partition.run_partition(Context("s2", db, "ci", out_dir=tmp_path), 0,
+                                            tmp_path)
+    why = "the nft command is not installed (Debian's nftables package)"
+    assert verdict["skipped"] == why and verdict["failed"] == []
+    assert verdict["lines"] == [f"partition: skipped: {why}"]
+    saved = json.loads((tmp_path / "fault-verdict-cassandra-partition.json").read_text())
+    assert saved["skipped"] == why
+    assert not list(tmp_path.glob("cassandra-fault-partition*")), "no phase ran"
+
+
+@pytest.mark.parametrize("fault", ["slow-disk"])
 def test_a_fault_not_built_yet_says_so_and_exits_2(capsys, fault):
     with pytest.raises(SystemExit) as e:
         run_scenario.main(["S2", "--dry-run", "--faults", f"crash,{fault}"])

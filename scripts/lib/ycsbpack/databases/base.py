@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 from ..core.errors import ScriptError
+from ..servers import node_partition
 from .fault_checks import WRITE, WRITE_RECORDS
 
 # What an acknowledged write survives (metadata.json "durability", phases/durability.py): one
@@ -21,6 +22,16 @@ from .fault_checks import WRITE, WRITE_RECORDS
 MACHINE = "a machine crash"   # on disk (fsync) before the acknowledgement
 PROCESS = "a server process crash"   # in the OS's or the DataNodes' memory, not yet on disk
 NOTHING = "nothing beyond the server process"   # in the server's own memory only
+
+
+def window_words(window: dict) -> Tuple[str, str, str]:
+    """How the checks of a fault window ({"fault", "what", "length_s"}: fault_windows.py) name
+    it, its end, and why the database should not notice it when it is short or one-sided:
+    ("30 s pause", "it resumed", "below the failure detection")."""
+    what = window.get("what") or f"{window['length_s']} s pause"
+    if window.get("fault", "pause") == "pause":
+        return what, "it resumed", "below the failure detection"
+    return what, "the cut healed", "its peers still reach it"
 
 
 def started_here(start: Callable[[], None], stop: Callable[[], None]) -> Callable[[], None]:
@@ -174,6 +185,20 @@ class Database(ABC):
 
     def resume_node(self, paused: Dict[str, int]) -> None:
         self.server.resume_node(paused)
+
+    # -- S2's partition fault (scenarios/fault_partition.py): node i cut off ---------------------
+    def partition_refusal(self, node: int) -> Optional[str]:
+        """What is missing to cut node `node` off and heal it (in words); None when nothing:
+        what a pause needs (its processes known, this runner's) and node_partition.missing."""
+        return self.pause_refusal(node) or node_partition.missing()
+
+    def cut_off(self, node: int, side: str) -> node_partition.Partition:
+        """Node `node` cut off from its "peers" or its "clients" while the `with` block runs;
+        every other server process of the cluster counts as a peer."""
+        own = self.server.node_pids(node)
+        peers = {name: pid for name, pid in self.server.pids().items()
+                 if pid not in own.values()}
+        return node_partition.Partition(own, peers, side)
 
     def failure_detection(self) -> dict:
         """How long a node that answers nothing goes unnoticed on the local cluster, from its

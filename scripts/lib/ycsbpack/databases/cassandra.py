@@ -23,7 +23,7 @@ from typing import Dict, List
 
 from ..servers import cassandra_local, cassandra_logs
 from ..servers.local_servers import LocalCassandra
-from .base import MACHINE, NOTHING, PROCESS, Database, started_here
+from .base import MACHINE, NOTHING, PROCESS, Database, started_here, window_words
 from .fault_checks import READ, READ_BACK, WRITE, read_back
 
 UNAVAILABLE, TIMEOUTS = "UNAVAILABLE", ("WRITE_TIMEOUT", "CLIENT_TIMEOUT")
@@ -154,12 +154,14 @@ class Cassandra(Database):
                        f"heartbeat interval = {seconds:.0f} s"}
 
     def pause_effects(self, node: int, pauses: List[dict]) -> dict:
-        """From each peer's system.log: when it marked the paused node DOWN and UP again."""
+        """From each peer's system.log: when it marked the paused (or cut off) node DOWN and
+        UP again."""
         address = self.server.address(node)
         peers = [i for i in range(1, self.server.nodes + 1) if i != node]
         out, checks, lines = [], [], []
         for k, p in enumerate(pauses):
             until = pauses[k + 1]["paused"] if k + 1 < len(pauses) else None
+            what, ended, quiet = window_words(p)
             marks = {f"node{i}": cassandra_logs.liveness_marks(self.server.node_log(i), address,
                                                                p["paused"], until)
                      for i in peers}
@@ -171,17 +173,16 @@ class Cassandra(Database):
             said = "; ".join(f"{n} marked node{node} " + (
                 f"DOWN after {m['down_s']} s, UP after {m['up_s']} s" if m["down_s"] is not None
                 else "never DOWN") for n, m in marks.items())
-            lines.append(f"pause {p['length_s']} s of node{node}: {said}"
+            lines.append(f"{p.get('label') or 'pause %s s' % p['length_s']} of node{node}: {said}"
                          + (f"; node{node} noticed its own pause after {noticed} s and did not "
                             "convict its peers for it" if noticed is not None else ""))
             if p["long"]:
-                checks += [(f"the peers marked node{node} down during its {p['length_s']} s pause",
+                checks += [(f"the peers marked node{node} down during its {what}",
                             all(d is not None for d in downs)),
-                           (f"the peers marked node{node} up again after it resumed",
+                           (f"the peers marked node{node} up again after {ended}",
                             all(m["up_s"] is not None for m in marks.values()))]
             else:
-                checks.append((f"no peer marked node{node} down during its {p['length_s']} s "
-                               "pause (below the failure detection)",
+                checks.append((f"no peer marked node{node} down during its {what} ({quiet})",
                                all(d is None for d in downs)))
         return {"pauses": out, "checks": checks, "lines": lines}
 

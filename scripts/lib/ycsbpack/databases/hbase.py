@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..servers import hbase_local, hbase_logs
 from ..servers.local_servers import LocalHBase
-from .base import MACHINE, NOTHING, PROCESS, Database, started_here
+from .base import MACHINE, NOTHING, PROCESS, Database, started_here, window_words
 from .fault_checks import READ, READ_BACK, WRITE, WRITE_RECORDS, read_back
 
 # The node-down phase lasts until the client has recovered (the dead server's regions reopened
@@ -176,6 +176,7 @@ class HBase(Database):
         out, checks, lines = [], [], []
         for k, p in enumerate(pauses):
             until = pauses[k + 1]["paused"] if k + 1 < len(pauses) else None
+            what, ended, quiet = window_words(p)
             dead = hbase_logs.declared_dead(master, port, p["paused"], until)
             facts = {"length_s": p["length_s"], "declared_dead_s": dead}
             said = (f"the master declared region server {node} dead after {dead} s"
@@ -188,23 +189,29 @@ class HBase(Database):
                 fenced = hbase_logs.fencing(self.server.process_log(rs), p["resumed"])
                 exited = not self.server.node_pids(node).get(rs)
                 facts.update(fenced, process_exited=exited)
-                said += (f"; on resume it logged YouAreDeadException after "
-                         f"{fenced['you_are_dead_s']} s, aborted after {fenced['aborting_s']} s "
+                told_dead = ("no YouAreDeadException" if fenced["you_are_dead_s"] is None
+                             else f"YouAreDeadException after {fenced['you_are_dead_s']} s")
+                said += (f"; after {ended} it logged {told_dead}, aborted after "
+                         f"{fenced['aborting_s']} s "
                          f"({fenced['abort_reason'] or 'no ABORTING line'}), process "
                          + ("exited" if exited else f"still running after {FENCE_WAIT_S} s"))
+                # (a paused server hears YouAreDeadException from the master; one cut off may
+                # first find its ZooKeeper session expired: either way it aborts)
+                told = fenced["you_are_dead_s"] if p.get("fault", "pause") == "pause" else (
+                    fenced["aborting_s"])
                 checks += [(f"the master declared region server {node} dead during its "
-                            f"{p['length_s']} s pause (ZooKeeper session expired)",
-                            dead is not None),
-                           (f"region server {node} was fenced when it resumed "
-                            "(YouAreDeadException in its log, its process exited)",
-                            fenced["you_are_dead_s"] is not None and exited)]
+                            f"{what} (ZooKeeper session expired)", dead is not None),
+                           (f"region server {node} was fenced after {ended} "
+                            + ("(YouAreDeadException in its log, its process exited)"
+                               if p.get("fault", "pause") == "pause"
+                               else "(ABORTING in its log, its process exited)"),
+                            told is not None and exited)]
             else:
                 checks.append((f"the master did not declare region server {node} dead during "
-                               f"its {p['length_s']} s pause (below the ZooKeeper session "
-                               "timeout)", dead is None))
+                               f"its {what} ({quiet})", dead is None))
             out.append(facts)
-            lines.append(f"pause {p['length_s']} s of region server {node} and DataNode "
-                         f"{node}: {said}")
+            lines.append(f"{p.get('label') or 'pause %s s' % p['length_s']} of region server "
+                         f"{node} and DataNode {node}: {said}")
         return {"pauses": out, "checks": checks, "lines": lines}
 
     def start_script_server(self):

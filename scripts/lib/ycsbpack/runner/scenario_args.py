@@ -149,7 +149,9 @@ def parser(doc: str) -> argparse.ArgumentParser:
                        help="S2's faults, one fault phase each, in this order (comma list; "
                             "default crash): crash = node 3 killed (SIGKILL), a dead machine; "
                             "drain = stopped (SIGTERM); pause = stopped (SIGSTOP) and resumed "
-                            "(SIGCONT), shorter and longer than the failure detection "
+                            "(SIGCONT), shorter and longer than the failure detection; "
+                            "partition = cut off from its clients, then from its peers "
+                            "(packets dropped; needs root, nft, net_cls) "
                             "(docs/fault-phase.md)")
     local.add_argument("--node-failure", choices=["crash", "drain"],
                        help="the older spelling of --faults crash or --faults drain")

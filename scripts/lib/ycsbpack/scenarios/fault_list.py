@@ -1,14 +1,15 @@
 """The faults of S2's fault phase (run-scenario --faults): which exist, in which order they run.
 
 crash and drain take node N down and restart it (fault_phase.py), pause stops and resumes it
-(fault_pause.py). Issue 48's partition and slow disk are named so that asking for them says they
-are not built yet, instead of an unknown name.
+(fault_pause.py), partition cuts it off from its clients, then from its peers
+(fault_partition.py). Issue 48's slow disk is named so that asking for it says it is not built
+yet, instead of an unknown name.
 """
 import argparse
 from typing import List
 
-BUILT = ("crash", "drain", "pause")
-NOT_BUILT = ("partition", "slow-disk")
+BUILT = ("crash", "drain", "pause", "partition")
+NOT_BUILT = ("slow-disk",)
 DEFAULT = ("crash",)
 
 

@@ -9,42 +9,15 @@ server dead when its ZooKeeper session expires (6 s on the local cluster), reass
 and the region server, once it runs again, is told so (YouAreDeadException) and aborts: it is
 fenced and must be restarted. The runner restarts what the fault left down before the read-back.
 
-Three phases, with their own results directories:
-  fault-pause-probe      the fault traffic unthrottled (fault_phase.offered_rate): the fault
-                         phase offers half the rate it achieved
-  fault-pause            the fault traffic (fault_phase.traffic_phase); `pre` s after the
-                         client's first operations the short pause, `gap` s later the long one;
-                         the phase ends once every operation succeeded again for
-                         RECOVERED_QUIET_S after the long pause (or at a bound)
-  fault-pause-read-back  every key the phase tried to write, read once
-The verdict (fault-verdict-<database>-pause.json): what the database did about each pause
-(Database.pause_effects: its logs and processes), the measures of each pause's window
-(fault_measures.py), every operation ok / failed / indeterminate, and the acknowledged-write
-check of the crash.
+Its phases (fault-pause-probe, fault-pause, fault-pause-read-back) and its verdict
+(fault-verdict-<database>-pause.json) are those of every fault with windows (fault_windows.py).
 """
-import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
-from ..databases import fault_checks
-from ..phases.phase_runner import run_phase
-from . import fault_measures, fault_timeline
-from .fault_phase import (
-    PROBE_S,
-    RECOVERED_QUIET_S,
-    START_ALLOWANCE_S,
-    keys_tried,
-    keys_used,
-    offered_line,
-    offered_rate,
-    read_back_phase,
-    restore_node,
-    traffic_phase,
-    utc_now,
-    verdict_file,
-    write_verdict,
-)
-from .report_counts import phase_return_counts
+from .fault_phase import PROBE_S, verdict_file
+from .fault_windows import Window, WindowFault, run_windows, skipped
 from .scenario_plan import Composite, Context
 
 # seconds: (before the short pause, short pause, between the pauses, long pause, bound after
@@ -82,125 +55,27 @@ def missing(db, node: int, scale: str) -> Optional[str]:
     return None
 
 
-def skipped(db, fault: str, why: str, path: Path, repeat: int = 0) -> dict:
-    verdict = {"database": db.name, "fault": fault, "repeat": repeat, "skipped": why, "checks": [],
-               "lines": [f"{fault}: skipped: {why}"]}
-    return write_verdict(verdict, path)
+@contextmanager
+def _paused(db, node: int):
+    print(f"== pausing {db.node_name(node)} (SIGSTOP)", flush=True)
+    paused = db.pause_node(node)
+    try:
+        yield
+    finally:
+        db.resume_node(paused)
+        print(f"== resumed {db.node_name(node)} (SIGCONT)", flush=True)
 
 
 def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     db = ctx.database
     node = db.server.nodes if db.server is not None else 0
-    path = verdict_file(out_dir, db.name, "pause", ctx.repeat)
     why = missing(db, node, ctx.scale)
     if why:
-        return skipped(db, "pause", why, path, ctx.repeat)
+        return skipped(db, "pause", why, verdict_file(out_dir, db.name, "pause", ctx.repeat),
+                       ctx.repeat)
     pre, short, gap, long_, after = PAUSES[ctx.scale]
     ready, layout = db.ready_for_fault(node)
-    detection = db.failure_detection()
-    files = ctx.files(["fault"], [f"{db.name}-fault"])
-    props = ctx.merged(files)
-    batch = int(props["batchsize"])
-    offered = offered_rate(ctx, files, "fault-pause-probe", first_index, out_dir)
-    start = offered["first_key"]   # the pause phase's keys: after the probe's
-    stop_file = out_dir / f"fault-pause-{db.name}.stop"
-    stop_file.unlink(missing_ok=True)
-    phase = traffic_phase(ctx, files, "fault-pause", first_index + 1, start,
-                          START_ALLOWANCE_S + pre + short + gap + long_ + after,
-                          {"ycsbpack.stopfile": str(stop_file)}, target=offered["target"])
-    status = out_dir / phase.directory / "client-0.err"
-    cancel = threading.Event()
-    pauses: List[dict] = []
-    events: dict = {}
-    driver = threading.Thread(target=_pause_when_running, daemon=True,
-                              args=(db, node, status, (pre, short, gap, long_), cancel, pauses,
-                                    events, stop_file))
-    driver.start()
-    try:
-        phase_dir = run_phase(phase, out_dir)
-    finally:
-        cancel.set()
-        driver.join()  # it resumes the node whatever happened
-        stop_file.unlink(missing_ok=True)
-    effects = db.pause_effects(node, pauses)
-    restore_node(db, node, events)
-    if "client_recovered" not in events:
-        db.server.wait_all_up()
-    counts = phase_return_counts(phase_dir)
-    tried = keys_tried(counts, batch)
-    keys_used(db, start + tried)
-    back = read_back_phase(ctx, files, "fault-pause-read-back", first_index + 2, tried, start)
-    back_counts = phase_return_counts(run_phase(back, out_dir))
-
-    acked, maybe = db.write_keys(counts, batch)
-    found, not_found, complete = fault_checks.read_back(back_counts, tried)
-    lost = max(0, acked - found)
-    timeline = fault_timeline.timeline(status)
-    measured = fault_measures.measures(
-        timeline, [{"start": p["paused"], "resumed": p["resumed"], "length_s": p["length_s"]}
-                   for p in pauses])
-    outcomes = db.fault_outcomes(counts)
-    checks = [(f"both pauses happened ({short} s and {long_} s)", len(pauses) == 2),
-              *effects["checks"],
-              ("the read-back read every key tried", complete),
-              ("no acknowledged write is missing (found >= acknowledged)", found >= acked),
-              ("nothing was found that was never written (found <= acknowledged + "
-               "indeterminate)", found <= acked + maybe)]
-    lines = [*ready, offered_line(offered), f"failure detection: {detection['how']}",
-             *(fault_measures.line("pause", f"{m['length_s']} s of {db.node_name(node)}", m,
-                                   lost, measured["pre_fault"]) for m in measured["faults"]),
-             *effects["lines"],
-             "operations (ok / failed / indeterminate): " + "; ".join(
-                 f"{op} {o['ok']} / {o['failed']} / {o['indeterminate']}"
-                 for op, o in sorted(outcomes.items())),
-             f"keys tried {tried}, acknowledged {acked}, indeterminate {maybe}; read back: found "
-             f"{found}, not found {not_found}"]
-    verdict = {"database": db.name, "fault": "pause", "repeat": ctx.repeat, "node": node,
-               "signal": "SIGSTOP, SIGCONT", "failure_detection": detection,
-               "pauses": pauses, "events": events, "effects": effects["pauses"],
-               "measures": measured, "operations": outcomes, "batchsize": batch,
-               "keys_tried": tried, "keys_acknowledged": acked, "keys_indeterminate": maybe,
-               "keys_found": found, "keys_not_found": not_found,
-               "acknowledged_writes_lost": lost, "client_timeline": timeline,
-               "offered": offered, "checks": checks, "lines": lines}
-    if layout is not None:
-        verdict["regions_before"] = layout
-    return write_verdict(verdict, path)
-
-
-def _pause_when_running(db, node: int, status: Path, timings: tuple,
-                        cancel: threading.Event, pauses: List[dict], events: dict,
-                        stop_file: Path) -> None:
-    """`pre` s after the client's first operations pauses the node for `short` s, `gap` s
-    later for `long` s (each recorded in `pauses`, UTC); then ends the phase (`stop_file`) once
-    the client has recovered and its newest second is back in the pre-fault band (throughput
-    and p99 of intended latency: the recovery to the band is measured, not cut off), or at the
-    phase's bound. The node is resumed whatever happens."""
-    pre, short, gap, long_ = timings
-    if not fault_timeline.after_first_operations(status, cancel, 0):
-        return
-    for wait_s, length in ((pre, short), (gap, long_)):
-        if cancel.wait(wait_s):
-            return
-        print(f"== pausing {db.node_name(node)} for {length} s (SIGSTOP)", flush=True)
-        record = {"length_s": length, "long": length == long_, "paused": utc_now()}
-        paused = db.pause_node(node)
-        try:
-            cancel.wait(length)
-        finally:
-            db.resume_node(paused)
-            record["resumed"] = utc_now()
-            pauses.append(record)
-            print(f"== resumed {db.node_name(node)} (SIGCONT)", flush=True)
-        if cancel.is_set():
-            return
-    while not cancel.wait(1.0):
-        rows = fault_timeline.timeline(status)
-        if rows and fault_timeline.recovered_for(rows, pauses[-1]["resumed"], RECOVERED_QUIET_S,
-                                                 failures_needed=False) \
-                and fault_measures.back_in_band(rows, pauses[0]["paused"]):
-            events["client_recovered"] = utc_now()
-            print(f"== the client has recovered ({RECOVERED_QUIET_S} s without a failure, back "
-                  "in the pre-fault band): ending the pause phase", flush=True)
-            stop_file.touch()
-            return
+    windows = [Window(f"{n} s pause", f"pause {n} s", n, n == long_, lambda: _paused(db, node))
+               for n in (short, long_)]
+    return run_windows(ctx, first_index, out_dir, WindowFault("pause", pre, gap, after, windows),
+                       ready, layout, {"signal": "SIGSTOP, SIGCONT"})
