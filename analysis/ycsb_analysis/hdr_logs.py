@@ -36,10 +36,8 @@ class CountsHistogram:
         half = 1 << half_magnitude
         idx = np.arange(len(self.counts), dtype=np.int64)
         bucket = (idx >> half_magnitude) - 1
-        sub = (idx & (half - 1)) + half
-        low_bucket = bucket < 0
-        sub = np.where(low_bucket, sub - half, sub)
-        bucket = np.where(low_bucket, 0, bucket)
+        sub = np.where(bucket < 0, idx, (idx & (half - 1)) + half)   # (bucket 0's lower half)
+        bucket = np.maximum(bucket, 0)
         lowest_eq = sub << (bucket + unit)
         highest_eq = lowest_eq + (np.int64(1) << (bucket + unit)) - 1
         return lowest_eq, highest_eq
@@ -56,14 +54,12 @@ def merge_histograms(histograms: list[CountsHistogram]) -> CountsHistogram:
     layouts = {(h.lowest, h.significant_digits) for h in histograms}
     if len(layouts) != 1:
         raise ValueError(f"cannot merge histograms of different layouts {sorted(layouts)}")
-    length = max(len(h.counts) for h in histograms)
-    total = np.zeros(length, dtype=np.int64)
+    total = np.zeros(max(len(h.counts) for h in histograms), dtype=np.int64)
     for h in histograms:
         total[: len(h.counts)] += h.counts
     lowest, digits = layouts.pop()
-    return CountsHistogram(
-        total, lowest=lowest, significant_digits=digits, rank_rounding=histograms[0].rank_rounding
-    )
+    return CountsHistogram(total, lowest=lowest, significant_digits=digits,
+                           rank_rounding=histograms[0].rank_rounding)
 
 
 def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, float]:

@@ -120,10 +120,9 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
                 unused.append(f"hdr/{p.name}: its last line has no line end (the log was cut): "
                               "that interval is not read")
             if log.intervals.is_empty():
-                warnings.append(
-                    f"hdr/{p.name} has no intervals (a header only: the client stopped before "
-                    f"its first status tick), so {m.group('metric')} has no interval data from it"
-                )
+                warnings.append(f"hdr/{p.name} has no intervals (a header only: the client stopped "
+                                f"before its first status tick), so {m.group('metric')} has no "
+                                "interval data from it")
             by_index[int(m.group("i"))].hdr_logs[m.group("metric")] = log
     expected = meta.get("clients")
     if isinstance(expected, int) and expected != len(clients) + len(failed & set(files)):

@@ -128,13 +128,9 @@ class Run:
         return f"{self.database}:{self.phase}{repeat}"
 
     @property
-    def failed_clients(self) -> list[int]:
-        """Clients the runner recorded as failed (``failed_clients``): a partial phase."""
-        return [int(i) for i in self.metadata.get("failed_clients") or []]
-
-    @property
     def partial(self) -> bool:
-        return bool(self.failed_clients)
+        """Whether the runner recorded clients of the phase as failed (``failed_clients``)."""
+        return bool(self.metadata.get("failed_clients"))
 
     @property
     def skipped_lines(self) -> int:

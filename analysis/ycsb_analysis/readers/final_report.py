@@ -156,16 +156,14 @@ def returns(report: pl.DataFrame) -> pl.DataFrame:
         count=r["value"].fill_null(0).cast(pl.Int64))
 
 
+# The measurements of each summary column: the other types' name, then raw's; the variance:
+# histogram only.
 _SUMMARY_MEASUREMENTS = {
-    "Operations": "operations",
-    "Total Operations": "operations",  # raw
-    "AverageLatency(us)": "average_latency_us",
-    "Average": "average_latency_us",  # raw
-    "MinLatency(us)": "min_latency_us",
-    "Min": "min_latency_us",  # raw
-    "MaxLatency(us)": "max_latency_us",
-    "Max": "max_latency_us",  # raw
-    "LatencyVariance(us)": "latency_variance_us",  # histogram
+    "Operations": "operations", "Total Operations": "operations",
+    "AverageLatency(us)": "average_latency_us", "Average": "average_latency_us",
+    "MinLatency(us)": "min_latency_us", "Min": "min_latency_us",
+    "MaxLatency(us)": "max_latency_us", "Max": "max_latency_us",
+    "LatencyVariance(us)": "latency_variance_us",
 }
 
 

@@ -79,9 +79,8 @@ def decode_v1_counts(payload: bytes) -> CountsHistogram:
         raise ValueError("V1 histogram with a normalizing index offset (a DoubleHistogram) is "
                          "not supported")
     body = inner[40 : 40 + payload_length]
-    dtype = {2: ">i2", 4: ">i4", 8: ">i8"}[word_size]
     usable = len(body) - len(body) % word_size
-    counts = np.frombuffer(body[:usable], dtype=dtype).astype(np.int64)
+    counts = np.frombuffer(body[:usable], dtype=f">i{word_size}").astype(np.int64)
     if (counts < 0).any():
         raise ValueError("V1 histogram holds negative counts")
     return CountsHistogram(counts, lowest=int(lowest), significant_digits=int(digits),

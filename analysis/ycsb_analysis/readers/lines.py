@@ -32,10 +32,8 @@ from .line_formats import (
     YCSB_MESSAGE,
 )
 
-LINE_KINDS = (
-    "report", "timeseries", "status", "status_continuation", "raw_datapoint", "ycsb_message",
-    "blank", "unknown",
-)
+LINE_KINDS = ("report", "timeseries", "status", "status_continuation", "raw_datapoint",
+              "ycsb_message", "blank", "unknown")
 
 # A big file is read in blocks of about this many bytes of whole lines: memory holds one
 # block's lines, not the file's.

@@ -151,7 +151,8 @@ class _TextReader:
         if entries is not None:   # YCSB's repeated last line: read once
             repeat = pl.struct("fingerprint_1", "fingerprint_2").is_first_distinct()
             entries = entries.filter(repeat)
-        measurements = pl.concat(self.measurements, how="diagonal") if self.measurements else None
+        measurements = (pl.concat(self.measurements, how="diagonal") if self.measurements
+                        else pl.DataFrame(schema=status.EMPTY_MEASUREMENTS))
         summaries = self.summary.intervals(n)
         outputs = []
         for o in range(n):
@@ -160,17 +161,15 @@ class _TextReader:
                 counts.update(kinds.filter(pl.col("output") == o)["kind"].value_counts().rows())
             total_raw = sum(c for out, c in self.raw_counts.items() if min(out, n - 1) == o)
             counts["raw_datapoint"] = total_raw
-            mine = entries.filter(pl.col("output") == o) if entries is not None else None
+            mine = (entries.filter(pl.col("output") == o) if entries is not None
+                    else pl.DataFrame(schema=status.EMPTY_ENTRIES))
             outputs.append(ParsedOutput(
                 source=self.source if n == 1 else f"{self.source}#{o + 1}",
                 report=_frame_of(report, o, n, final_report.REPORT_SCHEMA),
-                status_entries=status.entries_frame(mine) if mine is not None and mine.height
+                status_entries=status.entries_frame(mine) if mine.height
                 else pl.DataFrame(schema=status.EMPTY_ENTRIES),
-                status_measurements=status.measurements_frame(
-                    measurements.join(mine.select("entry"), on="entry", how="semi",
-                                      maintain_order="left"), mine)
-                if mine is not None and mine.height and measurements is not None
-                else pl.DataFrame(schema=status.EMPTY_MEASUREMENTS),
+                status_measurements=status.measurements_frame(measurements.join(
+                    mine.select("entry"), on="entry", how="semi", maintain_order="left"), mine),
                 timeseries=_frame_of(timeseries, o, n, TIMESERIES_SCHEMA),
                 raw_datapoints=_frame_of(rows, o, n, raw.SCHEMA),
                 line_counts=counts,
@@ -250,9 +249,8 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES,
         block = final_report.block_of_line(cut[0])
         if block is not None:
             # The block the cut line belongs to lost that line (and whatever followed it).
-            last.incomplete_blocks = [
-                b for b in last.incomplete_blocks if not b.startswith(f"[{block}] ")
-            ]
+            last.incomplete_blocks = [b for b in last.incomplete_blocks
+                                      if not b.startswith(f"[{block}] ")]
             last.incomplete_blocks.append(f"[{block}] cut at {cut[0].strip()!r}")
     return outputs
 

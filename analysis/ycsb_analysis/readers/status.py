@@ -21,21 +21,14 @@ from __future__ import annotations
 import polars as pl
 
 from .final_report import latency, metric_parts, number, percentile_columns
-from .line_formats import (
-    EST_MARKER,
-    ESTIMATE_END,
-    PERCENTILE_PAIR,
-    STATUS_HEAD,
-    STATUS_MEASUREMENT,
-)
+from .line_formats import EST_MARKER, ESTIMATE_END, PERCENTILE_PAIR, STATUS_HEAD, STATUS_MEASUREMENT
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S:%3f"
-ENTRY_COLUMNS = ["entry", "label", "time", "elapsed_s", "operations", "current_ops_per_s",
-                 "est_completion"]
 TEXT_COLUMNS = ["metric", "operation", "structure", "format"]
 EMPTY_ENTRIES = {"entry": pl.Int64, "label": pl.String, "time": pl.Datetime("ms"),
                  "elapsed_s": pl.Float64, "operations": pl.Float64,
                  "current_ops_per_s": pl.Float64, "est_completion": pl.String}
+ENTRY_COLUMNS = list(EMPTY_ENTRIES)
 EMPTY_MEASUREMENTS = {"entry": pl.Int64, "metric": pl.Categorical, "count": pl.Float64}
 
 
