@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .model import RECORDS_SUFFIX, Run, is_workload_operation
+from .model import RECORDS_SUFFIX, Run, workload_operations
+from .readers.final_report import float_or_nan
 
 BATCH_PREFIX = "BATCH_"
 
@@ -34,22 +35,16 @@ SCHEMA = {"operation": pl.String, "batches": pl.Float64, "records_ok": pl.Float6
           "batchsize": pl.Int64, "records_source": pl.String}
 
 
+# The rows of an operation's own batch latencies: not -FAILED, not Intended-, not the
+# histogram or raw half of a two-in-one type.
+_BATCH_ROWS = ~pl.col("failed") & ~pl.col("intended") & pl.col("structure").is_in(
+    ["", "hdrhistogram"])
+
+
 def _batched_operations(run: Run) -> list[str]:
-    ops: list[str] = []
-    for c in run.clients:
-        s = c.output.summary
-        for op, failed, intended, structure in s.select(
-            "operation", "failed", "intended", "structure"
-        ).rows():
-            if (
-                failed
-                or intended
-                or structure in ("histogram", "raw")
-                or not is_workload_operation(op)
-            ):
-                continue
-            if op not in ops:
-                ops.append(op)
+    mine = _BATCH_ROWS & workload_operations(pl.col("operation"))
+    ops = list(dict.fromkeys(op for c in run.clients
+                             for op in c.output.summary.filter(mine)["operation"].to_list()))
     named = [op for op in ops if op.startswith(BATCH_PREFIX)]
     if named:
         return named
@@ -62,24 +57,16 @@ def records_table(run: Run) -> pl.DataFrame:
     """One row per batched operation of ``run``; empty when the run is not batched."""
     rows = []
     for op in _batched_operations(run):
-        batches = 0.0
-        weighted_latency = 0.0
-        ok_total = 0.0
-        not_ok_total = 0.0
-        rate = 0.0
+        batches = weighted_latency = ok_total = not_ok_total = rate = 0.0
         recorded = False
         for c in run.clients:
-            s = c.output.summary
-            me = s.filter((pl.col("operation") == op) & ~pl.col("failed") & ~pl.col("intended")
-                          & pl.col("structure").is_in(["", "hdrhistogram"]))
+            me = c.output.summary.filter((pl.col("operation") == op) & _BATCH_ROWS)
             if me.is_empty():
                 continue
             n = float(me["operations"].fill_null(0)[0])
-            avg = me["average_latency_us"][0]
-            avg = np.nan if avg is None else float(avg)
-            ret = c.output.returns
-            rec = ret.filter((pl.col("operation") == op + RECORDS_SUFFIX) & ~pl.col("intended"))
-            runtime_s = c.output.overall["runtime_ms"] / 1000.0
+            avg = float_or_nan(me["average_latency_us"][0])
+            rec = c.output.returns.filter((pl.col("operation") == op + RECORDS_SUFFIX)
+                                          & ~pl.col("intended"))
             if rec.height:
                 recorded = True
                 ok = float(rec.filter(pl.col("status") == "OK")["count"].sum())
@@ -91,12 +78,12 @@ def records_table(run: Run) -> pl.DataFrame:
                 weighted_latency += avg * n
             ok_total += ok
             not_ok_total += not_ok
+            runtime_s = c.output.overall["runtime_ms"] / 1000.0
             if runtime_s > 0:
                 rate += ok / runtime_s
-        if batches == 0:
+        # (not recorded and a batchsize of 1: nothing says how many records a batch holds)
+        if batches == 0 or (not recorded and run.batchsize <= 1):
             continue
-        if not recorded and run.batchsize <= 1:
-            continue  # nothing says how many records a batch holds
         rows.append({
             "operation": op,
             "batches": batches,

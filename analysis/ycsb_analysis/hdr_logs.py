@@ -31,16 +31,13 @@ class CountsHistogram:
     def _layout(self):
         """Lowest and highest equivalent value of every bucket index (HdrHistogram's layout)."""
         unit = int(np.floor(np.log2(self.lowest)))
-        largest_single_unit = 2 * 10**self.significant_digits
-        sub_bucket_count_magnitude = int(np.ceil(np.log2(largest_single_unit)))
-        half_magnitude = sub_bucket_count_magnitude - 1
+        # (sub-bucket count magnitude: of the largest value with single-unit resolution)
+        half_magnitude = int(np.ceil(np.log2(2 * 10**self.significant_digits))) - 1
         half = 1 << half_magnitude
         idx = np.arange(len(self.counts), dtype=np.int64)
         bucket = (idx >> half_magnitude) - 1
-        sub = (idx & (half - 1)) + half
-        low_bucket = bucket < 0
-        sub = np.where(low_bucket, sub - half, sub)
-        bucket = np.where(low_bucket, 0, bucket)
+        sub = np.where(bucket < 0, idx, (idx & (half - 1)) + half)   # (bucket 0's lower half)
+        bucket = np.maximum(bucket, 0)
         lowest_eq = sub << (bucket + unit)
         highest_eq = lowest_eq + (np.int64(1) << (bucket + unit)) - 1
         return lowest_eq, highest_eq
@@ -57,14 +54,12 @@ def merge_histograms(histograms: list[CountsHistogram]) -> CountsHistogram:
     layouts = {(h.lowest, h.significant_digits) for h in histograms}
     if len(layouts) != 1:
         raise ValueError(f"cannot merge histograms of different layouts {sorted(layouts)}")
-    length = max(len(h.counts) for h in histograms)
-    total = np.zeros(length, dtype=np.int64)
+    total = np.zeros(max(len(h.counts) for h in histograms), dtype=np.int64)
     for h in histograms:
         total[: len(h.counts)] += h.counts
     lowest, digits = layouts.pop()
-    return CountsHistogram(
-        total, lowest=lowest, significant_digits=digits, rank_rounding=histograms[0].rank_rounding
-    )
+    return CountsHistogram(total, lowest=lowest, significant_digits=digits,
+                           rank_rounding=histograms[0].rank_rounding)
 
 
 def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, float]:
@@ -76,13 +71,9 @@ def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, flo
     """
     total = h.total_count
     if total == 0:
-        return {
-            "count": 0,
-            **{f"p{_fmt(p)}": np.nan for p in points},
-            "min_latency_us": np.nan,
-            "max_latency_us": np.nan,
-            "average_latency_us": np.nan,
-        }
+        return {"count": 0} | dict.fromkeys(
+            [*(f"p{p:g}" for p in points), "min_latency_us", "max_latency_us",
+             "average_latency_us"], np.nan)
     low, high = h._layout()
     cum = np.cumsum(h.counts)
     out: dict[str, float] = {"count": total}
@@ -90,7 +81,7 @@ def percentiles(h: CountsHistogram, points=DEFAULT_PERCENTILES) -> dict[str, flo
         exact = min(max(p, 0.0), 100.0) / 100.0 * total
         rank = int(np.ceil(exact)) if h.rank_rounding == "ceil" else int(exact + 0.5)
         i = int(np.searchsorted(cum, max(rank, 1)))
-        out[f"p{_fmt(p)}"] = float(high[i] if p > 0 else low[i])
+        out[f"p{p:g}"] = float(high[i] if p > 0 else low[i])
     nz = np.flatnonzero(h.counts)
     out["min_latency_us"] = float(low[nz[0]])
     out["max_latency_us"] = float(high[nz[-1]])
@@ -114,7 +105,3 @@ def percentile_curve(h: CountsHistogram) -> pl.DataFrame:
     return pl.DataFrame({"percentile": 100.0 * (cum - 0.5) / max(h.total_count, 1),
                          "latency_us": high[nz].astype(float)},
                         schema={"percentile": pl.Float64, "latency_us": pl.Float64})
-
-
-def _fmt(p: float) -> str:
-    return f"{p:g}"

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import json
 import os
+from functools import reduce
 from pathlib import Path
 from typing import Any
 
 from .completeness import check_completeness
 from .errors import UnreadableInput
-from .layout import CLIENT_FILE as _CLIENT_FILE
-from .layout import HDR_DIR, METADATA_FILE, REQUIRED_METADATA_KEYS
-from .layout import HDR_FILE as _HDR_FILE
+from .layout import CLIENT_FILE, HDR_DIR, HDR_FILE, METADATA_FILE, REQUIRED_METADATA_KEYS
 from .model import PLAIN_FILES_SCENARIO, Client, Run, SkippedInput
 from .readers.hdr import read_hdr_log
 from .readers.output import parse_file
+from .readers.parsed_output import ParsedOutput
 
 
 def _read_metadata(path: Path) -> dict[str, Any]:
@@ -52,27 +52,26 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
     meta = _read_metadata(phase_dir / METADATA_FILE)
     files: dict[int, dict[str, Path]] = {}
     for p in sorted(phase_dir.iterdir()):
-        m = _CLIENT_FILE.match(p.name)
-        if m:
+        if m := CLIENT_FILE.match(p.name):
             files.setdefault(int(m.group("i")), {})[m.group("ext")] = p
-    warnings: list[str] = []
-    unused: list[str] = []
     if not files:
         raise UnreadableInput(phase_dir, "has metadata.json but no client-<i>.out files")
+    warnings: list[str] = []
+    unused: list[str] = []
     clients = []
     failed = {int(i) for i in meta.get("failed_clients") or []}
     for i in sorted(files):
         if i in failed:
             # a failed client (e.g. its loader died mid-phase) has no final report; the
             # phase's figures are of the other clients, and the phase is shown as partial
-            warnings.append(
-                f"partial phase: client {i} failed ({_failure(meta, i)}); its output is "
-                "kept in the phase directory but not merged"
-            )
+            warnings.append(f"partial phase: client {i} failed ({_failure(meta, i)}); its "
+                            "output is kept in the phase directory but not merged")
             continue
-        out_path = files[i].get("out")
         output = None
-        if out_path is not None:
+        out_path = files[i].get("out")
+        if out_path is None:
+            unused.append(f"client {i} has no client-{i}.out: its final figures are missing")
+        else:
             try:
                 outs = parse_file(out_path, raw_rows=raw_rows)
             except UnreadableInput as e:
@@ -82,35 +81,22 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
             if outs and not any(o.has_report for o in outs):
                 unused.append(
                     f"{out_path.name} has no YCSB final report ('[OVERALL], RunTime(ms), ...'): "
-                    "the client probably failed (see its .err file); its final figures are missing"
-                )
-            if outs:
-                output = outs[0]
+                    "the client probably failed (see its .err file); its final figures are missing")
             if len(outs) > 1:
                 unused.append(f"{out_path.name} holds {len(outs)} outputs; only the first is used")
-        else:
-            unused.append(f"client {i} has no client-{i}.out: its final figures are missing")
+            output = outs[0] if outs else None
         err_path = files[i].get("err")
         if err_path is not None and err_path.stat().st_size > 0:
             try:
-                errs = parse_file(err_path, raw_rows=raw_rows)
-                err_output = errs[0]
-                for extra in errs[1:]:
-                    err_output = err_output.combined_with(extra)
+                err = reduce(ParsedOutput.combined_with, parse_file(err_path, raw_rows=raw_rows))
+                output = err if output is None else output.combined_with(err)
             except UnreadableInput:
-                # A stderr with only foreign log lines (status disabled) is not an error.
-                err_output = None
-            if err_output is not None:
-                output = err_output if output is None else output.combined_with(err_output)
-        if output is None:
-            continue
-        clients.append(Client(i, output))
+                pass  # a stderr with only foreign log lines (status disabled) is not an error
+        if output is not None:
+            clients.append(Client(i, output))
     if not clients and failed:
-        raise UnreadableInput(
-            phase_dir,
-            f"has no client that finished: clients {sorted(failed)} failed "
-            "(metadata failed_clients); see their .err files",
-        )
+        raise UnreadableInput(phase_dir, f"has no client that finished: clients {sorted(failed)} "
+                              "failed (metadata failed_clients); see their .err files")
     if not clients:
         raise UnreadableInput(phase_dir,
                               "no client file holds YCSB output (" + "; ".join(unused) + ")")
@@ -118,14 +104,12 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
     if hdr_dir.is_dir():
         by_index = {c.index: c for c in clients}
         for p in sorted(hdr_dir.glob("*.hdr")):
-            m = _HDR_FILE.match(p.name)
+            m = HDR_FILE.match(p.name)
             if m and int(m.group("i")) in failed:
                 continue  # a failed client's logs: the partial-phase warning names it
             if not (m and int(m.group("i")) in by_index):
-                unused.append(
-                    f"hdr/{p.name} not used: "
-                    "its name is not client-<i>-<METRIC>.hdr of a loaded client"
-                )
+                unused.append(f"hdr/{p.name} not used: its name is not client-<i>-<METRIC>.hdr "
+                              "of a loaded client")
                 continue
             try:
                 log = read_hdr_log(p, m.group("metric"))
@@ -133,15 +117,12 @@ def load_phase_dir(phase_dir: Path, raw_rows: bool = False) -> Run:
                 unused.append(f"hdr/{p.name} not used: {e.problem}")
                 continue
             if log.cut_line is not None:
-                unused.append(
-                    f"hdr/{p.name}: its last line has no line end (the log was cut): that "
-                    "interval is not read"
-                )
+                unused.append(f"hdr/{p.name}: its last line has no line end (the log was cut): "
+                              "that interval is not read")
             if log.intervals.is_empty():
-                warnings.append(
-                    f"hdr/{p.name} has no intervals (a header only: the client stopped before "
-                    f"its first status tick), so {m.group('metric')} has no interval data from it"
-                )
+                warnings.append(f"hdr/{p.name} has no intervals (a header only: the client stopped "
+                                f"before its first status tick), so {m.group('metric')} has no "
+                                "interval data from it")
             by_index[int(m.group("i"))].hdr_logs[m.group("metric")] = log
     expected = meta.get("clients")
     if isinstance(expected, int) and expected != len(clients) + len(failed & set(files)):
@@ -159,9 +140,8 @@ def _failure(meta: dict[str, Any], i: int) -> str:
     return f"exit status {statuses[i]}" if i < len(statuses) else "see its .err file"
 
 
-def load_plain_file(
-    path: Path, label: str | None = None, batchsize: int = 1, raw_rows: bool = False
-) -> Run:
+def load_plain_file(path: Path, label: str | None = None, batchsize: int = 1,
+                    raw_rows: bool = False) -> Run:
     """A plain YCSB output file as one run; each output inside it is one client."""
     outputs = parse_file(path, raw_rows=raw_rows)
     clients = [Client(i, o) for i, o in enumerate(outputs)]
@@ -174,12 +154,8 @@ def load_plain_file(
     return run
 
 
-def load(
-    args: list[str],
-    batchsize: int | dict[str, int] = 1,
-    skipped: list[SkippedInput] | None = None,
-    raw_rows: bool = False,
-) -> list[Run]:
+def load(args: list[str], batchsize: int | dict[str, int] = 1,
+         skipped: list[SkippedInput] | None = None, raw_rows: bool = False) -> list[Run]:
     """Load every run named by command-line arguments (directories, files, ``LABEL=PATH``).
 
     ``batchsize`` applies to plain files only (a phase's own metadata says its batch size):
@@ -242,9 +218,8 @@ def load(
                 runs.append(load_plain_file(path, label, size, raw_rows))
             except UnreadableInput as e:
                 skip(e.path, e.problem)
-    runs.sort(
-        key=lambda r: (r.scenario, r.timestamp, int(r.metadata.get("phase_index") or 0), r.phase)
-    )
+    runs.sort(key=lambda r: (r.scenario, r.timestamp, int(r.metadata.get("phase_index") or 0),
+                             r.phase))
     _tell_apart(runs)
     return runs
 
@@ -259,8 +234,7 @@ def _tell_apart(runs: list[Run]) -> None:
         if len(same) < 2:
             continue
         stamps = [r.timestamp for r in same]
-        by_stamp = all(stamps) and len(set(stamps)) == len(stamps)
-        if by_stamp:
+        if all(stamps) and len(set(stamps)) == len(stamps):
             for r in same:
                 r.metadata["_name_suffix"] = r.timestamp
             continue

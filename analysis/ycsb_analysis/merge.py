@@ -16,7 +16,7 @@ import polars as pl
 
 from .hdr_logs import merge_histograms, percentiles
 from .model import Run
-from .readers.final_report import percentile_columns
+from .readers.final_report import float_or_nan, percentile_columns
 from .timeseries import seconds
 
 # analysis/README.md ("Merge rules") prints this table; a test checks the two are equal
@@ -53,12 +53,7 @@ FIGURE_COLUMNS = ["clients", "operations", "throughput_ops_per_s", "average_late
 
 
 def merge_operations(run: Run) -> pl.DataFrame:
-    """One row per metric with merged operations, latencies, percentiles and throughput.
-
-    Columns: metric, operation, failed, intended, structure, clients, operations,
-    throughput_ops_per_s, average_latency_us, min_latency_us, max_latency_us,
-    latency_variance_us, p…, percentiles_source.
-    """
+    """One row per metric with merged operations, latencies, percentiles and throughput."""
     frames = [c.output.summary.with_columns(client=pl.lit(c.index),
                                             runtime_s=c.output.overall["runtime_ms"] / 1000.0)
               for c in run.clients if c.output.summary.height]
@@ -71,8 +66,8 @@ def merge_operations(run: Run) -> pl.DataFrame:
         w = g["operations"].fill_null(0).to_numpy()
         row = {k: g[k][0] for k in ("metric", "operation", "failed", "intended", "structure")}
         row |= {"clients": g.height, "operations": float(w.sum()),
-                "min_latency_us": _float(g["min_latency_us"].min()),
-                "max_latency_us": _float(g["max_latency_us"].max())}
+                "min_latency_us": float_or_nan(g["min_latency_us"].min()),
+                "max_latency_us": float_or_nan(g["max_latency_us"].max())}
         avg = g["average_latency_us"].to_numpy().astype(float)
         var = g["latency_variance_us"].to_numpy().astype(float)
         ok = (w > 0) & ~np.isnan(avg)
@@ -94,15 +89,12 @@ def merge_operations(run: Run) -> pl.DataFrame:
     return out.select(order + percentile_columns(out) + ["percentiles_source"])
 
 
-def _float(v) -> float:
-    return np.nan if v is None else float(v)
-
-
 def _percentiles(run: Run, metric: str, g: pl.DataFrame, pcols: list[str]) -> dict:
     """A metric's percentiles over the clients (``g``: their summary rows): YCSB's own of a
     single client, else from the clients' merged .hdr logs, else unavailable (NaN)."""
     if g.height == 1 and len(run.clients) == 1:
-        return {p: _float(g[p][0]) for p in pcols} | {"percentiles_source": PERCENTILES_REPORTED}
+        reported = {p: float_or_nan(g[p][0]) for p in pcols}
+        return reported | {"percentiles_source": PERCENTILES_REPORTED}
     having = set(g["client"])
     logs = [c.hdr_logs.get(metric) for c in run.clients if c.index in having]
     if logs and all(log is not None for log in logs):
@@ -180,8 +172,8 @@ def all_running_throughput(run: Run) -> dict[str, float]:
 
 def merge_clients(run: Run) -> MergedRun:
     """Merge every client of ``run`` per :data:`MERGE_RULES`."""
-    overall = merge_overall(run)
     window = all_running_throughput(run)
-    overall["all_running_window_s"] = window["window_s"]
-    overall["all_running_throughput_ops_per_s"] = window["throughput_ops_per_s"]
+    overall = merge_overall(run) | {
+        "all_running_window_s": window["window_s"],
+        "all_running_throughput_ops_per_s": window["throughput_ops_per_s"]}
     return MergedRun(run, merge_operations(run), merge_returns(run), overall)

@@ -2,12 +2,9 @@
 
 A :class:`Run` is one phase of one scenario run (or one plain YCSB output file): its metadata
 and its :class:`Client` s, each a parsed output and its .hdr logs. An input that could not be
-used at all is a :class:`SkippedInput`.
-
-What is not a workload operation (:func:`is_workload_operation`) is said here once.
-
-The summary's ``window_kind`` column (:class:`WindowKind`) says, as data, which part of a phase
-its figures describe; the ``window`` column says it in words for the reader.
+used at all is a :class:`SkippedInput`. What is not a workload operation
+(:func:`is_workload_operation`) and which part of a phase a summary describes
+(:class:`WindowKind`) are said here once.
 """
 
 from __future__ import annotations
@@ -42,15 +39,14 @@ def is_workload_operation(operation: str) -> bool:
 
 
 def workload_operations(operations: pl.Expr | pl.Series) -> pl.Expr | pl.Series:
-    """:func:`is_workload_operation` of each entry of an operation column (text or
-    categorical): a boolean mask."""
+    """:func:`is_workload_operation` of each entry of a text or categorical column."""
     text = operations.cast(pl.String)
     return ~text.is_in(list(BINDING_CALLS)) & ~text.str.ends_with(RECORDS_SUFFIX)
 
 
 class WindowKind(StrEnum):
     """How the window of a run's figures was chosen (steady_state.window): the summary's
-    ``window_kind`` column. Its sentence for the reader is the ``window`` column."""
+    ``window_kind`` column, as data; its sentence for the reader is the ``window`` column."""
 
     WHOLE_JOB = "whole_job"  # a finite job (a load): YCSB's own figures, start to end
     NO_STATUS_LINES = "no_status_lines"  # nothing to find a window in: YCSB's whole-run figures
@@ -132,13 +128,9 @@ class Run:
         return f"{self.database}:{self.phase}{repeat}"
 
     @property
-    def failed_clients(self) -> list[int]:
-        """Clients the runner recorded as failed (``failed_clients``): a partial phase."""
-        return [int(i) for i in self.metadata.get("failed_clients") or []]
-
-    @property
     def partial(self) -> bool:
-        return bool(self.failed_clients)
+        """Whether the runner recorded clients of the phase as failed (``failed_clients``)."""
+        return bool(self.metadata.get("failed_clients"))
 
     @property
     def skipped_lines(self) -> int:

@@ -3,13 +3,11 @@ when one client of four was slower, stalled in GC or saw errors."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 
 from .model import Run, workload_operations
-from .readers.final_report import percentile_columns
+from .readers.final_report import float_or_nan, percentile_columns
 
 CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "operations", "returns",
                   "gc_count", "gc_time_ms", "gc_time_percent"]
@@ -17,46 +15,37 @@ CLIENT_COLUMNS = ["client", "source", "runtime_ms", "throughput_ops_per_s", "ope
 
 def _one(report: pl.DataFrame, metric: str, measurement: str) -> float:
     v = report.filter((pl.col("metric") == metric) & (pl.col("measurement") == measurement))
-    return _float(v["value"][-1]) if v.height else np.nan
-
-
-def _float(v) -> float:
-    return np.nan if v is None else float(v)
+    return float_or_nan(v["value"][-1]) if v.height else np.nan
 
 
 def client_figures(run: Run) -> pl.DataFrame:
     """One row per client: run time, throughput, operations, ``Return=`` counts and GC.
 
-    ``operations`` sums the ``Operations`` of the workload's own metrics (OK and ``-FAILED``
-    latencies of model.is_workload_operation, no ``Intended-`` copies);
-    ``returns`` lists the statuses as YCSB printed them (``OK 3994, NOT_FOUND 383``).
-    GC figures are YCSB's totals (``[TOTAL_GCs], Count`` and ``[TOTAL_GC_TIME], Time(ms)``).
+    ``operations`` sums the ``Operations`` of the workload's own metrics (OK and ``-FAILED``,
+    no ``Intended-`` copies); ``returns`` lists the statuses as YCSB printed them (``OK 3994,
+    NOT_FOUND 383``). GC figures are YCSB's totals.
     """
     rows = []
     for c in run.clients:
         o = c.output
-        rep = o.report
         s = o.summary
         ops = float(s.filter(~pl.col("intended") & pl.col("structure").is_in(["", "hdrhistogram"])
                              & workload_operations(pl.col("operation")))["operations"].sum()
                     ) if s.height else np.nan
         statuses = (o.returns.filter(~pl.col("intended"))
                     .group_by("status", maintain_order=True).agg(pl.col("count").sum()))
-        rows.append(
-            {
-                "client": c.index,
-                # file names only: the run's directory is named above the table
-                # (figures.csv keeps paths)
-                "source": " + ".join(Path(part).name for part in o.source.split(" + ")),
-                "runtime_ms": o.overall["runtime_ms"],
-                "throughput_ops_per_s": o.overall["throughput_ops_per_s"],
-                "operations": ops,
-                "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.rows()),
-                "gc_count": _one(rep, "TOTAL_GCs", "Count"),
-                "gc_time_ms": _one(rep, "TOTAL_GC_TIME", "Time(ms)"),
-                "gc_time_percent": _one(rep, "TOTAL_GC_TIME_%", "Time(%)"),
-            }
-        )
+        rows.append({
+            "client": c.index,
+            # file names only: the run's directory is named above the table (figures.csv
+            # keeps paths)
+            "source": o.file_names,
+            **o.overall,
+            "operations": ops,
+            "returns": ", ".join(f"{s} {int(n)}" for s, n in statuses.rows()),
+            "gc_count": _one(o.report, "TOTAL_GCs", "Count"),
+            "gc_time_ms": _one(o.report, "TOTAL_GC_TIME", "Time(ms)"),
+            "gc_time_percent": _one(o.report, "TOTAL_GC_TIME_%", "Time(%)"),
+        })
     return pl.DataFrame(rows, schema={c: pl.Float64 for c in CLIENT_COLUMNS} | {
         "client": pl.Int64, "source": pl.String, "returns": pl.String}).fill_nan(None)
 

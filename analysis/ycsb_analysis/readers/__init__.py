@@ -1,14 +1,11 @@
-"""One reader per YCSB output format, each a small module:
+"""One reader per YCSB output format, each a small module (its docstring shows the format):
 
 - :mod:`.line_formats`: every YCSB line format, one pattern each (standard library only: the
   scenario runner, the bench scripts and ``check-list-appends`` match single lines with it);
 - :mod:`.lines`: a text file as numbered lines, each labelled with its kind (the classifier);
-- :mod:`.final_report`: ``[READ], AverageLatency(us), 477.6`` — the final report and the
-  ``measurementtype=timeseries`` rows;
-- :mod:`.status`: ``… 10 sec: 1460 operations; 146 current ops/sec; [READ: Count=…]``;
-- :mod:`.raw`: ``READ,1795385384846,2701`` — ``measurementtype=raw`` datapoints, summed up
-  per second as they are read;
-- :mod:`.exporter_json`: the files of YCSB's two JSON exporters;
+- :mod:`.final_report`: the final report and the ``measurementtype=timeseries`` rows;
+- :mod:`.status`: status lines; :mod:`.raw`: ``measurementtype=raw`` datapoints, summed up per
+  second as they are read; :mod:`.exporter_json`: the files of YCSB's two JSON exporters;
 - :mod:`.hdr`: ``.hdr`` interval logs (HdrHistogram V1 and V2);
 - :mod:`.output`: a whole file — its outputs split apart, each read by the readers above;
 - :mod:`.fault_verdicts`: the scenario runner's ``fault-verdict-*.json`` (S2's faults), not a

@@ -25,18 +25,15 @@ import polars as pl
 from .final_report import number
 
 JSON_START = re.compile(r"^\s*(?:\{|\[\s*\{)")
+_SPACE = re.compile(r"\s*")
 
 
 def parse_exporter_text(text: str) -> pl.DataFrame:
     """Either exporter's text → ``metric, measurement, value``. Raises ValueError if invalid."""
     decoder = json.JSONDecoder()
     items: list = []
-    pos, end = 0, len(text)
-    while True:
-        while pos < end and text[pos].isspace():
-            pos += 1
-        if pos >= end:
-            break
+    pos = 0
+    while (pos := _SPACE.match(text, pos).end()) < len(text):
         obj, pos = decoder.raw_decode(text, pos)   # one object, or the whole array
         items.extend(obj if isinstance(obj, list) else [obj])
     if not items:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import polars as pl
 
@@ -33,15 +33,15 @@ LONG_MAX = 9223372036854775807
 _STRUCTURE_PREFIX = {"Hdr": "hdrhistogram", "Bucket": "histogram", "Raw": "raw"}
 _PERCENTILE_MEASUREMENT = re.compile(r"^(?P<p>\d+(?:\.\d+)?)(?:th)?PercentileLatency\(us\)$")
 _RAW_PERCENTILE_MEASUREMENT = re.compile(r"^p(?P<p>\d+(?:\.\d+)?)$")
-_GC_METRIC = re.compile(r"^TOTAL_GC")
+_GC_PREFIX = "TOTAL_GC"
 
 SUMMARY_COLUMNS = [
     "metric", "operation", "failed", "intended", "structure", "operations",
     "average_latency_us", "min_latency_us", "max_latency_us", "latency_variance_us",
 ]
-SUMMARY_SCHEMA = {"metric": pl.String, "operation": pl.String, "failed": pl.Boolean,
-                  "intended": pl.Boolean, "structure": pl.String} | {
-                      c: pl.Float64 for c in SUMMARY_COLUMNS[5:]}
+_NAME_SCHEMA = {"metric": pl.String, "operation": pl.String, "failed": pl.Boolean,
+                "intended": pl.Boolean, "structure": pl.String}
+SUMMARY_SCHEMA = _NAME_SCHEMA | {c: pl.Float64 for c in SUMMARY_COLUMNS[5:]}
 REPORT_SCHEMA = {"metric": pl.String, "measurement": pl.String, "value": pl.Float64}
 
 
@@ -93,10 +93,8 @@ class MetricName:
 
 def split_metric(metric: str) -> MetricName:
     """``Intended-READ-FAILED`` → operation READ, failed, intended; ``BucketREAD`` → histogram."""
-    name = metric
-    intended = name.startswith("Intended-")
-    if intended:
-        name = name[len("Intended-"):]
+    intended = metric.startswith("Intended-")
+    name = metric.removeprefix("Intended-")
     structure = ""
     for prefix, kind in _STRUCTURE_PREFIX.items():
         # Only strip when an upper-case op name follows: "Hdr" + "READ", not "Hdrfoo".
@@ -104,9 +102,7 @@ def split_metric(metric: str) -> MetricName:
             structure, name = kind, name[len(prefix):]
             break
     failed = name.endswith("-FAILED")
-    if failed:
-        name = name[: -len("-FAILED")]
-    return MetricName(name, failed, intended, structure)
+    return MetricName(name.removesuffix("-FAILED"), failed, intended, structure)
 
 
 def percentile_columns(frame) -> list[str]:
@@ -121,33 +117,29 @@ def percentile_of(measurement: str) -> str | None:
     return m.group("p") if m else None
 
 
+def float_or_nan(v) -> float:
+    """A figure that may be missing (None) as a float: NaN when missing."""
+    return math.nan if v is None else float(v)
+
+
 def overall(report: pl.DataFrame) -> dict[str, float]:
     """``[OVERALL]`` figures: ``runtime_ms`` and ``throughput_ops_per_s`` (NaN when absent)."""
     o = dict(report.filter(pl.col("metric") == "OVERALL").select("measurement", "value").rows())
-    return {"runtime_ms": _float(o.get("RunTime(ms)")),
-            "throughput_ops_per_s": _float(o.get("Throughput(ops/sec)"))}
-
-
-def _float(v) -> float:
-    return math.nan if v is None else float(v)
+    return {"runtime_ms": float_or_nan(o.get("RunTime(ms)")),
+            "throughput_ops_per_s": float_or_nan(o.get("Throughput(ops/sec)"))}
 
 
 def gc_figures(report: pl.DataFrame) -> pl.DataFrame:
     """GC and JVM lines (``[TOTAL_GCS_PS_Scavenge], Count, 161`` ...) as figure rows."""
-    return report.filter(pl.col("metric").str.contains(_GC_METRIC.pattern)).select(
+    return report.filter(pl.col("metric").str.starts_with(_GC_PREFIX)).select(
         "metric", "measurement", "value")
 
 
 def metric_parts(metrics: pl.Series) -> pl.DataFrame:
     """``metric`` and its :func:`split_metric` parts (``operation, failed, intended,
     structure``), one row per entry of ``metrics``."""
-    names = [split_metric(m) for m in metrics.to_list()]
-    return pl.DataFrame({
-        "metric": metrics, "operation": [n.operation for n in names],
-        "failed": [n.failed for n in names], "intended": [n.intended for n in names],
-        "structure": [n.structure for n in names]},
-        schema={"metric": pl.String, "operation": pl.String, "failed": pl.Boolean,
-                "intended": pl.Boolean, "structure": pl.String})
+    rows = [(m, *astuple(split_metric(m))) for m in metrics.to_list()]
+    return pl.DataFrame(rows, schema=_NAME_SCHEMA, orient="row")
 
 
 def returns(report: pl.DataFrame) -> pl.DataFrame:
@@ -164,16 +156,14 @@ def returns(report: pl.DataFrame) -> pl.DataFrame:
         count=r["value"].fill_null(0).cast(pl.Int64))
 
 
+# The measurements of each summary column: the other types' name, then raw's; the variance:
+# histogram only.
 _SUMMARY_MEASUREMENTS = {
-    "Operations": "operations",
-    "Total Operations": "operations",  # raw
-    "AverageLatency(us)": "average_latency_us",
-    "Average": "average_latency_us",  # raw
-    "MinLatency(us)": "min_latency_us",
-    "Min": "min_latency_us",  # raw
-    "MaxLatency(us)": "max_latency_us",
-    "Max": "max_latency_us",  # raw
-    "LatencyVariance(us)": "latency_variance_us",  # histogram
+    "Operations": "operations", "Total Operations": "operations",
+    "AverageLatency(us)": "average_latency_us", "Average": "average_latency_us",
+    "MinLatency(us)": "min_latency_us", "Min": "min_latency_us",
+    "MaxLatency(us)": "max_latency_us", "Max": "max_latency_us",
+    "LatencyVariance(us)": "latency_variance_us",
 }
 
 
@@ -187,7 +177,7 @@ def latency_summary(report: pl.DataFrame) -> pl.DataFrame:
     """
     measurement = pl.col("measurement")
     r = report.filter((pl.col("metric") != "OVERALL")
-                      & ~pl.col("metric").str.contains(_GC_METRIC.pattern)
+                      & ~pl.col("metric").str.starts_with(_GC_PREFIX)
                       & ~measurement.str.starts_with("Return="))
     columns = {m: _SUMMARY_MEASUREMENTS.get(m) or (f"p{p}" if (p := percentile_of(m)) else None)
                for m in r["measurement"].unique().to_list()}
@@ -215,12 +205,9 @@ def block_of_line(line: str) -> str | None:
 
 # Lines every latency block of a structure prints, whatever the run (besides the
 # percentiles, which are compared with the other blocks of the same report).
-_BLOCK_MINIMUM = {
-    "": ("Operations", "AverageLatency(us)", "MinLatency(us)", "MaxLatency(us)"),
-    "hdrhistogram": ("Operations", "AverageLatency(us)", "MinLatency(us)", "MaxLatency(us)"),
-    "histogram": ("Operations", "AverageLatency(us)", "MinLatency(us)", "MaxLatency(us)"),
-    "raw": ("Total Operations", "Average", "Min", "Max"),
-}
+_LATENCY_LINES = ("Operations", "AverageLatency(us)", "MinLatency(us)", "MaxLatency(us)")
+_BLOCK_MINIMUM = {"": _LATENCY_LINES, "hdrhistogram": _LATENCY_LINES,
+                  "histogram": _LATENCY_LINES, "raw": ("Total Operations", "Average", "Min", "Max")}
 _OVERALL_LINES = ("RunTime(ms)", "Throughput(ops/sec)")
 
 
@@ -245,11 +232,10 @@ def incomplete_blocks(report: pl.DataFrame) -> list[str]:
             problems.append(f"[OVERALL] lacks {', '.join(missing)}")
     by_structure: dict[str, dict[str, list[str]]] = {}
     for metric, lines in blocks.items():
-        if _GC_METRIC.match(metric):
+        if metric.startswith(_GC_PREFIX):
             continue
-        structure = split_metric(metric).structure
-        if "Total Operations" in lines:  # measurementtype=raw names no structure
-            structure = "raw"
+        # measurementtype=raw names no structure
+        structure = "raw" if "Total Operations" in lines else split_metric(metric).structure
         by_structure.setdefault(structure, {})[metric] = lines
     for structure, group in by_structure.items():
         expected = list(_BLOCK_MINIMUM.get(structure, ()))

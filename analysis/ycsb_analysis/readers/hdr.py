@@ -18,12 +18,9 @@ Payload encodings:
   2.1.12; decoded by the ``hdrhistogram`` package.
 * ``HISTggAA…`` — V1 (cookie 0x1c849382), written by the HdrHistogram 2.1.4 that stock YCSB
   0.17.0 ships; the ``hdrhistogram`` package rejects it, so :func:`decode_v1_counts` reads
-  it here from the layout documented in HdrHistogram's Java encoder: a compressed envelope
-  ``[int32 cookie][int32 deflated length][zlib bytes]`` around ``[int32 cookie][int32
-  payload length][int32 normalizing index offset][int32 significant digits][int64 lowest
-  discernible value][int64 highest trackable value][float64 int-to-double ratio]`` followed
-  by plain big-endian counts, one per bucket index, of the word size that bits 4–7 of the
-  cookie give (8 for YCSB's long counts).
+  it here by the layout of HdrHistogram's Java encoder: a zlib envelope around a 40-byte
+  header and plain big-endian counts, one per bucket index, of the word size that bits 4–7
+  of the cookie give (8 for YCSB's long counts).
 """
 
 from __future__ import annotations
@@ -43,6 +40,7 @@ from hdrh.histogram import HdrHistogram
 
 from ..errors import UnreadableInput
 from ..hdr_logs import CountsHistogram, merge_histograms, percentiles
+from ..layout import HDR_FILE
 
 V1_COMPRESSED_COOKIE_BASE = 0x1C849302
 V1_COOKIE_BASE = 0x1C849301
@@ -55,15 +53,11 @@ _HEADER_LINE = re.compile(r"^#\[(?P<key>[^:\]]+):\s*(?P<value>.*?)\]?\s*$")
 _FORMAT_LINE = re.compile(r"^#\[Histogram log format version [\d.]+\]")
 
 
-def _counts_of(h: HdrHistogram) -> np.ndarray:
-    return np.frombuffer(h.counts, dtype=f"<i{h.word_size}")[: h.counts_len].astype(np.int64)
-
-
 def decode_v1_counts(payload: bytes) -> CountsHistogram:
     """Decode a V1 compressed histogram (``HISTggAA…``) into bucket counts."""
     if len(payload) < 8:
         raise ValueError("V1 histogram payload shorter than its 8-byte envelope")
-    cookie, deflated_length = struct.unpack(">ii", payload[:8])
+    cookie, deflated_length = struct.unpack(">ii", payload[:8])   # then the zlib bytes
     if cookie & _COOKIE_BASE_MASK != V1_COMPRESSED_COOKIE_BASE:
         raise ValueError(f"not a V1 compressed histogram (cookie {cookie:#x})")
     try:
@@ -72,6 +66,8 @@ def decode_v1_counts(payload: bytes) -> CountsHistogram:
         raise ValueError(f"V1 histogram payload does not inflate: {e}") from e
     if len(inner) < 40:
         raise ValueError("V1 histogram header shorter than 40 bytes")
+    # cookie, payload length, normalizing index offset, significant digits, lowest discernible
+    # value, highest trackable value, int-to-double ratio
     inner_cookie, payload_length, normalizing_offset, digits, lowest, _, _ = struct.unpack(
         ">iiiiqqd", inner[:40])
     if inner_cookie & _COOKIE_BASE_MASK != V1_COOKIE_BASE:
@@ -83,9 +79,8 @@ def decode_v1_counts(payload: bytes) -> CountsHistogram:
         raise ValueError("V1 histogram with a normalizing index offset (a DoubleHistogram) is "
                          "not supported")
     body = inner[40 : 40 + payload_length]
-    dtype = {2: ">i2", 4: ">i4", 8: ">i8"}[word_size]
     usable = len(body) - len(body) % word_size
-    counts = np.frombuffer(body[:usable], dtype=dtype).astype(np.int64)
+    counts = np.frombuffer(body[:usable], dtype=f">i{word_size}").astype(np.int64)
     if (counts < 0).any():
         raise ValueError("V1 histogram holds negative counts")
     return CountsHistogram(counts, lowest=int(lowest), significant_digits=int(digits),
@@ -124,7 +119,8 @@ def decode_histogram(encoded: str) -> CountsHistogram:
             h = _decode_v2(encoded.strip())
         except Exception as e:  # the package raises its own exception types
             raise ValueError(f"V2 histogram does not decode: {e}") from e
-        return CountsHistogram(_counts_of(h), lowest=int(h.lowest_trackable_value),
+        counts = np.frombuffer(h.counts, dtype=f"<i{h.word_size}")[: h.counts_len]
+        return CountsHistogram(counts.astype(np.int64), lowest=int(h.lowest_trackable_value),
                                significant_digits=int(h.significant_figures))
     if base == V0_COMPRESSED_COOKIE_BASE:
         raise ValueError("V0 histogram encoding (HdrHistogram before 2.1.0) is not supported")
@@ -137,7 +133,6 @@ class HdrLog:
 
     path: str
     metric: str
-    start_time_s: float  # epoch seconds
     intervals: pl.DataFrame  # start_s (epoch), length_s, interval_max_s, count
     histograms: list[CountsHistogram]  # one per interval row
     cut_line: str | None = None  # a last line without its newline (file cut): not read
@@ -165,19 +160,12 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         text, _, cut_line = text.rpartition("\n")
     known_header = False  # a line only an HdrHistogram log writer prints
     for line in text.splitlines():  # one line per status interval: small files
-        if line.startswith("#"):
-            # "#[Histogram log format version 1.3]" has no colon, so it is not a key: value line.
-            known_header = known_header or _FORMAT_LINE.match(line) is not None
-            m = _HEADER_LINE.match(line)
-            if m:
-                header[m.group("key").strip()] = m.group("value")
-                known_header = known_header or m.group("key").strip() in (
-                    "StartTime", "BaseTime", "Logging for")
-            continue
-        if line.startswith('"StartTimestamp"'):
+        if _FORMAT_LINE.match(line) or line.startswith('"StartTimestamp"'):
             known_header = True
             continue
-        if not line.strip():
+        if m := _HEADER_LINE.match(line):
+            header[m.group("key").strip()] = m.group("value")
+        if line.startswith("#") or not line.strip():
             continue
         parts = line.split(",")
         # Tagged lines ("Tag=...,start,length,max,payload") have 5 fields.
@@ -186,44 +174,41 @@ def read_hdr_log(path: Path | str, metric: str | None = None) -> HdrLog:
         if len(parts) != 4:
             raise UnreadableInput(path, f"line {line[:60]!r} is not start,length,max,histogram")
         rows.append(parts)
+    known_header = known_header or bool(header.keys() & {"StartTime", "BaseTime", "Logging for"})
     if not rows and not known_header and cut_line is None:
         # A log with its header only (a client that stopped before its first status tick)
         # is a log of no intervals; an empty file or other text is not a log at all.
         raise UnreadableInput(path, "is empty" if not text.strip() else
                               "is not an HdrHistogram interval log (no log header, no intervals)")
-
-    def _epoch(key: str) -> float | None:
-        v = header.get(key)
-        if v is None:
-            return None
-        try:
-            return float(v.split()[0])
-        except ValueError:
-            return None
-
-    base = _epoch("BaseTime")
-    start = _epoch("StartTime")
-    histograms = []
-    starts, lengths, maxes = [], [], []
+    base = _epoch(header.get("BaseTime"))
+    start = _epoch(header.get("StartTime"))
+    histograms, times = [], []
     for i, (s, length, mx, payload) in enumerate(rows):
         try:
             histograms.append(decode_histogram(payload))
-            starts.append(float(s))
-            lengths.append(float(length))
-            maxes.append(float(mx))
+            times.append((float(s), float(length), float(mx)))
         except ValueError as e:
             raise UnreadableInput(path, f"interval {i + 1}: {e}") from e
-    offset = base if base is not None else (start or 0.0)
-    starts_abs = np.array(starts, dtype=float)
-    if len(starts_abs) and starts_abs.max() < 1e9:  # relative timestamps
-        starts_abs = starts_abs + offset
-    intervals = pl.DataFrame({"start_s": starts_abs, "length_s": lengths, "interval_max_s": maxes,
+    starts, lengths, maxes = np.array(times, dtype=float).reshape(-1, 3).T
+    if len(starts) and starts.max() < 1e9:  # relative timestamps
+        starts = starts + (base if base is not None else (start or 0.0))
+    intervals = pl.DataFrame({"start_s": starts, "length_s": lengths, "interval_max_s": maxes,
                               "count": [h.total_count for h in histograms]},
                              schema={"start_s": pl.Float64, "length_s": pl.Float64,
                                      "interval_max_s": pl.Float64, "count": pl.Int64})
     name = metric or header.get("Logging for") or _metric_from_filename(path)
-    return HdrLog(str(path), name, float(start or (starts_abs[0] if len(starts_abs) else 0.0)),
-                  intervals, histograms, cut_line, _utc_offset(header.get("StartTime", ""), start))
+    return HdrLog(str(path), name, intervals, histograms, cut_line,
+                  _utc_offset(header.get("StartTime", ""), start))
+
+
+def _epoch(value: str | None) -> float | None:
+    """A header's ``1795385515.017 (seconds since epoch), ...`` → its seconds; None if none."""
+    if value is None:
+        return None
+    try:
+        return float(value.split()[0])
+    except ValueError:
+        return None
 
 
 def _utc_offset(value: str, start: float | None) -> float | None:
@@ -243,7 +228,7 @@ def _utc_offset(value: str, start: float | None) -> float | None:
 
 def _metric_from_filename(path: Path) -> str:
     """``client-0-READ-FAILED.hdr`` → ``READ-FAILED``."""
-    m = re.match(r"^client-\d+-(?P<metric>.+)\.hdr$", path.name)
+    m = HDR_FILE.match(path.name)
     return m.group("metric") if m else path.stem
 
 

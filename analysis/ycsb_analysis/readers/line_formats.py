@@ -1,22 +1,12 @@
-"""The line formats of YCSB 0.17's output, one definition each.
+"""The line formats of YCSB 0.17's output, one definition each (examples of status lines:
+:mod:`.status`; of the final report: :mod:`.final_report`).
 
-The readers run these patterns over whole columns of lines (polars); the scenario runner, the
-bench scripts and ``scripts/check-list-appends`` match single lines with them as they come
-(Python's ``re``, through the functions at the end: both engines read the patterns alike).
-Standard library only, so that the runner imports it at its start without loading polars
-or numpy (``scripts/tests/test_scripts_warmup.py`` checks that).
-
-Status lines (``-s``, on stderr; :mod:`.status` reads them)::
-
-    2020-01-18 14:41:53:180 315 sec: 10000000 operations; 21589.1 current ops/sec; [INSERT:
-    Count=119551, Max=174463, Min=273, Avg=2582.71, 90=3491, 99=16767, ...]
-
-Until the first operation YCSB prints no throughput (``1 sec: 0 operations; est completion
-in ...``), and the bench harness's raw loop prints the prefix alone (``<time> 2 sec: 4100
-operations;``). The final report (stdout; :mod:`.final_report`)::
-
-    [OVERALL], Throughput(ops/sec), 31691.803548848162
-    [INSERT], Return=OK, 10000000
+The readers run these patterns over whole columns of lines (polars); the scenario runner
+(ycsbpack/phases/warmup.py, objective_watch.py), the bench scripts and
+``scripts/check-list-appends`` match single lines with them as they come (Python's ``re``,
+through the functions at the end: both engines read the patterns alike). Standard library
+only, so that the runner imports it at its start without loading polars or numpy
+(``scripts/tests/test_scripts_warmup.py`` checks that).
 """
 
 from __future__ import annotations
@@ -28,12 +18,14 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 # --- status lines ---
 # The head of an entry: label (`-l`, glued to the date), time, elapsed seconds and operations
-# so far; the raw loop of bench-harness prints this much and no more.
+# so far; the raw loop of bench-harness prints this much and no more (`<time> 2 sec: 4100
+# operations;`).
 STATUS_PREFIX = (
     r"^(?P<label>.*?)(?P<time>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}) "
     r"(?P<elapsed_s>\d+) sec: (?P<operations>\d+) operations;"
 )
-# The interval's throughput, once there are operations (`∞` for an interval of 0 ms).
+# The interval's throughput, once there are operations (before, YCSB prints `1 sec: 0
+# operations; est completion in ...`; `∞` for an interval of 0 ms).
 CURRENT_THROUGHPUT = r" (?P<current_ops_per_s>\S+) current ops/sec;"
 # The head of an entry with operations, up to its current throughput; after it (and one space),
 # `est completion in ...` while YCSB can estimate it ("0 second", "3 minutes", "1 hours 2
@@ -85,10 +77,8 @@ _REPORT_LINE = re.compile(REPORT_LINE)
 
 
 def ycsb_number(text: str) -> Optional[float]:
-    """A number as YCSB prints it: the JVM locale's decimal comma (``841,93``; YCSB's
-    DecimalFormat("#.##") prints no grouping separator, so a comma is always the decimal mark),
-    ``∞``; None for ``NaN`` and anything else (missing). The same rule as
-    :func:`.final_report.number`."""
+    """A number as YCSB prints it, by the rule of :func:`.final_report.number` (a decimal
+    comma, ``∞``); None for ``NaN`` and anything else (missing)."""
     try:
         value = float(text.strip().replace(",", ".").replace("∞", "inf"))
     except ValueError:

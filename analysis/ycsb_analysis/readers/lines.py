@@ -17,7 +17,7 @@ logs (HBase's ``INFO zookeeper.ZooKeeper`` lines, for instance). Each shape is d
 
 from __future__ import annotations
 
-import codecs
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,10 +32,8 @@ from .line_formats import (
     YCSB_MESSAGE,
 )
 
-LINE_KINDS = (
-    "report", "timeseries", "status", "status_continuation", "raw_datapoint", "ycsb_message",
-    "blank", "unknown",
-)
+LINE_KINDS = ("report", "timeseries", "status", "status_continuation", "raw_datapoint",
+              "ycsb_message", "blank", "unknown")
 
 # A big file is read in blocks of about this many bytes of whole lines: memory holds one
 # block's lines, not the file's.
@@ -78,16 +76,9 @@ def utf8_blocks(path: Path, encoding: str, block_bytes: int = BLOCK_BYTES) -> It
     file ends)."""
     with path.open("rb") as f:
         if encoding not in ("utf-8", "utf-8-sig"):
-            decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-            rest = ""
-            while data := f.read(block_bytes):
-                text = rest + decoder.decode(data)
-                cut = text.rfind("\n") + 1
-                rest = text[cut:]
-                if cut:
-                    yield text[:cut].encode("utf-8")
-            if rest := rest + decoder.decode(b"", final=True):
-                yield rest.encode("utf-8")
+            text = io.TextIOWrapper(f, encoding=encoding, errors="replace", newline="\n")
+            while data := text.read(block_bytes):
+                yield (data + text.readline()).encode("utf-8")
             return
         if encoding == "utf-8-sig":
             f.read(3)
@@ -117,15 +108,14 @@ def withhold_cut_line(blocks: Iterator[bytes], cut: list[str]) -> Iterator[bytes
 
 
 def lines_of(block: bytes, first_line: int) -> pl.DataFrame:
-    """``line`` (its number in the file, from ``first_line``) and ``text`` of a block's lines
-    (undecodable bytes replaced)."""
+    """``line`` (its number in the file, from ``first_line``) and ``text`` of a block's lines."""
     try:
         frame = pl.scan_lines(block, name="text").collect()
     except pl.exceptions.ComputeError:   # not valid UTF-8
-        frame = pl.scan_lines(block.decode("utf-8", errors="replace").encode(), name="text")
-        frame = frame.collect()
-    frame = frame.with_row_index("line", offset=first_line)
-    frame = frame.with_columns(pl.col("line").cast(pl.Int64))
+        text = block.decode("utf-8", errors="replace").encode()
+        frame = pl.scan_lines(text, name="text").collect()
+    frame = frame.with_row_index("line", offset=first_line).with_columns(
+        pl.col("line").cast(pl.Int64))
     if b"\r" in block:   # (Windows line ends: the \r of each)
         frame = frame.with_columns(pl.col("text").str.strip_suffix("\r"))
     return frame

@@ -100,21 +100,17 @@ class _TextReader:
         self.measurements.append(meas)
 
     def _find_starts(self, others: pl.DataFrame) -> None:
-        rep = others.filter(pl.col("kind") == "report")
-        ts = others.filter(pl.col("kind") == "timeseries")
-        if rep.height:
-            self.report.append(final_report.report_rows(rep.select("line", "text")))
-        if ts.height:
-            self.timeseries.append(final_report.timeseries_rows(ts.select("line", "text")))
-        metrics = pl.concat([
-            f.select("line", "metric") for f in (self.report[-1] if rep.height else None,
-                                                 self.timeseries[-1] if ts.height else None)
-            if f is not None
-        ]).sort("line") if rep.height or ts.height else None
-        if metrics is None:
+        found = []
+        for kind, rows, frames in (("report", final_report.report_rows, self.report),
+                                   ("timeseries", final_report.timeseries_rows, self.timeseries)):
+            lines = others.filter(pl.col("kind") == kind)
+            if lines.height:
+                frames.append(rows(lines.select("line", "text")))
+                found.append(frames[-1].select("line", "metric"))
+        if not found:
             return
-        overall = (metrics["metric"] == "OVERALL").to_list()
-        for line, is_overall in zip(metrics["line"].to_list(), overall):
+        for line, metric in pl.concat(found).sort("line").rows():
+            is_overall = metric == "OVERALL"
             if (is_overall and not self.after_overall) or not self.seen_report:
                 self.starts.append(line)
             self.after_overall, self.seen_report = is_overall, True
@@ -144,6 +140,7 @@ class _TextReader:
 
         report = of_lines(self.report, report=True)
         timeseries = of_lines(self.timeseries, report=True)
+        rows = pl.concat(self.raw_rows) if self.raw_rows else None
         kinds = of_lines(self.kinds, report=False)
         if kinds is not None:   # (report lines belong to the output begun at or before them)
             is_report = pl.col("kind").is_in(["report", "timeseries"])
@@ -154,30 +151,27 @@ class _TextReader:
         if entries is not None:   # YCSB's repeated last line: read once
             repeat = pl.struct("fingerprint_1", "fingerprint_2").is_first_distinct()
             entries = entries.filter(repeat)
-        measurements = pl.concat(self.measurements, how="diagonal") if self.measurements else None
-        rows = pl.concat(self.raw_rows) if self.raw_rows else None
+        measurements = (pl.concat(self.measurements, how="diagonal") if self.measurements
+                        else pl.DataFrame(schema=status.EMPTY_MEASUREMENTS))
         summaries = self.summary.intervals(n)
         outputs = []
         for o in range(n):
-            counts = {k: 0 for k in LINE_KINDS}
+            counts = dict.fromkeys(LINE_KINDS, 0)
             if kinds is not None:
-                for kind, c in kinds.filter(pl.col("output") == o)["kind"].value_counts().rows():
-                    counts[kind] = c
+                counts.update(kinds.filter(pl.col("output") == o)["kind"].value_counts().rows())
             total_raw = sum(c for out, c in self.raw_counts.items() if min(out, n - 1) == o)
             counts["raw_datapoint"] = total_raw
-            mine = entries.filter(pl.col("output") == o) if entries is not None else None
+            mine = (entries.filter(pl.col("output") == o) if entries is not None
+                    else pl.DataFrame(schema=status.EMPTY_ENTRIES))
             outputs.append(ParsedOutput(
                 source=self.source if n == 1 else f"{self.source}#{o + 1}",
-                report=_report_frame(report, o),
-                status_entries=status.entries_frame(mine) if mine is not None and mine.height
+                report=_frame_of(report, o, n, final_report.REPORT_SCHEMA),
+                status_entries=status.entries_frame(mine) if mine.height
                 else pl.DataFrame(schema=status.EMPTY_ENTRIES),
-                status_measurements=status.measurements_frame(
-                    measurements.join(mine.select("entry"), on="entry", how="semi",
-                                      maintain_order="left"), mine)
-                if mine is not None and mine.height and measurements is not None
-                else pl.DataFrame(schema=status.EMPTY_MEASUREMENTS),
-                timeseries=_timeseries_frame(timeseries, o),
-                raw_datapoints=_raw_frame(rows, o, n),
+                status_measurements=status.measurements_frame(measurements.join(
+                    mine.select("entry"), on="entry", how="semi", maintain_order="left"), mine),
+                timeseries=_frame_of(timeseries, o, n, TIMESERIES_SCHEMA),
+                raw_datapoints=_frame_of(rows, o, n, raw.SCHEMA),
                 line_counts=counts,
                 raw_summary=summaries[o],
                 raw_total=total_raw,
@@ -186,22 +180,11 @@ class _TextReader:
         return outputs
 
 
-def _report_frame(report: pl.DataFrame | None, output: int) -> pl.DataFrame:
-    if report is None:
-        return pl.DataFrame(schema=final_report.REPORT_SCHEMA)
-    return report.filter(pl.col("output") == output).select("metric", "measurement", "value")
-
-
-def _timeseries_frame(timeseries: pl.DataFrame | None, output: int) -> pl.DataFrame:
-    if timeseries is None:
-        return pl.DataFrame(schema=TIMESERIES_SCHEMA)
-    return timeseries.filter(pl.col("output") == output).select(*TIMESERIES_SCHEMA)
-
-
-def _raw_frame(rows: pl.DataFrame | None, output: int, n: int) -> pl.DataFrame:
+def _frame_of(rows: pl.DataFrame | None, output: int, n: int, schema: dict) -> pl.DataFrame:
+    """The rows of ``output`` (of ``n``: rows after the last output belong to it)."""
     if rows is None:
-        return pl.DataFrame(schema=raw.SCHEMA)
-    return rows.filter(pl.col("output").clip(upper_bound=n - 1) == output).select(*raw.SCHEMA)
+        return pl.DataFrame(schema=schema)
+    return rows.filter(pl.col("output").clip(upper_bound=n - 1) == output).select(*schema)
 
 
 def _read_blocks(make_blocks: Callable[[], Iterator[bytes]], source: str,
@@ -214,12 +197,11 @@ def _read_blocks(make_blocks: Callable[[], Iterator[bytes]], source: str,
         blocks = make_blocks()
         block = next(blocks, b"")
         try:
-            while True:
-                following = next(blocks, None)
-                reader.feed(block, last=following is None)
-                if following is None:
-                    return reader.outputs()
+            for following in blocks:
+                reader.feed(block, last=False)
                 block = following
+            reader.feed(block, last=True)
+            return reader.outputs()
         except raw.NotExact:
             if not close:
                 raise
@@ -267,9 +249,8 @@ def parse_file(path: Path | str, block_bytes: int = BLOCK_BYTES,
         block = final_report.block_of_line(cut[0])
         if block is not None:
             # The block the cut line belongs to lost that line (and whatever followed it).
-            last.incomplete_blocks = [
-                b for b in last.incomplete_blocks if not b.startswith(f"[{block}] ")
-            ]
+            last.incomplete_blocks = [b for b in last.incomplete_blocks
+                                      if not b.startswith(f"[{block}] ")]
             last.incomplete_blocks.append(f"[{block}] cut at {cut[0].strip()!r}")
     return outputs
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import polars as pl
 
@@ -41,6 +42,11 @@ class ParsedOutput:
         return int(self.line_counts.get("unknown", 0))
 
     @property
+    def file_names(self) -> str:
+        """The source files' names without their directories: ``client-0.out + client-0.err``."""
+        return " + ".join(Path(part).name for part in self.source.split(" + "))
+
+    @property
     def has_report(self) -> bool:
         return self.report.height > 0
 
@@ -73,9 +79,8 @@ class ParsedOutput:
             shift = int(self.status_entries["entry"].max()) + 1
             entries_b = entries_b.with_columns(pl.col("entry") + shift)
             meas_b = meas_b.with_columns(pl.col("entry") + shift)
-        counts = dict(self.line_counts)
-        for k, v in other.line_counts.items():
-            counts[k] = counts.get(k, 0) + v
+        counts = {k: self.line_counts.get(k, 0) + other.line_counts.get(k, 0)
+                  for k in self.line_counts | other.line_counts}
         return ParsedOutput(
             source=f"{self.source} + {other.source}",
             report=cat(self.report, other.report),

@@ -191,14 +191,10 @@ class RawSummary:
             if rows is None or not mine:
                 out.append(pl.DataFrame(schema=SUMMARY_SCHEMA))
                 continue
-            table = (
-                rows.filter(pl.col("series").is_in(list(mine)))
-                .sort("series", "interval_start_ms")
-                .with_columns(pl.col("series").replace_strict(mine, return_dtype=pl.String)
-                              .alias("metric"))
-                .select(COLUMNS)
-            )
-            out.append(table)
+            metric = pl.col("series").replace_strict(mine, return_dtype=pl.String)
+            out.append(rows.filter(pl.col("series").is_in(list(mine)))
+                       .sort("series", "interval_start_ms").with_columns(metric=metric)
+                       .select(COLUMNS))
         return out
 
     def negative_in(self, output: int, last: bool) -> int:

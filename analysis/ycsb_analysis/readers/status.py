@@ -12,11 +12,8 @@ A real entry with the default ``hdrhistogram`` type (stderr, trailing space kept
 one entry over several physical lines (``[BucketREAD AverageLatency(us)=671.39] …`` on the
 next). Numbers follow the JVM locale (``Avg=841,93``), the first interval may say ``∞ current
 ops/sec``, an empty interval says ``Min=9223372036854775807, Avg=NaN``, a ``-l label`` is
-glued to the date, and the last entry is often printed twice (it is read once).
-
-The patterns are defined once, in :mod:`.line_formats`, with the other YCSB line formats: the
-classifier (lines.py) and the scenario runner, which matches single lines as they come
-(ycsbpack/phases/warmup.py, objective_watch.py), use them too.
+glued to the date, and the last entry is often printed twice (it is read once). The patterns:
+:mod:`.line_formats`.
 """
 
 from __future__ import annotations
@@ -24,21 +21,14 @@ from __future__ import annotations
 import polars as pl
 
 from .final_report import latency, metric_parts, number, percentile_columns
-from .line_formats import (
-    EST_MARKER,
-    ESTIMATE_END,
-    PERCENTILE_PAIR,
-    STATUS_HEAD,
-    STATUS_MEASUREMENT,
-)
+from .line_formats import EST_MARKER, ESTIMATE_END, PERCENTILE_PAIR, STATUS_HEAD, STATUS_MEASUREMENT
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S:%3f"
-ENTRY_COLUMNS = ["entry", "label", "time", "elapsed_s", "operations", "current_ops_per_s",
-                 "est_completion"]
 TEXT_COLUMNS = ["metric", "operation", "structure", "format"]
 EMPTY_ENTRIES = {"entry": pl.Int64, "label": pl.String, "time": pl.Datetime("ms"),
                  "elapsed_s": pl.Float64, "operations": pl.Float64,
                  "current_ops_per_s": pl.Float64, "est_completion": pl.String}
+ENTRY_COLUMNS = list(EMPTY_ENTRIES)
 EMPTY_MEASUREMENTS = {"entry": pl.Int64, "metric": pl.Categorical, "count": pl.Float64}
 
 
@@ -126,8 +116,7 @@ def entries_frame(entries: pl.DataFrame) -> pl.DataFrame:
 
 def measurements_frame(rows: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
     """The measurement rows with each metric name's parts and their entry's ``time`` and
-    ``elapsed_s``: ``entry, time, elapsed_s, metric, operation, failed, intended, structure,
-    format, count, …``, percentiles in rising order; text columns as Categoricals."""
+    ``elapsed_s``; text columns as Categoricals."""
     if not rows.height:
         return pl.DataFrame(schema=EMPTY_MEASUREMENTS)
     parts = metric_parts(rows["metric"].unique(maintain_order=True))
