@@ -77,29 +77,24 @@ def _parser() -> argparse.ArgumentParser:
                    "current/baseline then includes the spread between sessions. Without it a "
                    "difference between the two sessions' trials is 'within-session only': it "
                    "may be the sessions'")
-    p.add_argument(
-        "--batchsize", action="append", default=[], metavar="[LABEL=]N",
-        help="records per operation for plain files, for all of them (N) or for the file "
-        "given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the seed's HBase "
-        "batches; phases of a results directory take it from metadata.json",
-    )
-    p.add_argument(
-        "--skip", type=float, metavar="SECONDS",
-        help="figures over everything after the first SECONDS of each phase, instead of "
-        "the steady window found by the trend rule (or the part after the runner's "
-        "warm-up)",
-    )
+    p.add_argument("--batchsize", action="append", default=[], metavar="[LABEL=]N",
+                   help="records per operation for plain files, for all of them (N) or for the "
+                   "file given as LABEL=PATH (LABEL=N; repeatable), e.g. hbase=100 for the "
+                   "seed's HBase batches; phases of a results directory take it from "
+                   "metadata.json")
+    p.add_argument("--skip", type=float, metavar="SECONDS",
+                   help="figures over everything after the first SECONDS of each phase, instead "
+                   "of the steady window found by the trend rule (or the part after the "
+                   "runner's warm-up)")
     p.add_argument("--expected-difference", action="append", default=[], metavar="PATTERN",
                    help="a difference between a comparison's sides that you meant to make (a "
                    "glob on the fact, e.g. 'server setting compaction_*' or 'client library "
                    "netty-*'): named as expected, not marked 'not like for like' on the verdict")
     p.add_argument("--title", default="YCSB results", help="report title")
-    p.add_argument(
-        "--raw-rows",
-        action="store_true",
-        help="with more than 250,000 raw datapoints in a file, also write every one of them "
-        "(raw-datapoints.csv.gz); they are always summed up per second in raw-intervals.csv",
-    )
+    p.add_argument("--raw-rows", action="store_true",
+                   help="with more than 250,000 raw datapoints in a file, also write every one "
+                   "of them (raw-datapoints.csv.gz); they are always summed up per second in "
+                   "raw-intervals.csv")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
@@ -128,6 +123,7 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     """Write every parsed figure as CSV and JSON; return the files written. What is written
     only in summed-up form is said in ``notes``."""
     written = []
+    notes = [] if notes is None else notes   # (without the caller's list: said to nobody)
     figures, operations, returns, records, status = [], [], [], [], []
     clients, series, raw, raw_summed = [], [], [], []
     n_raw = 0
@@ -176,31 +172,22 @@ def export_figures(out: Path, runs: list[Run], merged: dict[str, MergedRun],
     if kept and (n_raw <= MAX_PLAIN_ROWS or raw_rows):  # one row per operation: CSV only
         rows = [labelled(rd, run=label, client=client) for label, client, rd in raw]
         dump(rows, "raw-datapoints", json_too=False, gzip=n_raw > MAX_PLAIN_ROWS)
-    elif notes is not None:
-        notes.append(
-            f"{n_raw:,} raw datapoints are in raw-intervals.csv summed up per "
-            f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report --raw-rows "
-            "also writes every row (raw-datapoints.csv.gz)"
-        )
+    else:
+        notes.append(f"{n_raw:,} raw datapoints are in raw-intervals.csv summed up per "
+                     f"{INTERVAL_MS // 1000} s (count, min, mean, percentiles, max); ycsb-report "
+                     "--raw-rows also writes every row (raw-datapoints.csv.gz)")
     n_status = sum(len(f) for f in status)
     if n_status > MAX_PLAIN_ROWS:   # a long run's status log: Parquet
         first = ["run", "client"]
         write_parquet([f.select(*first, pl.exclude(first)) for f in status],
                       out / STATUS_PARQUET)
         written.append(out / STATUS_PARQUET)
-        if notes is not None:
-            notes.append(
-                f"{n_status:,} per-interval status figures are in {STATUS_PARQUET} (Parquet, "
-                f"zstd; too many rows for a CSV file): read it with "
-                f"polars.read_parquet('{STATUS_PARQUET}'), the columns of status.csv"
-            )
+        notes.append(f"{n_status:,} per-interval status figures are in {STATUS_PARQUET} (Parquet, "
+                     f"zstd; too many rows for a CSV file): read it with "
+                     f"polars.read_parquet('{STATUS_PARQUET}'), the columns of status.csv")
     else:
         dump(status, "status", json_too=False)
-    if summary.height:
-        summary = summary.drop(WINDOW_KIND, strict=False)  # its `window` says it
-        write_csv(summary, out / "summary.csv")
-        write_json(summary, out / "summary.json")
-        written += [out / "summary.csv", out / "summary.json"]
+    dump([summary.drop(WINDOW_KIND, strict=False)], "summary")  # (its `window` says the kind)
     return written
 
 
@@ -378,11 +365,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ycsb-report: {what}: {item}", file=sys.stderr)
     print(f"wrote {outcome.report}")
     if not outcome.complete:
-        print(
-            f"ycsb-report: the report covers what could be used; exit status {EXIT_INCOMPLETE} "
-            f"({len(outcome.skipped)} input(s) skipped, {len(outcome.unused)} incomplete part(s))",
-            file=sys.stderr,
-        )
+        print(f"ycsb-report: the report covers what could be used; exit status {EXIT_INCOMPLETE} "
+              f"({len(outcome.skipped)} input(s) skipped, {len(outcome.unused)} incomplete "
+              "part(s))", file=sys.stderr)
         return EXIT_INCOMPLETE
     return EXIT_COMPLETE
 

@@ -94,15 +94,10 @@ def _table(df: pl.DataFrame, text_columns: tuple[str, ...] = ()) -> str:
         return '<p class="note">(none)</p>'
     # (a missing figure reads "–", missing text nothing)
     rows = df.with_columns(pl.col(pl.Float64).fill_null(math.nan)).iter_rows(named=True)
-    head = "".join(
-        f'<th class="{"text" if c in text_columns else ""}">{html.escape(column_title(str(c)))}</th>'
-        for c in df.columns
-    )
-    body = "".join(
-        "<tr>" + "".join(f'<td class="{"text" if c in text_columns else ""}">{_fmt(row[c])}</td>'
-                         for c in df.columns) + "</tr>"
-        for row in rows
-    )
+    cls = {c: "text" if c in text_columns else "" for c in df.columns}
+    head = "".join(f'<th class="{cls[c]}">{html.escape(column_title(str(c)))}</th>' for c in df.columns)
+    body = "".join("<tr>" + "".join(f'<td class="{cls[c]}">{_fmt(row[c])}</td>' for c in df.columns)
+                   + "</tr>" for row in rows)
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
@@ -153,18 +148,15 @@ def _run_section(run: Run, merged: MergedRun) -> str:
                   ["property", "value"])
     command = run.metadata.get("command")
     overall = merged.overall
-    problems = ""
-    if run.unused:
-        problems = ('<div class="problems"><strong>Not used or incomplete:</strong>'
-                    + _list(run.unused) + "</div>")
+    problems = ('<div class="problems"><strong>Not used or incomplete:</strong>'
+                + _list(run.unused) + "</div>") if run.unused else ""
     warn = _list(run.warnings, "flag") if run.warnings else ""
-    skipped = run.skipped_lines
     intended = merged.operations.height > 0 and merged.operations["intended"].any()
     per_client = client_figures(run)
     latencies = client_latencies(run)
     many = len(run.clients) > 1
-    skipped_text = (f"{skipped} line(s) that are not YCSB output (a binding's log lines, say) "
-                    "skipped." if skipped else "")
+    skipped_text = (f"{run.skipped_lines} line(s) that are not YCSB output (a binding's log "
+                    "lines, say) skipped." if run.skipped_lines else "")
     return f"""
 <section id="{_anchor(label)}">
 <h2>{html.escape(label)}{' — partial' if run.partial else ''}</h2>
@@ -199,18 +191,16 @@ def _comparison_html(table: pl.DataFrame) -> str:
         good = (ch > 0) == (r["better_when"] == "higher")
         cls = "" if (math.isnan(ch) or abs(ch) < 0.5 or r.get("significant") is False) else \
             ("better" if good else "worse")
-        rows.append(f'<tr><td class="text">{html.escape(r["scenario"])}</td>'
-                    f'<td class="text">{html.escape(r["phase"])}</td><td class="text">'
-                    f'{html.escape(r["database"])}</td><td class="text">{html.escape(r["figure"])}'
-                    + (" (primary)" if str(r.get("primary")) == "True" else "") + '</td>'
-                    f'<td>{_fmt(r["baseline"])}</td><td>{_fmt(r["current"])}</td>'
+        figure = r["figure"] + (" (primary)" if str(r.get("primary")) == "True" else "")
+        rows.append("<tr>" + "".join(f'<td class="text">{html.escape(t)}</td>'
+                                     for t in (r["scenario"], r["phase"], r["database"], figure))
+                    + f'<td>{_fmt(r["baseline"])}</td><td>{_fmt(r["current"])}</td>'
                     f'<td class="{cls}">{"–" if math.isnan(ch) else f"{ch:+.1f} %"}</td>'
-                    + f'<td class="text">{html.escape(r["verdict"])}</td>'
-                    + '</tr>')
+                    f'<td class="text">{html.escape(r["verdict"])}</td></tr>')
     return ('<table><thead><tr><th class="text">scenario</th><th class="text">phase</th>'
             '<th class="text">database</th><th class="text">figure</th><th>baseline</th><th>current</th><th>change</th>'
-            + '<th class="text">verdict (95% CI of the ratio)</th>'
-            + '</tr></thead><tbody>' + "".join(rows) + "</tbody></table>")
+            '<th class="text">verdict (95% CI of the ratio)</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table>")
 
 
 def _files_html(files: list[Path], report_dir: Path) -> str:
@@ -267,22 +257,17 @@ def write_report(path: Path, runs: list[Run], merged: dict[str, MergedRun], summ
     overview = summary.select(c for c in cols if c in summary.columns)
     rules = frame([{"figure": k, "how clients are merged": v} for k, v in MERGE_RULES.items()])
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    comparison_part = ""
-    if comparison is not None:
-        base_notes = [n for n in notes if "baseline" in n]
-        comparison_part = (
-            f'<h2 id="comparison">Comparison with the baseline</h2>{_comparison_html(comparison)}'
-            + (_list(base_notes, "note") if base_notes else ""))
-    problems = ""
-    if skipped or unused:
-        problems = (
-            '<div class="problems" id="not-used"><h2>Not used or incomplete</h2>'
-            + (f"<p>{len(skipped)} input(s) skipped:</p>" + _list([str(s) for s in skipped])
-               if skipped else "")
-            + (f"<p>{len(unused)} incomplete part(s) of the runs below:</p>" + _list(unused)
-               if unused else "")
-            + "<p>The report covers everything else.</p></div>"
-        )
+    base_notes = [n for n in notes if "baseline" in n]
+    comparison_part = "" if comparison is None else (
+        f'<h2 id="comparison">Comparison with the baseline</h2>{_comparison_html(comparison)}'
+        + (_list(base_notes, "note") if base_notes else ""))
+    problems = "" if not (skipped or unused) else (
+        '<div class="problems" id="not-used"><h2>Not used or incomplete</h2>'
+        + (f"<p>{len(skipped)} input(s) skipped:</p>" + _list([str(s) for s in skipped])
+           if skipped else "")
+        + (f"<p>{len(unused)} incomplete part(s) of the runs below:</p>" + _list(unused)
+           if unused else "")
+        + "<p>The report covers everything else.</p></div>")
     flagged = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     other_notes = [n for n in notes if "baseline" not in n]
     doc = f"""<!DOCTYPE html>

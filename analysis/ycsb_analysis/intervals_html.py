@@ -114,11 +114,8 @@ def sections(agg: list[dict], db_verdicts: pl.DataFrame) -> str:
         )
     unsteady = [str(r["run"]) for r in agg if not r["steady"]]
     if unsteady:
-        notes.append(
-            "No steady state in: "
-            + html.escape(", ".join(unsteady))
-            + " (see the window column): their figures average a trend and get no verdict."
-        )
+        notes.append(f"No steady state in: {html.escape(', '.join(unsteady))} (see the window "
+                     "column): their figures average a trend and get no verdict.")
     out = [
         '<h2 id="intervals">Figures with 95% confidence intervals</h2>'
         f'<p class="note">{METHOD}</p>',

@@ -13,8 +13,7 @@ from .intervals_html import html_table
 
 
 def capacity_section(steps: pl.DataFrame, found: pl.DataFrame, verdicts: pl.DataFrame) -> str:
-    """The Capacity section: each trial's capacity (capacity.capacities), the verdicts
-    (capacity.capacity_verdicts), each step (capacity.steps_table)."""
+    """The Capacity section: the tables of capacity.capacities, capacity_verdicts, steps_table."""
     if steps.is_empty():
         return ""
     per_step = steps.with_columns(
@@ -39,8 +38,7 @@ def capacity_section(steps: pl.DataFrame, found: pl.DataFrame, verdicts: pl.Data
 
 
 def faults_section(table: pl.DataFrame, lines: list[str]) -> str:
-    """The "Faults across repeats" section: one sentence per fault, episode and database, and
-    the table (faults.across_repeats)."""
+    """The "Faults across repeats" section: a sentence per fault, episode and database; a table."""
     if not lines:
         return ""
     items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)

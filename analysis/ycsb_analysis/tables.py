@@ -70,19 +70,15 @@ def as_written(frame: pl.DataFrame) -> pl.DataFrame:
 
 def write_csv(df: pl.DataFrame, path: Path, compressed: bool = False) -> None:
     """``df`` as CSV (gzipped at its fastest level when ``compressed``: ~10× smaller)."""
-    written = as_written(df)
-    if not compressed:
-        written.write_csv(path, datetime_format=DATETIME_FORMAT)
-        return
-    with gzip.open(path, "wb", compresslevel=1) as f:
-        written.write_csv(f, datetime_format=DATETIME_FORMAT)
+    with gzip.open(path, "wb", compresslevel=1) if compressed else open(path, "wb") as f:
+        as_written(df).write_csv(f, datetime_format=DATETIME_FORMAT)
 
 
 def write_parquet(frames: list[pl.DataFrame], path: Path) -> None:
     """The frames, one after the other (a column one lacks is missing there), as Parquet
     (zstd): a long run's status figures at ~1/50 of their log."""
-    joined = pl.concat(frames, how="diagonal_relaxed")
-    joined.write_parquet(path, compression="zstd", compression_level=1)
+    pl.concat(frames, how="diagonal_relaxed").write_parquet(path, compression="zstd",
+                                                            compression_level=1)
 
 
 def _json_value(v):
@@ -92,8 +88,7 @@ def _json_value(v):
 
 
 def write_json(df: pl.DataFrame, path: Path) -> None:
-    """``df`` as a JSON array of one object per row (the CSV file's figures, for a script; a
-    missing figure null)."""
+    """``df`` as a JSON array of one object per row (a missing figure null)."""
     rows = df.with_columns(pl.col(c).fill_nan(None)
                            for c, t in df.schema.items() if t.is_float()).to_dicts()
     path.write_text(json.dumps(rows, indent=1, default=_json_value))

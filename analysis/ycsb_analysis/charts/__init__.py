@@ -19,19 +19,9 @@ from .percentiles import percentile_curves
 from .servers import servers_charts
 from .sweeps import client_scaling, find_knee, thread_sweep
 
-ALL_CHARTS = (
-    throughput_over_time,
-    latency_over_time,
-    measured_latency_over_time,
-    percentile_curves,
-    thread_sweep,
-    client_scaling,
-    database_comparison,
-    errors_over_time,
-    fault_timelines,
-    capacity_charts,
-    servers_charts,
-)
+ALL_CHARTS = (throughput_over_time, latency_over_time, measured_latency_over_time,
+              percentile_curves, thread_sweep, client_scaling, database_comparison,
+              errors_over_time, fault_timelines, capacity_charts, servers_charts)
 
 __all__ = ["Chart", "ALL_CHARTS", "throughput_over_time", "latency_over_time",
            "measured_latency_over_time", "percentile_curves", "thread_sweep", "client_scaling",

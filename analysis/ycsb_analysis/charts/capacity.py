@@ -15,7 +15,7 @@ from ..model import Run
 from ..sides import color, side_of
 from ..tables import by_key
 from ..verdicts import known
-from .common import Chart, column, new_figure, save, slug
+from .common import Chart, column, interval_bars, new_figure, save, slug
 
 LINES = (("intended", "p99", "o-", 1.8), ("service", "p99", "s--", 1.2),
          ("intended", "p50", "o:", 1.0), ("service", "p50", "s:", 0.8))
@@ -31,16 +31,6 @@ def _deciding(operations: list[dict], key: str) -> list[dict]:
     return sorted(worst, key=lambda r: r["target"] or 0)
 
 
-def _bars(g: list[dict], figure: str, low: str, high: str) -> np.ndarray:
-    """Error bars (2 x points) of ``figure`` from its interval's columns (0 where none)."""
-    v = column(g, figure)
-    return np.nan_to_num(np.abs(np.vstack([v - column(g, low), column(g, high) - v])))
-
-
-def _achieved_bars(g: list[dict]) -> np.ndarray:
-    return _bars(g, "achieved_ops_per_s", "achieved_low", "achieved_high")
-
-
 def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
     steps = steps_table(runs)
     if steps.is_empty():
@@ -54,14 +44,14 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
         first = g[0]
         objective, key = first["objective"], first["objective_key"]
         bound_ms = first["bound_us"] / 1000.0
-        fig, axes = new_figure(2, panel_height=3.8)
-        ax, axb = axes
+        fig, (ax, axb) = new_figure(2, panel_height=3.8)
         for (db, trial), t in by_key(g, ["database", "repeat"]).items():
             t = _deciding(t, key)
             c = color(db, sides)
             label = db + (f" trial {trial}" if trial else "")
             probe = [r for r in t if not known(r["target"])]
             t = [r for r in t if known(r["target"])]
+            achieved = interval_bars(t, "achieved_ops_per_s", "achieved_low", "achieved_high")
             if probe:  # no schedule: one figure (service = intended), no line to the steps
                 ax.plot(column(probe, "achieved_ops_per_s"),
                         column(probe, f"service_{key}_us") / 1000.0, "*",
@@ -69,14 +59,13 @@ def capacity_charts(runs: list[Run], out_dir: Path) -> list[Chart]:
                         f"(service {key})")
             for kind, level, style, width in LINES:
                 col = f"{kind}_{level}_us"
-                yerr = _bars(t, col, col.replace("_us", "_low_us"),
-                             col.replace("_us", "_high_us")) / 1000.0
+                yerr = interval_bars(t, col, col.replace("_us", "_low_us"),
+                                     col.replace("_us", "_high_us")) / 1000.0
                 ax.errorbar(column(t, "achieved_ops_per_s"), column(t, col) / 1000.0,
-                            xerr=_achieved_bars(t), yerr=yerr,
+                            xerr=achieved, yerr=yerr,
                             fmt=style, color=c, lw=width, ms=4, capsize=2, alpha=0.9,
                             label=label if (kind, level) == ("intended", "p99") else None)
-            axb.errorbar(column(t, "target"), column(t, "achieved_ops_per_s"),
-                         yerr=_achieved_bars(t),
+            axb.errorbar(column(t, "target"), column(t, "achieved_ops_per_s"), yerr=achieved,
                          fmt="o-", color=c, capsize=2, label=label)
             cap = found.get((db, search, trial))
             if cap and cap["capacity_ops_per_s"] > 0:

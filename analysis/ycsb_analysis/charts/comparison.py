@@ -35,10 +35,8 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
     groups = list(dict.fromkeys(r["group"] for r in s))
     series = list(dict.fromkeys(r["series"] for r in s))
     width = 0.8 / max(sum(1 for r in s if r["group"] == g) for g in groups)
-    fig, axes = new_figure(
-        1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2, legend_entries=len(series)
-    )
-    ax = axes[0]
+    fig, (ax,) = new_figure(1, width=max(9.0, 1.1 * len(groups) + 3), panel_height=4.2,
+                            legend_entries=len(series))
     colors = run_colors(series)
     labelled: set[str] = set()
     for x, group in enumerate(groups):
@@ -50,34 +48,20 @@ def database_comparison(runs: list[Run], out_dir: Path) -> list[Chart]:
             err = None
             if np.isfinite(r["value"]) and np.isfinite(r["low"]) and np.isfinite(r["high"]):
                 err = [[max(0.0, r["value"] - r["low"])], [max(0.0, r["high"] - r["value"])]]
-            bar = ax.bar(
-                pos,
-                r["value"] if np.isfinite(r["value"]) else 0,
-                width,
-                color=colors[name],
-                label=None if name in labelled else name,
-                yerr=err,
-                capsize=3,
-                error_kw={"elinewidth": 1},
-            )[0]
+            bar = ax.bar(pos, r["value"] if np.isfinite(r["value"]) else 0, width,
+                         color=colors[name], label=None if name in labelled else name, yerr=err,
+                         capsize=3, error_kw={"elinewidth": 1})[0]
             labelled.add(name)
             if np.isfinite(r["value"]):
-                ax.annotate(
-                    f"{r['value']:,.0f}{' rec/s' if r['batched'] else ''}",
-                    (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                    ha="center",
-                    va="bottom",
-                    fontsize=7,
-                    rotation=90,
-                )
-    xs = np.arange(len(groups))
+                ax.annotate(f"{r['value']:,.0f}{' rec/s' if r['batched'] else ''}",
+                            (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                            ha="center", va="bottom", fontsize=7, rotation=90)
     labels = [f"{g}\n(records/s)" if any(r["batched"] for r in s if r["group"] == g) else g
               for g in groups]
-    ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=8)
+    ax.set_xticks(np.arange(len(groups)), labels, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("throughput (ops/s; records/s for batched phases)\nerror bars: 95% interval")
     ax.set_ylim(bottom=0, top=ax.get_ylim()[1] * 1.25)
     ax.grid(alpha=0.3, axis="y")
     legend_beside(ax, fontsize=8)
-    return [
-        save(fig, out_dir, "database-comparison", "Throughput per phase, side by side per database")
-    ]
+    return [save(fig, out_dir, "database-comparison",
+                 "Throughput per phase, side by side per database")]

@@ -74,17 +74,14 @@ def _seconds(iso: str, t0: datetime) -> float:
 
 
 def _per_second(timeline: list[dict], t0: datetime):
-    """x (s after the fault began) and {(op, kind): batches/s} per status interval."""
-    xs, ys = [], {(op, kind): [] for op, kind, *_ in SERIES}
-    previous = None
-    for row in timeline:
-        t = datetime.fromisoformat(row["time"])
-        span = (t - previous).total_seconds() if previous else 1.0
-        previous = t
-        xs.append((t - t0).total_seconds())
-        for op, kind, *_ in SERIES:
-            ys[(op, kind)].append(row[kind][op] / span if span > 0 else 0.0)
-    return xs, ys
+    """x (s after the fault began) and {(op, kind): batches/s} per status interval (the first
+    taken as 1 s long)."""
+    times = [datetime.fromisoformat(row["time"]) for row in timeline]
+    spans = [1.0] + [(b - a).total_seconds() for a, b in zip(times, times[1:])]
+    ys = {(op, kind): [row[kind][op] / span if span > 0 else 0.0
+                       for row, span in zip(timeline, spans)]
+          for op, kind, *_ in SERIES}
+    return [(t - t0).total_seconds() for t in times], ys
 
 
 def _fault_marks(ax, v: dict, t0: datetime, text: bool) -> None:

@@ -31,16 +31,13 @@ MANY_RUNS = 4
 MAX_RAW_POINTS = 20_000
 
 
-def _operation_lines(run: Run) -> dict[str, pl.DataFrame]:
-    """Each workload operation's throughput rows (time, ops/s) that are not failures."""
-    ok = timeseries.operation_throughput(run).filter(~pl.col("failed"))
-    return {op: g for (op,), g in ok.group_by("operation", maintain_order=True)}
-
-
 def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Throughput per operation over time, one panel per operation, runs overlaid; batch
     operations in records/s (their batches/s × records per batch), the rest in ops/s."""
-    per_run = {run_label(r): _operation_lines(r) for r in runs}
+    # each operation's throughput rows (time, ops/s) that are not failures, per run
+    per_run = {run_label(r): {op: g for (op,), g in timeseries.operation_throughput(r)
+                              .filter(~pl.col("failed")).group_by("operation", maintain_order=True)}
+               for r in runs}
     records = {run_label(r): timeseries.record_throughput(r) for r in runs}
     ops = list(dict.fromkeys(op for lines in per_run.values() for op in lines))
     if not ops:
@@ -50,26 +47,18 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
         for label, by_op in per_run.items():
             rec = records[label].filter(pl.col("operation") == op)
             if rec.height:
-                lines.append(Line(
-                    op,
-                    f"{label} ({rec['records_per_batch'][0]:.3g} records/batch)",
-                    _floats(rec["t_s"]),
-                    _floats(rec["records_per_s"]),
-                    key=label,
-                ))
+                lines.append(Line(op, f"{label} ({rec['records_per_batch'][0]:.3g} records/batch)",
+                                  _floats(rec["t_s"]), _floats(rec["records_per_s"]), key=label))
                 units.setdefault(op, set()).add("records/s")
-                continue
-            if op in by_op:
-                d = by_op[op]
-                lines.append(Line(op, label, _floats(d["t_s"]), _floats(d["ops_per_s"]),
-                                  key=label))
+            elif op in by_op:
+                lines.append(Line(op, label, _floats(by_op[op]["t_s"]),
+                                  _floats(by_op[op]["ops_per_s"]), key=label))
                 units.setdefault(op, set()).add("ops/s")
     ylabel = {op: f"throughput ({'; '.join(sorted(u, reverse=True))})" for op, u in units.items()}
     titles = {op: f"{op} (records/s)" if u == {"records/s"} else op for op, u in units.items()}
     fig = draw(vector_unless_many(lines), ylabel, panel_titles=titles)
     shaded = _shade_warmups(fig, lines, runs)
-    # (the figure's title on two lines when shaded: one is wider than the figure; the
-    # report's on one)
+    # (the figure's title on two lines when shaded, one being too wide; the report's on one)
     chart = save(fig, out_dir, "throughput-over-time",
                  "Throughput over time per operation (clients summed; batch operations in "
                  "records/s)" + ("\nshaded in a run's colour: its warm-up, not in any summary "
@@ -78,10 +67,9 @@ def throughput_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
 
 
 def _shade_warmups(fig, lines: list[Line], runs: list[Run]) -> bool:
-    """Shade each run's warm-up (the runner's, in the same clients before the measured part:
-    shown, never summarised) in its own colour, in the panels where the run has a line; runs
-    warm up for different times, and a phase the runner did not warm up (a load, a short
-    phase) has none. Whether anything was shaded."""
+    """Shade each run's warm-up (the runner's, before the measured part: shown, never
+    summarised; a load or a short phase has none) in its colour where the run has a line;
+    whether anything was shaded."""
     ends = {
         run_label(r): float(r.metadata["warmup"]["end_s"])
         for r in runs
@@ -109,10 +97,8 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
     copied = ["average_latency_us", "p50", percentile, "p99.9"]   # the columns drawn
     service = {run_label(r): timeseries.latency_lines(r, False, copied) for r in runs}
     intended = {run_label(r): timeseries.latency_lines(r, True, copied) for r in runs}
-    merged = {
-        run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1 else None
-        for r in runs
-    }
+    merged = {run_label(r): timeseries.merged_latency_over_time(r) if len(r.clients) > 1
+              else None for r in runs}
     ops = list(dict.fromkeys(op for by_op in service.values() for op in by_op))
     if not ops:
         return []
@@ -135,14 +121,11 @@ def latency_over_time(runs: list[Run], out_dir: Path, percentile: str = "p99") -
                 many = len({client for client, _, _ in by_client}) > 1
                 for client, t_s, values in sorted(by_client, key=lambda c: c[0]):
                     who = f"{label}{f' client {client}' if many else ''}"
-                    drew = False
-                    for col in wanted:
-                        if col in values and not np.isnan(values[col]).all():
-                            style = "-." if suffix else styles[col]
-                            lines.append(Line(op, f"{who} {col}{suffix}", t_s, values[col],
-                                              style, key=who))
-                            shown.append(col + suffix)
-                            drew = True
+                    drew = [col for col in wanted
+                            if col in values and not np.isnan(values[col]).all()]
+                    lines += [Line(op, f"{who} {col}{suffix}", t_s, values[col],
+                                   "-." if suffix else styles[col], key=who) for col in drew]
+                    shown += [col + suffix for col in drew]
                     if not drew:
                         lines.append(Line(op, f"{who} average{suffix}", t_s,
                                           values["average_latency_us"],
@@ -242,20 +225,14 @@ def errors_over_time(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Failed operations per second over time, by operation and status."""
     lines = []
     for r in runs:
-        lines += _error_lines(r, run_label(r))
+        df = timeseries.errors_over_time(r)
+        if df["errors_per_s"].sum() > 0:   # (no lines when no error was counted)
+            lines += [Line(f"{op} {status}", run_label(r), _floats(d["t_s"]),
+                           _floats(d["errors_per_s"]), key=run_label(r))
+                      for (op, status), d in sorted(df.group_by(["operation", "status"]))]
     if not lines:
         return []
     panels = list(dict.fromkeys(line.panel for line in lines))
     fig = draw(vector_unless_many(lines), {p: "failed operations (ops/s)" for p in panels})
     return [save(fig, out_dir, "errors-over-time", "Errors by operation and status over time")]
 
-
-def _error_lines(run: Run, label: str) -> list[Line]:
-    """The lines (time, errors/s) of ``run`` per operation and status, sorted by them; none
-    when no error was counted."""
-    df = timeseries.errors_over_time(run)
-    if not df["errors_per_s"].sum() > 0:
-        return []
-    return [Line(f"{op} {status}", label, _floats(d["t_s"]), _floats(d["errors_per_s"]),
-                 key=label)
-            for (op, status), d in sorted(df.group_by(["operation", "status"]))]

@@ -21,8 +21,7 @@ def percentile_label(fraction: float) -> str:
 
 
 def percentile_ticks(highest: float, lowest: float = 0.5) -> list[float]:
-    """(1 %, 10 %,) 50 %, 90 %, 99 %, 99.9 %, ... from ``lowest`` up to the first ``nines``
-    beyond ``highest`` (fractions)."""
+    """(1 %, 10 %,) 50 %, 90 %, 99 %, ... from ``lowest`` to the first beyond ``highest``."""
     ticks = [t for t in (0.01, 0.1) if t >= lowest * 0.999] + [0.5, 0.9]
     while ticks[-1] < highest and len(ticks) < 10:
         ticks.append(1 - (1 - ticks[-1]) / 10)
@@ -30,8 +29,7 @@ def percentile_ticks(highest: float, lowest: float = 0.5) -> list[float]:
 
 
 def set_percentile_axis(ax, highest: float, lowest: float = 0.5) -> None:
-    """A logit x axis with ticks in per cent, from ``lowest`` (at most 50 %, at least 0.1 %)
-    to just past ``highest``."""
+    """A logit x axis ticked in per cent, ``lowest`` (0.1 % to 50 %) to just past ``highest``."""
     ax.set_xscale("logit")
     left = min(max(lowest, 0.001), 0.5)
     ticks = percentile_ticks(highest, left)
@@ -45,8 +43,7 @@ def percentile_curves(runs: list[Run], out_dir: Path) -> list[Chart]:
     """Latency by percentile from each run's merged .hdr logs, one panel per operation."""
     curves: dict[str, dict[str, tuple]] = {}
     for r in runs:
-        metrics = sorted({m for c in r.clients for m in c.hdr_logs})
-        for metric in metrics:
+        for metric in sorted({m for c in r.clients for m in c.hdr_logs}):
             if not is_workload_operation(split_metric(metric).operation):
                 continue
             logs = [c.hdr_logs[metric] for c in r.clients if metric in c.hdr_logs]

@@ -11,7 +11,7 @@ from ..model import Run
 from ..summary import runs_summary
 from ..tables import by_key
 from ..verdicts import known
-from .common import Chart, column, new_figure, save, slug
+from .common import Chart, column, interval_bars, new_figure, save, slug
 
 # Runs that differ only in threads (or clients) form a sweep; phase_group keeps the runner's
 # separate sweeps (S3's insert, select, update, delete) apart.
@@ -44,19 +44,11 @@ def find_knee(x, y) -> int | None:
     return int(np.flatnonzero(ok)[i])
 
 
-def _throughput(g: list[dict]) -> tuple[np.ndarray, str]:
-    """The group's throughput and its unit: records/s when every run of it is batched."""
+def _throughput(g: list[dict]) -> tuple[str, str]:
+    """The group's throughput figure and its unit: records/s when every run of it is batched."""
     if all(known(r["records_per_s"]) for r in g):
-        return column(g, "records_per_s"), "records/s"
-    return column(g, "throughput_ops_per_s"), "ops/s"
-
-
-def _bars(g: list[dict], unit: str, values: np.ndarray) -> np.ndarray:
-    """The points' 95% intervals as error bars (none where a figure has no interval: a load,
-    judged as a whole job)."""
-    figure = "records_per_s" if unit == "records/s" else "throughput_ops_per_s"
-    low, high = column(g, f"{figure}_ci_low"), column(g, f"{figure}_ci_high")
-    return np.nan_to_num(np.abs(np.vstack([values - low, high - values])))
+        return "records_per_s", "records/s"
+    return "throughput_ops_per_s", "ops/s"
 
 
 def _mark_knee(ax, x: np.ndarray, thr: np.ndarray, what: str) -> None:
@@ -98,31 +90,29 @@ def thread_sweep(runs: list[Run], out_dir: Path) -> list[Chart]:
     summary = runs_summary(runs).filter(pl.col("clients") == 1)
     charts = []
     for key, g in _groups(summary, "threads", SWEEP_KEYS):
-        name = _name(key)
-        fig, axes = new_figure(2, panel_height=3.4)
-        ax = axes[0]
+        fig, (ax, axb) = new_figure(2, panel_height=3.4)
         x = column(g, "threads")
-        thr, unit = _throughput(g)
-        ax.errorbar(x, thr, yerr=_bars(g, unit, thr), fmt="o-", color="tab:blue", capsize=3,
-                    label="throughput (bars: 95% interval)")
+        figure, unit = _throughput(g)
+        thr = column(g, figure)
+        # (no bar where a figure has no interval: a load, judged as a whole job)
+        ax.errorbar(x, thr, yerr=interval_bars(g, figure), fmt="o-", color="tab:blue",
+                    capsize=3, label="throughput (bars: 95% interval)")
         _threads_axis(ax, x)
         ax.set_ylabel(f"throughput ({unit})", color="tab:blue")
         ax.set_ylim(bottom=0)
         _mark_knee(ax, x, thr, "threads")
         ax2 = ax.twinx()
-        p99 = column(g, "p99_latency_us")
-        ax2.plot(x, p99, "s--", color="tab:red", label="p99 latency")
+        ax2.plot(x, column(g, "p99_latency_us"), "s--", color="tab:red", label="p99 latency")
         ax2.set_ylabel(f"p99 latency of {g[0]['main_operation']} (µs)", color="tab:red")
         ax2.set_ylim(bottom=0)
         ax.set_title(f"Throughput ({unit}) and p99 against threads")
-        axb = axes[1]
         axb.plot(x, column(g, "runtime_ms") / 1000.0, "o-", color="tab:green")
         _threads_axis(axb, x)
         axb.set_ylabel("elapsed time (s)")
         axb.set_ylim(bottom=0)
         axb.set_title("Elapsed time against threads")
         title = f"Thread sweep — {key[0]} / {key[1]} ({', '.join(r['phase'] for r in g)})"
-        charts.append(save(fig, out_dir, f"thread-sweep-{name}", title))
+        charts.append(save(fig, out_dir, f"thread-sweep-{_name(key)}", title))
     return charts
 
 
@@ -133,10 +123,10 @@ def client_scaling(runs: list[Run], out_dir: Path) -> list[Chart]:
     charts = []
     for key, g in _groups(summary, "clients", SWEEP_KEYS + ["threads"]):
         name = _name(key) + f"-t{int(key[-1])}"
-        fig, axes = new_figure(1, panel_height=4.0)
-        ax = axes[0]
+        fig, (ax,) = new_figure(1, panel_height=4.0)
         x = column(g, "clients")
-        thr, unit = _throughput(g)
+        figure, unit = _throughput(g)
+        thr = column(g, figure)
         ax.plot(x, thr, "o-", label="cluster throughput (sum of clients)")
         ax.plot(x, thr / x, "s--", label="per client")
         _mark_knee(ax, x, thr, "clients")
