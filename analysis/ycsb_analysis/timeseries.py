@@ -103,12 +103,6 @@ def values(column: pl.Series) -> np.ndarray:
     return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
 
 
-def grid(first: float, end: float, step: float) -> np.ndarray:
-    """Cell edges every ``step`` seconds from ``first``; the last cell ends at ``end``."""
-    n = max(1, int(np.ceil((end - first) / step - 1e-9)))
-    return np.unique(np.minimum(first + step * np.arange(n + 1), end))
-
-
 def _metric_curves(run: Run, start: int):
     """``{(metric, operation, failed): [(t, cumulative count), …]}`` (a curve per client, in
     order of first appearance), each client's interval lengths (> 0) and last time."""
@@ -155,7 +149,10 @@ def operation_throughput(run: Run) -> pl.DataFrame:
         return pl.DataFrame(schema=THROUGHPUT_SCHEMA)
     all_steps = np.concatenate(steps)
     step = float(np.median(all_steps)) if len(all_steps) else 1.0
-    edges = grid(min(t[0] for parts in curves.values() for t, _ in parts), max(ends), step)
+    first, end = min(t[0] for parts in curves.values() for t, _ in parts), max(ends)
+    cells = max(1, int(np.ceil((end - first) / step - 1e-9)))
+    # cell edges every step from the first count; the last cell ends with the run
+    edges = np.unique(np.minimum(first + step * np.arange(cells + 1), end))
     widths = np.diff(edges)
     ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
     frames = []

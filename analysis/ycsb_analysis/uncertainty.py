@@ -70,9 +70,8 @@ def within_run(samples, value: float | None = None) -> Estimate:
     way over them, e.g. a percentile of merged histograms) with their relative standard error."""
     x = np.asarray([v for v in samples if v == v], dtype=float)
     if len(x) < 3:
-        return Estimate(
-            float(value) if value is not None else (float(x.mean()) if len(x) else math.nan)
-        )
+        return Estimate(float(value) if value is not None
+                        else float(x.mean()) if len(x) else math.nan)
     mean = float(x.mean())
     n_eff = max(effective_n(x), 2.0)
     se = float(x.std(ddof=1)) / math.sqrt(n_eff)
@@ -110,8 +109,7 @@ def ratio(a: Estimate, b: Estimate) -> Ratio:
     se = math.sqrt(va + vb)
     if se == 0:
         return Ratio(r, r, r)
-    df = (va + vb) ** 2 / (
-        (va**2 / a.df if a.df > 0 else 0) + (vb**2 / b.df if b.df > 0 else 0) or 1e-12
-    )
+    df = (va + vb) ** 2 / ((va**2 / a.df if a.df > 0 else 0)
+                           + (vb**2 / b.df if b.df > 0 else 0) or 1e-12)
     h = t95(df) * se
     return Ratio(r, r * math.exp(-h), r * math.exp(h))

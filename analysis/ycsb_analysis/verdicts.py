@@ -253,12 +253,11 @@ def between_databases(agg: list[dict], a: str | None = None,
     # a capacity search's steps ran at each database's own targets: their figures are not
     # comparable; the searches' capacities are (capacity.capacity_verdicts)
     agg = [r for r in agg if not capacity_step(r)]
-    cols = ["scenario", "timestamp", "phase", "figure", "primary", "side_a", "side_b"]
-    cols += list(dict.fromkeys(name for x, y in found for name in (y, x)))
-    cols += RATIO_COLUMNS
-    cols += list(dict.fromkeys(f"{name}_trials" for p in found for name in p))
-    cols += ["pairs", "sd_log", "significant", "aa", "resolves_percent", "detectable_80_percent",
-             "verdict"]
+    cols = [*phases, "figure", "primary", "side_a", "side_b",
+            *dict.fromkeys(name for x, y in found for name in (y, x)), *RATIO_COLUMNS,
+            *dict.fromkeys(f"{name}_trials" for p in found for name in p),
+            "pairs", "sd_log", "significant", "aa", "resolves_percent", "detectable_80_percent",
+            "verdict"]
     rows = []
     for key, g in by_key(agg, phases).items():
         by_db = {r["database"]: r for r in g}
