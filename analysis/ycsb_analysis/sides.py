@@ -107,9 +107,7 @@ def title(a: str, b: str, known: dict[str, Side] | None = None) -> str:
 def color(name: str, known: dict[str, Side] | None = None) -> str:
     """A side's colour: its database's; the B side of an A/A test another."""
     s = _side(name, known)
-    if s.aa and s.aa != "A":
-        return OTHER_SIDE_COLOR
-    return COLORS.get(s.database, "tab:grey")
+    return OTHER_SIDE_COLOR if s.aa not in ("", "A") else COLORS.get(s.database, "tab:grey")
 
 
 def resolution(r: TrialRatio) -> tuple[float, float]:

@@ -145,10 +145,9 @@ def still_trends(values, max_trend: float = TREND) -> bool:
 
 def is_stable(values, max_trend: float = TREND, max_spread: float = SPREAD) -> bool:
     """Whether a window of per-interval throughputs does not trend and has a low spread."""
-    if len(values) < MIN_SAMPLES:
-        return False
-    s = spread(values)
-    return s == s and s <= max_spread and not trends(values, max_trend)
+    # (a nan spread, mean not positive, is not <= anything: not stable)
+    return (len(values) >= MIN_SAMPLES and spread(values) <= max_spread
+            and not trends(values, max_trend))
 
 
 def level_shift(before, last, max_shift: float = TREND) -> bool:

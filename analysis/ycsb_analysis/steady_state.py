@@ -147,11 +147,9 @@ def window(run: Run, series: pl.DataFrame, skip: float | None = None) -> Window:
         return Window(float(t[0]) - step, end, WindowKind.NO_STEADY_WINDOW,
                       "whole run: NO steady window (throughput trends throughout)", False)
     start = float(t[k]) - step
-    if not k:
-        return Window(start, end, WindowKind.STEADY,
-                      f"whole run {start:.0f}-{end:.0f} s (steady throughout)", True)
-    return Window(start, end, WindowKind.STEADY, f"steady window {start:.0f}-{end:.0f} s (first "
-                  f"{start:.0f} s dropped by the trend rule)", True)
+    how = (f"steady window {start:.0f}-{end:.0f} s (first {start:.0f} s dropped by the trend "
+           "rule)" if k else f"whole run {start:.0f}-{end:.0f} s (steady throughout)")
+    return Window(start, end, WindowKind.STEADY, how, True)
 
 
 def _in(df: pl.DataFrame, start: float, end: float) -> pl.DataFrame:

@@ -306,9 +306,8 @@ def unmatched_phases(current: pl.DataFrame, baseline: pl.DataFrame) -> list[str]
     at all): the summaries of the results and of the baseline."""
 
     def keys(summary: pl.DataFrame) -> set[tuple]:
-        if summary.is_empty():
-            return set()
-        return set(summary.select(pl.col(BASELINE_KEY).cast(pl.String)).iter_rows())
+        return set() if summary.is_empty() else set(
+            summary.select(pl.col(BASELINE_KEY).cast(pl.String)).iter_rows())
 
     cur, base = keys(current), keys(baseline)
     notes = []
