@@ -1,10 +1,6 @@
-"""Everything compared in one set of results, computed once for the report and the notebook:
-each phase's trials merged (verdicts.aggregate), the verdicts between the two sides of every
-phase both ran (verdicts.between_databases) and of every capacity search (capacity.py), each
-verdict held against what ran on its two sides (comparability.py: the marks and their table).
-
-The answer (answer.py) condenses these; report.html, answer.txt and the notebook show it.
-"""
+"""Everything compared in one set of results, computed once for the report and the notebook
+(:func:`compare_sides`). The answer (answer.py) condenses it; report.html, answer.txt and the
+notebook show it."""
 
 from __future__ import annotations
 
@@ -22,10 +18,11 @@ from .verdicts import aggregate, between_databases
 
 @dataclass
 class Comparisons:
-    """What was compared: ``agg`` one row (a dict) per phase (its trials merged), ``verdicts``
-    one row per phase and figure compared (verdicts.csv), ``differences`` every difference
-    found between two sides (comparability.csv), and the capacity searches' ``steps``,
-    ``found`` capacities and their ``capacity_verdicts``."""
+    """What was compared: ``agg`` one row (a dict) per phase, its trials merged
+    (verdicts.aggregate); ``verdicts`` one row per phase and figure compared between two sides
+    (verdicts.csv), each held against what ran on its two sides; ``differences`` every
+    difference found between them (comparability.csv); the capacity searches' ``steps``,
+    ``found`` capacities and their ``capacity_verdicts`` (capacity.py)."""
 
     agg: list[dict]
     verdicts: pl.DataFrame

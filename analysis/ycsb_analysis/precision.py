@@ -1,19 +1,5 @@
 """How precise the headline ratios of a results directory are so far: what the runner's
-``--precision`` reads after each round of trials (:func:`headlines`).
-
-The headlines are the primary figure (verdicts.py: records/s of a batched phase, else
-throughput) of every measured run phase (not a load: a finite job has a figure and a verdict
-too, but does not decide when to stop): with two sides, the ratio of the first to the second
-(Cassandra / HBase, or an A/A test's cassandra-A / cassandra-B: sides.py) with its interval from
-paired trials, and for an A/A test the difference these trials resolve (``resolves`` and, with
-80% power, ``detectable``, both as a precision); with one database, the t-interval of its
-trials' mean. Precision = half the interval's width relative to the figure
-(trials.py); with a target (0.05 for +-5%), each headline also says how many more trials of
-each database the spread so far would need to reach it: with a first stage n0 (a two-stage run,
-trials.py), Stein's total from the first n0 pairs' spread less the pairs run; without one, the
-pairs an ordinary interval at that spread would need. Returns a :class:`Precision`: the
-:class:`Headline` of each such phase, and the runs that were not steady.
-"""
+``--precision`` reads after each round of trials (:func:`headlines`)."""
 
 from __future__ import annotations
 
@@ -58,6 +44,13 @@ class Precision:
 
 
 def headlines(results: str, target: float = math.nan, first: int | None = None) -> Precision:
+    """The primary figure (verdicts.py) of every measured run phase (not a load: a finite job
+    has a verdict too, but does not decide when to stop): with two sides, the ratio of the
+    first to the second (sides.py) with its interval from paired trials; with one database,
+    the t-interval of its trials' mean. With a ``target`` precision (0.05 for +-5%), how many
+    more trials of each side the spread so far needs to reach it: with a first stage n0
+    (``first``, a two-stage run), Stein's total from the first n0 pairs' spread less the pairs
+    run; without one, the pairs an ordinary interval at that spread would need."""
     out = Precision()
     # not loads (finite jobs), nor a capacity search's steps (each ran at its own target)
     runs = [r for r in aggregate(runs_summary(load([results], skipped=[])))
@@ -93,5 +86,5 @@ def _more(sd_log: float, target: float, done: int, first: int | None = None) -> 
     return None if k is None else max(0, k - done)
 
 
-def _num(v):
+def _num(v) -> float | None:
     return None if v is None or v != v else float(v)

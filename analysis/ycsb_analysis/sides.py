@@ -6,19 +6,15 @@ metadata.json says which side it was:
 
     "database": "cassandra-A", "aa": {"database": "cassandra", "side": "A"}
 
-With ``run-scenario --aa --b-property KEY=VALUE`` side B ran with one change (its "aa" has
-"changed": {KEY: VALUE}): the two sides are then one database in two configurations, compared
-as an A/B test with an ordinary verdict (the A/A method's power check: a known difference, such
-as a -target on B, must be called with the right sign).
+With ``--aa --b-property KEY=VALUE`` side B ran with one change ("aa" has "changed": {KEY:
+VALUE}): one database in two configurations, compared as an A/B test with an ordinary verdict
+(the A/A method's power check: a known difference, such as a -target on B, must be called with
+the right sign).
 
 The side's name ("cassandra-A") keys everything that belongs to a side (rows, columns, trials);
-where the real database is needed (its colour, its place in the order, its files) it is read
-from "aa"."database", never guessed from the name. A summary row carries it as ``aa_database``
-and ``aa_side`` (only when some phase had "aa": the columns of other results stay as they were).
-
-An A/A comparison says how small a difference this environment resolves at the trials run
-(:func:`resolution`): the half width of the ratio's interval, and the difference detectable
-with 80% power, both as a precision (+-4.1% is 0.041; trials.py).
+the real database (its colour, its place in the order, its files) is read from "aa"."database",
+never guessed from the name. A summary row carries it as ``aa_database`` and ``aa_side`` (only
+when some phase had "aa": the columns of other results stay as they were).
 """
 
 from __future__ import annotations
@@ -58,8 +54,7 @@ def side_of(metadata: dict) -> Side:
 
 
 def known_sides(rows: list[dict]) -> dict[str, Side]:
-    """{name: Side} of the databases in the rows of a summary or aggregate (``aa_database``,
-    ``aa_side``)."""
+    """{name: Side} of the databases in the rows of a summary or aggregate (``aa_*``)."""
     out: dict[str, Side] = {}
     for r in rows:
         real, side, changed = r.get("aa_database"), r.get("aa_side"), r.get("aa_changed")
@@ -98,29 +93,21 @@ def is_aa(a: str, b: str, known: dict[str, Side] | None = None) -> bool:
             and not (sa.changed or sb.changed))
 
 
-def one_change(a: str, b: str, known: dict[str, Side] | None = None) -> str:
-    """What side B of a one-database A/B (--aa --b-property) ran with beyond A: "" otherwise."""
+def title(a: str, b: str, known: dict[str, Side] | None = None) -> str:
+    """ "Cassandra vs HBase", "A/A: cassandra-A vs cassandra-B", or a one-database A/B (--aa
+    --b-property) with what side B ran with beyond A."""
     sa, sb = _side(a, known), _side(b, known)
     if sa.aa and sb.aa and sa.database == sb.database:
-        return sb.changed or sa.changed
-    return ""
-
-
-def title(a: str, b: str, known: dict[str, Side] | None = None) -> str:
-    """ "Cassandra vs HBase", or "A/A: cassandra-A vs cassandra-B"."""
-    if is_aa(a, b, known):
-        return f"A/A: {a} vs {b}"
-    if one_change(a, b, known):
-        return f"A/B of one database: {a} vs {b} ({b}: {one_change(a, b, known)})"
+        if not (sa.changed or sb.changed):  # is_aa
+            return f"A/A: {a} vs {b}"
+        return f"A/B of one database: {a} vs {b} ({b}: {sb.changed or sa.changed})"
     return f"{DISPLAY.get(a, a)} vs {DISPLAY.get(b, b)}"
 
 
 def color(name: str, known: dict[str, Side] | None = None) -> str:
     """A side's colour: its database's; the B side of an A/A test another."""
     s = _side(name, known)
-    if s.aa and s.aa != "A":
-        return OTHER_SIDE_COLOR
-    return COLORS.get(s.database, "tab:grey")
+    return OTHER_SIDE_COLOR if s.aa not in ("", "A") else COLORS.get(s.database, "tab:grey")
 
 
 def resolution(r: TrialRatio) -> tuple[float, float]:
@@ -132,8 +119,7 @@ def resolution(r: TrialRatio) -> tuple[float, float]:
 
 
 def aa_words(r: TrialRatio, name_a: str, name_b: str, how: str) -> str:
-    """An A/A verdict: the expected "no difference", or the same configuration called
-    different, and in either case the smallest difference these trials resolve."""
+    """An A/A verdict ("no difference" expected), with the difference these trials resolve."""
     resolves, power80 = resolution(r)
     ci = f"95% CI {(r.low - 1) * 100:+.0f}% to {(r.high - 1) * 100:+.0f}%; {how}"
     scale = (f"at {r.pairs} pairs this environment resolves differences beyond "

@@ -3,50 +3,34 @@
 The runner's live warm-up judge (scripts/lib/ycsbpack/phases/warmup.py) ends a warm-up when the
 last intervals are steady (:func:`is_warm`); the analysis (steady_state.py) re-checks the
 measured window after a warm-up (:func:`still_trends`) and drops the leading intervals of an
-output that had no separate warm-up (:func:`steady_start`). They share one test, "does this
-window trend?" (:func:`trends`), so "steady" means one thing, defined once. This module uses
-the standard library only: the runner loads it for every phase it runs, which need not wait for
-polars and numpy (scripts/tests/test_scripts_warmup.py).
+output that had no separate warm-up (:func:`steady_start`). All ask one question, "does this
+window trend?" (:func:`trends`), so "steady" means one thing. Standard library only: the runner
+loads this for every phase, which need not wait for polars and numpy
+(scripts/tests/test_scripts_warmup.py).
 
 The rule. A window of per-interval throughputs TRENDS when the least-squares line through it
 changes by more than TREND (10%) of the mean across the window AND that change is significant:
 more than t(0.975, df) of its standard error. Throughput ticks swing +-15% around their level on
 this 2-core machine and are autocorrelated (a GC pause, a flush or a compaction spans several
 2-s intervals), so:
-  * a point threshold on the fitted change alone fires on that noise, and a naive standard
-    error (independent residuals) is too small: with a lag-1 correlation of 0.5 the slope's
-    variance is about 3 times the naive one, and the residuals' own spread understates the
-    noise (the fitted line absorbs part of a slow wander). The standard error here is the OLS
-    slope's under AR(1) noise of correlation rho, exact for n samples: noise variance =
-    SSR / E[SSR / sigma^2], slope variance = sigma^2 x'Rx / Sxx^2 (R_ij = rho^|i-j|), with
-    df = (n - 2)(1 - rho^2)/(1 + rho^2) (Bartlett's variance of a variance under AR(1));
-  * rho is the residuals' lag-1 autocorrelation, but never below RHO_FLOOR = 0.5. From 10-30
-    samples after a line fit that estimate is useless low: simulated with a true 0.5 it
-    averages 0.03 at n = 10, 0.17 at 15, 0.33 at 30, and an understated rho understates the
-    error. So the floor does the work at these lengths; the estimate counts only when it is
-    higher (long or strongly correlated series). The floor is an assumption, not a
-    measurement: the few recorded series here (test fixtures, 1-s and 2-s ticks, n = 10-20)
-    gave residual r1 from -0.47 to 0.52, median 0.17 (so truly perhaps up to 0.7). With
-    rho = 0.5 flat noise is called trending at most 5% of the time; were it 0.7, 8-14%
-    (analysis/tests/test_stability_simulation.py, whose docstring also gives the rule's power
-    by noise and window length). rho is capped at RHO_CAP: a window that looks more correlated
-    than that is a curve, not noise.
+  * a threshold on the fitted change alone fires on that noise, and a naive standard error
+    (independent residuals) is too small: at a lag-1 correlation of 0.5 the slope's variance
+    is about 3 times the naive one, and the residuals understate the noise (the line absorbs
+    part of a slow wander). The standard error here is the OLS slope's under AR(1) noise of
+    correlation rho, exact for n samples: noise variance = SSR / E[SSR / sigma^2], slope
+    variance = sigma^2 x'Rx / Sxx^2 (R_ij = rho^|i-j|), df = (n - 2)(1 - rho^2)/(1 + rho^2)
+    (Bartlett's variance of a variance under AR(1));
+  * rho is the residuals' lag-1 autocorrelation, but never below RHO_FLOOR = 0.5: from 10-30
+    samples after a line fit that estimate is useless low (simulated with a true 0.5 it
+    averages 0.03 at n = 10, 0.17 at 15, 0.33 at 30), and an understated rho understates the
+    error. The floor does the work at these lengths; it is an assumption, not a measurement:
+    the few recorded series here (test fixtures, 1-s and 2-s ticks, n = 10-20) gave residual
+    r1 from -0.47 to 0.52, median 0.17 (so truly perhaps up to 0.7). At rho = 0.5 flat noise
+    is called trending at most 5% of the time; at 0.7, 8-14%
+    (analysis/tests/test_stability_simulation.py, which also gives the rule's power by noise
+    and window length). rho is capped at RHO_CAP: a window more correlated is a curve.
 A window is STABLE when it does not trend and its spread (sd / mean) is at most SPREAD: noise
 that large leaves the test no power, so "no trend found" would mean nothing.
-
-Uses:
-  still_trends  the measured window after a warm-up trends: the phase gets no verdict. A false
-                flag costs a verdict, so the rule's 5% false-flag bound matters most here.
-  is_warm       the last `samples` intervals and the `samples` before them are each stable and
-                at the same level (a difference above WARM_TREND that is significant by the
-                same AR(1) error). The warm-up's bound is half the measured window's: a false
-                "not yet" costs one more interval of warm-up, a false "warm" costs the figure.
-  steady_start  the first interval after which the rest of a run has a fitted change within
-                TREND: the point estimate, not :func:`trends`. There the costs are reversed: a
-                start too early keeps part of a warm-up climb in the figure, one too late only
-                drops some level intervals. Simulated (37 2-s ticks, an exponential warm-up of
-                time constant 3-10 ticks, noise 5-15%), stopping at "no significant trend" left
-                4-12% of bias in the window's mean; the point estimate left 0-5%.
 """
 from __future__ import annotations
 
@@ -56,7 +40,7 @@ from functools import lru_cache
 TREND = 0.10    # |fitted change across the window| / mean below which no trend is called
 SPREAD = 0.25   # standard deviation / mean of a window above which it is not called stable
                 # (2-s intervals on a busy 2-core machine spread 10-30% even when the level
-                # holds; above that the trend test has no power left)
+                # holds)
 MIN_SAMPLES = 4  # fewer intervals cannot show a trend
 # the warm-up asks more: a false "not yet warm" costs one more interval of warm-up, a false
 # "warm" costs the figure, so a significant change of half the measured window's bound is one
@@ -97,23 +81,17 @@ def trend(values) -> float:
 
 def spread(values) -> float:
     """Coefficient of variation (sample standard deviation / mean; nan if undefined)."""
-    n = len(values)
     mean = _positive_mean(values)
     if mean is None:
         return math.nan
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return math.sqrt(var) / mean
-
-
-def _lag1(residuals: list[list[float]]) -> float:
-    """Lag-1 autocorrelation of residuals (pooled over windows, never across their border)."""
-    num = sum(r[i] * r[i + 1] for r in residuals for i in range(len(r) - 1))
-    den = sum(x * x for r in residuals for x in r)
-    return num / den if den > 0 else 0.0
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) / mean
 
 
 def _assumed_rho(residuals: list[list[float]]) -> float:
-    return min(RHO_CAP, max(RHO_FLOOR, _lag1(residuals)))
+    """Residuals' lag-1 autocorrelation (pooled, never across windows) in [RHO_FLOOR, RHO_CAP]."""
+    num = sum(r[i] * r[i + 1] for r in residuals for i in range(len(r) - 1))
+    den = sum(x * x for r in residuals for x in r)
+    return min(RHO_CAP, max(RHO_FLOOR, num / den if den > 0 else 0.0))
 
 
 def _ar1_sums(n: int, rho: float) -> tuple[float, float]:
@@ -144,41 +122,32 @@ def _df(n_minus_fitted: float, rho: float) -> float:
     return max(1.0, n_minus_fitted * (1 - rho * rho) / (1 + rho * rho))
 
 
-def _trend_test(values) -> tuple[float, float, float]:
-    """(trend, its standard error, degrees of freedom); nan when undefined."""
+def trends(values, max_trend: float = TREND) -> bool:
+    """THE rule: the fitted change across the window exceeds max_trend of its mean AND is
+    significant (more than t(0.975, df) of its AR(1) standard error); False below MIN_SAMPLES."""
     n = len(values)
     mean = _positive_mean(values)
-    if mean is None or n < 3:
-        return math.nan, math.nan, math.nan
+    if n < MIN_SAMPLES or mean is None:
+        return False
     _, slope, resid = _fit(values)
     rho = _assumed_rho([resid])
     sigma2 = sum(r * r for r in resid) / _expected_ssr(n, rho)
-    se_slope = math.sqrt(sigma2 * _ar1_sums(n, rho)[1]) / _sxx(n)
     scale = (n - 1) / mean
-    return slope * scale, se_slope * scale, _df(n - 2, rho)
-
-
-def trends(values, max_trend: float = TREND) -> bool:
-    """THE rule: the fitted change across the window exceeds max_trend of its mean AND is
-    significant (more than t(0.975, df) of its AR(1) standard error). Fewer than MIN_SAMPLES
-    values: False (too few to say)."""
-    if len(values) < MIN_SAMPLES:
-        return False
-    t, se, df = _trend_test(values)
-    return not math.isnan(t) and abs(t) > max_trend and abs(t) > t975(df) * se
+    change, se = slope * scale, math.sqrt(sigma2 * _ar1_sums(n, rho)[1]) / _sxx(n) * scale
+    return abs(change) > max_trend and abs(change) > t975(_df(n - 2, rho)) * se
 
 
 def still_trends(values, max_trend: float = TREND) -> bool:
-    """Whether a measured window trends (:func:`trends`): such a window averages a climb."""
+    """Whether a measured window trends (:func:`trends`): such a window averages a climb, and
+    its phase gets no verdict. A false flag costs a verdict: here the 5% bound matters most."""
     return trends(values, max_trend)
 
 
 def is_stable(values, max_trend: float = TREND, max_spread: float = SPREAD) -> bool:
     """Whether a window of per-interval throughputs does not trend and has a low spread."""
-    if len(values) < MIN_SAMPLES:
-        return False
-    s = spread(values)
-    return s == s and s <= max_spread and not trends(values, max_trend)
+    # (a nan spread, mean not positive, is not <= anything: not stable)
+    return (len(values) >= MIN_SAMPLES and spread(values) <= max_spread
+            and not trends(values, max_trend))
 
 
 def level_shift(before, last, max_shift: float = TREND) -> bool:
@@ -205,12 +174,11 @@ def level_shift(before, last, max_shift: float = TREND) -> bool:
 def is_warm(values, samples: int, max_trend: float = WARM_TREND,
             max_spread: float = SPREAD) -> bool:
     """The live warm-up's rule: the last `samples` values and the `samples` before them are
-    each stable (:func:`is_stable`) AND at the same level (:func:`level_shift`). A window alone
-    can look flat in the middle of a slow climb when its noise hides the slope (a fresh
-    Cassandra: 600 ops/s "steady" for 20 s, then 3,000 ops/s 20 s later); a level that has
-    stopped moving between two windows has not. The window before must be stable too: one that
-    still holds the end of a climb has residuals so large that no level difference would be
-    significant against them."""
+    each stable (:func:`is_stable`) AND at the same level (:func:`level_shift`, by WARM_TREND).
+    A window alone can look flat in the middle of a slow climb when its noise hides the slope
+    (a fresh Cassandra: 600 ops/s "steady" for 20 s, then 3,000 ops/s 20 s later). The window
+    before must be stable too: one that still holds the end of a climb has residuals so large
+    that no level difference would be significant against them."""
     if samples < MIN_SAMPLES or len(values) < 2 * samples:
         return False
     last, before = values[-samples:], values[-2 * samples:-samples]
@@ -220,8 +188,12 @@ def is_warm(values, samples: int, max_trend: float = WARM_TREND,
 
 def steady_start(values, max_trend: float = TREND, min_samples: int = MIN_SAMPLES):
     """Index of the first sample of the steady window: the first k after which values[k:] has
-    at least min_samples samples and a fitted change within max_trend of its mean (the point
-    estimate: see the module docstring for why not :func:`trends`); None when there is none."""
+    at least min_samples samples and a fitted change within max_trend of its mean; None when
+    there is none. The point estimate, not :func:`trends`: here the costs are reversed (a start
+    too early keeps part of a warm-up climb in the figure, one too late only drops some level
+    intervals). Simulated (37 2-s ticks, an exponential warm-up of time constant 3-10 ticks,
+    noise 5-15%), stopping at "no significant trend" left 4-12% of bias in the window's mean;
+    the point estimate left 0-5%."""
     for k in range(0, len(values) - min_samples + 1):
         t = trend(values[k:])
         if not math.isnan(t) and abs(t) <= max_trend:
@@ -231,20 +203,20 @@ def steady_start(values, max_trend: float = TREND, min_samples: int = MIN_SAMPLE
 
 # --- Student's t quantile, standard library only -------------------------------------------
 
+def _off_zero(v: float) -> float:
+    return v if abs(v) > 1e-300 else 1e-300
+
+
 def _betacf(a: float, b: float, x: float) -> float:
     """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
+    c, d = 1.0, 1.0 / _off_zero(1.0 - (a + b) * x / (a + 1.0))
     h = d
     for m in range(1, 300):
         m2 = 2 * m
         for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
                     -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
+            d = 1.0 / _off_zero(1.0 + num * d)
+            c = _off_zero(1.0 + num / c)
             h *= d * c
         if abs(d * c - 1.0) < 1e-14:
             break
@@ -266,17 +238,16 @@ def _betai(a: float, b: float, x: float) -> float:
 
 @lru_cache(maxsize=4096)
 def _t975(df: float) -> float:
-    # the t above which the upper tail holds 2.5%: P(T > t) = I_(df/(df+t^2))(df/2, 1/2) / 2,
-    # which falls as t grows; bisection to 1e-10
+    """The t whose upper tail P(T > t) = I_(df/(df+t^2))(df/2, 1/2) / 2 is 2.5%: bisection."""
+    def beyond(t: float) -> bool:
+        return _betai(df / 2, 0.5, df / (df + t * t)) / 2 > 0.025
+
     lo, hi = 0.0, 1.0
-    while _betai(df / 2, 0.5, df / (df + hi * hi)) / 2 > 0.025:
+    while beyond(hi):
         hi *= 2
     while hi - lo > 1e-10 * hi:
         mid = (lo + hi) / 2
-        if _betai(df / 2, 0.5, df / (df + mid * mid)) / 2 > 0.025:
-            lo = mid
-        else:
-            hi = mid
+        lo, hi = (mid, hi) if beyond(mid) else (lo, mid)
     return (lo + hi) / 2
 
 

@@ -1,20 +1,18 @@
 """Which part of a phase its figures describe, and those figures with their 95% intervals.
 
-The window:
+The window (:func:`window`):
   * a phase the runner warmed up (metadata "warmup" with ``end_s``): the intervals after the
     warm-up, which ran in the same clients (scripts/lib/ycsbpack/phases/warmup.py), up to the
     stop the runner gave ``measured_s`` later (the clients' shutdown after it is no sample);
-  * otherwise (a load, a plain ``bin/ycsb`` output, results made with ``--no-warmup``): the
-    steady window found by the shared rule (:func:`stability.steady_start`: leading intervals
-    dropped until the rest has no trend);
+  * otherwise (a load, a plain ``bin/ycsb`` output, ``--no-warmup``): the steady window of the
+    shared rule (:func:`stability.steady_start`: leading intervals dropped until the rest has
+    no trend);
   * a finite job (a load, S3's deletes: :func:`finite_job`): the whole job, YCSB's own figures
     (a load's records per second from start to end), without a within-run interval;
   * ``--skip SECONDS``: everything after the first SECONDS, whatever the above says.
 ``steady`` is false when the warm-up reached its maximum time without a steady window, when
-the measured window after it still climbs (stability.still_trends, upwards: the warm-up ended
-too early), or when no steady window exists: such a phase keeps its figures but gets no verdict
-(verdicts.py). A decline across the measured window is said in the window's description, not
-vetoed (see window()).
+the measured window after it still climbs (the warm-up ended too early), or when no steady
+window exists: such a phase keeps its figures but gets no verdict (verdicts.py).
 The figures over the window: throughput (mean per-interval ops/s), mean latency of the main
 operation (count-weighted per-interval means), p95/p99 (merged .hdr histograms of the window's
 intervals), records/s of batched phases; each with a within-run interval (uncertainty.py).
@@ -39,6 +37,7 @@ from .timeseries import (
     merged_ticks,
     record_throughput,
     seconds,
+    values,
 )
 from .uncertainty import Estimate, within_run
 
@@ -61,7 +60,7 @@ def interval_throughput(run: Run) -> pl.DataFrame:
         starts.append(client_start(e))
         ms = epoch_ms(e)
         t = seconds(ms - ms[0]) + float(e["elapsed_s"][0])
-        ops = e["operations"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+        ops = values(e["operations"])
         if len(t) < 2:
             continue
         dt = np.diff(t)
@@ -84,12 +83,6 @@ def _summed(frame: pl.DataFrame, *columns: str) -> pl.DataFrame:
     """``columns`` summed per ``t_s`` (rising), a missing value counting nothing."""
     return (frame.fill_nan(None).group_by("t_s").agg(pl.col(c).sum() for c in columns)
             .sort("t_s"))
-
-
-def values(column: pl.Series) -> np.ndarray:
-    """A column of figures as floats, a missing one NaN (what within_run and the trend rule
-    read)."""
-    return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
 
 
 def finite_job(run: Run) -> bool:
@@ -134,8 +127,7 @@ def window(run: Run, series: pl.DataFrame, skip: float | None = None) -> Window:
         if measured_s:
             end = min(end, start + float(measured_s))
         measured = list(values(_in(series, start, end)["ops_per_s"]))
-        trends = stability.still_trends(measured)
-        change = stability.trend(measured) if trends else 0.0
+        change = stability.trend(measured) if stability.still_trends(measured) else 0.0
         how = f"{warm['end_s']:g}-{end:.0f} s: after the runner's warm-up in the same run " + (
             "(steady)" if warm.get("stable") else "(NOT steady: its maximum time was reached)")
         # a climb means the warm-up ended too early: the figure would average part of it. A
@@ -155,15 +147,14 @@ def window(run: Run, series: pl.DataFrame, skip: float | None = None) -> Window:
         return Window(float(t[0]) - step, end, WindowKind.NO_STEADY_WINDOW,
                       "whole run: NO steady window (throughput trends throughout)", False)
     start = float(t[k]) - step
-    if not k:
-        return Window(start, end, WindowKind.STEADY,
-                      f"whole run {start:.0f}-{end:.0f} s (steady throughout)", True)
-    return Window(start, end, WindowKind.STEADY, f"steady window {start:.0f}-{end:.0f} s (first "
-                  f"{start:.0f} s dropped by the trend rule)", True)
+    how = (f"steady window {start:.0f}-{end:.0f} s (first {start:.0f} s dropped by the trend "
+           "rule)" if k else f"whole run {start:.0f}-{end:.0f} s (steady throughout)")
+    return Window(start, end, WindowKind.STEADY, how, True)
 
 
-def _in(df: pl.DataFrame, start: float, end: float, col: str = "t_s") -> pl.DataFrame:
-    return df.filter((pl.col(col) > start + 1e-9) & (pl.col(col) <= end + 1e-9))
+def _in(df: pl.DataFrame, start: float, end: float) -> pl.DataFrame:
+    """The rows of ``df`` whose ``t_s`` is in (start, end]."""
+    return df.filter((pl.col("t_s") > start + 1e-9) & (pl.col("t_s") <= end + 1e-9))
 
 
 def _latency_series(run: Run, metric: str) -> pl.DataFrame:
@@ -215,9 +206,8 @@ def steady_figures(
     run: Run, main_metric: str | None, skip: float | None = None, batched: bool = False
 ) -> dict:
     """The summary columns of one run over its window: each figure of FIGURES (where known)
-    with ``<figure>_ci_low``/``_ci_high``/``_se``/``_df``, and ``window`` (in words),
-    ``window_kind`` (:class:`WindowKind`), ``window_start_s``, ``window_end_s``,
-    ``window_intervals``."""
+    with ``<figure>_ci_low``/``_ci_high``/``_se``/``_df``, ``window`` (in words), ``steady``,
+    ``window_kind`` (:class:`WindowKind`), ``window_start_s``/``_end_s``/``_intervals``."""
     if finite_job(run) and skip is None:
         # YCSB's own whole-run figures stay (summary.py): records or operations per second from
         # start to end; across trials they are judged like any other figure
@@ -239,15 +229,14 @@ def steady_figures(
         if lat.height and lat["count"].sum() > 0:
             value = float(lat["sum"].sum() / lat["count"].sum())
             est["average_latency_us"] = within_run(values(lat["avg"]), value)
-        for name, e in window_percentiles(run, main_metric, start, end).items():
-            est[f"{name}_latency_us"] = e
+        est |= {f"{name}_latency_us": e
+                for name, e in window_percentiles(run, main_metric, start, end).items()}
         if "p99_latency_us" not in est:
             # without .hdr interval logs percentiles cannot be recomputed for the window (and are
             # never averaged): YCSB's whole-run figures stay, without an interval
             row["window"] += "; p95/p99 over the whole run (no .hdr logs)"
-    rec = record_throughput(run) if batched else None
-    if rec is not None and rec.height:
-        r = _in(_summed(rec, "records_per_s"), start, end)
+    if batched:
+        r = _in(_summed(record_throughput(run), "records_per_s"), start, end)
         if r.height:
             est["records_per_s"] = within_run(values(r["records_per_s"]))
     for f, e in est.items():

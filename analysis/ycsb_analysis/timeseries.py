@@ -1,12 +1,10 @@
 """Per-interval figures of a run, from its clients' status lines and .hdr logs.
 
-Status entries carry, per metric, the number of operations measured in that interval
-(``[READ: Count=14, ...]``) — so a metric's throughput over time is Count / interval
-length. Clients of one run are put on one time axis (seconds since the earliest client
-start) and summed for throughput; latency percentiles are drawn per client, because
-per-interval percentiles of different clients cannot be added — unless the clients wrote
-.hdr interval logs: then the intervals' histograms are merged across clients
-(:func:`merged_latency_over_time`).
+A metric's throughput over time is its status entries' Count (``[READ: Count=14, ...]``) /
+interval length. Clients of one run share one time axis (seconds since the earliest client
+start) and are summed for throughput; latency percentiles are drawn per client (per-interval
+percentiles cannot be added), unless the clients wrote .hdr interval logs: then the intervals'
+histograms are merged across clients (:func:`merged_latency_over_time`).
 """
 
 from __future__ import annotations
@@ -34,11 +32,10 @@ THROUGHPUT_SCHEMA = {"t_s": pl.Float64, "metric": pl.String, "operation": pl.Str
 
 def hdr_origin(run: Run, logs: list) -> float:
     """The epoch time of status time 0 (the clients' start, as interval_throughput counts it),
-    so that .hdr intervals and status intervals share one time axis. A .hdr log starts with
-    its operation's first measurement, seconds after the client (connections, a table being
-    created); the status lines' wall clock is the client's local time, whose UTC offset the
-    .hdr header gives. Without it (no readable StartTime, no status lines): the first .hdr
-    interval's start, as before."""
+    to put .hdr and status intervals on one time axis. A .hdr log starts with its operation's
+    first measurement, seconds after the client (connections, a table being created); the
+    status lines' clock is the client's local time, whose UTC offset the .hdr header gives.
+    Without it (no readable StartTime, no status lines): the first .hdr interval's start."""
     first_interval = min(log.intervals["start_s"].min() if log.intervals.height else np.nan
                          for log in logs)
     starts = []
@@ -57,15 +54,14 @@ def epoch_ms(entries: pl.DataFrame) -> np.ndarray:
 
 
 def seconds(ms):
-    """Milliseconds (an integer or an array of them) as seconds: whole seconds plus the rest,
-    as pandas reads a duration (so figures stay those of the pandas code, to the last bit)."""
+    """Milliseconds (an integer or an array) as seconds: whole seconds plus the rest, as pandas
+    reads a duration (so figures stay those of the pandas code, to the last bit)."""
     whole, rest = np.divmod(ms, 1000)
     return whole + rest / 1000.0
 
 
 def client_start(entries: pl.DataFrame) -> int:
-    """When a client started, on its status lines' clock (epoch ms): its first entry's time
-    less the seconds elapsed by then."""
+    """When a client started, on its status lines' clock (epoch ms)."""
     i = entries["time"].arg_min()
     return int(epoch_ms(entries)[i]) - round(float(entries["elapsed_s"][i]) * 1000)
 
@@ -78,21 +74,18 @@ def run_start(run: Run) -> int | None:
 
 
 def interval_lengths(entries: pl.DataFrame) -> np.ndarray:
-    """Seconds covered by each entry (in time order), as YCSB measured them.
-
-    YCSB prints ``current ops/sec`` = operations since the previous entry / milliseconds
-    since it (since the client's start for the first entry), so Δoperations / current ops/sec
-    is the interval's real length — the first one included, which the whole-second
-    ``elapsed`` cannot give (``1 sec`` may be 1.9 s; a guessed length made a false peak).
-    Entries with no operation (current 0) or ``∞`` (0 ms) fall back to the time since the
-    previous entry, and a first entry at ``∞`` covers no time at all.
-    """
+    """Seconds covered by each entry (in time order), as YCSB measured them: Δoperations /
+    ``current ops/sec`` (operations / milliseconds since the previous entry, or the client's
+    start), the first interval included, which the whole-second ``elapsed`` cannot give (``1
+    sec`` may be 1.9 s; a guessed length made a false peak). Entries with no operation
+    (current 0) or ``∞`` (0 ms) fall back to the time since the previous entry; a first entry
+    at ``∞`` covers no time at all."""
     if entries.is_empty():
         return np.array([], dtype=float)
     dt = np.concatenate([[np.nan], seconds(np.diff(epoch_ms(entries)))])
-    ops = _floats(entries["operations"])
+    ops = values(entries["operations"])
     d_ops = np.concatenate([ops[:1], np.diff(ops)])
-    cur = _floats(entries["current_ops_per_s"])
+    cur = values(entries["current_ops_per_s"])
     with np.errstate(divide="ignore", invalid="ignore"):
         measured = d_ops / cur
         usable = np.isfinite(measured) & (cur > 0) & (d_ops > 0)
@@ -105,20 +98,14 @@ def interval_lengths(entries: pl.DataFrame) -> np.ndarray:
         return np.where(out >= 0, out, np.nan)
 
 
-def _floats(column: pl.Series) -> np.ndarray:
+def values(column: pl.Series) -> np.ndarray:
+    """A column of figures as floats, a missing one NaN."""
     return column.cast(pl.Float64).fill_null(np.nan).to_numpy()
 
 
-def grid(first: float, end: float, step: float) -> np.ndarray:
-    """Cell edges every ``step`` seconds from ``first``; the last cell ends at ``end``."""
-    n = max(1, int(np.ceil((end - first) / step - 1e-9)))
-    return np.unique(np.minimum(first + step * np.arange(n + 1), end))
-
-
 def _metric_curves(run: Run, start: int):
-    """Per client, each metric's operations as a cumulative count over time: ``{(metric,
-    operation, failed): [(t, cumulative), …]}`` in order of first appearance, each client's
-    interval lengths (> 0) and last time."""
+    """``{(metric, operation, failed): [(t, cumulative count), …]}`` (a curve per client, in
+    order of first appearance), each client's interval lengths (> 0) and last time."""
     curves: dict[tuple, list] = {}
     steps, ends = [], []
     for c in run.clients:
@@ -141,7 +128,7 @@ def _metric_curves(run: Run, start: int):
             # a 0-ms first interval (``∞`` ops/sec) still starts a moment before it ends
             t_s = g["t_s"].to_numpy()
             t = np.concatenate([[t_s[0] - max(first_len, 1e-3)], t_s])
-            cum = np.concatenate([[0.0], np.cumsum(_floats(g["count"]))])
+            cum = np.concatenate([[0.0], np.cumsum(values(g["count"]))])
             curves.setdefault((str(key[0]), str(key[1]), bool(key[2])), []).append((t, cum))
     return curves, steps, ends
 
@@ -150,21 +137,22 @@ def operation_throughput(run: Run) -> pl.DataFrame:
     """``t_s, metric, operation, failed, ops_per_s``: per-metric throughput of the workload's
     operations (model.is_workload_operation), clients summed.
 
-    Each client's operations of a metric are a cumulative count over time (status entries at
-    their interval ends, each interval as long as YCSB measured it); the clients' counts are
-    summed and read on one grid of the status interval, so every operation is counted once
-    and clients whose ticks fall at different moments add up without false peaks. ``t_s`` is
-    the end of each grid cell (the last one ends with the run). Only metrics whose status
-    format reports a count (hdrhistogram, raw) can be placed; ``histogram``/``timeseries``
-    status lines only print an average.
-    """
+    The clients' cumulative counts (status entries at their interval ends, each interval as
+    long as YCSB measured it) are summed and read on one grid of the status interval, so every
+    operation is counted once and clients whose ticks fall at different moments add up without
+    false peaks. ``t_s`` is the end of each grid cell (the last one ends with the run). Only
+    metrics whose status format reports a count (hdrhistogram, raw) can be placed:
+    ``histogram``/``timeseries`` status lines only print an average."""
     start = run_start(run)
     curves, steps, ends = _metric_curves(run, start) if start is not None else ({}, [], [])
     if not curves:
         return pl.DataFrame(schema=THROUGHPUT_SCHEMA)
     all_steps = np.concatenate(steps)
     step = float(np.median(all_steps)) if len(all_steps) else 1.0
-    edges = grid(min(t[0] for parts in curves.values() for t, _ in parts), max(ends), step)
+    first, end = min(t[0] for parts in curves.values() for t, _ in parts), max(ends)
+    cells = max(1, int(np.ceil((end - first) / step - 1e-9)))
+    # cell edges every step from the first count; the last cell ends with the run
+    edges = np.unique(np.minimum(first + step * np.arange(cells + 1), end))
     widths = np.diff(edges)
     ok = widths > step * 0.05   # a sliver at the very end says nothing about a rate
     frames = []
@@ -180,20 +168,16 @@ def operation_throughput(run: Run) -> pl.DataFrame:
         frames.append(pl.DataFrame({"t_s": edges[1:][ok], "metric": [metric] * n,
                                     "operation": [operation] * n, "failed": [failed] * n,
                                     "ops_per_s": rate[ok]}, schema=THROUGHPUT_SCHEMA))
-    if not frames:
-        return pl.DataFrame(schema=THROUGHPUT_SCHEMA)
-    return pl.concat(frames).sort("metric", "t_s", maintain_order=True).fill_nan(None)
+    return (pl.concat([pl.DataFrame(schema=THROUGHPUT_SCHEMA), *frames])
+            .sort("metric", "t_s", maintain_order=True).fill_nan(None))
 
 
 def record_throughput(run: Run) -> pl.DataFrame:
     """``t_s, operation, records_per_s, records_per_batch``: records/s of batch operations
-    over time, clients summed.
-
-    Status lines count batches per interval, not records (the ``<OP>-RECORDS`` block holds
-    only statuses, its interval ``Count`` stays 0), so each interval's batches/s is scaled by
-    the phase's records per batch from the final report (OK records / batches; ``batchsize``
-    when there is no ``-RECORDS`` block).
-    """
+    over time, clients summed. Status lines count batches, not records (the ``<OP>-RECORDS``
+    block holds only statuses, its interval ``Count`` stays 0): each interval's batches/s is
+    scaled by the phase's records per batch from the final report (OK records / batches;
+    ``batchsize`` when there is no ``-RECORDS`` block)."""
     per_batch = records_table(run).select(
         "operation", records_per_batch=pl.col("records_ok") / pl.col("batches"))
     return operation_throughput(run).filter(
@@ -204,11 +188,9 @@ def record_throughput(run: Run) -> pl.DataFrame:
 
 
 def errors_over_time(run: Run) -> pl.DataFrame:
-    """``t_s, metric, operation, status, errors_per_s``: failed operations per interval.
-
-    Status lines carry failures as their own metrics: ``READ-FAILED`` by default, or
-    ``READ-NOT_FOUND`` etc. with ``reportlatencyforerror=true`` / ``latencytrackederrors``.
-    """
+    """``t_s, metric, operation, status, errors_per_s``: failed operations per interval, from
+    their own metrics: ``READ-FAILED`` by default, or ``READ-NOT_FOUND`` etc. with
+    ``reportlatencyforerror=true`` / ``latencytrackederrors``."""
     thr = operation_throughput(run)
     known_ops = set(thr.filter(~pl.col("failed"))["operation"])
     status_of, op_of = {}, {}
@@ -247,20 +229,16 @@ def latency_lines(
             place = g["structure"].cast(pl.String).replace_strict(rank, default=len(rank))
             g = g.filter(place == place.min())
             t_s = seconds(epoch_ms(g) - start)
-            values = {col: _floats(g[col]) for col in columns if col in g.columns}
-            out.setdefault(str(op), []).append((c.index, t_s, values))
+            figures = {col: values(g[col]) for col in columns if col in g.columns}
+            out.setdefault(str(op), []).append((c.index, t_s, figures))
     return out
 
 
 def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pl.DataFrame:
     """``t_s, metric, operation, failed, count, clients, p50, p99, p99.9``: per-interval latency
-    of all clients together, from their ``.hdr`` interval logs.
-
-    Each client logs one histogram per status tick; the k-th intervals of the clients are
-    merged (:func:`merged_ticks`) and read: percentiles are never averaged. ``t_s`` is the
-    median end of those intervals since the clients' start (:func:`hdr_origin`). A metric is
-    left out unless every client has a log of it.
-    """
+    of all clients together: the k-th intervals of the clients' ``.hdr`` logs (one histogram
+    per status tick) merged (:func:`merged_ticks`) and read, percentiles never averaged. A
+    metric is left out unless every client has a log of it."""
     schema = {"t_s": pl.Float64, "metric": pl.String, "operation": pl.String,
               "failed": pl.Boolean, "count": pl.Int64, "clients": pl.Int64} | {
                   f"p{p:g}": pl.Float64 for p in points}
@@ -268,13 +246,9 @@ def merged_latency_over_time(run: Run, points=(50.0, 99.0, 99.9)) -> pl.DataFram
     for c in run.clients:
         for metric, log in c.hdr_logs.items():
             logs_by_metric.setdefault(metric, []).append(log)
-    logs_by_metric = {
-        m: logs
-        for m, logs in logs_by_metric.items()
-        if len(logs) == len(run.clients)
-        and not m.startswith("Intended-")
-        and is_workload_operation(split_metric(m).operation)
-    }
+    logs_by_metric = {m: logs for m, logs in logs_by_metric.items()
+                      if len(logs) == len(run.clients) and not m.startswith("Intended-")
+                      and is_workload_operation(split_metric(m).operation)}
     all_logs = [log for logs in logs_by_metric.values() for log in logs if log.intervals.height]
     if not all_logs:
         return pl.DataFrame(schema=schema)
@@ -295,8 +269,7 @@ def merged_ticks(logs: list, t0: float):
     """For every k, the k-th intervals of ``logs`` (a .hdr log of each client) merged:
     ``(t_s, histogram, logs that have a k-th)``, ``t_s`` the median end of those intervals
     since ``t0``. The clients of a phase start together, so their k-th ticks fall within one
-    interval of each other (rounding times to a grid would instead fold a run's short last
-    interval into the one before)."""
+    interval (a grid would fold a run's short last interval into the one before)."""
     for k in range(max(len(log.histograms) for log in logs)):  # one per status tick: small
         ticks = [(log.intervals.row(k, named=True), log.histograms[k])
                  for log in logs if k < len(log.histograms)]

@@ -1,34 +1,26 @@
 """Trials, the unit of a comparison, and the interval of a ratio drawn from their spread.
 
 A trial is one independent run of a phase: fresh servers (or, on the user's cluster, a fresh
-client process after the same preparation), load, warm-up, measured window. The runner numbers
-them (metadata.json "repeat": 1, 2, ...; ``run-scenario --repeat N`` or ``--precision``).
-Results vary most between trials, not within one (Kalibera & Jones 2013; Georges et al. 2007):
-an interval computed inside one trial describes one server lifetime and cannot decide whether
-two configurations differ. So:
-
-* one trial on a side: no interval of the comparison, no verdict;
-* trials of A and B run in the same results, in blocks A,B then B,A (the runner's order): the
-  k pairs (A_r, B_r) of the same trial number are compared pair by pair, on the log scale:
-  d_r = log(A_r / B_r); ratio = exp(mean d), 95% interval exp(mean d +- t(k-1) sd(d)/sqrt(k)).
-  A block's own drift (a machine slowing down over the session) hits both members of a pair and
-  cancels; an A,B,B,A order cancels a linear drift across blocks;
-* trials that were not run as pairs (a run against a --baseline made another day): Welch's
-  interval on the logs of the two sides' trial figures. Those trials come from two sessions
-  (days, machines), and the spread between sessions is not in them: with the between-session
-  CV the user measured (an A/A run in each session), each side's session adds its own offset,
-  log(1 + cv)^2 of variance per side, 2 log(1 + cv)^2 to the variance of the difference.
+client process after the same preparation), load, warm-up, measured window, numbered by the
+runner (metadata.json "repeat"; ``run-scenario --repeat N`` or ``--precision``). Results vary
+most between trials, not within one (Kalibera & Jones 2013; Georges et al. 2007): an interval
+inside one trial describes one server lifetime and cannot decide whether two configurations
+differ. So one trial on a side gets no interval of the comparison and no verdict; trials of A
+and B run in the same results, in blocks A,B then B,A (the runner's order), are compared pair
+by pair (:func:`paired_ratio`: a block's own drift, a machine slowing down over the session,
+hits both members of a pair and cancels; an A,B,B,A order cancels a linear drift across
+blocks); trials not run as pairs (against a --baseline made another day) by Welch's interval
+(:func:`unpaired_ratio`).
 
 The precision of a ratio is the half width of its interval relative to it,
 (high - low) / (2 ratio): "+-5%" is 0.05.
 
 Trials run until a precision (``run-scenario --precision``) follow Stein's two-stage procedure:
 the first n0 pairs (trial numbers 1..n0, metadata.json "trials_design": "first_stage") fix the
-total n from their sd, and the interval of all n pairs uses that first-stage sd with t(n0 - 1):
-mean d +- t(n0 - 1) s0 / sqrt(n). Because n depends on the first stage's sd alone, the interval
-covers the true ratio 95% of the time exactly (for normal log ratios); the ordinary interval over
-all n pairs would not (it covers less: scripts/tests/test_stopping_rule.py). With n = n0 both are
-the same interval.
+total n from their sd, and the interval of all n pairs is mean d +- t(n0 - 1) s0 / sqrt(n).
+Because n depends on the first stage's sd alone, it covers the true ratio 95% of the time
+exactly (for normal log ratios); the ordinary interval over all n pairs would not (it covers
+less: scripts/tests/test_stopping_rule.py). With n = n0 both are the same interval.
 """
 
 from __future__ import annotations
@@ -39,29 +31,18 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import t as student_t
 
-from .uncertainty import t95
+from .uncertainty import Ratio, t95
 
 
 @dataclass
-class TrialRatio:
+class TrialRatio(Ratio):
     """A / B from trials: the ratio, its 95% interval, how it was drawn."""
 
-    ratio: float
-    low: float = math.nan
-    high: float = math.nan
     pairs: int = 0          # pairs used (paired) or 0
     trials_a: int = 0
     trials_b: int = 0
     sd_log: float = math.nan  # sd of the pairs' log ratios (paired), se of the log ratio (Welch)
     df: float = math.nan
-
-    @property
-    def known(self) -> bool:
-        return self.low == self.low
-
-    @property
-    def significant(self) -> bool:
-        return self.known and (self.low > 1 or self.high < 1)
 
     @property
     def precision(self) -> float:
@@ -73,9 +54,9 @@ def _logs(values: dict) -> dict:
 
 
 def paired_ratio(a: dict, b: dict, first_stage: int | None = None) -> TrialRatio:
-    """A / B from trials numbered alike ({trial: figure}); pairs are the common trial numbers.
-    With ``first_stage`` n0 (a two-stage run), the sd is that of the first n0 pairs, with
-    n0 - 1 degrees of freedom (Stein's interval)."""
+    """A / B from trials numbered alike ({trial: figure}): d_r = log(A_r / B_r) over the common
+    trial numbers r, ratio exp(mean d), interval exp(mean d +- t(k - 1) sd(d) / sqrt(k)); with
+    ``first_stage`` n0, Stein's: the sd of the first n0 pairs, with n0 - 1 degrees of freedom."""
     la, lb = _logs(a), _logs(b)
     common = sorted(set(la) & set(lb))
     d = np.array([la[k] - lb[k] for k in common])
@@ -93,8 +74,7 @@ def paired_ratio(a: dict, b: dict, first_stage: int | None = None) -> TrialRatio
 
 
 def _first_stage(x: np.ndarray, first_stage: int | None) -> np.ndarray:
-    """The observations whose spread the interval uses: the first stage's (in trial order) when
-    the run had one and reached it, else all."""
+    """The observations whose spread the interval uses: the first stage's if reached, else all."""
     if first_stage and 2 <= first_stage <= len(x):
         return x[:first_stage]
     return x
@@ -112,8 +92,10 @@ def stein_pairs(sd: float, first_stage: int, precision: float, most: int = 200) 
 
 
 def unpaired_ratio(a: dict, b: dict, session_cv: float | None = None) -> TrialRatio:
-    """A / B from independent trials: Welch's interval on the logs of the figures; with
-    ``session_cv`` (the between-session CV, 0.2 for 20%) the two sessions' offsets widen it."""
+    """A / B from independent trials: Welch's interval on the logs of the figures. Trials of two
+    sessions (days, machines) do not sample the spread between sessions: with ``session_cv``
+    (the between-session CV the user measured, 0.2 for 20%) each side's session adds its own
+    offset, log(1 + cv)^2 of variance per side."""
     la, lb = np.array(list(_logs(a).values())), np.array(list(_logs(b).values()))
     out = TrialRatio(math.nan, trials_a=len(la), trials_b=len(lb))
     if len(la) == 0 or len(lb) == 0:
@@ -127,9 +109,8 @@ def unpaired_ratio(a: dict, b: dict, session_cv: float | None = None) -> TrialRa
     # the t quantile used is at least that of any honest count: conservative
     out.df = (va + vb) ** 2 / ((va**2 / (len(la) - 1) + vb**2 / (len(lb) - 1)) or 1e-300)
     sessions = 2 * math.log1p(session_cv) ** 2 if session_cv else 0.0
-    se = math.sqrt(va + vb + sessions)
-    out.sd_log = se
-    h = t95(out.df) * se
+    out.sd_log = math.sqrt(va + vb + sessions)
+    h = t95(out.df) * out.sd_log
     out.low, out.high = out.ratio * math.exp(-h), out.ratio * math.exp(h)
     return out
 

@@ -1,18 +1,12 @@
-"""95% confidence intervals of a figure: within one run, across repeats, and of a ratio.
+"""95% confidence intervals of a figure within one run, and of a ratio.
 
 Within one run the samples are the per-interval values of the steady window (throughput of
 each status interval, say). Neighbouring intervals are correlated (a compaction or a GC pause
 spans several), so the naive standard error s/sqrt(n) is too small. The effective sample size
 n_eff = n (1 - r1) / (1 + r1), with r1 the lag-1 autocorrelation (Wilks; clipped to [0, 1):
 negative correlation is not credited), corrects it: se = s / sqrt(n_eff), degrees of freedom
-n_eff - 1. latte compares runs the same way (Welch's t on effective sample sizes).
-
-Across repeats the samples are the repeats' figures: se = s / sqrt(k), k - 1 degrees of freedom
-(trials.mean_interval).
-
-A ratio A/B is judged on the log scale: se(log A/B)^2 = (se_A/A)^2 + (se_B/B)^2, degrees of
-freedom by Welch-Satterthwaite, interval exp(log(A/B) +- t se). A difference is called only when
-that interval excludes 1.
+n_eff - 1. latte compares runs the same way (Welch's t on effective sample sizes). Across
+repeats: trials.py.
 """
 
 from __future__ import annotations
@@ -73,13 +67,11 @@ def effective_n(x) -> float:
 
 def within_run(samples, value: float | None = None) -> Estimate:
     """The mean of autocorrelated per-interval samples, or `value` (a figure computed another
-    way over the same window, e.g. a percentile of the merged histograms) with the samples'
-    relative standard error."""
+    way over them, e.g. a percentile of merged histograms) with their relative standard error."""
     x = np.asarray([v for v in samples if v == v], dtype=float)
     if len(x) < 3:
-        return Estimate(
-            float(value) if value is not None else (float(x.mean()) if len(x) else math.nan)
-        )
+        return Estimate(float(value) if value is not None
+                        else float(x.mean()) if len(x) else math.nan)
     mean = float(x.mean())
     n_eff = max(effective_n(x), 2.0)
     se = float(x.std(ddof=1)) / math.sqrt(n_eff)
@@ -90,28 +82,34 @@ def within_run(samples, value: float | None = None) -> Estimate:
 
 @dataclass
 class Ratio:
+    """A / B with its 95% interval (nan: none); a difference only when it excludes 1."""
+
     ratio: float
-    low: float
-    high: float
+    low: float = math.nan
+    high: float = math.nan
+
+    @property
+    def known(self) -> bool:
+        return self.low == self.low
 
     @property
     def significant(self) -> bool:
-        return self.low == self.low and (self.low > 1 or self.high < 1)
+        return self.known and (self.low > 1 or self.high < 1)
 
 
 def ratio(a: Estimate, b: Estimate) -> Ratio:
-    """A / B with its 95% interval (log scale, Welch-Satterthwaite degrees of freedom)."""
+    """A / B with its 95% interval on the log scale: se(log A/B)^2 = (se_A/A)^2 + (se_B/B)^2,
+    Welch-Satterthwaite degrees of freedom, interval exp(log(A/B) +- t se)."""
     if not (a.value > 0 and b.value > 0):
-        return Ratio(math.nan, math.nan, math.nan)
+        return Ratio(math.nan)
     r = a.value / b.value
     if not (a.known and b.known):
-        return Ratio(r, math.nan, math.nan)
+        return Ratio(r)
     va, vb = (a.se / a.value) ** 2, (b.se / b.value) ** 2
     se = math.sqrt(va + vb)
     if se == 0:
         return Ratio(r, r, r)
-    df = (va + vb) ** 2 / (
-        (va**2 / a.df if a.df > 0 else 0) + (vb**2 / b.df if b.df > 0 else 0) or 1e-12
-    )
+    df = (va + vb) ** 2 / ((va**2 / a.df if a.df > 0 else 0)
+                           + (vb**2 / b.df if b.df > 0 else 0) or 1e-12)
     h = t95(df) * se
     return Ratio(r, r * math.exp(-h), r * math.exp(h))

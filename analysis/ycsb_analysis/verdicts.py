@@ -1,28 +1,24 @@
 """Comparisons a reviewer can accept: a ratio with its 95% interval and a verdict in words.
 
-The unit of a comparison is the trial (trials.py): the runs of one phase numbered by the runner
-(metadata "repeat") become one row, the mean of the trials with their t-interval (and their
-median, for the table), and keep each trial's figure. Two such rows are compared figure by
-figure, the interval drawn from the spread between trials (paired by trial number within one
-results directory, where the runner ran them A,B then B,A; unpaired against a baseline):
+The unit of a comparison is the trial (trials.py): :func:`aggregate` merges the trials of a
+phase (metadata "repeat") into one row. Two such rows are compared figure by figure, the
+interval drawn from the spread between trials (paired by trial number within one results
+directory, where the runner ran them A,B then B,A; unpaired against a baseline):
 
     "cassandra: throughput 12% higher than hbase (better) (95% CI +4% to +20%; 4 paired trials)"
     "no significant difference (95% CI -6% to +3%; 4 paired trials)"
     "one trial: no verdict (cassandra 9% higher in it; ...)"   a side has a single trial
     "not judged: hbase trial 2 NOT steady"                      a trial never became steady
 
-One figure decides (``primary``): records/s where the phase has it (a batched phase), else
-throughput. Every other figure is secondary and says so ("secondary: p99 latency: ..."): five
-figures judged at 95% are five chances of a false call. In a closed loop (no -target) each side
-ran at its own saturation point, so its latencies are service times there ("p99 service time"),
-and the mean is threads / throughput (Little's law): it repeats the throughput verdict.
+One figure decides (``primary``); every other is "secondary": five figures judged at 95% are
+five chances of a false call. In a closed loop (no -target) each side ran at its own saturation
+point, so its latencies are service times there, and the mean is threads / throughput (Little's
+law): it repeats the throughput verdict.
 
 Within-run intervals (steady_state.py) stay on the figures of a single trial: they describe one
 server lifetime, never a difference. Two comparisons: two sides within the same results
-(:func:`between_databases`: Cassandra vs HBase, or the two sides of an A/A test, sides.py), and
-current vs ``--baseline`` (:func:`against_baseline`). A baseline is another session (day,
-machine): trials of two sessions do not sample the spread between sessions, so without the
-user's measure of it (``--session-spread``) a difference there is "within-session only".
+(:func:`between_databases`), and current vs ``--baseline`` (:func:`against_baseline`), another
+session (day, machine) whose trials do not sample the spread between sessions.
 """
 
 from __future__ import annotations
@@ -51,8 +47,6 @@ COMPARED = [
     ("p95_latency_us", "p95 latency", "lower"),
     ("p99_latency_us", "p99 latency", "lower"),
 ]
-
-
 RATIO_COLUMNS = ["ratio", "ratio_low", "ratio_high", "precision", "trials"]
 # the figure that decides a phase: the first of these both sides have (else the first compared)
 PRIMARY = ["records_per_s", "throughput_ops_per_s"]
@@ -70,8 +64,7 @@ def known(v) -> bool:
 
 
 def _trials(g: list[dict]) -> list[int]:
-    """The trial numbers of a phase's runs: the runner's (metadata "repeat"), else 1, 2, ... in
-    the order given (plain files under one LABEL are trials of it)."""
+    """The runner's trial numbers (metadata "repeat"), else 1, 2, ... (plain files of a LABEL)."""
     numbers = [r.get("repeat") for r in g]
     if all(known(t) for t in numbers) and len(set(numbers)) == len(numbers):
         return [int(t) for t in numbers]
@@ -79,7 +72,7 @@ def _trials(g: list[dict]) -> list[int]:
 
 
 def capacity_step(row: dict) -> bool:
-    """A summary or phase row of a step of a capacity search (its phase group says so)."""
+    """A summary or phase row of a step of a capacity search."""
     return str(row.get("phase_group") or "").startswith(CAPACITY_GROUP)
 
 
@@ -97,9 +90,7 @@ def _phase(g: list[dict]) -> dict:
     row["steady"] = all(steady)
     row["unsteady"] = "; ".join((f"trial {t}: " if n > 1 else "") + str(r.get("window") or "")
                                 for t, r, ok in zip(trials, g, steady) if not ok)
-    for f in FIGURES:
-        if f not in row:
-            continue
+    for f in (f for f in FIGURES if f in row):
         values = {t: float(r[f]) for t, r in zip(trials, g) if known(r[f])}
         row[f"{f}_trials"] = values
         if n == 1:
@@ -130,6 +121,7 @@ def primary_figure(a: dict, b: dict, compared: list) -> str | None:
 
 
 def _trials_of(row: dict, figure: str) -> dict:
+    """{trial: value} of a figure of an aggregate row ({} when it has none)."""
     v = row.get(f"{figure}_trials")
     return v if isinstance(v, dict) else {}
 
@@ -150,10 +142,8 @@ def verdict(name_a: str, name_b: str, words: str, better: str, r: TrialRatio,
                 f"but {NOT_SAMPLED}: {GIVE_SPREAD}")
     higher = r.ratio > 1
     good = higher == (better == "higher")
-    return (
-        f"{name_a}: {words} {abs(change):.0f}% {'higher' if higher else 'lower'} than "
-        f"{name_b}{' (better)' if good else ' (worse)'} ({ci})"
-    )
+    return (f"{name_a}: {words} {abs(change):.0f}% {'higher' if higher else 'lower'} than "
+            f"{name_b}{' (better)' if good else ' (worse)'} ({ci})")
 
 
 def first_stage(row: dict) -> int | None:
@@ -263,19 +253,17 @@ def between_databases(agg: list[dict], a: str | None = None,
     # a capacity search's steps ran at each database's own targets: their figures are not
     # comparable; the searches' capacities are (capacity.capacity_verdicts)
     agg = [r for r in agg if not capacity_step(r)]
-    cols = ["scenario", "timestamp", "phase", "figure", "primary", "side_a", "side_b"]
-    cols += list(dict.fromkeys(name for x, y in found for name in (y, x)))
-    cols += RATIO_COLUMNS
-    cols += list(dict.fromkeys(f"{name}_trials" for p in found for name in p))
-    cols += ["pairs", "sd_log", "significant", "aa", "resolves_percent", "detectable_80_percent",
-             "verdict"]
+    cols = [*phases, "figure", "primary", "side_a", "side_b",
+            *dict.fromkeys(name for x, y in found for name in (y, x)), *RATIO_COLUMNS,
+            *dict.fromkeys(f"{name}_trials" for p in found for name in p),
+            "pairs", "sd_log", "significant", "aa", "resolves_percent", "detectable_80_percent",
+            "verdict"]
     rows = []
-    for (scenario, ts, phase), g in by_key(agg, phases).items() if found else ():
+    for key, g in by_key(agg, phases).items():
         by_db = {r["database"]: r for r in g}
         for x, y in found:
             if x in by_db and y in by_db:
-                rows += compare(by_db[x], by_db[y], x, y,
-                                {"scenario": scenario, "timestamp": ts, "phase": phase},
+                rows += compare(by_db[x], by_db[y], x, y, dict(zip(phases, key)),
                                 paired=True, aa=sides.is_aa(x, y, known))
     return frame(rows, cols)
 
@@ -289,11 +277,9 @@ def _latest(phases: list[dict]) -> list[dict]:
 
 def against_baseline(current: list[dict], baseline: list[dict],
                      session_spread: float | None = None) -> pl.DataFrame:
-    """Current vs baseline per phase (matched on scenario, phase and database; the latest
-    timestamp of each side): the ratio current/baseline with its interval (unpaired trials:
-    they were not run in alternating blocks) and verdict.
-
-    The two sides are two sessions. ``session_spread`` is the between-session CV the user
+    """Current vs baseline per phase (matched on BASELINE_KEY; the latest timestamp of each
+    side): the ratio current/baseline with its interval (unpaired trials: they were not run in
+    alternating blocks) and verdict. ``session_spread`` is the between-session CV the user
     measured (0.2 for 20%; an A/A run in each session): the interval includes it (trials.py).
     Without it the interval covers the trials only, and a difference it finds is
     ``within_session_only``, not ``significant``: it may be the sessions'."""
@@ -306,9 +292,9 @@ def against_baseline(current: list[dict], baseline: list[dict],
     rows = []
     for c in _latest(current):
         key = {k: c[k] for k in BASELINE_KEY}
-        if tuple(key.values()) in base:
-            for r in compare(c, base[tuple(key.values())], "current", "baseline", key,
-                             paired=False, session_cv=session_spread, sessions_sampled=sampled):
+        if (b := base.get(tuple(key.values()))) is not None:
+            for r in compare(c, b, "current", "baseline", key, paired=False,
+                             session_cv=session_spread, sessions_sampled=sampled):
                 rows.append(r | {"change_percent": (r["ratio"] - 1) * 100,
                                  "session_spread_percent": session_spread * 100 if sampled
                                  else math.nan})
@@ -320,9 +306,8 @@ def unmatched_phases(current: pl.DataFrame, baseline: pl.DataFrame) -> list[str]
     at all): the summaries of the results and of the baseline."""
 
     def keys(summary: pl.DataFrame) -> set[tuple]:
-        if summary.is_empty():
-            return set()
-        return set(summary.select(pl.col(BASELINE_KEY).cast(pl.String)).iter_rows())
+        return set() if summary.is_empty() else set(
+            summary.select(pl.col(BASELINE_KEY).cast(pl.String)).iter_rows())
 
     cur, base = keys(current), keys(baseline)
     notes = []
