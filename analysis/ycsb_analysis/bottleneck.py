@@ -52,28 +52,21 @@ def cpu_figures(run: Run, operations: float) -> dict:
     """``client_cpu_us_per_op, server_cpu_us_per_op, client_core_share, client_bound,
     shared_machine`` (nan/None when the phase has no CPU record)."""
     cpu = run.metadata.get("cpu")
-    row = {
-        "client_cpu_us_per_op": math.nan,
-        "server_cpu_us_per_op": math.nan,
-        "client_core_share": math.nan,
-        "client_bound": None,
-        "shared_machine": None,
-    }
+    row = {"client_cpu_us_per_op": math.nan, "server_cpu_us_per_op": math.nan,
+           "client_core_share": math.nan, "client_bound": None, "shared_machine": None}
     if not isinstance(cpu, dict):
         return row
     # None: fleet results from before the loaders measured their clients' CPU time (or every
     # client lost)
-    known = [v for v in cpu.get("client_cpu_s") or [] if v is not None]
-    measured = bool(known)
-    client = sum(known)
-    server = sum((cpu.get("server_cpu_s") or {}).values())
+    measured = [v for v in cpu.get("client_cpu_s") or [] if v is not None]
+    client = sum(measured)
     cores = cpu.get("cores") or math.nan
     wall = _wall_s(run.metadata)
     if operations and operations > 0:
         if measured:
             row["client_cpu_us_per_op"] = client / operations * 1e6
         if cpu.get("server_cpu_s"):
-            row["server_cpu_us_per_op"] = server / operations * 1e6
+            row["server_cpu_us_per_op"] = sum(cpu["server_cpu_s"].values()) / operations * 1e6
     loaders = loader_core_shares(cpu)
     if loaders:
         row["client_core_share"] = max(loaders.values())
