@@ -226,26 +226,24 @@ def capacity_verdicts(found: pl.DataFrame, known_sides: dict | None = None) -> p
             trials = {int(r["repeat"]) or 1: float(r["capacity_ops_per_s"]) for r in d}
             per_side[db] = {"capacity_ops_per_s_trials": trials,
                             "capacity_ops_per_s": mean_interval(trials)[0], "steady": True}
-        if a in per_side and b in per_side:
-            words = f"max sustainable throughput at {g[0]['objective']} (intended)"
-            compared = compare(per_side[a], per_side[b], a, b,
-                               {"scenario": scenario, "timestamp": ts, "phase": search},
-                               paired=True, compared=[("capacity_ops_per_s", words, "higher")],
-                               aa=sides.is_aa(a, b, known_sides))
-            none = [f"{db} trial {t}" for db in (a, b)
-                    for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
+        words = f"max sustainable throughput at {g[0]['objective']} (intended)"
+        compared = compare(per_side[a], per_side[b], a, b,
+                           {"scenario": scenario, "timestamp": ts, "phase": search},
+                           paired=True, compared=[("capacity_ops_per_s", words, "higher")],
+                           aa=sides.is_aa(a, b, known_sides))
+        none = [f"{db} trial {t}" for db in (a, b)
+                for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
+        if none:  # a ratio of nothing is no ratio
             for row in compared:
-                if none:  # a ratio of nothing is no ratio
-                    row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (why: "
-                                      "capacity.csv; a looser objective or more steps)")
-                    row["significant"] = False
-            rows += compared
+                row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (why: "
+                                  "capacity.csv; a looser objective or more steps)")
+                row["significant"] = False
+        rows += compared
     return frame(rows)
 
 
 def judge_step_dir(step_dir: Path) -> dict:
-    """The judgement of the capacity step in a results directory (judge); UnreadableInput when it
-    is not one."""
+    """judge() of the capacity step in a results directory; UnreadableInput if it is not one."""
     run = load_phase_dir(Path(step_dir))
     if not run.metadata.get("capacity"):
         raise UnreadableInput(str(step_dir), "not a capacity step (its metadata.json has no "
