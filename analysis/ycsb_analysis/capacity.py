@@ -106,7 +106,7 @@ def judge(run: Run) -> dict:
         if served is not None and worst > max(served.value * (1 + FELL_BEHIND_MARGIN),
                                               served.value + FELL_BEHIND_MIN_US):
             fell_behind.append(op)
-    rate = achieved.value if achieved else math.nan
+    rate, low, high = (achieved.value, achieved.low, achieved.high) if achieved else [math.nan] * 3
     if not target:
         # a closed loop has no schedule: its intended latency is its service time
         why.append("the unthrottled probe gives the ceiling and decides nothing")
@@ -117,11 +117,9 @@ def judge(run: Run) -> dict:
     seconds = end - start if math.isfinite(end) else math.nan
     return {
         "run": run_label(run), "search": cap["search"], "step": cap["step"], "target": target,
-        "objective": objective["text"], "achieved_ops_per_s": rate,
-        "achieved_low": achieved.low if achieved else math.nan,
-        "achieved_high": achieved.high if achieved else math.nan,
-        "window": how, "window_s": seconds, "steady": bool(steady), "operations": ops,
-        "held": not why, "why": why, "fell_behind": fell_behind,
+        "objective": objective["text"], "achieved_ops_per_s": rate, "achieved_low": low,
+        "achieved_high": high, "window": how, "window_s": seconds, "steady": bool(steady),
+        "operations": ops, "held": not why, "why": why, "fell_behind": fell_behind,
         "summary": _summary(rate, target, key, ops, why, fell_behind, seconds),
     }
 

@@ -221,8 +221,7 @@ def between_databases(verdicts: pl.DataFrame, runs,
     pairs, names = {}, set()
     for i, v in enumerate(verdicts.iter_rows(named=True)):
         a, b = v["side_a"], v["side_b"]
-        fa = facts.get((v["scenario"], v["timestamp"], v["phase"], a), {})
-        fb = facts.get((v["scenario"], v["timestamp"], v["phase"], b), {})
+        fa, fb = (facts.get((v["scenario"], v["timestamp"], v["phase"], s), {}) for s in (a, b))
         pairs[i] = (v["scenario"], v["phase"], a, b, fa, fb, real.get(a, a) != real.get(b, b))
         names.add(f"{a} vs {b}")
     return annotate(verdicts, " and ".join(sorted(names)) or "between databases", pairs,
