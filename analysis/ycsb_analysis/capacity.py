@@ -1,27 +1,24 @@
 """Capacity under a latency objective: the steps of a search (``run-scenario --slo``) judged,
 each search's capacity, and the capacities compared across trials and databases.
 
-A step is a phase whose metadata.json has ``capacity`` (the runner's
-scripts/lib/ycsbpack/runner/capacity.py: the phase searched, step number 0 for the unthrottled
-probe, the objective, the keep-up share) and ``target`` (ops/s; none for the probe). Over the
-step's measured window (steady_state.window) it has an achieved rate and, per operation,
-service-time and intended percentiles from the clients' .hdr logs (``<OP>`` and
-``Intended-<OP>``, YCSB's measurement.interval=both). It HOLDS when the objective's percentile
-of intended latency is within the bound for the operation named (every operation when none is)
-and the achieved rate is at least keep-up x target. Where intended latency exceeds service time
-by more than FELL_BEHIND_MARGIN the client fell behind its schedule: its service times hide the
-queueing (coordinated omission) and the intended figure is the one to believe.
+A step is a phase whose metadata.json has ``capacity`` (scripts/lib/ycsbpack/runner/capacity.py:
+the phase searched, step 0 for the unthrottled probe, the objective, the keep-up share) and
+``target`` (ops/s; none for the probe). Over its measured window (steady_state.window) it has an
+achieved rate and, per operation, service-time and intended percentiles from the clients' .hdr
+logs (``<OP>`` and ``Intended-<OP>``, YCSB's measurement.interval=both). It HOLDS when the
+objective's percentile of intended latency is within the bound for the operation named (every
+operation when none is) and the achieved rate is at least keep-up x target. Where intended
+latency exceeds service time by more than FELL_BEHIND_MARGIN the client fell behind its
+schedule: its service times hide the queueing (coordinated omission); believe the intended.
 
-The capacity of a trial's search is the highest target at which every step held (the runner
-runs the rate found again to confirm it); the unthrottled probe only gives the ceiling (without
-a schedule its intended latency is its service time). Where no step held on latency, there is no
-capacity to give: the objective lies below the latency floor (the lowest of the paced steps'
-objective figures), and the search says so with that floor instead of "0 ops/s". Trials give
-the capacity an interval and two databases a ratio, drawn as every comparison of the pack
-(verdicts.compare: trials paired A,B then B,A).
+A search's capacity is the highest target at which every step held (the runner runs the rate
+found again to confirm it); the unthrottled probe only gives the ceiling (without a schedule
+its intended latency is its service time). Where no step held on latency, the objective lies
+below the latency floor (the lowest of the paced steps' objective figures), and the search says
+so with that floor instead of "0 ops/s". Trials give the capacity an interval and two databases
+a ratio, as every comparison of the pack (verdicts.compare: trials paired A,B then B,A).
 
-``judge_step_dir(STEP_DIR)`` is one step's judgement, what the runner reads to choose its next
-rate.
+``judge_step_dir(STEP_DIR)`` judges one step: what the runner reads to choose its next rate.
 """
 
 from __future__ import annotations
@@ -69,14 +66,16 @@ def objective_key(objective: dict) -> str:
 
 def _operations(run: Run, named: str) -> list[str]:
     """The one named, or every measured one (.hdr logs and final reports: never left out)."""
-    metrics = set().union(*(c.hdr_logs for c in run.clients)) if run.clients else set()
+    if named:
+        return [named]
+    metrics = set()
     for c in run.clients:
         report = c.output.report
-        metrics |= set(report.filter(pl.col("measurement") == "Operations")["metric"].to_list())
+        metrics |= set(c.hdr_logs)
+        metrics |= set(report.filter(pl.col("measurement") == "Operations")["metric"])
     names = {m: split_metric(m) for m in metrics}
-    ops = sorted(m for m, n in names.items()
-                 if not n.intended and not n.failed and is_workload_operation(n.operation))
-    return [named] if named else ops
+    return sorted(m for m, n in names.items()
+                  if not n.intended and not n.failed and is_workload_operation(n.operation))
 
 
 def judge(run: Run) -> dict:
@@ -107,7 +106,7 @@ def judge(run: Run) -> dict:
         if served is not None and worst > max(served.value * (1 + FELL_BEHIND_MARGIN),
                                               served.value + FELL_BEHIND_MIN_US):
             fell_behind.append(op)
-    rate = achieved.value if achieved else math.nan
+    rate, low, high = (achieved.value, achieved.low, achieved.high) if achieved else [math.nan] * 3
     if not target:
         # a closed loop has no schedule: its intended latency is its service time
         why.append("the unthrottled probe gives the ceiling and decides nothing")
@@ -115,21 +114,17 @@ def judge(run: Run) -> dict:
         why.append(f"achieved {rate:,.0f} ops/s < {cap['keep_up']:.0%} of the target {target:,}")
     if not ops and not why:
         why.append("no operation measured in the window")
-    held = not why
     seconds = end - start if math.isfinite(end) else math.nan
     return {
         "run": run_label(run), "search": cap["search"], "step": cap["step"], "target": target,
-        "objective": objective["text"], "achieved_ops_per_s": rate,
-        "achieved_low": achieved.low if achieved else math.nan,
-        "achieved_high": achieved.high if achieved else math.nan,
-        "window": how, "window_s": seconds,
-        "steady": bool(steady), "operations": ops, "held": held, "why": why,
-        "fell_behind": fell_behind,
-        "summary": _summary(rate, target, key, ops, held, why, fell_behind, seconds),
+        "objective": objective["text"], "achieved_ops_per_s": rate, "achieved_low": low,
+        "achieved_high": high, "window": how, "window_s": seconds, "steady": bool(steady),
+        "operations": ops, "held": not why, "why": why, "fell_behind": fell_behind,
+        "summary": _summary(rate, target, key, ops, why, fell_behind, seconds),
     }
 
 
-def _summary(rate, target, key, ops, held, why, fell_behind, seconds) -> str:
+def _summary(rate, target, key, ops, why, fell_behind, seconds) -> str:
     lat = "; ".join(f"{op} {key} intended {o['intended'][key]['us'] / 1000:,.1f} ms, service "
                     f"{o['service'].get(key, {}).get('us', math.nan) / 1000:,.1f} ms"
                     for op, o in ops.items())
@@ -140,45 +135,33 @@ def _summary(rate, target, key, ops, held, why, fell_behind, seconds) -> str:
                  f"> service by more than {FELL_BEHIND_MARGIN:.0%} and "
                  f"{FELL_BEHIND_MIN_US / 1000:g} ms): believe the intended "
                  "latency, the service time hides the queueing")
-    return text + ("" if held else f"; fails: {'; '.join(why)}")
+    return text + (f"; fails: {'; '.join(why)}" if why else "")
 
 
 def steps_table(runs: list[Run]) -> pl.DataFrame:
     """One row per step and operation: target, achieved (with its within-run interval), p50
     and p99 of service and intended latency, the objective's figure, held, fell behind."""
     rows = []
-    for run in runs:
-        if not run.metadata.get("capacity"):
-            continue
-        j = judge(run)
-        key = objective_key(run.metadata["capacity"]["objective"])
+    for run in (r for r in runs if r.metadata.get("capacity")):
+        j, cap = judge(run), run.metadata["capacity"]
+        key = objective_key(cap["objective"])
         base = {"scenario": run.scenario, "timestamp": run.timestamp, "database": run.database,
                 "search": j["search"], "repeat": int(run.metadata.get("repeat") or 0),
-                "step": j["step"],
-                "target": j["target"], "objective": j["objective"], "objective_key": key,
-                "bound_us": run.metadata["capacity"]["objective"]["bound_us"],
-                "keep_up": run.metadata["capacity"]["keep_up"],
-                "achieved_ops_per_s": j["achieved_ops_per_s"],
-                "achieved_low": j["achieved_low"], "achieved_high": j["achieved_high"],
-                "window_s": j["window_s"], "steady": j["steady"], "held": j["held"],
-                "why": "; ".join(j["why"]),
-                "check": run.metadata["capacity"].get("check", math.nan)}
+                "step": j["step"], "target": j["target"], "objective": j["objective"],
+                "objective_key": key, "bound_us": cap["objective"]["bound_us"],
+                "keep_up": cap["keep_up"]}
+        base |= {k: j[k] for k in ("achieved_ops_per_s", "achieved_low", "achieved_high",
+                                   "window_s", "steady", "held")}
+        base |= {"why": "; ".join(j["why"]), "check": cap.get("check", math.nan)}
         for op, o in (j["operations"] or {"": {}}).items():
             row = dict(base, operation=op, fell_behind=op in j["fell_behind"])
             for kind in ("service", "intended"):
                 for level in ("p50", "p99", key):
                     e = o.get(kind, {}).get(level, {})
-                    row[f"{kind}_{level}_us"] = e.get("us", math.nan)
-                    row[f"{kind}_{level}_low_us"] = e.get("low", math.nan)
-                    row[f"{kind}_{level}_high_us"] = e.get("high", math.nan)
+                    for bound, suffix in (("us", ""), ("low", "_low"), ("high", "_high")):
+                        row[f"{kind}_{level}{suffix}_us"] = e.get(bound, math.nan)
             rows.append(row)
     return frame(rows)
-
-
-def _objective_figure(operations: list[dict]) -> float:
-    """One step's figure for its objective: its worst operation's intended latency (µs)."""
-    figures = [r.get(f"intended_{r.get('objective_key')}_us") for r in operations]
-    return max((v for v in figures if known(v)), default=math.nan)
 
 
 def capacities(steps: pl.DataFrame) -> pl.DataFrame:
@@ -189,22 +172,21 @@ def capacities(steps: pl.DataFrame) -> pl.DataFrame:
     rows = []
     for key, trial in by_key(steps.to_dicts(), keys).items():
         # each step once (a row per operation: its worst decides its objective figure)
-        per_step = [(ops[0], _objective_figure(ops)) for ops in by_key(trial, ["step"]).values()]
-        checks = [s for s, _ in per_step if known(s["check"])]
-        g = [(s, figure) for s, figure in per_step if not known(s["check"])]
-        probe = [s for s, _ in g if s["step"] == 0]
-        paced = [(s, figure) for s, figure in g if s["step"] > 0]
-        held = {s["target"]: True for s, _ in paced}
-        for s, _ in paced:
-            held[s["target"]] &= bool(s["held"])
+        per_step = [ops[0] | {"figure": _objective_figure(ops)}
+                    for ops in by_key(trial, ["step"]).values()]
+        checks = [s for s in per_step if known(s["check"])]
+        g = [s for s in per_step if not known(s["check"])]
+        probe = [s for s in g if s["step"] == 0]
+        paced = [s for s in g if s["step"] > 0]
+        failed = {s["target"] for s in paced if not s["held"]}
+        found = float(max((s["target"] for s in paced if s["target"] not in failed), default=0.0))
         ceiling = float(probe[0]["achieved_ops_per_s"]) if probe else math.nan
-        found = float(max((t for t, ok in held.items() if ok), default=0.0))
-        floor = min((figure for _, figure in paced), default=math.nan)
+        floor = min((s["figure"] for s in paced), default=math.nan)
         # the search climbed to within RESOLUTION of the ceiling: throughput bounds it there
         bounded = ("nothing held" if not found else "ceiling"
                    if found >= (1 - RESOLUTION) * ceiling else "objective")
-        at_found = [s for s, _ in paced if found and s["target"] == found]
-        first = g[0][0]
+        at_found = [s for s in paced if found and s["target"] == found]
+        first = g[0]
         row = dict(zip(keys, key), objective=first["objective"],
                    capacity=capacity_words(found, floor, first.get("bound_us", math.nan),
                                            first.get("objective_key", "")),
@@ -217,6 +199,12 @@ def capacities(steps: pl.DataFrame) -> pl.DataFrame:
             row[f"check_{c['check']:g}x_achieved_ops_per_s"] = c["achieved_ops_per_s"]
         rows.append(row)
     return frame(rows)
+
+
+def _objective_figure(operations: list[dict]) -> float:
+    """One step's figure for its objective: its worst operation's intended latency (µs)."""
+    figures = [r.get(f"intended_{r.get('objective_key')}_us") for r in operations]
+    return max((v for v in figures if known(v)), default=math.nan)
 
 
 def capacity_verdicts(found: pl.DataFrame, known_sides: dict | None = None) -> pl.DataFrame:
@@ -234,29 +222,26 @@ def capacity_verdicts(found: pl.DataFrame, known_sides: dict | None = None) -> p
         per_side = {}
         for (db,), d in by_key(g, ["database"]).items():
             trials = {int(r["repeat"]) or 1: float(r["capacity_ops_per_s"]) for r in d}
-            mean, _, _ = mean_interval(trials)
-            per_side[db] = {"capacity_ops_per_s_trials": trials, "capacity_ops_per_s": mean,
-                            "steady": True}
-        if a in per_side and b in per_side:
-            words = f"max sustainable throughput at {g[0]['objective']} (intended)"
-            compared = compare(per_side[a], per_side[b], a, b,
-                               {"scenario": scenario, "timestamp": ts, "phase": search},
-                               paired=True, compared=[("capacity_ops_per_s", words, "higher")],
-                               aa=sides.is_aa(a, b, known_sides))
-            none = [f"{db} trial {t}" for db in (a, b)
-                    for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
+            per_side[db] = {"capacity_ops_per_s_trials": trials,
+                            "capacity_ops_per_s": mean_interval(trials)[0], "steady": True}
+        words = f"max sustainable throughput at {g[0]['objective']} (intended)"
+        compared = compare(per_side[a], per_side[b], a, b,
+                           {"scenario": scenario, "timestamp": ts, "phase": search},
+                           paired=True, compared=[("capacity_ops_per_s", words, "higher")],
+                           aa=sides.is_aa(a, b, known_sides))
+        none = [f"{db} trial {t}" for db in (a, b)
+                for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
+        if none:  # a ratio of nothing is no ratio
             for row in compared:
-                if none:  # a ratio of nothing is no ratio
-                    row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (why: "
-                                      "capacity.csv; a looser objective or more steps)")
-                    row["significant"] = False
-            rows += compared
+                row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (why: "
+                                  "capacity.csv; a looser objective or more steps)")
+                row["significant"] = False
+        rows += compared
     return frame(rows)
 
 
 def judge_step_dir(step_dir: Path) -> dict:
-    """The judgement of the capacity step in a results directory (judge); UnreadableInput when it
-    is not one."""
+    """judge() of the capacity step in a results directory; UnreadableInput if it is not one."""
     run = load_phase_dir(Path(step_dir))
     if not run.metadata.get("capacity"):
         raise UnreadableInput(str(step_dir), "not a capacity step (its metadata.json has no "

@@ -14,19 +14,17 @@ Cassandra vs HBase compares what both sides share (the pack, JDK, JVM flags, the
 CPUs, threads and clients, the workload properties both set, the servers' machines); their
 servers' settings and schema differ by design. What differs *because* two databases are compared
 (each binding's name, the client libraries both load at their own versions, the database's
-version) is inherent: listed once in "What ran", never on a verdict.
-Durability (metadata.json "durability", the phase engine's phases/durability.py: what each side does
-with an acknowledged write) is compared on what such a write survives: across databases a
-difference between the two databases' own defaults (Cassandra's periodic commit log, a
-standalone HBase's WAL on a local filesystem that cannot hflush) is inherent, one the user set
-on either side (commitlog_sync batch, hbase.durability, hbase.wal.hsync) is marked.
-Metadata written before it was recorded says so ("not recorded").
-The two sides of an A/A test (one database, sides.py) are compared on everything, and so are
-current vs ``--baseline``, servers' settings and schema included.
-Differences the user meant to make are listed with ``--expected-difference PATTERN`` (a glob
-on the fact's name, e.g. ``"server setting compaction_*"``): named as expected, not marked.
-Every difference is a row of comparability.csv; values that only say where (a directory, a
-file, an address) are not compared.
+version) is inherent: listed once in "What ran", never on a verdict. Durability (metadata.json
+"durability", the phase engine's phases/durability.py) is compared on what an acknowledged write
+survives: across databases a difference between their own defaults (Cassandra's periodic commit
+log, a standalone HBase's WAL on a local filesystem that cannot hflush) is inherent, one the
+user set on either side (commitlog_sync batch, hbase.durability, hbase.wal.hsync) is marked;
+metadata written before it was recorded says "not recorded". The two sides of an A/A test (one
+database, sides.py), and current vs ``--baseline``, are compared on everything, servers'
+settings and schema included. ``--expected-difference PATTERN`` (a glob on the fact's name, e.g.
+``"server setting compaction_*"``) names differences the user meant to make: expected, not
+marked. Every difference is a row of comparability.csv; values that only say where (a
+directory, a file, an address) are not compared.
 """
 
 from __future__ import annotations
@@ -39,7 +37,6 @@ import polars as pl
 from .sides import side_of
 from .tables import frame
 
-KEY = ("scenario", "timestamp", "phase", "database")
 MARK = "not like for like"
 # across databases, what differs because two databases are compared (besides the client
 # libraries both load, at each binding's own versions): never a mark, listed in "What ran"
@@ -53,12 +50,10 @@ _WHERE = re.compile(r"^\[?(/|\d+\.\d+\.\d+\.\d+|file:)")
 # a setting that names one server process: HBase's "host,port,start code" (its master's
 # mapreduce.task.attempt.id holds one); it differs between any two server starts
 _PROCESS = re.compile(r"\d+\.\d+\.\d+\.\d+,\d+,\d{12,}")
-COLUMNS = ["comparison", "scenario", "phase", "side_a", "side_b", "fact", "value_a", "value_b",
-           "inherent", "expected", "mark"]
-
-
 # the servers' machines (cores, memory): unlike the rest of the servers, held across databases
 SERVER_MACHINE = ("server cores", "server memory gib")
+COLUMNS = ["comparison", "scenario", "phase", "side_a", "side_b", "fact", "value_a", "value_b",
+           "inherent", "expected", "mark"]
 
 
 def fingerprint(metadata: dict) -> dict[str, str]:
@@ -73,20 +68,14 @@ def fingerprint(metadata: dict) -> dict[str, str]:
         facts["JDK"] = f"{jdk['java.version']} ({jdk.get('java.vm.name', '')})"
     if "jvm_flags" in client:
         facts["JVM flags"] = " ".join(client["jvm_flags"]) or "(none)"
-    for artifact, version in (client.get("libraries") or {}).items():
-        facts[f"client library {artifact}"] = version
     telemetry = client.get("telemetry") or {}
     if "otel_agent" in telemetry:
         facts["OpenTelemetry agent"] = str(telemetry["otel_agent"])
-    for k, v in (telemetry.get("client_metrics_properties") or {}).items():
-        facts[f"client metrics {k}"] = str(v)
     if metadata.get("binding"):
         facts["binding"] = str(metadata["binding"])
     for k in ("threads", "clients"):
         if metadata.get(k) is not None:
             facts[f"client {k}"] = str(metadata[k])
-    for k, v in (metadata.get("properties") or {}).items():
-        facts[f"workload property {k}"] = str(v)
     machine = client.get("machine") or {}
     for k in ("cores", "memory_gib"):
         if machine.get(k) is not None:
@@ -114,8 +103,11 @@ def fingerprint(metadata: dict) -> dict[str, str]:
                                                 for m in machines if m.get("memory_bytes")})):
         if values - {None}:
             facts[fact] = ", ".join(map(str, sorted(values - {None})))
-    for k, v in (servers.get("settings") or {}).items():
-        facts[f"server setting {k}"] = str(v)
+    for prefix, named in (("client library", client.get("libraries")),
+                          ("client metrics", telemetry.get("client_metrics_properties")),
+                          ("workload property", metadata.get("properties")),
+                          ("server setting", servers.get("settings"))):
+        facts |= {f"{prefix} {k}": str(v) for k, v in (named or {}).items()}
     durability = metadata.get("durability")
     if isinstance(durability, dict) and durability.get("survives"):
         facts[SURVIVES] = durability["survives"] + (DEFAULT if durability.get("default") else SET)
@@ -177,12 +169,6 @@ def _held_across_databases(fact: str, va: str | None, vb: str | None) -> bool:
     return not fact.startswith(("server ", "schema"))  # two databases' servers differ by design
 
 
-def _said(fact: str, va: str, vb: str, a: str, b: str) -> str:
-    if fact == "schema":
-        return f"schema ({a} vs {b}: comparability.csv)"
-    return f"{fact} {va[:60]} ({a}) vs {vb[:60]} ({b})"
-
-
 def annotate(verdicts: pl.DataFrame, comparison: str, pairs: dict, expected: list[str],
              first_mark: int = 1) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Marks each verdict whose two sides differ in something neither inherent nor expected
@@ -218,10 +204,11 @@ def footnotes(table: pl.DataFrame) -> dict[str, str]:
     """Each mark of comparability.csv in words, once: ``{"1": "JVM flags -Xmx2g (cassandra) vs
     (none) (hbase)"}``."""
     said = {}
-    for r in table.to_dicts():
-        if r["mark"]:
-            said.setdefault(str(r["mark"]), _said(r["fact"], r["value_a"], r["value_b"],
-                                                  r["side_a"], r["side_b"]))
+    for r in [r for r in table.to_dicts() if r["mark"]]:
+        a, b = r["side_a"], r["side_b"]
+        said.setdefault(str(r["mark"]), f"schema ({a} vs {b}: comparability.csv)"
+                        if r["fact"] == "schema"
+                        else f"{r['fact']} {r['value_a'][:60]} ({a}) vs {r['value_b'][:60]} ({b})")
     return said
 
 
@@ -234,8 +221,7 @@ def between_databases(verdicts: pl.DataFrame, runs,
     pairs, names = {}, set()
     for i, v in enumerate(verdicts.iter_rows(named=True)):
         a, b = v["side_a"], v["side_b"]
-        fa = facts.get((v["scenario"], v["timestamp"], v["phase"], a), {})
-        fb = facts.get((v["scenario"], v["timestamp"], v["phase"], b), {})
+        fa, fb = (facts.get((v["scenario"], v["timestamp"], v["phase"], s), {}) for s in (a, b))
         pairs[i] = (v["scenario"], v["phase"], a, b, fa, fb, real.get(a, a) != real.get(b, b))
         names.add(f"{a} vs {b}")
     return annotate(verdicts, " and ".join(sorted(names)) or "between databases", pairs,
@@ -245,10 +231,8 @@ def between_databases(verdicts: pl.DataFrame, runs,
 def against_baseline(comparison: pl.DataFrame, runs, base_runs, expected: list[str],
                      first_mark: int = 1) -> tuple[pl.DataFrame, pl.DataFrame]:
     def latest(facts: dict) -> dict:  # the latest timestamp of each phase, as the comparison
-        out = {}
-        for (scenario, ts, phase, db), f in sorted(facts.items(), key=lambda kv: kv[0][1]):
-            out[(scenario, phase, db)] = f
-        return out
+        return {(scenario, phase, db): f for (scenario, ts, phase, db), f
+                in sorted(facts.items(), key=lambda kv: kv[0][1])}
 
     cur, base = latest(side_facts(runs)), latest(side_facts(base_runs))
     pairs = {}

@@ -2,12 +2,11 @@
 node down; each of the pause's two pauses) over the trials of ``run-scenario S2 --faults ...
 --repeat N``, with its mean and 95% t-interval across the repeats (trials.mean_interval).
 
-One fault phase is one server lifetime: its outage or recovery time says what happened once.
-The interval across repeats (each on fresh servers, loaded anew) is what a comparison of the
-databases' behaviour under a fault can rest on. A measure a repeat did not reach (no recovery
-before the phase ended: ``null`` in the verdict) is not averaged in; it is counted
-(``not_reached``) and said. Acknowledged writes lost are summed over the repeats: any is a
-failure, whatever the others did.
+One fault phase is one server lifetime: its outage or recovery time says what happened once;
+a comparison of the databases under a fault rests on the interval across repeats (each on
+fresh servers, loaded anew). A measure a repeat did not reach (no recovery before the phase
+ended: ``null`` in the verdict) is counted (``not_reached``) and said, not averaged in.
+Acknowledged writes lost are summed over the repeats: any is a failure, whatever the others did.
 """
 
 from __future__ import annotations

@@ -39,10 +39,9 @@ def implausible_figures(run: Run) -> list[str]:
                              f"({', '.join(f'{k} = {vals[k]:g} µs' for k in huge)})")
             lo, hi = vals.get("min_latency_us"), vals.get("max_latency_us")
             avg = vals.get("average_latency_us")
-            if lo is not None and hi is not None and lo > hi:
+            if None not in (lo, hi) and lo > hi:
                 flags.append(f"{where}: minimum {lo:g} µs above maximum {hi:g} µs")
-            elif lo is not None and hi is not None and avg is not None and not (
-                    lo - 1 <= avg <= hi + 1):
+            elif None not in (lo, hi, avg) and not lo - 1 <= avg <= hi + 1:
                 flags.append(f"{where}: average {avg:g} µs outside [min {lo:g}, max {hi:g}]")
             pv = [vals[p] for p in pcols if p in vals]
             if any(b < a for a, b in zip(pv, pv[1:])):

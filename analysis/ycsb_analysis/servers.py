@@ -1,15 +1,12 @@
 """What the servers did during a phase: the runner's ``<phase>/servers.csv``, as a tidy table.
 
 The runner samples every server while a phase runs (scripts: ``bin/ycsb servers -watch`` for
-what the database exposes, /proc for the local processes) and writes one row per sample:
-
-    t_ms,node,metric,value
-    1795385384846,127.0.0.41,compactions_total,3
-
-Metrics ending in ``_total`` are counters as the server reports them; the table adds each
-interval's increase (``delta``) and rate per second (``per_s``); the others (``pending_*``) are
-gauges, as they are. ``t_s`` is seconds on the phase's own time axis, the one its throughput
-is drawn on (status time 0: the clients' start), so the two line up in the servers' chart.
+what the database exposes, /proc for the local processes) and writes one row per sample
+(``t_ms,node,metric,value``, e.g. ``1795385384846,127.0.0.41,compactions_total,3``). Metrics
+ending in ``_total`` are counters as the server reports them; the table adds each interval's
+increase (``delta``) and rate per second (``per_s``); the others (``pending_*``) are gauges, as
+they are. ``t_s`` is seconds on the phase's own time axis, the one its throughput is drawn on
+(status time 0: the clients' start), so the two line up in the servers' chart.
 """
 
 from __future__ import annotations
@@ -78,21 +75,17 @@ def phase_table(run: Run) -> pl.DataFrame:
     ).select(*SCHEMA).fill_nan(None)
 
 
-def readable_table(run: Run) -> pl.DataFrame:
-    """phase_table, empty when the file cannot be read (servers_table names it)."""
+def readable_table(run: Run, unused: list[str] | None = None) -> pl.DataFrame:
+    """phase_table, empty when the file cannot be read (then named in ``unused`` if given)."""
     try:
         return phase_table(run)
-    except (ValueError, pl.exceptions.PolarsError):
+    except (ValueError, pl.exceptions.PolarsError) as e:
+        if unused is not None:
+            unused.append(f"{FILE} not used: {str(e).splitlines()[0]}")
         return pl.DataFrame(schema=SCHEMA)
 
 
 def servers_table(runs: list[Run]) -> pl.DataFrame:
     """Every phase's servers' samples, one tidy table (the report's servers.csv); a phase's
     file that cannot be read is named in its run's ``unused``."""
-    frames = []
-    for r in runs:
-        try:
-            frames.append(phase_table(r))
-        except (ValueError, pl.exceptions.PolarsError) as e:
-            r.unused.append(f"{FILE} not used: {str(e).splitlines()[0]}")
-    return pl.concat(frames) if frames else pl.DataFrame(schema=SCHEMA)
+    return pl.concat([readable_table(r, r.unused) for r in runs] or [pl.DataFrame(schema=SCHEMA)])
