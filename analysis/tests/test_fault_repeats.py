@@ -94,6 +94,52 @@ def test_an_unreadable_verdict_is_named_and_the_rest_reported(tmp_path):
     assert rows[0].startswith("database,fault,episode,measure,unit,repeats,not_reached,mean")
     assert len(rows) == 1 + 3 * len(faults.MEASURES)
     said = (tmp_path / "report" / "faults.txt").read_text().splitlines()
-    assert said == faults.lines(faults.across_repeats(real_verdicts()), real_verdicts())
+    assert said == (faults.lines(faults.across_repeats(real_verdicts()), real_verdicts())
+                    + faults.durability_lines(load([str(INTENDED)])))
+    # the fault phases' durability, from their metadata.json, beside the figures
+    assert said[-2].startswith("durability: cassandra: an acknowledged write survives ")
     html = (tmp_path / "report" / "report.html").read_text()
     assert "Faults across repeats" in html and "pause, 25 s pause: cassandra" in html
+
+
+def test_a_window_with_no_failed_second_has_nothing_to_recover_and_is_not_unreached():
+    """A partition's cut from the clients on Cassandra: slower seconds, none failed or empty
+    (first_bad_s null): its recovery is not "not within the phase" but said as nothing to
+    recover from, and kept out of the mean; a repeat that did fail still gives its figure."""
+    verdicts = repeats_of_the_pause([9.0, 11.0, 10.0], [20.0, 22.0, 21.0])
+    for v in verdicts[:2]:
+        short = v.data["measures"]["faults"][0]
+        short["first_bad_s"], short["recovery_to_success_s"] = None, None
+        short["recovery_to_band_s"] = None
+    table = faults.across_repeats(verdicts)
+    rec = table.filter((table["episode"] == "3 s pause")
+                       & (table["measure"] == "recovery_to_success_s")).to_dicts()[0]
+    third = verdicts[2].data["measures"]["faults"][0]["recovery_to_success_s"]
+    assert (rec["no_failure"], rec["not_reached"], rec["mean"]) == (2, 0, third)
+    text = " ".join(faults.lines(table, verdicts))
+    assert f"recovered in {third:,.1f} s [no failed or empty second in 2 of 3]" in text
+    for v in verdicts:
+        v.data["measures"]["faults"][0]["first_bad_s"] = None
+    text = " ".join(faults.lines(faults.across_repeats(verdicts), verdicts))
+    assert "3 s pause: cassandra (3 repeat(s)): " in text
+    assert "recovered in - (no failed or empty second)" in text
+
+
+def test_the_durability_of_each_database_is_said_beside_the_faults():
+    """metadata.json "durability" of the fault phases (the runner's words), once a database,
+    and what the faults do not test (a power loss)."""
+    from types import SimpleNamespace
+    record = {"survives": "a server process crash", "default": True,
+              "acknowledged_write": "in the commit log, fsynced every 10000ms (periodic)"}
+    runs = [SimpleNamespace(phase="fault-pause", database="cassandra",
+                            metadata={"durability": record}),
+            SimpleNamespace(phase="fault-pause-read-back", database="cassandra",
+                            metadata={"durability": record}),
+            SimpleNamespace(phase="read-batch1", database="hbase",
+                            metadata={"durability": record})]
+    lines = faults.durability_lines(runs)
+    assert lines[0] == ("durability: cassandra: an acknowledged write survives a server process "
+                        "crash (in the commit log, fsynced every 10000ms (periodic); the "
+                        "database's default)")
+    assert len(lines) == 2 and "no fault here tests a power loss" in lines[1]
+    assert faults.durability_lines(runs[2:]) == []

@@ -287,6 +287,8 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     skipped += [SkippedInput(str(path), why) for path, why in unreadable]
     fault_table = faults.across_repeats(fault_verdicts)
     fault_lines = faults.lines(fault_table, fault_verdicts)
+    if fault_lines:   # what the faults' acknowledged writes survive, beside them
+        fault_lines += faults.durability_lines(runs)
     if fault_table.height:
         write_csv(fault_table, out / "faults.csv")
         written.append(out / "faults.csv")

@@ -5,8 +5,11 @@ node down; each of the pause's two pauses) over the trials of ``run-scenario S2 
 One fault phase is one server lifetime: its outage or recovery time says what happened once;
 a comparison of the databases under a fault rests on the interval across repeats (each on
 fresh servers, loaded anew). A measure a repeat did not reach (no recovery before the phase
-ended: ``null`` in the verdict) is counted (``not_reached``) and said, not averaged in.
+ended: ``null`` in the verdict) is counted (``not_reached``) and said, not averaged in; nor is
+a recovery in a window with no failed or empty second (nothing to recover from: ``no_failure``).
 Acknowledged writes lost are summed over the repeats: any is a failure, whatever the others did.
+Beside them, what an acknowledged write survives on each database (metadata.json "durability"
+of its fault phases): every fault here acts on processes or the network, not on the machine.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ MEASURES = {
     "recovery_to_band_s": ("back in the pre-fault band in", "s", 1),
     "worst_p99_us": ("worst second's p99 of intended latency", "ms", 1000),
 }
+RECOVERY = ("recovery_to_success_s", "recovery_to_band_s")
+NO_FAILURE = "no failed or empty second"   # a window's recovery with nothing to recover from
 COLUMNS = ["database", "fault", "episode", "measure", "unit", "repeats", "not_reached", "mean",
-           "low", "high", "acknowledged_writes_lost"]
+           "low", "high", "acknowledged_writes_lost", "no_failure"]
 
 
 def episode(entry: dict) -> str:
@@ -48,20 +53,25 @@ def across_repeats(verdicts: list[FaultVerdict]) -> pl.DataFrame:
         lost[(v.database, v.fault)] += v.acknowledged_writes_lost
         for entry in (v.data.get("measures") or {}).get("faults") or []:
             for measure in MEASURES:
+                nothing = measure in RECOVERY and "first_bad_s" in entry and (
+                    entry["first_bad_s"] is None)
                 values[(v.database, v.fault, episode(entry), measure)][v.repeat] = (
-                    entry.get(measure))
+                    NO_FAILURE if nothing else entry.get(measure))
     rows = []
     # a fault's episodes in the order they happened (the short pause before the long one)
     order = list(dict.fromkeys((fault, ep) for _, fault, ep, _ in values))
     for (db, fault, ep, measure), by_repeat in sorted(
             values.items(), key=lambda kv: (kv[0][1], order.index(kv[0][1:3]), kv[0][0])):
         _, unit, divisor = MEASURES[measure]
-        reached = {r: x / divisor for r, x in by_repeat.items() if x is not None}
+        reached = {r: x / divisor for r, x in by_repeat.items()
+                   if x is not None and x != NO_FAILURE}
+        calm = sum(x == NO_FAILURE for x in by_repeat.values())
         mean, low, high = mean_interval(reached)
         rows.append({"database": db, "fault": fault, "episode": ep, "measure": measure,
                      "unit": unit, "repeats": len(by_repeat),
-                     "not_reached": len(by_repeat) - len(reached), "mean": mean, "low": low,
-                     "high": high, "acknowledged_writes_lost": lost[(db, fault)]})
+                     "not_reached": len(by_repeat) - len(reached) - calm, "mean": mean,
+                     "low": low, "high": high, "acknowledged_writes_lost": lost[(db, fault)],
+                     "no_failure": calm})
     if not rows:
         return pl.DataFrame(schema={c: pl.String for c in COLUMNS})
     return pl.DataFrame(rows).select(COLUMNS)
@@ -69,13 +79,17 @@ def across_repeats(verdicts: list[FaultVerdict]) -> pl.DataFrame:
 
 def _figure(row: dict) -> str:
     words = MEASURES[row["measure"]][0]
-    if row["not_reached"] == row["repeats"]:
+    if row["no_failure"] == row["repeats"]:
+        return f"{words} - ({NO_FAILURE})"
+    if row["not_reached"] + row["no_failure"] == row["repeats"]:
         return f"{words} - (not within the phase)"
     text = f"{words} {row['mean']:,.1f} {row['unit']}"
     if row["low"] == row["low"]:  # two repeats or more reached it: an interval
         text += f" (95% CI {row['low']:,.1f} to {row['high']:,.1f})"
     if row["not_reached"]:
         text += f" [not within the phase in {row['not_reached']} of {row['repeats']}]"
+    if row["no_failure"]:
+        text += f" [{NO_FAILURE} in {row['no_failure']} of {row['repeats']}]"
     return text
 
 
@@ -96,3 +110,21 @@ def lines(table: pl.DataFrame, verdicts: list[FaultVerdict]) -> list[str]:
     for (fault, db), why in skipped.items():
         out.append(f"{fault}: {db}: skipped in {len(why)} repeat(s): {why[0]}")
     return out
+
+
+def durability_lines(runs) -> list[str]:
+    """What an acknowledged write survives on each database whose fault phases ran (their
+    metadata.json "durability"), and what the faults do not test."""
+    said = {}
+    for r in runs:
+        record = r.metadata.get("durability")
+        if r.phase.startswith("fault") and isinstance(record, dict) and record.get("survives"):
+            default = "; the database's default" if record.get("default") else ""
+            said.setdefault(r.database, f"durability: {r.database}: an acknowledged write "
+                                        f"survives {record['survives']} ("
+                                        f"{record.get('acknowledged_write', '')}{default})")
+    if not said:
+        return []
+    return [*said.values(), "durability: every fault here acts on server processes or the "
+            "network, not on the machine: a SIGKILL ends a process and the page cache survives "
+            "it, so no fault here tests a power loss"]

@@ -30,6 +30,8 @@ FAULTS = {
               "S2 drain: a node stopped (SIGTERM) mid-run"),
     "pause": ("fault-pause", "-pause", "fault-pause-timelines",
               "S2 pause: a node stopped (SIGSTOP) twice"),
+    "partition": ("fault-partition", "-partition", "fault-partition-timelines",
+                  "S2 partition: a node cut off from its clients, then from its peers"),
 }
 SERIES = (("BATCH_INSERT", "ok", "writes OK", "-", "tab:blue"),
           ("BATCH_READ", "ok", "reads OK", "-", "tab:green"),
@@ -89,7 +91,8 @@ def _fault_marks(ax, v: dict, t0: datetime, text: bool) -> None:
     ax.axvline(0, color="black", linewidth=1.5)
     for p in v.get("pauses") or []:
         ax.axvspan(_seconds(p["paused"], t0), _seconds(p["resumed"], t0), color="tab:purple",
-                   alpha=0.12, label=f"paused {p['length_s']} s" if text else None)
+                   alpha=0.12,
+                   label=(p.get("what") or f"paused {p['length_s']} s") if text else None)
     if "pauses" in v:
         return
     if text:

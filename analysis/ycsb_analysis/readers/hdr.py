@@ -207,7 +207,7 @@ def _epoch(value: str | None) -> float | None:
         return None
     try:
         return float(value.split()[0])
-    except ValueError:
+    except (ValueError, IndexError):   # not a number, or empty ("#[StartTime: ]")
         return None
 
 
