@@ -85,6 +85,18 @@ def test_a_batched_phase_has_one_primary_row_records_per_s_and_marks_the_rest(tm
     assert "Cassandra vs HBase" in (out / "report.html").read_text()
 
 
+def test_with_one_database_the_precision_of_a_batched_phase_is_that_of_its_records_per_s(
+        tmp_path):
+    """--precision with one database judges the phase's primary figure, as between two:
+    records/s of a batched phase (it was its batches/s, labelled throughput)."""
+    root = batched_two_databases(tmp_path)
+    for d in root.glob("*/*/hbase-*"):
+        shutil.rmtree(d)
+    (head,) = headlines(str(root / "fixture-sweep")).headlines
+    assert head.what == "cassandra records/s" and head.verdict.endswith(" records/s"), head
+    assert head.trials == "2" and head.ratio > 0
+
+
 def test_closed_loop_latencies_are_service_times_and_the_mean_repeats_throughput(tmp_path):
     agg = aggregate(runs_summary(load([str(batched_two_databases(tmp_path))])))
     v = {f: r["verdict"] for f, r in by(between_databases(agg), "figure").items()}

@@ -12,7 +12,7 @@ from .loader import load
 from .model import WINDOW_KIND, WindowKind
 from .summary import runs_summary
 from .trials import log_sd, mean_interval, pairs_needed, stein_pairs
-from .verdicts import aggregate, between_databases, capacity_step
+from .verdicts import PRIMARY, aggregate, between_databases, capacity_step
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Headline:
 
     phase: str
     what: str  # "cassandra/hbase throughput" (two sides), "cassandra throughput" (one database)
-    ratio: float  # the ratio of the sides; with one database, the trials' mean (ops/s)
+    ratio: float  # the ratio of the sides; with one database, the trials' mean (its unit)
     precision: float | None  # half the 95% interval's width relative to it; None: no interval
     trials: str  # the trials it rests on: "3/3" of the sides, "3" of one database
     verdict: str
@@ -69,12 +69,16 @@ def headlines(results: str, target: float = math.nan, first: int | None = None) 
                 detectable=_num(r["detectable_80_percent"] / 100) if aa else None))
         return out
     for r in runs:
-        values = r.get("throughput_ops_per_s_trials") or {}
+        # the primary figure as between databases: records/s of a batched phase, else ops/s
+        figure = next((f for f in PRIMARY if r.get(f"{f}_trials")), "throughput_ops_per_s")
+        values = r.get(f"{figure}_trials") or {}
+        words, unit = (("records/s", "records/s") if figure == "records_per_s"
+                       else ("throughput", "ops/s"))
         mean, low, high = mean_interval(values, first)
         out.headlines.append(Headline(
-            phase=r["phase"], what=f"{r['database']} throughput", ratio=float(mean),
+            phase=r["phase"], what=f"{r['database']} {words}", ratio=float(mean),
             precision=_num((high - low) / (2 * mean)) if mean else None,
-            trials=str(len(values)), verdict=f"{mean:,.0f} ops/s",
+            trials=str(len(values)), verdict=f"{mean:,.0f} {unit}",
             more_trials=_more(log_sd(values, first), target, len(values), first)))
     return out
 

@@ -186,26 +186,29 @@ class HBase(Database):
                 deadline = time.monotonic() + FENCE_WAIT_S
                 while self.server.node_pids(node).get(rs) and time.monotonic() < deadline:
                     time.sleep(1)
-                fenced = hbase_logs.fencing(self.server.process_log(rs), p["resumed"])
+                # A paused server is told YouAreDeadException by the master once it runs
+                # again; one cut off from its peers may abort within the cut already (its
+                # ZooKeeper calls or WAL syncs time out): its log is read from the cut's start
+                paused = p.get("fault", "pause") == "pause"
+                since, when = ((p["resumed"], f"after {ended}") if paused
+                               else (p["paused"], "from the start of the cut"))
+                fenced = hbase_logs.fencing(self.server.process_log(rs), since)
                 exited = not self.server.node_pids(node).get(rs)
                 facts.update(fenced, process_exited=exited)
                 told_dead = ("no YouAreDeadException" if fenced["you_are_dead_s"] is None
                              else f"YouAreDeadException after {fenced['you_are_dead_s']} s")
-                said += (f"; after {ended} it logged {told_dead}, aborted after "
+                said += (f"; {when} it logged {told_dead}, aborted after "
                          f"{fenced['aborting_s']} s "
                          f"({fenced['abort_reason'] or 'no ABORTING line'}), process "
                          + ("exited" if exited else f"still running after {FENCE_WAIT_S} s"))
-                # (a paused server hears YouAreDeadException from the master; one cut off may
-                # first find its ZooKeeper session expired: either way it aborts)
-                told = fenced["you_are_dead_s"] if p.get("fault", "pause") == "pause" else (
-                    fenced["aborting_s"])
                 checks += [(f"the master declared region server {node} dead during its "
                             f"{what} (ZooKeeper session expired)", dead is not None),
-                           (f"region server {node} was fenced after {ended} "
-                            + ("(YouAreDeadException in its log, its process exited)"
-                               if p.get("fault", "pause") == "pause"
-                               else "(ABORTING in its log, its process exited)"),
-                            told is not None and exited)]
+                           (f"region server {node} was fenced after it resumed "
+                            "(YouAreDeadException in its log, its process exited)" if paused
+                            else f"region server {node} aborted, declared dead by the master "
+                                 "(ABORTING in its log since the cut began, its process exited)",
+                            (fenced["you_are_dead_s"] if paused else fenced["aborting_s"])
+                            is not None and exited)]
             else:
                 checks.append((f"the master did not declare region server {node} dead during "
                                f"its {what} ({quiet})", dead is None))

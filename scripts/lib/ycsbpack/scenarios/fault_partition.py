@@ -8,8 +8,9 @@ still write to it and read from it, and a request the client sends to it as coor
 for the driver's timeout; an HBase region server still holds its regions, whose operations
 wait and fail until the cut heals. Cut off from its peers for longer than the failure detection,
 Cassandra's peers mark it DOWN and UP once healed; HBase's master declares the region server
-dead (its ZooKeeper session expires), reassigns its regions, and the region server, once it
-hears the others again, aborts (it is fenced) and is restarted before the read-back.
+dead (its ZooKeeper session expires), reassigns its regions, and the region server aborts,
+within the cut (its ZooKeeper calls or WAL syncs time out) or once it hears the others again;
+it is restarted before the read-back.
 
 Phases and verdict as every fault with windows (fault_windows.py): fault-partition-probe,
 fault-partition, fault-partition-read-back; fault-verdict-<database>-partition.json.
