@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
-from .fault_phase import PROBE_S, verdict_file
-from .fault_windows import Window, WindowFault, run_windows, skipped
+from .fault_phase import verdict_file
+from .fault_windows import Window, WindowFault, run_windows, skipped, window_step
 from .scenario_plan import Composite, Context
 
 # seconds: (before the first cut, cut off from the clients, between the cuts, cut off from the
@@ -31,18 +31,12 @@ PARTITIONS = {"cluster": (15, 20, 20, 40, 120), "local": (10, 15, 15, 30, 120),
 
 
 def partition_step(ctx: Context) -> Composite:
-    pre, clients, gap, peers, after = PARTITIONS[ctx.scale]
-    db = ctx.database
-    node = db.node_name(db.server.nodes)
-    return Composite(
-        "fault-partition", f"{node} cut off from its clients for {clients} s, {pre} s after the "
-                           f"first operations of {db.fault_traffic} (at half the rate a probe "
-                           f"of it just achieved), and {gap} s later from its peers for "
-                           f"{peers} s (packets dropped); restarted if it was fenced; "
-                           f"read-back of every key",
-        lambda first_index: run_partition(ctx, first_index, ctx.out_dir),
-        phases=3,
-        estimate_s=PROBE_S[ctx.scale] + pre + clients + gap + peers + 20 + db.fault_overhead_s)
+    pre, clients, gap, peers, _ = PARTITIONS[ctx.scale]
+    return window_step(ctx, "partition",
+                       f"cut off from its clients for {clients} s, {pre} s after the first "
+                       f"operations of {ctx.database.fault_traffic} (at half the rate a probe "
+                       f"of it just achieved), and {gap} s later from its peers for {peers} s "
+                       "(packets dropped)", PARTITIONS[ctx.scale], run_partition)
 
 
 def missing(db, node: int, scale: str) -> Optional[str]:

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
-from .fault_phase import PROBE_S, verdict_file
-from .fault_windows import Window, WindowFault, run_windows, skipped
+from .fault_phase import verdict_file
+from .fault_windows import Window, WindowFault, run_windows, skipped, window_step
 from .scenario_plan import Composite, Context
 
 # seconds: (before the short pause, short pause, between the pauses, long pause, bound after
@@ -28,17 +28,12 @@ PAUSES = {"cluster": (15, 4, 20, 40, 120), "local": (10, 3, 15, 30, 120),
 
 
 def pause_step(ctx: Context) -> Composite:
-    pre, short, gap, long_, after = PAUSES[ctx.scale]
-    db = ctx.database
-    node = db.node_name(db.server.nodes)
-    return Composite(
-        "fault-pause", f"{node} paused (SIGSTOP, then SIGCONT) for {short} s, {pre} s after the "
-                       f"first operations of {db.fault_traffic} (at half the rate a probe of it "
-                       f"just achieved), and {gap} s later for {long_} s; "
-                       f"restarted if it was fenced; read-back of every key",
-        lambda first_index: run_pause(ctx, first_index, ctx.out_dir),
-        phases=3,
-        estimate_s=PROBE_S[ctx.scale] + pre + short + gap + long_ + 20 + db.fault_overhead_s)
+    pre, short, gap, long_, _ = PAUSES[ctx.scale]
+    return window_step(ctx, "pause",
+                       f"paused (SIGSTOP, then SIGCONT) for {short} s, {pre} s after the first "
+                       f"operations of {ctx.database.fault_traffic} (at half the rate a probe "
+                       f"of it just achieved), and {gap} s later for {long_} s", PAUSES[ctx.scale],
+                       run_pause)
 
 
 def missing(db, node: int, scale: str) -> Optional[str]:

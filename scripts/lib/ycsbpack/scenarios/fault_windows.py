@@ -26,6 +26,7 @@ from ..databases import fault_checks
 from ..phases.phase_runner import run_phase
 from . import fault_measures, fault_timeline
 from .fault_phase import (
+    PROBE_S,
     RECOVERED_QUIET_S,
     START_ALLOWANCE_S,
     keys_tried,
@@ -40,7 +41,7 @@ from .fault_phase import (
     write_verdict,
 )
 from .report_counts import phase_return_counts
-from .scenario_plan import Context
+from .scenario_plan import Composite, Context
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,20 @@ class WindowFault:
     gap_s: int           # the second this long after the first ended
     after_s: int         # the phase's bound after the second
     windows: List[Window]
+
+
+def window_step(ctx: Context, name: str, what: str, timings: tuple, run) -> Composite:
+    """The step of a fault with windows: `timings` (before the first, the first, between them,
+    the second, bound after it; seconds), `what` it does in words, `run(ctx, first_index,
+    out_dir)` its phases and verdict."""
+    pre, first, gap, second, _ = timings
+    db = ctx.database
+    return Composite(
+        f"fault-{name}", f"{db.node_name(db.server.nodes)} {what}; restarted if it was fenced; "
+                         "read-back of every key",
+        lambda first_index: run(ctx, first_index, ctx.out_dir),
+        phases=3,
+        estimate_s=PROBE_S[ctx.scale] + pre + first + gap + second + 20 + db.fault_overhead_s)
 
 
 def skipped(db, fault: str, why: str, path: Path, repeat: int = 0) -> dict:
@@ -118,8 +133,7 @@ def run_windows(ctx: Context, first_index: int, out_dir: Path, fault: WindowFaul
     timeline = fault_timeline.timeline(status)
     measured = fault_measures.measures(
         timeline, [{"start": w["paused"], "resumed": w["resumed"], "length_s": w["length_s"],
-                    "what": w["what"]} for w in done])
-    labels = {w["what"]: w["label"] for w in done}
+                    "what": w["what"], "label": w["label"]} for w in done])
     outcomes = db.fault_outcomes(counts)
     checks = [(f"both windows happened ({', '.join(w.what for w in fault.windows)})",
                len(done) == len(fault.windows)),
@@ -129,7 +143,7 @@ def run_windows(ctx: Context, first_index: int, out_dir: Path, fault: WindowFaul
               ("nothing was found that was never written (found <= acknowledged + "
                "indeterminate)", found <= acked + maybe)]
     lines = [*ready, offered_line(offered), f"failure detection: {detection['how']}",
-             *(fault_measures.line(labels[m["what"]], f"of {db.node_name(node)}", m, lost,
+             *(fault_measures.line(m["label"], f"of {db.node_name(node)}", m, lost,
                                    measured["pre_fault"]) for m in measured["faults"]),
              *effects["lines"],
              "operations (ok / failed / indeterminate): " + "; ".join(
