@@ -18,8 +18,8 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.SnapshotDescription;
 
 /**
- * The HBase Admin client of scripts/hbase-local, run on the server classpath as
- * {@code java HBaseTool.java <command> <zk port> <tmp dir> <args>} (servers/hbase_tool.py):
+ * The HBase Admin client of scripts/hbase-local, compiled once by servers/hbase_tool.py and run on
+ * the server classpath as {@code java HBaseTool <command> <zk port> <tmp dir> <args>}:
  * <ul>
  * <li>{@code probe <seconds> <region servers>}: readiness. Connects through ZooKeeper, lists the
  * namespaces and the live region servers, retrying until at least that many are live or the time

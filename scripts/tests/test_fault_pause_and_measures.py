@@ -361,13 +361,47 @@ def test_a_partition_without_nft_is_skipped_with_the_sentence(tmp_path, monkeypa
     assert not list(tmp_path.glob("cassandra-fault-partition*")), "no phase ran"
 
 
-@pytest.mark.parametrize("fault", ["slow-disk"])
-def test_a_fault_not_built_yet_says_so_and_exits_2(capsys, fault):
+def test_an_unknown_fault_names_those_there_are_and_exits_2(capsys):
     with pytest.raises(SystemExit) as e:
-        run_scenario.main(["S2", "--dry-run", "--faults", f"crash,{fault}"])
+        run_scenario.main(["S2", "--dry-run", "--faults", "crash,slow-network"])
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert f"the {fault} fault is not built yet (docs/fault-phase.md)" in err
+    assert ("unknown fault 'slow-network': choose from crash, drain, pause, partition, "
+            "slow-disk") in err
+
+
+def test_the_slow_disk_is_a_step_of_its_own_on_both_databases(capsys, tmp_path):
+    assert run_scenario.main(["S2", "--dry-run", "--db", "both", "--faults", "slow-disk",
+                              "--out", str(tmp_path), "--run-dir", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert ("cassandra fault-slow-disk: node3 log writes slowed by 100 ms each for 15 s "
+            "(Byteman at CommitLogSegment.flush)") in out
+    assert ("hbase fault-slow-disk: region server 3 and DataNode 3 log writes slowed by 100 ms "
+            "each for 15 s (Byteman at ReplicaOutputStreams.writeDataToDisk)") in out
+    assert "and 10 s later stalled for 30 s" in out
+
+
+def test_a_slow_disk_without_byteman_is_skipped_with_the_sentence(tmp_path, monkeypatch):
+    from ycsbpack.core.errors import ScriptError
+    from ycsbpack.scenarios import fault_slow_disk
+    from ycsbpack.servers import byteman
+
+    def unresolved(pom, what):
+        raise ScriptError("Maven (mvn) is not on the PATH")
+    monkeypatch.setattr(byteman.maven, "classpath", unresolved)
+    db = databases.database("cassandra", OneLiveNode(tmp_path, 3))
+    verdict = fault_slow_disk.run_slow_disk(Context("s2", db, "ci", out_dir=tmp_path), 0,
+                                            tmp_path)
+    why = ("Byteman's jars could not be resolved from Maven Central (Maven (mvn) is not on the "
+           "PATH)")
+    assert verdict["skipped"] == why and verdict["failed"] == []
+    assert verdict["lines"] == [f"slow-disk: skipped: {why}"]
+    assert not list(tmp_path.glob("cassandra-fault-slow-disk*")), "no phase ran"
+
+
+def test_the_slow_disk_is_not_built_for_mysql(tmp_path):
+    db = databases.database("mysql")
+    assert db.slow_disk_refusal(1) == "the slow disk is not built for MySQL"
 
 
 def test_the_older_node_failure_option_still_works_but_not_beside_faults(capsys, tmp_path):

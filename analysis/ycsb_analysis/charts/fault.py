@@ -32,6 +32,8 @@ FAULTS = {
               "S2 pause: a node stopped (SIGSTOP) twice"),
     "partition": ("fault-partition", "-partition", "fault-partition-timelines",
                   "S2 partition: a node cut off from its clients, then from its peers"),
+    "slow-disk": ("fault-slow-disk", "-slow-disk", "fault-slow-disk-timelines",
+                  "S2 slow disk: a node's log writes slowed, then stalled"),
 }
 SERIES = (("BATCH_INSERT", "ok", "writes OK", "-", "tab:blue"),
           ("BATCH_READ", "ok", "reads OK", "-", "tab:green"),

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, ClassVar, Dict, FrozenSet, List, Optional, Tuple
 
 from ..core.errors import ScriptError
-from ..servers import node_partition
+from ..servers import byteman, node_partition
 from .fault_checks import WRITE, WRITE_RECORDS
 
 # What an acknowledged write survives (metadata.json "durability", phases/durability.py): one
@@ -29,8 +29,11 @@ def window_words(window: dict) -> Tuple[str, str, str]:
     it, its end, and why the database should not notice it when it is short or one-sided:
     ("30 s pause", "it resumed", "below the failure detection")."""
     what = window.get("what") or f"{window['length_s']} s pause"
-    if window.get("fault", "pause") == "pause":
+    fault = window.get("fault", "pause")
+    if fault == "pause":
         return what, "it resumed", "below the failure detection"
+    if fault == "slow-disk":
+        return what, "its writes were fast again", "it still answers its peers"
     return what, "the cut healed", "its peers still reach it"
 
 
@@ -199,6 +202,39 @@ class Database(ABC):
         peers = {name: pid for name, pid in self.server.pids().items()
                  if pid not in own.values()}
         return node_partition.Partition(own, peers, side)
+
+    # -- S2's slow-disk fault (scenarios/fault_slow_disk.py): node i's log writes slowed -------
+    slow_disk_point: ClassVar[Optional[byteman.Point]] = None   # None: not built for it
+
+    def slow_disk_words(self) -> str:
+        point = self.slow_disk_point
+        return point.words if point else "not built"
+
+    def slow_disk_refusal(self, node: int) -> Optional[str]:
+        """What is missing to slow node `node`'s log writes (in words); None when nothing."""
+        if self.slow_disk_point is None:
+            return f"the slow disk is not built for {self.title}"
+        return self.pause_refusal(node) or byteman.missing()
+
+    def slow_disk(self, node: int, delay_ms: str, trace: Path) -> byteman.Rules:
+        """Node `node`'s log writes slowed by `delay_ms` (a Java long expression) each while
+        the `with` block runs, every slowed call a line of `trace` (its directory holds the
+        rule files and the agent's port: slow_disk_agent's `state`)."""
+        point = self.slow_disk_point
+        text = byteman.rule_text(f"ycsbpack slow disk of {point.process.format(node=node)}",
+                                 point.klass, point.method, delay_ms, trace)
+        return byteman.Rules(self._slowed_pid(node), text, trace.with_suffix(".btm"))
+
+    def slow_disk_agent(self, node: int, state: Path) -> None:
+        """The agent loaded into node `node`'s slowed process before the fault's traffic."""
+        byteman.install(self._slowed_pid(node), state)
+
+    def _slowed_pid(self, node: int) -> int:
+        process = self.slow_disk_point.process.format(node=node)
+        pid = self.server.node_pids(node).get(process)
+        if not pid:
+            raise ScriptError(f"{process} does not run: no disk of it to slow")
+        return pid
 
     def failure_detection(self) -> dict:
         """How long a node that answers nothing goes unnoticed on the local cluster, from its

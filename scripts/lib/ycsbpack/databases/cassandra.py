@@ -21,7 +21,7 @@ import math
 import re
 from typing import Dict, List
 
-from ..servers import cassandra_local, cassandra_logs
+from ..servers import byteman, cassandra_local, cassandra_logs
 from ..servers.local_servers import LocalCassandra
 from .base import MACHINE, NOTHING, PROCESS, Database, started_here, window_words
 from .fault_checks import READ, READ_BACK, WRITE, read_back
@@ -58,6 +58,10 @@ class Cassandra(Database):
     fault_overhead_s = 60
     fault_read_back = {"cassandra.readconsistencylevel": "ALL"}
     refused_writes = frozenset({UNAVAILABLE})
+    slow_disk_point = byteman.Point(
+        "cassandra-node{node}", "^org.apache.cassandra.db.commitlog.CommitLogSegment",
+        "flush(int, int)", "each sync of the node's commit log segment to its disk, "
+        "CommitLogSegment.flush; in periodic mode every commitlog_sync_period")
 
     def local_server(self, run_dir, nodes, settings, cpus=None) -> LocalCassandra:
         return LocalCassandra(run_dir, nodes, settings.cassandra_address,

@@ -19,7 +19,7 @@ import re
 import time
 from typing import Dict, List, Optional, Tuple
 
-from ..servers import hbase_local, hbase_logs
+from ..servers import byteman, hbase_local, hbase_logs
 from ..servers.local_servers import LocalHBase
 from .base import MACHINE, NOTHING, PROCESS, Database, started_here, window_words
 from .fault_checks import READ, READ_BACK, WRITE, WRITE_RECORDS, read_back
@@ -48,6 +48,11 @@ class HBase(Database):
     recovers_while_down = True
     fault_overhead_s = 90
     acknowledges_rows = True
+    slow_disk_point = byteman.Point(
+        "datanode-{node}", "org.apache.hadoop.hdfs.server.datanode.fsdataset.ReplicaOutputStreams",
+        "writeDataToDisk", "each packet the node's DataNode writes to its disk, "
+        "ReplicaOutputStreams.writeDataToDisk: of every write-ahead log whose pipeline holds it "
+        "(with as many replicas as DataNodes, all of them) and of any HFile")
 
     def local_server(self, run_dir, nodes, settings, cpus=None) -> LocalHBase:
         zk, master, rs = settings.hbase_ports

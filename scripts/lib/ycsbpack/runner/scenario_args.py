@@ -151,7 +151,8 @@ def parser(doc: str) -> argparse.ArgumentParser:
                             "drain = stopped (SIGTERM); pause = stopped (SIGSTOP) and resumed "
                             "(SIGCONT), shorter and longer than the failure detection; "
                             "partition = cut off from its clients, then from its peers "
-                            "(packets dropped; needs root, nft, net_cls) "
+                            "(packets dropped; needs root, nft, net_cls); slow-disk = its "
+                            "commit log / WAL writes 100 ms slower, then stalled (Byteman) "
                             "(docs/fault-phase.md)")
     local.add_argument("--node-failure", choices=["crash", "drain"],
                        help="the older spelling of --faults crash or --faults drain")

@@ -1,6 +1,7 @@
 """The faults that act on a running node for set windows, twice in one phase: the pause
-(fault_pause.py: SIGSTOP, then SIGCONT) and the partition (fault_partition.py: the node cut off
-from its clients, then from its peers). The same phases for both:
+(fault_pause.py: SIGSTOP, then SIGCONT), the partition (fault_partition.py: the node cut off
+from its clients, then from its peers) and the slow disk (fault_slow_disk.py: its log writes
+slowed, then stalled). The same phases for all:
 
   fault-<name>-probe      the fault traffic unthrottled (fault_phase.offered_rate): the phase
                           offers half the rate it achieved
@@ -20,7 +21,7 @@ import threading
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List
+from typing import Callable, List, Optional
 
 from ..databases import fault_checks
 from ..phases.phase_runner import run_phase
@@ -64,6 +65,8 @@ class WindowFault:
     gap_s: int           # the second this long after the first ended
     after_s: int         # the phase's bound after the second
     windows: List[Window]
+    # what the fault itself saw in its windows (the records of `done`): {"checks", "lines"}
+    own_effects: Optional[Callable[[List[dict]], dict]] = None
 
 
 def window_step(ctx: Context, name: str, what: str, timings: tuple, run) -> Composite:
@@ -118,6 +121,7 @@ def run_windows(ctx: Context, first_index: int, out_dir: Path, fault: WindowFaul
         driver.join()  # it ends the window whatever happened
         stop_file.unlink(missing_ok=True)
     effects = db.pause_effects(node, done)
+    own = fault.own_effects(done) if fault.own_effects else {"checks": [], "lines": []}
     restore_node(db, node, events)
     if "client_recovered" not in events:
         db.server.wait_all_up()
@@ -137,7 +141,7 @@ def run_windows(ctx: Context, first_index: int, out_dir: Path, fault: WindowFaul
     outcomes = db.fault_outcomes(counts)
     checks = [(f"both windows happened ({', '.join(w.what for w in fault.windows)})",
                len(done) == len(fault.windows)),
-              *effects["checks"],
+              *effects["checks"], *own["checks"],
               ("the read-back read every key tried", complete),
               ("no acknowledged write is missing (found >= acknowledged)", found >= acked),
               ("nothing was found that was never written (found <= acknowledged + "
@@ -145,7 +149,7 @@ def run_windows(ctx: Context, first_index: int, out_dir: Path, fault: WindowFaul
     lines = [*ready, offered_line(offered), f"failure detection: {detection['how']}",
              *(fault_measures.line(m["label"], f"of {db.node_name(node)}", m, lost,
                                    measured["pre_fault"]) for m in measured["faults"]),
-             *effects["lines"],
+             *effects["lines"], *own["lines"],
              "operations (ok / failed / indeterminate): " + "; ".join(
                  f"{op} {o['ok']} / {o['failed']} / {o['indeterminate']}"
                  for op, o in sorted(outcomes.items())),

@@ -2,12 +2,14 @@
 and 200), then reads with 100 threads at batch 1, 10 and 100; RF 3 on three Cassandra nodes,
 writes at CL ALL, reads at CL ONE; HBase on three region servers over HDFS with three copies
 (like for like). On local servers the fault phases follow on each database, one per fault
-(--faults, crash by default: fault_phase.py, fault_pause.py, fault_partition.py), each
+(--faults, crash by default: fault_phase.py, fault_pause.py, fault_partition.py,
+fault_slow_disk.py), each
 checking every acknowledged write afterwards.
 """
 from .fault_partition import partition_step
 from .fault_pause import pause_step
 from .fault_phase import fault_step
+from .fault_slow_disk import slow_disk_step
 from .scenario_plan import Context
 
 TITLE = "S2 Cassandra vs HBase, RF 3, batches"
@@ -29,6 +31,7 @@ def plan(ctx: Context) -> list:
         steps.append(ctx.phase(f"read-batch{batch}", "run", ctx.files([f"read-batch{batch}"]),
                                s["read_threads"], clients=ctx.clients, group="read"))
     if ctx.local:  # one fault phase per fault, in the order given (--faults)
-        windowed = {"pause": pause_step, "partition": partition_step}
+        windowed = {"pause": pause_step, "partition": partition_step,
+                    "slow-disk": slow_disk_step}
         steps += [windowed[f](ctx) if f in windowed else fault_step(ctx, f) for f in ctx.faults]
     return steps
