@@ -75,6 +75,7 @@ def run_slow_disk(ctx: Context, first_index: int, out_dir: Path) -> dict:
                       lambda: rules("slow", slow)),
                Window(f"{stall} s of stalled log writes", f"slow disk {stall} s (stalled)",
                       stall, False, lambda: rules("stall", stall))]
+
     def slowed(done: List[dict]) -> dict:
         counts = {w["label"]: byteman.calls_between(trace, _ms(w["paused"]), _ms(w["resumed"]))
                   for w, trace in zip(done, traces.values())}
@@ -84,7 +85,7 @@ def run_slow_disk(ctx: Context, first_index: int, out_dir: Path) -> dict:
         # stall outlasts a period, so a phase that slowed nothing did not work
         return {"checks": [(f"the slowed call ran in the windows ({sum(counts.values())} "
                             "times)", sum(counts.values()) > 0)],
-                "lines": lines, "counts": counts}
+                "lines": lines}
 
     return run_windows(ctx, first_index, out_dir,
                        WindowFault("slow-disk", pre, gap, after, windows, slowed), ready,
