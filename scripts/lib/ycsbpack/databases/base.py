@@ -206,10 +206,6 @@ class Database(ABC):
     # -- S2's slow-disk fault (scenarios/fault_slow_disk.py): node i's log writes slowed -------
     slow_disk_point: ClassVar[Optional[byteman.Point]] = None   # None: not built for it
 
-    def slow_disk_words(self) -> str:
-        point = self.slow_disk_point
-        return point.words if point else "not built"
-
     def slow_disk_refusal(self, node: int) -> Optional[str]:
         """What is missing to slow node `node`'s log writes (in words); None when nothing."""
         if self.slow_disk_point is None:

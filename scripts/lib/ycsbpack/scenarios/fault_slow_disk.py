@@ -38,8 +38,7 @@ SLOW_MS = 100   # each write of the first window this much longer
 def slow_disk_step(ctx: Context) -> Composite:
     pre, slow, gap, stall, _ = SLOW_DISKS[ctx.scale]
     point = ctx.database.slow_disk_point
-    at = (f" (Byteman at {point.klass.rsplit('.', 1)[-1]}.{point.method.split('(')[0]})"
-          if point else "")
+    at = f" (Byteman at {point.call})" if point else ""
     return window_step(ctx, "slow-disk",
                        f"log writes slowed by {SLOW_MS} ms each for {slow} s{at}, {pre} s after "
                        f"the first operations of {ctx.database.fault_traffic} (at half the "
@@ -59,25 +58,26 @@ def run_slow_disk(ctx: Context, first_index: int, out_dir: Path) -> dict:
     stamp = time.strftime("%Y%m%dT%H%M%S")
     state = db.server.run_dir / "byteman"
     db.slow_disk_agent(node, state)   # not at the first window: loading it stops the JVM briefly
-    traces, names = {}, {}   # window: its trace file (one line per slowed call), its name
+    traces = {}   # window: its trace file (one line per slowed call)
 
-    def rules(key: str, length_s: int):
-        trace = state / f"slow-disk-{stamp}-{key}.trace"
-        traces[key], names[key] = trace, str(trace)
-        # the stall: every call waits until the window's end (set when the window starts)
-        delay = (str(SLOW_MS) if key == "slow" else
-                 f"Math.max(0L, {int(time.time() * 1000) + length_s * 1000}L - "
-                 "System.currentTimeMillis())")
-        return db.slow_disk(node, delay, trace)
+    def rules(key: str, delay_ms: str):
+        traces[key] = str(state / f"slow-disk-{stamp}-{key}.trace")
+        return db.slow_disk(node, delay_ms, Path(traces[key]))
+
+    def until_the_end(length_s: int) -> str:
+        """The stall's delay: every call waits until the window's end (called at its start)."""
+        return (f"Math.max(0L, {int(time.time() * 1000) + length_s * 1000}L - "
+                "System.currentTimeMillis())")
 
     windows = [Window(f"{slow} s of {SLOW_MS}-ms slower log writes",
                       f"slow disk {slow} s (+{SLOW_MS} ms a write)", slow, False,
-                      lambda: rules("slow", slow)),
+                      lambda: rules("slow", str(SLOW_MS))),
                Window(f"{stall} s of stalled log writes", f"slow disk {stall} s (stalled)",
-                      stall, False, lambda: rules("stall", stall))]
+                      stall, False, lambda: rules("stall", until_the_end(stall)))]
 
     def slowed(done: List[dict]) -> dict:
-        counts = {w["label"]: byteman.calls_between(trace, _ms(w["paused"]), _ms(w["resumed"]))
+        counts = {w["label"]: byteman.calls_between(Path(trace), _ms(w["paused"]),
+                                                    _ms(w["resumed"]))
                   for w, trace in zip(done, traces.values())}
         lines = [f"{label} of {db.node_name(node)}: {n} call(s) slowed" for label, n in
                  counts.items()]
@@ -90,9 +90,9 @@ def run_slow_disk(ctx: Context, first_index: int, out_dir: Path) -> dict:
     return run_windows(ctx, first_index, out_dir,
                        WindowFault("slow-disk", pre, gap, after, windows, slowed), ready,
                        layout, {"mechanism": "Byteman rules in the node's JVM "
-                                             "(servers/byteman.py): " + db.slow_disk_words(),
-                                "slow_ms": SLOW_MS,
-                                "traces": names})
+                                             "(servers/byteman.py): "
+                                             + db.slow_disk_point.words,
+                                "slow_ms": SLOW_MS, "traces": traces})
 
 
 def _ms(utc_iso: str) -> int:

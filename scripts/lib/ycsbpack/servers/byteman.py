@@ -41,6 +41,11 @@ class Point:
     method: str
     words: str
 
+    @property
+    def call(self) -> str:
+        """The slowed call in short: "CommitLogSegment.flush"."""
+        return f"{self.klass.rsplit('.', 1)[-1]}.{self.method.split('(')[0]}"
+
 
 def missing() -> Optional[str]:
     """What the rules need and this machine lacks (None: nothing); the agent's jars are
@@ -71,13 +76,6 @@ def calls_between(trace: Path, start_ms: int, end_ms: int) -> int:
     return sum(start_ms <= s <= end_ms for s in stamps)
 
 
-def install(pid: int, state: Path) -> int:
-    """Loads the agent into process `pid` unless a file in `state` says it listens there
-    already; returns its port. Loading it stops the JVM for a moment (attach, the agent's own
-    classes): the slow disk does it before its traffic starts, not at a window's start."""
-    return _agent_port(pid, state)
-
-
 class Rules:
     """`text` (rules) loaded into process `pid` while the `with` block runs (the agent is
     installed first unless a file beside the rule file says it already listens there)."""
@@ -101,7 +99,10 @@ def _java(main: str, args: List[str]) -> subprocess.CompletedProcess:
                           text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
-def _agent_port(pid: int, state: Path) -> int:
+def install(pid: int, state: Path) -> int:
+    """Loads the agent into process `pid` unless a file in `state` says it listens there
+    already; returns its port. Loading it stops the JVM for a moment (attach, the agent's own
+    classes): the slow disk does it before its traffic starts, not at a window's start."""
     state.mkdir(parents=True, exist_ok=True)
     try:   # the process's start time in the name: a later process with the same pid has none
         started = int(psutil.Process(pid).create_time())
