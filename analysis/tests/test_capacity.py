@@ -105,7 +105,7 @@ def test_a_target_counts_only_when_every_step_at_it_held_its_confirmation_too():
             scenario=pl.lit("S4"), timestamp=pl.lit("t"), database=pl.lit("hbase"),
             search=pl.lit("update-heavy"), repeat=pl.lit(0), objective=pl.lit("p99<=50ms"),
             check=pl.lit(math.nan), achieved_ops_per_s=pl.lit(1000.0),
-            window_s=pl.lit(60.0))).row(0, named=True)
+            window_s=pl.lit(60.0), steady=pl.lit(True))).row(0, named=True)
 
     probe, tried = (None, False), [(800, False), (400, True), (600, True), (700, False)]
     confirmed = search(probe, *tried, (600, True))
@@ -115,6 +115,57 @@ def test_a_target_counts_only_when_every_step_at_it_held_its_confirmation_too():
     assert (stalled["capacity_ops_per_s"], stalled["confirmed"]) == (400, True)
     once = search(probe, *tried)
     assert (once["capacity_ops_per_s"], once["confirmed"]) == (600, False)
+
+
+def test_a_step_says_how_busy_its_client_threads_were_little_s_law():
+    run = step(2)
+    j = capacity.judge(run)
+    # operations in flight on average over the window, per thread: from the status lines; the
+    # final report's operations x mean latency over the run's time say about the same
+    report = run.clients[0].output.report
+    def figure(metric, measurement):
+        return report.filter((pl.col("metric") == metric)
+                             & (pl.col("measurement") == measurement))["value"][0]
+    in_flight = sum(figure(op, "Operations") * figure(op, "AverageLatency(us)") / 1e6
+                    for op in ("READ", "UPDATE")) / (figure("OVERALL", "RunTime(ms)") / 1000)
+    assert j["client_busy"] == pytest.approx(in_flight / run.threads, rel=0.3)
+    assert 0 < j["client_busy"] < capacity.CLIENT_LIMITED and not j["client_limited"]
+    assert f"client threads {j['client_busy']:.0%} busy" in j["summary"]
+
+
+SLOWED = FIXTURES / "capacity-server-slowed" / "hbase-read-batch100-step-1"
+
+
+def test_busy_threads_of_a_server_that_slowed_down_are_not_a_client_limit(tmp_path):
+    """fixtures/capacity-server-slowed: 20 threads all busy because the server's own p99
+    (290 ms) broke the 200-ms objective: the server failed the step, not the client. Under a
+    looser objective its service time keeps it and only the client's queue breaks it."""
+    j = capacity.judge_step_dir(SLOWED)
+    assert j["client_busy"] > capacity.CLIENT_LIMITED and not j["held"]
+    assert not j["client_limited"] and "CLIENT-LIMITED" not in j["summary"]
+    loose = tmp_path / SLOWED.name
+    shutil.copytree(SLOWED, loose)
+    meta = json.loads((loose / "metadata.json").read_text())
+    meta["capacity"]["objective"] |= {"text": "p99<=400ms", "bound_us": 400_000.0}
+    (loose / "metadata.json").write_text(json.dumps(meta))
+    j = capacity.judge_step_dir(loose)
+    assert not j["held"] and j["client_limited"], j["summary"]
+    assert "CLIENT-LIMITED: the service time kept the objective" in j["summary"]
+
+
+def test_a_capacity_bounded_by_a_client_limited_step_says_so():
+    def bounded(limited):
+        rows = [dict(step=0, target=None, held=False, client_limited=False),
+                dict(step=1, target=600, held=True, client_limited=False),
+                dict(step=2, target=700, held=False, client_limited=limited)]
+        return capacity.capacities(pl.DataFrame(rows).with_columns(
+            scenario=pl.lit("S4"), timestamp=pl.lit("t"), database=pl.lit("hbase"),
+            search=pl.lit("update-heavy"), repeat=pl.lit(0), objective=pl.lit("p99<=50ms"),
+            check=pl.lit(math.nan), achieved_ops_per_s=pl.lit(1000.0),
+            window_s=pl.lit(60.0), steady=pl.lit(True))).row(0, named=True)["bounded_by"]
+
+    assert bounded(True) == "client threads"
+    assert bounded(False) == "objective"
 
 
 def test_the_runner_reads_one_step_and_bad_input_gets_one_sentence():
@@ -152,6 +203,29 @@ def test_cassandra_vs_hbase_capacity_is_a_ratio_from_the_trials_paired_a_b_b_a()
         assert v["pairs"] == 2 and "2 paired trials" in v["verdict"]
     else:  # a search where nothing held has no ratio to draw
         assert v["verdict"].startswith("no ratio: nothing held in ") and not v["significant"]
+
+
+def test_a_capacity_set_by_steps_that_were_not_steady_is_not_judged():
+    runs = load([str(p) for p in BOTH.glob("2*")], skipped=[])
+    found = capacity.capacities(capacity.steps_table(runs))
+    shaky = found.with_columns(steady=(pl.col("database") != "hbase") | (pl.col("repeat") != 2))
+    (v,) = capacity.capacity_verdicts(shaky).to_dicts()
+    assert v["verdict"] == ("not judged: hbase the steps that set its capacity NOT steady in "
+                            "trial 2")
+    assert not v["significant"]
+
+
+def test_under_slo_the_precision_headline_is_the_capacity_not_its_steps():
+    """run-scenario --slo --precision reads this after each block: the search's capacity ratio
+    is the headline (its steps ran at each database's own targets and are none)."""
+    from ycsb_analysis.precision import headlines
+    (results,) = BOTH.glob("2*")
+    found = capacity.capacities(capacity.steps_table(load([str(results)], skipped=[])))
+    (v,) = capacity.capacity_verdicts(found).to_dicts()
+    (head,) = headlines(str(results), 0.10).headlines
+    assert head.phase == v["phase"] and head.what.startswith("cassandra/hbase max sustainable")
+    assert head.ratio == pytest.approx(v["ratio"]) and head.trials == "2/2"
+    assert head.more_trials is not None  # a target and a spread: how many more it needs
 
 
 def test_an_operation_whose_intended_log_cannot_be_read_fails_the_step_named_not_left_out(

@@ -10,6 +10,14 @@ objective's percentile of intended latency is within the bound for the operation
 operation when none is) and the achieved rate is at least keep-up x target. Where intended
 latency exceeds service time by more than FELL_BEHIND_MARGIN the client fell behind its
 schedule: its service times hide the queueing (coordinated omission); believe the intended.
+A step that failed although the server's own latency (service time) kept the objective, while
+the client's threads were busy more than CLIENT_LIMITED of the window (Little's law: operations
+in flight on average over threads), failed for the client: an operation often found its own
+thread still busy with the one before and waited. It is client-limited, said so, and a capacity
+it bounds is bounded by "client threads" (the runner sizes each step's threads for its target
+to keep them at most 25% busy: scripts/lib/ycsbpack/runner/capacity.py). Busy threads alone
+say nothing: a server that slows down fills them too, and then its service time breaks the
+objective as well.
 
 A search's capacity is the highest target at which every step held (the runner runs the rate
 found again to confirm it); the unthrottled probe only gives the ceiling (without a schedule
@@ -33,7 +41,14 @@ from .errors import UnreadableInput
 from .loader import load_phase_dir
 from .model import Run, is_workload_operation, run_label
 from .readers.final_report import split_metric
-from .steady_state import _in, interval_throughput, values, window, window_percentiles
+from .steady_state import (
+    _in,
+    interval_throughput,
+    values,
+    window,
+    window_busy,
+    window_percentiles,
+)
 from .tables import by_key, frame
 from .trials import mean_interval
 from .uncertainty import within_run
@@ -43,6 +58,10 @@ from .verdicts import compare, known
 # and this many microseconds (a paced client's scheduling jitter alone adds about a millisecond
 # on a busy 2-core machine)
 FELL_BEHIND_MARGIN, FELL_BEHIND_MIN_US = 0.25, 1000.0
+# a step whose client threads were busy more than this share of its window was client-limited
+# (module docstring): 8 threads busy half the time make about 6% of operations wait for one
+# (Erlang C), more than a p99 objective's 1% tail
+CLIENT_LIMITED = 0.5
 RESOLUTION = 0.10  # a capacity within this share of the ceiling is bounded by the ceiling
 INTENDED = "Intended-"
 BELOW_FLOOR = "the objective lies below the latency floor at every rate tried"
@@ -107,6 +126,12 @@ def judge(run: Run) -> dict:
                                               served.value + FELL_BEHIND_MIN_US):
             fell_behind.append(op)
     rate, low, high = (achieved.value, achieved.low, achieved.high) if achieved else [math.nan] * 3
+    threads = (run.threads or 0) * len(run.clients)
+    busy = window_busy(run, list(ops), start, end) / threads if threads else math.nan
+    server_kept = bool(ops) and all(
+        o["service"].get(key, {}).get("us", math.inf) <= objective["bound_us"]
+        for o in ops.values())
+    client_limited = bool(target) and bool(why) and server_kept and busy > CLIENT_LIMITED
     if not target:
         # a closed loop has no schedule: its intended latency is its service time
         why.append("the unthrottled probe gives the ceiling and decides nothing")
@@ -120,11 +145,13 @@ def judge(run: Run) -> dict:
         "objective": objective["text"], "achieved_ops_per_s": rate, "achieved_low": low,
         "achieved_high": high, "window": how, "window_s": seconds, "steady": bool(steady),
         "operations": ops, "held": not why, "why": why, "fell_behind": fell_behind,
-        "summary": _summary(rate, target, key, ops, why, fell_behind, seconds),
+        "client_busy": busy, "client_limited": client_limited,
+        "summary": _summary(rate, target, key, ops, why, fell_behind, seconds, busy,
+                            client_limited),
     }
 
 
-def _summary(rate, target, key, ops, why, fell_behind, seconds) -> str:
+def _summary(rate, target, key, ops, why, fell_behind, seconds, busy, limited) -> str:
     lat = "; ".join(f"{op} {key} intended {o['intended'][key]['us'] / 1000:,.1f} ms, service "
                     f"{o['service'].get(key, {}).get('us', math.nan) / 1000:,.1f} ms"
                     for op, o in ops.items())
@@ -135,6 +162,12 @@ def _summary(rate, target, key, ops, why, fell_behind, seconds) -> str:
                  f"> service by more than {FELL_BEHIND_MARGIN:.0%} and "
                  f"{FELL_BEHIND_MIN_US / 1000:g} ms): believe the intended "
                  "latency, the service time hides the queueing")
+    if limited:
+        text += (f"; CLIENT-LIMITED: the service time kept the objective but the client's "
+                 f"threads were {busy:.0%} busy (Little's law), so operations waited for a "
+                 "thread of the client: more threads (-threads)")
+    elif math.isfinite(busy):
+        text += f"; client threads {busy:.0%} busy"
     return text + (f"; fails: {'; '.join(why)}" if why else "")
 
 
@@ -151,7 +184,8 @@ def steps_table(runs: list[Run]) -> pl.DataFrame:
                 "objective_key": key, "bound_us": cap["objective"]["bound_us"],
                 "keep_up": cap["keep_up"]}
         base |= {k: j[k] for k in ("achieved_ops_per_s", "achieved_low", "achieved_high",
-                                   "window_s", "steady", "held")}
+                                   "window_s", "steady", "held", "client_busy",
+                                   "client_limited")}
         base |= {"why": "; ".join(j["why"]), "check": cap.get("check", math.nan)}
         for op, o in (j["operations"] or {"": {}}).items():
             row = dict(base, operation=op, fell_behind=op in j["fell_behind"])
@@ -166,8 +200,8 @@ def steps_table(runs: list[Run]) -> pl.DataFrame:
 
 def capacities(steps: pl.DataFrame) -> pl.DataFrame:
     """One row per search and trial: the highest target at which every step held, whether a
-    second step confirmed it, the seconds it held over (its windows together), what bounded it,
-    the steps run."""
+    second step confirmed it, the seconds it held over (its windows together), whether those
+    windows were steady, what bounded it, the steps run."""
     keys = ["scenario", "timestamp", "database", "search", "repeat"]
     rows = []
     for key, trial in by_key(steps.to_dicts(), keys).items():
@@ -185,6 +219,11 @@ def capacities(steps: pl.DataFrame) -> pl.DataFrame:
         # the search climbed to within RESOLUTION of the ceiling: throughput bounds it there
         bounded = ("nothing held" if not found else "ceiling"
                    if found >= (1 - RESOLUTION) * ceiling else "objective")
+        # the lowest target that failed above it: failed for the client's threads?
+        above = min((s["target"] for s in paced if s["target"] in failed and s["target"] > found),
+                    default=None)
+        if any(s.get("client_limited") for s in paced if s["target"] == above):
+            bounded = "client threads"
         at_found = [s for s in paced if found and s["target"] == found]
         first = g[0]
         row = dict(zip(keys, key), objective=first["objective"],
@@ -193,7 +232,7 @@ def capacities(steps: pl.DataFrame) -> pl.DataFrame:
                    capacity_ops_per_s=found, floor_us=floor, bounded_by=bounded, steps=len(g),
                    confirmed=len(at_found) > 1,
                    held_over_s=float(sum(s["window_s"] for s in at_found)) if found else math.nan,
-                   ceiling_ops_per_s=ceiling)
+                   steady=all(bool(s["steady"]) for s in at_found), ceiling_ops_per_s=ceiling)
         for c in checks:  # run-scenario --slo-check: held at 0.9x, not at 1.25x?
             row[f"check_{c['check']:g}x_held"] = bool(c["held"])
             row[f"check_{c['check']:g}x_achieved_ops_per_s"] = c["achieved_ops_per_s"]
@@ -215,28 +254,29 @@ def capacity_verdicts(found: pl.DataFrame, known_sides: dict | None = None) -> p
     rows = []
     for (scenario, ts, search), g in by_key(found.to_dicts(),
                                             ["scenario", "timestamp", "search"]).items():
-        both = sides.pairs([r["database"] for r in g], known_sides)
-        if not both:
-            continue
-        a, b = both[0]
         per_side = {}
         for (db,), d in by_key(g, ["database"]).items():
             trials = {int(r["repeat"]) or 1: float(r["capacity_ops_per_s"]) for r in d}
+            # a capacity whose steps were not steady is not judged, as any figure
+            shaky = [f"trial {int(r['repeat']) or 1}" for r in d if r.get("steady") is False]
             per_side[db] = {"capacity_ops_per_s_trials": trials,
-                            "capacity_ops_per_s": mean_interval(trials)[0], "steady": True}
+                            "capacity_ops_per_s": mean_interval(trials)[0], "steady": not shaky,
+                            "unsteady": "the steps that set its capacity NOT steady in "
+                                        + ", ".join(shaky)}
         words = f"max sustainable throughput at {g[0]['objective']} (intended)"
-        compared = compare(per_side[a], per_side[b], a, b,
-                           {"scenario": scenario, "timestamp": ts, "phase": search},
-                           paired=True, compared=[("capacity_ops_per_s", words, "higher")],
-                           aa=sides.is_aa(a, b, known_sides))
-        none = [f"{db} trial {t}" for db in (a, b)
-                for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
-        if none:  # a ratio of nothing is no ratio
-            for row in compared:
-                row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (why: "
-                                  "capacity.csv; a looser objective or more steps)")
-                row["significant"] = False
-        rows += compared
+        for a, b in sides.pairs([r["database"] for r in g], known_sides):
+            compared = compare(per_side[a], per_side[b], a, b,
+                               {"scenario": scenario, "timestamp": ts, "phase": search},
+                               paired=True, compared=[("capacity_ops_per_s", words, "higher")],
+                               aa=sides.is_aa(a, b, known_sides))
+            none = [f"{db} trial {t}" for db in (a, b)
+                    for t, v in per_side[db]["capacity_ops_per_s_trials"].items() if not v > 0]
+            if none:  # a ratio of nothing is no ratio
+                for row in compared:
+                    row["verdict"] = (f"no ratio: nothing held in {', '.join(none)} (why: "
+                                      "capacity.csv; a looser objective or more steps)")
+                    row["significant"] = False
+            rows += compared
     return frame(rows)
 
 

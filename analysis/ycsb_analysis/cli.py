@@ -36,7 +36,7 @@ from .plausibility import implausible_figures
 from .readers.fault_verdicts import verdicts_in
 from .readers.output import MAX_KEPT_RAW_ROWS
 from .readers.raw import INTERVAL_MS
-from .report_sections import capacity_section, faults_section, what_ran_section
+from .report_sections import capacity_section, faults_section, lost_section, what_ran_section
 from .servers import servers_table
 from .summary import runs_summary
 from .tables import labelled, write_csv, write_json, write_parquet
@@ -272,10 +272,15 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     charts: list[Chart] = [c for chart in ALL_CHARTS for c in chart(runs, out)]
     notes: list[str] = []
     written = export_figures(out, runs, merged, summary, raw_rows=raw_rows, notes=notes)
+    fault_verdicts, unreadable = verdicts_in(Path(r.path).parent for r in runs)
+    lost = faults.lost_lines(fault_verdicts)   # first, wherever the report speaks
+    if db_verdicts.height or lost:
+        table = answer.text(answer.table(agg, db_verdicts)) if db_verdicts.height else ""
+        (out / "answer.txt").write_text("".join(f"{line}\n" for line in lost) + table)
+        written.append(out / "answer.txt")
     if db_verdicts.height:
         write_csv(db_verdicts, out / "verdicts.csv")
-        (out / "answer.txt").write_text(answer.text(answer.table(agg, db_verdicts)))
-        written += [out / "verdicts.csv", out / "answer.txt"]
+        written.append(out / "verdicts.csv")
     if servers.height:
         write_csv(servers, out / "servers.csv")
         written.append(out / "servers.csv")
@@ -283,10 +288,9 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
         write_csv(cap_steps, out / "capacity-steps.csv")
         write_csv(cap_found, out / "capacity.csv")
         written += [out / "capacity-steps.csv", out / "capacity.csv"]
-    fault_verdicts, unreadable = verdicts_in(Path(r.path).parent for r in runs)
     skipped += [SkippedInput(str(path), why) for path, why in unreadable]
     fault_table = faults.across_repeats(fault_verdicts)
-    fault_lines = faults.lines(fault_table, fault_verdicts)
+    fault_lines = lost + faults.lines(fault_table, fault_verdicts)
     if fault_lines:   # what the faults' acknowledged writes survive, beside them
         fault_lines += faults.durability_lines(runs)
     if fault_table.height:
@@ -321,12 +325,12 @@ def _report_outcome(inputs: list[str], out: Path, baseline: list[str] | None,
     notes = [str(s) for s in repeated] + notes
     report = write_report(out / "report.html", runs, merged, summary, charts, comparison, title,
                           skipped=skipped, unused=unused, notes=notes, files=written,
-                          answer=answer.of(compared),
+                          answer=lost_section(lost) + answer.of(compared),
                           extra_sections=interval_sections(agg, db_verdicts)
                           + capacity_section(cap_steps, cap_found, cap_verdicts)
                           + faults_section(fault_table, fault_lines)
                           + what_ran_section(runs, differences))
-    warnings = [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
+    warnings = lost + [f"{run_label(r)}: {w}" for r in runs for w in r.warnings]
     return ReportOutcome(report, skipped, unused, notes, warnings)
 
 

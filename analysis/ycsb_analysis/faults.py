@@ -112,6 +112,17 @@ def lines(table: pl.DataFrame, verdicts: list[FaultVerdict]) -> list[str]:
     return out
 
 
+def lost_lines(verdicts: list[FaultVerdict]) -> list[str]:
+    """One sentence per fault phase whose read-back did not find every acknowledged write: the
+    first lines of answer.txt, faults.txt and the report (no fault may lose one)."""
+    return [f"ACKNOWLEDGED WRITES LOST: {v.acknowledged_writes_lost:,} on {v.database} in its "
+            f"{v.fault} fault" + (f" (repeat {v.repeat})" if v.repeat else "")
+            + f": {int(v.data.get('keys_acknowledged') or 0):,} keys acknowledged, "
+            f"{int(v.data.get('keys_found') or 0):,} found by the read-back ({v.path.name}; "
+            "which keys is not recorded: the client counts acknowledgements per batch)"
+            for v in verdicts if v.acknowledged_writes_lost > 0]
+
+
 def durability_lines(runs) -> list[str]:
     """What an acknowledged write survives on each database whose fault phases ran (their
     metadata.json "durability"), and what the faults do not test."""

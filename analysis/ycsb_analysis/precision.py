@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from . import capacity
 from .loader import load
 from .model import WINDOW_KIND, WindowKind
+from .sides import known_sides
 from .summary import runs_summary
 from .trials import log_sd, mean_interval, pairs_needed, stein_pairs
 from .verdicts import PRIMARY, aggregate, between_databases, capacity_step
@@ -50,37 +52,66 @@ def headlines(results: str, target: float = math.nan, first: int | None = None) 
     the t-interval of its trials' mean. With a ``target`` precision (0.05 for +-5%), how many
     more trials of each side the spread so far needs to reach it: with a first stage n0
     (``first``, a two-stage run), Stein's total from the first n0 pairs' spread less the pairs
-    run; without one, the pairs an ordinary interval at that spread would need."""
+    run; without one, the pairs an ordinary interval at that spread would need. A capacity
+    search (--slo) is a headline of its own: its capacity across trials, not its steps (each
+    ran at its own target)."""
     out = Precision()
-    # not loads (finite jobs), nor a capacity search's steps (each ran at its own target)
-    runs = [r for r in aggregate(runs_summary(load([results], skipped=[])))
+    raw = load([results], skipped=[])
+    summary = aggregate(runs_summary(raw))
+    # not loads (finite jobs), nor a capacity search's steps
+    runs = [r for r in summary
             if r[WINDOW_KIND] != WindowKind.WHOLE_JOB and not capacity_step(r)]
     out.unsteady = [f"{r['database']} {r['phase']}: {r['unsteady']}"
                     for r in runs if not r["steady"]]
-    if len({r["database"] for r in runs}) >= 2:
-        for r in between_databases(runs).filter(pl.col("primary")).iter_rows(named=True):
-            aa = bool(r["aa"])
-            out.headlines.append(Headline(
-                phase=r["phase"], what=f"{r['side_a']}/{r['side_b']} {r['figure']}",
-                ratio=float(r["ratio"]), precision=_num(r["precision"]),
-                trials=str(r["trials"]), verdict=r["verdict"],
-                more_trials=_more(r["sd_log"], target, int(r["pairs"]), first),
-                resolves=_num(r["resolves_percent"] / 100) if aa else None,
-                detectable=_num(r["detectable_80_percent"] / 100) if aa else None))
+    steps = capacity.steps_table(raw)
+    found = capacity.capacities(steps) if steps.height else pl.DataFrame()
+    out.unsteady += [f"{r['database']} capacity of {r['search']} trial {r['repeat'] or 1}: the "
+                     "steps that set it were NOT steady"
+                     for r in found.iter_rows(named=True) if r["steady"] is False]
+    if len({r["database"] for r in [*runs, *found.iter_rows(named=True)]}) >= 2:
+        compared = [between_databases(runs)]
+        if found.height:
+            compared.append(capacity.capacity_verdicts(found, known_sides(summary)))
+        for frame in compared:
+            for r in frame.iter_rows(named=True):
+                if r["primary"]:
+                    out.headlines.append(_compared(r, target, first))
         return out
+    for search, g in (found.partition_by("search", as_dict=True).items() if found.height else ()):
+        values = dict(zip(g["repeat"].to_list(), g["capacity_ops_per_s"].to_list()))
+        out.headlines.append(_one_side(search[0], f"{g['database'][0]} capacity", "ops/s",
+                                       values, target, first))
     for r in runs:
         # the primary figure as between databases: records/s of a batched phase, else ops/s
         figure = next((f for f in PRIMARY if r.get(f"{f}_trials")), "throughput_ops_per_s")
         values = r.get(f"{figure}_trials") or {}
         words, unit = (("records/s", "records/s") if figure == "records_per_s"
                        else ("throughput", "ops/s"))
-        mean, low, high = mean_interval(values, first)
-        out.headlines.append(Headline(
-            phase=r["phase"], what=f"{r['database']} {words}", ratio=float(mean),
-            precision=_num((high - low) / (2 * mean)) if mean else None,
-            trials=str(len(values)), verdict=f"{mean:,.0f} {unit}",
-            more_trials=_more(log_sd(values, first), target, len(values), first)))
+        out.headlines.append(_one_side(r["phase"], f"{r['database']} {words}", unit, values,
+                                       target, first))
     return out
+
+
+def _compared(r: dict, target: float, first: int | None) -> Headline:
+    """The headline of a comparison's primary row (verdicts.compare)."""
+    aa = bool(r["aa"])
+    return Headline(
+        phase=r["phase"], what=f"{r['side_a']}/{r['side_b']} {r['figure']}",
+        ratio=float(r["ratio"]), precision=_num(r["precision"]), trials=str(r["trials"]),
+        verdict=r["verdict"], more_trials=_more(r["sd_log"], target, int(r["pairs"]), first),
+        resolves=_num(r["resolves_percent"] / 100) if aa else None,
+        detectable=_num(r["detectable_80_percent"] / 100) if aa else None)
+
+
+def _one_side(phase: str, what: str, unit: str, values: dict, target: float,
+              first: int | None) -> Headline:
+    """The headline of one database's trials: their mean and its t-interval."""
+    mean, low, high = mean_interval(values, first)
+    return Headline(
+        phase=phase, what=what, ratio=float(mean),
+        precision=_num((high - low) / (2 * mean)) if mean else None,
+        trials=str(len(values)), verdict=f"{mean:,.0f} {unit}",
+        more_trials=_more(log_sd(values, first), target, len(values), first))
 
 
 def _more(sd_log: float, target: float, done: int, first: int | None = None) -> int | None:

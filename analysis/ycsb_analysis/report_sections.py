@@ -37,6 +37,12 @@ def capacity_section(steps: pl.DataFrame, found: pl.DataFrame, verdicts: pl.Data
     )
 
 
+def lost_section(lines: list[str]) -> str:
+    """What heads the report when a fault lost acknowledged writes (faults.lost_lines)."""
+    return "".join(f"<p class=\"lost\"><strong>{html.escape(line)}</strong></p>"
+                   for line in lines)
+
+
 def faults_section(table: pl.DataFrame, lines: list[str]) -> str:
     """The "Faults across repeats" section: a sentence per fault, episode and database; a table."""
     if not lines:
@@ -46,7 +52,7 @@ def faults_section(table: pl.DataFrame, lines: list[str]) -> str:
             "*.json): each measure's mean and 95% t-interval across the repeats (--repeat N), "
             "each a fresh cluster; a repeat in which the measure was not reached before the "
             "phase ended is counted, not averaged (faults.csv). Definitions: "
-            "docs/fault-phase.md.</p>" + f"<ul>{items}</ul>" + html_table(table))
+            "docs/faults/index.md.</p>" + f"<ul>{items}</ul>" + html_table(table))
 
 
 def what_ran_section(runs, differences: pl.DataFrame) -> str:

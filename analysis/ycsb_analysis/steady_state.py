@@ -180,6 +180,16 @@ def _latency_series(run: Run, metric: str) -> pl.DataFrame:
     return _summed(f, "count", "sum").with_columns(avg=pl.col("sum") / pl.col("count"))
 
 
+def window_busy(run: Run, metrics: list[str], start: float, end: float) -> float:
+    """Operations of ``metrics`` in flight on average over the window (start, end], all
+    clients together: their service times summed over its seconds (Little's law, L = λW, from
+    the status lines' per-interval counts and mean latencies); NaN without those."""
+    series = [_in(_latency_series(run, m), start, end) for m in metrics]
+    if not end > start or all(s.is_empty() for s in series):
+        return math.nan
+    return sum(float(s["sum"].sum()) for s in series) / 1e6 / (end - start)
+
+
 def window_percentiles(run: Run, metric: str, start: float, end: float,
                        levels: tuple = (95.0, 99.0)) -> dict[str, Estimate]:
     """``{"p95": Estimate, ...}`` of ``metric`` over the window (start, end]: the clients'

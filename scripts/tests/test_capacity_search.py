@@ -1,6 +1,7 @@
 """The capacity search's runner side without servers: the objective, the step schedule, what
 each step runs (its target, intended latency, directory and metadata) and the search loop over
 judged steps."""
+import math
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,20 @@ def test_a_local_search_ends_at_the_highest_target_that_held():
                               "longer": {"times": 3, "factor": 3.0}}
     assert "longer" not in probe.capacity  # the probe decides nothing
     assert [p.index for p in ran] == [search.index + k for k in range(4)]
+
+
+def test_each_paced_step_gets_client_threads_for_its_target_the_probe_the_phases_own():
+    phase, search = searched("local")
+    ran, _ = run_search(search, 650)
+    # the probe's 1,000 ops/s on T threads: an operation holds a thread T / 1,000 s, so at
+    # 600 ops/s 0.6 T are busy on average, and keeping them 25% busy takes 2.4 T
+    assert ran[0].threads == phase.threads
+    assert [p.threads for p in ran[1:]] == [math.ceil(phase.threads * r / 1000 / 0.25)
+                                            for r in (600, 700, 650)]
+    assert phase.threads < ran[1].threads
+    assert capacity.threads_for(100, 1000, 8) == 8  # never fewer than the phase's own
+    assert capacity.threads_for(500, 0, 8) == 8     # no ceiling measured: the phase's own
+    assert "client threads to keep them at most 25% busy" in search.describe
 
 
 def test_paced_steps_decide_even_when_the_database_keeps_the_objective_up_to_its_ceiling():

@@ -245,6 +245,9 @@ def test_s2_on_three_hbase_nodes_regions_spread_and_a_crashed_region_server(run_
     clients, peers = cut["effects"]
     assert clients["declared_dead_s"] is None and peers["declared_dead_s"] is not None, cut
     assert peers["aborting_s"] is not None and peers["process_exited"], peers
+    # the master's crash procedure reopened its regions on the other two (the master's log)
+    assert peers["regions"]["min_s"] is not None and not peers["regions"]["not_reopened"], peers
+    assert "regions reopened elsewhere" in " ".join(cut["lines"]), cut["lines"]
     assert set(cut["rules"]) == {"clients", "peers"} and all(cut["rules"].values())
     assert cut["acknowledged_writes_lost"] == 0 and cut["keys_acknowledged"] > 0
     assert cut["measures"]["faults"][1]["outage_s"] > 0, cut["measures"]
@@ -279,6 +282,9 @@ def test_a_capacity_search_on_three_hbase_nodes_its_steps_table_and_chart_in_the
     first = json.loads((out / steps[1] / "metadata.json").read_text())
     assert first["target"] > 0 and first["properties"]["measurement.interval"] == "both"
     assert first["capacity"]["objective"]["bound_us"] == 200_000
+    probe = json.loads((out / steps[0] / "metadata.json").read_text())
+    # threads for its target: at 60% of the probe's rate, 2.4 x the probe's (runner/capacity.py)
+    assert first["threads"] > probe["threads"], (first["threads"], probe["threads"])
     assert list((out / steps[1] / "hdr").glob("client-0-Intended-BATCH_READ.hdr"))
     report = tmp_path / "report"
     subprocess.run([str(REPO_ROOT / ".venv" / "bin" / "ycsb-report"), str(out), "-o",
@@ -286,10 +292,11 @@ def test_a_capacity_search_on_three_hbase_nodes_its_steps_table_and_chart_in_the
     (found,) = list(csv.DictReader(open(report / "capacity.csv")))
     assert found["database"] == "hbase" and found["search"] == "read-batch100"
     assert float(found["ceiling_ops_per_s"]) > 0 and found["bounded_by"] in (
-        "ceiling", "objective", "nothing held")
+        "ceiling", "objective", "nothing held", "client threads")
     rows = list(csv.DictReader(open(report / "capacity-steps.csv")))
     assert {int(r["step"]) for r in rows} == set(range(len(steps)))
     assert all(float(r["intended_p99_us"]) > 0 for r in rows), "intended latency in every step"
+    assert all(0 < float(r["client_busy"]) <= 1.1 for r in rows if int(r["step"]) > 0), rows
     assert (report / "capacity-s2-read-batch100.png").exists()
     assert "Capacity under a latency objective" in (report / "report.html").read_text()
 

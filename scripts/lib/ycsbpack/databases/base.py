@@ -25,16 +25,10 @@ NOTHING = "nothing beyond the server process"   # in the server's own memory onl
 
 
 def window_words(window: dict) -> Tuple[str, str, str]:
-    """How the checks of a fault window ({"fault", "what", "length_s"}: fault_windows.py) name
-    it, its end, and why the database should not notice it when it is short or one-sided:
+    """How the checks of a fault window (its record: fault_windows.run_windows) name it, its
+    end, and why the database should not notice it when it is short or one-sided:
     ("30 s pause", "it resumed", "below the failure detection")."""
-    what = window.get("what") or f"{window['length_s']} s pause"
-    fault = window.get("fault", "pause")
-    if fault == "pause":
-        return what, "it resumed", "below the failure detection"
-    if fault == "slow-disk":
-        return what, "its writes were fast again", "it still answers its peers"
-    return what, "the cut healed", "its peers still reach it"
+    return window["what"], window["ends"], window["unnoticed"]
 
 
 def started_here(start: Callable[[], None], stop: Callable[[], None]) -> Callable[[], None]:
@@ -238,9 +232,10 @@ class Database(ABC):
         self._not_here("fault phase")
 
     def pause_effects(self, node: int, pauses: List[dict]) -> dict:
-        """What the database did about each pause of node `node` ([{"length_s", "paused",
-        "resumed" (UTC ISO), "long"}]), from its logs and processes: {"pauses": [...],
-        "checks": [(what, ok)], "lines": [...]}."""
+        """What the database did about each window of a fault of node `node` (their records,
+        fault_windows.run_windows: "what", "label", "length_s", "long", "ends", "unnoticed",
+        "fenced_within", "paused" and "resumed" in UTC ISO), from its logs and processes:
+        {"pauses": [...], "checks": [(what, ok)], "lines": [...]}."""
         return {"pauses": [], "checks": [], "lines": []}
 
     def ready_for_fault(self, node: int) -> Tuple[List[str], Optional[dict]]:

@@ -177,7 +177,7 @@ class Cassandra(Database):
             said = "; ".join(f"{n} marked node{node} " + (
                 f"DOWN after {m['down_s']} s, UP after {m['up_s']} s" if m["down_s"] is not None
                 else "never DOWN") for n, m in marks.items())
-            lines.append(f"{p.get('label') or 'pause %s s' % p['length_s']} of node{node}: {said}"
+            lines.append(f"{p['label']} of node{node}: {said}"
                          + (f"; node{node} noticed its own pause after {noticed} s and did not "
                             "convict its peers for it" if noticed is not None else ""))
             if p["long"]:

@@ -36,6 +36,18 @@ FENCE_WAIT_S = 60
 _TABLE_DURABILITY = re.compile(r"DURABILITY\s*=>\s*'(\w+)'")
 
 
+def _reopened(recovery: dict, what: str) -> str:
+    """The reopening of a dead region server's regions (hbase_logs.region_recovery) in words."""
+    if recovery.get("error"):
+        return f"when its regions reopened is not known ({recovery['error']})"
+    n, missing = len(recovery.get("regions") or {}), recovery.get("not_reopened") or 0
+    if recovery.get("min_s") is None:
+        return f"none of its {n} regions reopened elsewhere"
+    return (f"its {n} regions reopened elsewhere {recovery['min_s']}-{recovery['max_s']} s after "
+            f"its {what} began (median {recovery['median_s']} s"
+            + (f"; {missing} not reopened" if missing else "") + ")")
+
+
 class HBase(Database):
     """HBase: a local standalone server or cluster, or your ZooKeeper quorum (--hosts with
     --db hbase, --hbase-hosts with --db both)."""
@@ -194,9 +206,9 @@ class HBase(Database):
                 # A paused server is told YouAreDeadException by the master once it runs
                 # again; one cut off from its peers may abort within the cut already (its
                 # ZooKeeper calls or WAL syncs time out): its log is read from the cut's start
-                paused = p.get("fault", "pause") == "pause"
-                since, when = ((p["resumed"], f"after {ended}") if paused
-                               else (p["paused"], "from the start of the cut"))
+                after = not p["fenced_within"]
+                since, when = ((p["resumed"], f"after {ended}") if after
+                               else (p["paused"], f"from the start of its {what}"))
                 fenced = hbase_logs.fencing(self.server.process_log(rs), since)
                 exited = not self.server.node_pids(node).get(rs)
                 facts.update(fenced, process_exited=exited)
@@ -208,17 +220,22 @@ class HBase(Database):
                          + ("exited" if exited else f"still running after {FENCE_WAIT_S} s"))
                 checks += [(f"the master declared region server {node} dead during its "
                             f"{what} (ZooKeeper session expired)", dead is not None),
-                           (f"region server {node} was fenced after it resumed "
-                            "(YouAreDeadException in its log, its process exited)" if paused
+                           (f"region server {node} was fenced after {ended} "
+                            "(YouAreDeadException in its log, its process exited)" if after
                             else f"region server {node} aborted, declared dead by the master "
-                                 "(ABORTING in its log since the cut began, its process exited)",
-                            (fenced["you_are_dead_s"] if paused else fenced["aborting_s"])
+                                 f"(ABORTING in its log since its {what} began, its process "
+                                 "exited)",
+                            (fenced["you_are_dead_s"] if after else fenced["aborting_s"])
                             is not None and exited)]
+                # where the client's outage went: when the master's crash procedure reopened
+                # the server's regions elsewhere (the crash's reading of the master's log)
+                facts["regions"] = self.fault_recovery(node, p["paused"])
+                said += "; " + _reopened(facts["regions"], what)
             else:
                 checks.append((f"the master did not declare region server {node} dead during "
                                f"its {what} ({quiet})", dead is None))
             out.append(facts)
-            lines.append(f"{p.get('label') or 'pause %s s' % p['length_s']} of region server "
+            lines.append(f"{p['label']} of region server "
                          f"{node} and DataNode {node}: {said}")
         return {"pauses": out, "checks": checks, "lines": lines}
 

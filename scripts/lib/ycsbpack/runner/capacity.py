@@ -32,8 +32,16 @@ which every step held; with --repeat the trials give its interval, and with two 
 ratio (ycsb-report: capacity.csv, verdicts.csv). The probe never holds: with no schedule its
 intended latency is its service time (a closed loop waits for the database, the coordinated
 omission this mode exists to avoid); only paced steps decide.
+A paced step runs with enough client threads for its target (threads_for): a client whose
+threads are mostly busy queues operations behind its own threads, and that queue would show as
+the server's intended latency. The probe runs the phase's threads T closed-loop, so by Little's
+law an operation occupies a thread T / C seconds; at target R the client needs R x T / C
+threads busy on average, and a step gets enough that they are at most CLIENT_BUSY busy (the
+phase's own T at the least). The analysis measures how busy they really were and says when a
+step was client-limited all the same (ycsb_analysis.capacity).
 """
 import copy
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -78,6 +86,11 @@ PROBE_MEASURE_S = {"cluster": 60, "local": 30, "ci": 0}
 # only when the time spent plus the longest step so far fits. Local: issue 33's 15 minutes on
 # 2 cores (a step: about 45 s of warm-up, 60 s measured, 180 when undecided)
 BUDGET_S = {"cluster": 0, "local": 15 * 60, "ci": 0}
+# a paced step's client threads busy at most this share of the time at the probe's time per
+# operation (threads_for). An S4 update-heavy step at 7,702 ops/s with the phase's 8 threads
+# fell behind its schedule (intended p99 155 ms) where a plain run at 8,665 ops/s with 16
+# threads on a warm server kept an intended p99 of 13 ms
+CLIENT_BUSY = 0.25
 CHECKS = (0.9, 1.25)  # --slo-check: independent steps at these shares of the capacity found
 UNITS_US = {"us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
 _OBJECTIVE = re.compile(r"^(?:(?P<op>[A-Za-z_]+):)?p(?P<pct>\d+(?:\.\d+)?)\s*<=\s*"
@@ -146,6 +159,15 @@ def next_rate(ceiling: float, tried: List[Tuple[float, bool]], steps: int,
     if lo and repeats < confirms and [r for r, _ in tried].count(lo) < 2:
         return lo
     return None
+
+
+def threads_for(target: float, ceiling: float, threads: int) -> int:
+    """Client threads for a step at `target` ops/s of a search whose probe achieved `ceiling`
+    with `threads` a client: busy CLIENT_BUSY of the time at the probe's time per operation
+    (module docstring), at least `threads`."""
+    if not ceiling > 0 or not target:
+        return threads
+    return max(threads, math.ceil(threads * target / ceiling / CLIENT_BUSY))
 
 
 def searches(steps: list, objective: Optional[Objective], scale: str,
@@ -221,13 +243,17 @@ class CapacitySearch:
                 + (f" (the probe {self.probe_measure_s} s)" if self.probe_measure_s else "")
                 + (f", {self.longer} x as long when its p{self.objective.percentile:g} is within "
                    f"{UNDECIDED:g} x the bound either way" if self.longer > 1 else "")
-                + (f", within {self.budget_s / 60:g} min" if self.budget_s else ""))
+                + (f", within {self.budget_s / 60:g} min" if self.budget_s else "")
+                + f"; each step with enough client threads to keep them at most "
+                  f"{CLIENT_BUSY:.0%} busy at its target")
 
     def step_phase(self, k: int, target: Optional[float], check: Optional[float] = None,
-                   confirm: bool = False):
+                   confirm: bool = False, ceiling: float = 0.0):
         """Step k of the search (0: the probe, no target), a confirmation of a target run
-        before, or with `check` the check run at that share of the capacity found."""
+        before, or with `check` the check run at that share of the capacity found; a paced
+        step's client threads sized for its target against the probe's `ceiling`."""
         p = copy.deepcopy(self.phase)
+        p.threads = threads_for(target or 0, ceiling, self.phase.threads)
         p.name = f"{self.phase.name}-" + (f"check-{check:g}" if check else f"step-{k}")
         suffix = f"-repeat-{p.repeat}" if p.repeat else ""
         p.dir_name = f"{p.database}-{p.name}{suffix}"
@@ -271,7 +297,8 @@ class CapacitySearch:
                 break
             again = round(rate) in {r for r, _ in tried}
             started = clock()
-            step = judge(run(self.step_phase(len(tried) + 1, rate, confirm=again)))
+            step = judge(run(self.step_phase(len(tried) + 1, rate, confirm=again,
+                                             ceiling=ceiling)))
             longest = max(longest, clock() - started)
             tried.append((round(rate), bool(step["held"])))
             judged.append(step)
@@ -298,7 +325,8 @@ class CapacitySearch:
         checked = {}
         first_check = self.steps + self.confirms + 1
         for i, share in enumerate(self.checks if found else ()):
-            step = judge(run(self.step_phase(first_check + i, share * found, check=share)))
+            step = judge(run(self.step_phase(first_check + i, share * found, check=share,
+                                             ceiling=ceiling)))
             checked[share] = bool(step["held"])
             say(f"   check at {share:g} x capacity = {share * found:,.0f} ops/s: "
                 f"{'HOLDS' if step['held'] else 'fails'}; {step['summary']}")

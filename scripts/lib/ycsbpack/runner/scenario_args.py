@@ -153,7 +153,7 @@ def parser(doc: str) -> argparse.ArgumentParser:
                             "partition = cut off from its clients, then from its peers "
                             "(packets dropped; needs root, nft, net_cls); slow-disk = its "
                             "commit log / WAL writes 100 ms slower, then stalled (Byteman) "
-                            "(docs/fault-phase.md)")
+                            "(docs/faults/)")
     local.add_argument("--node-failure", choices=["crash", "drain"],
                        help="the older spelling of --faults crash or --faults drain")
     return p

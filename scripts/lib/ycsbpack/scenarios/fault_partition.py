@@ -78,7 +78,9 @@ def run_partition(ctx: Context, first_index: int, out_dir: Path) -> dict:
                       f"partition {peers} s (cut off from its peers)", peers, True,
                       lambda: cut("peers"))]
     return run_windows(ctx, first_index, out_dir,
-                       WindowFault("partition", pre, gap, after, windows), ready, layout,
+                       WindowFault("partition", pre, gap, after, windows,
+                                   ends="the cut healed", unnoticed="its peers still reach it",
+                                   fenced_within=True), ready, layout,
                        {"mechanism": "nftables drop rules on the output hook, by the sender's "
                                      "net_cls cgroup (servers/node_partition.py)",
                         "rules": rules})

@@ -72,5 +72,7 @@ def run_pause(ctx: Context, first_index: int, out_dir: Path) -> dict:
     ready, layout = db.ready_for_fault(node)
     windows = [Window(f"{n} s pause", f"pause {n} s", n, n == long_, lambda: _paused(db, node))
                for n in (short, long_)]
-    return run_windows(ctx, first_index, out_dir, WindowFault("pause", pre, gap, after, windows),
-                       ready, layout, {"signal": "SIGSTOP, SIGCONT"})
+    fault = WindowFault("pause", pre, gap, after, windows, ends="it resumed",
+                        unnoticed="below the failure detection", fenced_within=False)
+    return run_windows(ctx, first_index, out_dir, fault, ready, layout,
+                       {"signal": "SIGSTOP, SIGCONT"})

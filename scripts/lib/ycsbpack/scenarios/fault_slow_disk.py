@@ -88,7 +88,10 @@ def run_slow_disk(ctx: Context, first_index: int, out_dir: Path) -> dict:
                 "lines": lines}
 
     return run_windows(ctx, first_index, out_dir,
-                       WindowFault("slow-disk", pre, gap, after, windows, slowed), ready,
+                       WindowFault("slow-disk", pre, gap, after, windows,
+                                   ends="its writes were fast again",
+                                   unnoticed="it still answers its peers", fenced_within=False,
+                                   own_effects=slowed), ready,
                        layout, {"mechanism": "Byteman rules in the node's JVM "
                                              "(servers/byteman.py): "
                                              + db.slow_disk_point.words,

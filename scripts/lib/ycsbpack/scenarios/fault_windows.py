@@ -65,6 +65,13 @@ class WindowFault:
     gap_s: int           # the second this long after the first ended
     after_s: int         # the phase's bound after the second
     windows: List[Window]
+    # in the checks' words: how a window ends ("it resumed") and why the database should not
+    # notice a window it is not meant to detect ("below the failure detection")
+    ends: str
+    unnoticed: str
+    # a node the database fences may abort within the window (a cut: its own calls time out),
+    # not only once it runs again after it (a pause: the master refuses its next report)
+    fenced_within: bool
     # what the fault itself saw in its windows (the records of `done`): {"checks", "lines"}
     own_effects: Optional[Callable[[List[dict]], dict]] = None
 
@@ -181,7 +188,9 @@ def _act_when_running(fault: WindowFault, status: Path, cancel: threading.Event,
             return
         print(f"== {fault.name}: {w.what}", flush=True)
         record = {"fault": fault.name, "what": w.what, "label": w.label,
-                  "length_s": w.length_s, "long": w.detected, "paused": utc_now()}
+                  "length_s": w.length_s, "long": w.detected, "ends": fault.ends,
+                  "unnoticed": fault.unnoticed, "fenced_within": fault.fenced_within,
+                  "paused": utc_now()}
         try:
             with w.act():
                 cancel.wait(w.length_s)
