@@ -162,10 +162,12 @@ def test_a_capacity_bounded_by_a_client_limited_step_says_so():
             scenario=pl.lit("S4"), timestamp=pl.lit("t"), database=pl.lit("hbase"),
             search=pl.lit("update-heavy"), repeat=pl.lit(0), objective=pl.lit("p99<=50ms"),
             check=pl.lit(math.nan), achieved_ops_per_s=pl.lit(1000.0),
-            window_s=pl.lit(60.0), steady=pl.lit(True))).row(0, named=True)["bounded_by"]
+            window_s=pl.lit(60.0), steady=pl.lit(True))).row(0, named=True)
 
-    assert bounded(True) == "client threads"
-    assert bounded(False) == "objective"
+    assert bounded(True)["bounded_by"] == "client threads"
+    assert bounded(False)["bounded_by"] == "objective"
+    # its bracket: held at 600, broke at 700
+    assert (bounded(False)["capacity_ops_per_s"], bounded(False)["broken_ops_per_s"]) == (600, 700)
 
 
 def test_the_runner_reads_one_step_and_bad_input_gets_one_sentence():
@@ -203,6 +205,23 @@ def test_cassandra_vs_hbase_capacity_is_a_ratio_from_the_trials_paired_a_b_b_a()
         assert v["pairs"] == 2 and "2 paired trials" in v["verdict"]
     else:  # a search where nothing held has no ratio to draw
         assert v["verdict"].startswith("no ratio: nothing held in ") and not v["significant"]
+
+
+def test_each_database_s_capacity_has_its_interval_over_trials_and_each_trial_its_bracket():
+    runs = load([str(p) for p in BOTH.glob("2*")], skipped=[])
+    found = capacity.capacities(capacity.steps_table(runs))
+    across = {r["database"]: r for r in capacity.across_trials(found).iter_rows(named=True)}
+    assert sorted(across) == ["cassandra", "hbase"]
+    for db, row in across.items():
+        trials = found.filter(pl.col("database") == db)
+        values = trials["capacity_ops_per_s"].to_list()
+        assert row["trials"] == 2 and row["capacity_ops_per_s"] == pytest.approx(
+            sum(values) / 2)
+        assert row["ci_low"] <= row["capacity_ops_per_s"] <= row["ci_high"]
+        # a bracket per trial: the highest target held, the lowest that broke above it
+        for r in trials.iter_rows(named=True):
+            assert f"trial {r['repeat']}: {r['capacity_ops_per_s']:,.0f}-" in row["brackets"]
+            assert not r["broken_ops_per_s"] <= r["capacity_ops_per_s"]
 
 
 def test_a_capacity_set_by_steps_that_were_not_steady_is_not_judged():

@@ -229,7 +229,8 @@ def capacities(steps: pl.DataFrame) -> pl.DataFrame:
         row = dict(zip(keys, key), objective=first["objective"],
                    capacity=capacity_words(found, floor, first.get("bound_us", math.nan),
                                            first.get("objective_key", "")),
-                   capacity_ops_per_s=found, floor_us=floor, bounded_by=bounded, steps=len(g),
+                   capacity_ops_per_s=found, broken_ops_per_s=math.nan if above is None
+                   else float(above), floor_us=floor, bounded_by=bounded, steps=len(g),
                    confirmed=len(at_found) > 1,
                    held_over_s=float(sum(s["window_s"] for s in at_found)) if found else math.nan,
                    steady=all(bool(s["steady"]) for s in at_found), ceiling_ops_per_s=ceiling)
@@ -237,6 +238,25 @@ def capacities(steps: pl.DataFrame) -> pl.DataFrame:
             row[f"check_{c['check']:g}x_held"] = bool(c["held"])
             row[f"check_{c['check']:g}x_achieved_ops_per_s"] = c["achieved_ops_per_s"]
         rows.append(row)
+    return frame(rows)
+
+
+def across_trials(found: pl.DataFrame) -> pl.DataFrame:
+    """Per database and search: the capacity's mean over its trials with the 95% t-interval
+    (none with one trial), and each trial's bracket: the highest target held, the lowest
+    above it that broke ("-": none broke above it)."""
+    rows = []
+    keys = ["scenario", "timestamp", "database", "search"]
+    for key, g in by_key(found.to_dicts(), keys).items():
+        trials = {int(r["repeat"]) or 1: float(r["capacity_ops_per_s"]) for r in g}
+        mean, low, high = mean_interval(trials)
+        brackets = "; ".join(
+            f"trial {int(r['repeat']) or 1}: {r['capacity_ops_per_s']:,.0f}-"
+            + (f"{r['broken_ops_per_s']:,.0f}" if known(r["broken_ops_per_s"]) else "-")
+            for r in g)
+        rows.append(dict(zip(keys, key), objective=g[0]["objective"], trials=len(trials),
+                         capacity_ops_per_s=mean, ci_low=low, ci_high=high,
+                         steady=all(r["steady"] is not False for r in g), brackets=brackets))
     return frame(rows)
 
 

@@ -8,6 +8,7 @@ import html
 
 import polars as pl
 
+from .capacity import across_trials
 from .comparability import MARK, inherent_apart, what_ran
 from .intervals_html import html_table
 
@@ -32,7 +33,7 @@ def capacity_section(steps: pl.DataFrame, found: pl.DataFrame, verdicts: pl.Data
         "to confirm it); trials give the interval (capacity.csv, "
         "capacity-steps.csv). Where nothing held, the lowest intended figure of the paced steps "
         "is the latency floor: an objective below it holds at no rate tried.</p>"
-        + html_table(found.drop("capacity_ops_per_s"))
+        + html_table(across_trials(found)) + html_table(found.drop("capacity_ops_per_s"))
         + html_table(verdict_rows) + html_table(per_step.select(cols))
     )
 
