@@ -147,3 +147,20 @@ def test_the_power_check_takes_its_rate_from_this_machines_experiments_only(tmp_
     here.mkdir(parents=True)
     (here / "scenario-run.json").write_text("{}\n")
     assert power_target(tmp_path, ledger, "hbase") == int(0.7 * 8500)
+
+
+def test_a_verdict_counts_when_drawn_from_steady_trials_a_power_verdict_too():
+    """Real verdicts of this machine's experiments (aa-ledger.csv): a power check's verdict has
+    no A/A resolution, and was once not counted for that."""
+    from ycsbpack.bench.bench_aa import judged
+    power = {"ratio_low": "1.3042", "verdict": "hbase-A: throughput 44% higher than hbase-B "
+             "(better) (95% CI +30% to +59%; 4 paired trials, on one server lifetime a side "
+             "(warm trials))"}
+    aa = {"ratio_low": "0.8695", "verdict": "A/A: no significant difference (as expected for "
+          "the same configuration; 95% CI -13% to +25%; 10 paired trials)"}
+    unsteady = {"ratio_low": "0.4633", "verdict": "not judged: cassandra-A trial 2: 54-74 s: "
+                "after the runner's warm-up in the same run (steady); the measured window "
+                "STILL TRENDS (+54% across it)"}
+    one = {"ratio_low": "nan", "verdict": "one trial: no verdict (cassandra-A 3% higher in it)"}
+    assert judged(power) and judged(aa)
+    assert not judged(unsteady) and not judged(one)

@@ -101,9 +101,7 @@ def read_experiment(out: Path) -> dict:
     return {"db": r["side_a"].removesuffix("-A"), "kind": "power" if power else "aa",
             "experiment": out.name, "commit": extra.get("commit"), "dir": out,
             "phase": r["phase"], "significant": r["significant"] == "True",
-            # judged: an interval from steady trials; the report gives what an A/A verdict
-            # resolves only then (an interval alone may come from trials not steady)
-            "judged": _num(r["resolves_percent"]) == _num(r["resolves_percent"]),
+            "judged": judged(r),
             "ratio": _num(r["ratio"]), "low": _num(r["ratio_low"]),
             "high": _num(r["ratio_high"]), "pairs": int(_num(r["pairs"]) or 0),
             "resolves": _num(r["resolves_percent"]), "cv": _cv(figures),
@@ -113,6 +111,15 @@ def read_experiment(out: Path) -> dict:
             "trial_servers": run.get("trial_servers", "fresh"),
             "seconds": extra.get("seconds"),
             "verdict": r["verdict"]}
+
+
+def judged(row: dict) -> bool:
+    """A verdicts.csv row drawn from steady trials, with an interval: not "not judged" (a trial
+    not steady: an interval alone may come from such trials), not one trial a side. (What an
+    A/A verdict resolves is there only for A/A: a power check's side B differs, so it cannot
+    tell a power verdict apart.)"""
+    low = _num(row["ratio_low"])
+    return low == low and not str(row["verdict"]).startswith(("not judged", "one trial"))
 
 
 def _design(recorded: dict) -> str:
