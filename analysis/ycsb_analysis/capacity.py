@@ -241,6 +241,16 @@ def capacities(steps: pl.DataFrame) -> pl.DataFrame:
     return frame(rows)
 
 
+def _trial(row: dict) -> int:
+    """A capacity row's trial number (1 for the only trial of a run without --repeat)."""
+    return int(row["repeat"]) or 1
+
+
+def _capacities(rows: list[dict]) -> dict[int, float]:
+    """{trial: capacity (ops/s)} of one database's capacity rows."""
+    return {_trial(r): float(r["capacity_ops_per_s"]) for r in rows}
+
+
 def across_trials(found: pl.DataFrame) -> pl.DataFrame:
     """Per database and search: the capacity's mean over its trials with the 95% t-interval
     (none with one trial), and each trial's bracket: the highest target held, the lowest
@@ -248,10 +258,10 @@ def across_trials(found: pl.DataFrame) -> pl.DataFrame:
     rows = []
     keys = ["scenario", "timestamp", "database", "search"]
     for key, g in by_key(found.to_dicts(), keys).items():
-        trials = {int(r["repeat"]) or 1: float(r["capacity_ops_per_s"]) for r in g}
+        trials = _capacities(g)
         mean, low, high = mean_interval(trials)
         brackets = "; ".join(
-            f"trial {int(r['repeat']) or 1}: {r['capacity_ops_per_s']:,.0f}-"
+            f"trial {_trial(r)}: {r['capacity_ops_per_s']:,.0f}-"
             + (f"{r['broken_ops_per_s']:,.0f}" if known(r["broken_ops_per_s"]) else "-")
             for r in g)
         rows.append(dict(zip(keys, key), objective=g[0]["objective"], trials=len(trials),
@@ -276,9 +286,9 @@ def capacity_verdicts(found: pl.DataFrame, known_sides: dict | None = None) -> p
                                             ["scenario", "timestamp", "search"]).items():
         per_side = {}
         for (db,), d in by_key(g, ["database"]).items():
-            trials = {int(r["repeat"]) or 1: float(r["capacity_ops_per_s"]) for r in d}
+            trials = _capacities(d)
             # a capacity whose steps were not steady is not judged, as any figure
-            shaky = [f"trial {int(r['repeat']) or 1}" for r in d if r.get("steady") is False]
+            shaky = [f"trial {_trial(r)}" for r in d if r.get("steady") is False]
             per_side[db] = {"capacity_ops_per_s_trials": trials,
                             "capacity_ops_per_s": mean_interval(trials)[0], "steady": not shaky,
                             "unsteady": "the steps that set its capacity NOT steady in "
