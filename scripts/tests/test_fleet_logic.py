@@ -220,6 +220,7 @@ def _poll_to_the_end(a, timeout=30.0) -> dict:
     raise AssertionError("the client did not end")
 
 
+@pytest.mark.serial  # its client must get 0.4 s of CPU in 0.8 s
 def test_an_agent_stops_its_client_through_the_stop_file_and_measures_its_cpu(
     monkeypatch, tmp_path
 ):

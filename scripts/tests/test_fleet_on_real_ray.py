@@ -9,7 +9,6 @@ The tests run in file order: the last one stops a Ray node for good.
 
 import contextlib
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -19,12 +18,11 @@ from pathlib import Path
 import psutil
 import pytest
 from scenario_commands import s4_at_ci_scale, script
+from server_marks import ON_REAL_SERVERS
 from ycsbpack.core import procs
 from ycsbpack.core.paths import REPO_ROOT
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
-)
+pytestmark = ON_REAL_SERVERS
 pytest.importorskip("ray")
 loader = pytest.importorskip("ycsb_analysis.loader")
 merge = pytest.importorskip("ycsb_analysis.merge")

@@ -8,18 +8,16 @@ The save takes every user table; the restore puts each back as it was at the sav
 tables of other tests come back as this test found them.
 """
 
-import os
 import re
 import subprocess
 
 import pytest
+from server_marks import ON_REAL_SERVERS
 from ycsbpack.core.paths import REPO_ROOT
 from ycsbpack.servers import live_state
 from ycsbpack.servers.local_servers import LocalCassandra, LocalHBase
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
-)
+pytestmark = ON_REAL_SERVERS
 
 RECORDS = 100
 BINDINGS = {

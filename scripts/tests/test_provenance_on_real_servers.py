@@ -15,15 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from server_marks import ON_REAL_SERVERS
 from server_records import grown
 from shared_servers import HBASE_PORTS, run_scenario
 from ycsbpack.core.paths import REPO_ROOT
 from ycsbpack.servers.local_servers import LocalCassandra
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
-)
+pytestmark = ON_REAL_SERVERS
 
 STOCK_HDR = REPO_ROOT / "ycsb-runtime" / "target" / "stock-ycsb-release-lib" / \
     "HdrHistogram-2.1.4.jar"

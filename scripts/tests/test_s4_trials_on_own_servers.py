@@ -9,21 +9,19 @@ take no CPU from these trials.
 import csv
 import json
 import math
-import os
 import re
 import subprocess
 
 import pytest
 from phase_results import assert_phases
 from scenario_commands import s4_at_ci_scale, scenario_at_ci_scale, script
+from server_marks import ON_REAL_SERVERS
 from server_records import grown
 from ycsb_analysis.precision import headlines
 from ycsbpack.core import procs
 from ycsbpack.core.paths import REPO_ROOT
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
-)
+pytestmark = ON_REAL_SERVERS
 
 T95_ONE_DF = 12.706204736174694  # two-sided 95% t quantile, 1 df (two pairs): scipy t.ppf
 

@@ -19,16 +19,14 @@ import os
 import re
 import subprocess
 
-import pytest
 from phase_results import assert_phases, returns_by_phase
 from scenario_commands import script
+from server_marks import ON_REAL_SERVERS
 from server_records import hbase_versions, machines, mysql_version, recorded
 from shared_servers import MYSQL_PORT, run_scenario
 from ycsbpack.core.paths import REPO_ROOT
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("YCSBPACK_SKIP_SERVER_TESTS") == "1", reason="YCSBPACK_SKIP_SERVER_TESTS=1"
-)
+pytestmark = ON_REAL_SERVERS
 
 
 

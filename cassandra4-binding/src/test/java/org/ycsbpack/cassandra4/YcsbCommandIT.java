@@ -34,6 +34,10 @@ class YcsbCommandIT {
     assertEquals("600", run.reportValue("READ", "Return=OK"), run.toString());
     assertEquals("600", run.reportValue("VERIFY", "Return=OK"), run.toString());
     assertNull(run.reportValue("VERIFY", "Return=UNEXPECTED_STATE"), run.toString());
+    // closing the session is inside the run's RunTime: it must not idle through the driver's
+    // 2-s event-loop quiet period (it took 2,000,000-2,050,000 us before, HBase's a few us)
+    long cleanupUs = Long.parseLong(run.reportValue("CLEANUP", "MaxLatency(us)"));
+    assertTrue(cleanupUs < 1_000_000, "cleanup took " + cleanupUs + " us: " + run);
   }
 
   @Test
