@@ -157,15 +157,25 @@ def test_an_acknowledged_write_lost_heads_answer_faults_and_the_report(tmp_path)
     verdict["acknowledged_writes_lost"] = 3
     path.write_text(json.dumps(verdict))
     outcome = build_report_outcome([str(copy_dir)], tmp_path / "report")
-    first = (f"ACKNOWLEDGED WRITES LOST: 3 on cassandra in its pause fault: "
-             f"{verdict['keys_acknowledged']:,} keys acknowledged, {verdict['keys_found']:,} "
-             "found by the read-back (fault-verdict-cassandra-pause.json; which keys is not "
-             "recorded: the client counts acknowledgements per batch)")
+    counts = (f"ACKNOWLEDGED WRITES LOST: 3 on cassandra in its pause fault: "
+              f"{verdict['keys_acknowledged']:,} keys acknowledged, {verdict['keys_found']:,} "
+              "found by the read-back; ")
+    # the kept verdict is from before the key logs: which keys is not known
+    first = counts + ("which keys is not recorded (fault-verdict-cassandra-pause.json has no "
+                      "key-by-key judgement: a run from before the key logs, or its logs were "
+                      "missing)")
     for name in ("answer.txt", "faults.txt"):
         assert (tmp_path / "report" / name).read_text().splitlines()[0] == first, name
     html = (tmp_path / "report" / "report.html").read_text()
     assert html.index("ACKNOWLEDGED WRITES LOST") < html.index("<h2")
     assert outcome.warnings[0] == first
+    # with the key logs' judgement (scripts' fault_keys.lost), the line names the keys
+    verdict["keys"] = {"judged": True, "lost": 3, "lost_keys": ["user1001", "user1002"],
+                       "not_acknowledged": 0, "not_found": 3}
+    path.write_text(json.dumps(verdict))
+    named = build_report_outcome([str(copy_dir)], tmp_path / "named")
+    assert named.warnings[0] == counts + ("keys user1001 user1002 and 1 more "
+                                          "(fault-verdict-cassandra-pause.json, keys.lost_keys)")
     # the real verdicts lost nothing: no such line
     clean = build_report_outcome([str(RUN)], tmp_path / "clean")
     assert not any("LOST" in w for w in clean.warnings)

@@ -118,9 +118,20 @@ def lost_lines(verdicts: list[FaultVerdict]) -> list[str]:
     return [f"ACKNOWLEDGED WRITES LOST: {v.acknowledged_writes_lost:,} on {v.database} in its "
             f"{v.fault} fault" + (f" (repeat {v.repeat})" if v.repeat else "")
             + f": {int(v.data.get('keys_acknowledged') or 0):,} keys acknowledged, "
-            f"{int(v.data.get('keys_found') or 0):,} found by the read-back ({v.path.name}; "
-            "which keys is not recorded: the client counts acknowledgements per batch)"
+            f"{int(v.data.get('keys_found') or 0):,} found by the read-back; " + _lost_keys(v)
             for v in verdicts if v.acknowledged_writes_lost > 0]
+
+
+def _lost_keys(v: FaultVerdict) -> str:
+    """The lost keys the verdict names (its key logs: scripts' scenarios/fault_keys.py)."""
+    keys = v.data.get("keys")
+    if not isinstance(keys, dict) or not keys.get("judged"):
+        return (f"which keys is not recorded ({v.path.name} has no key-by-key judgement: a run "
+                "from before the key logs, or its logs were missing)")
+    listed = keys.get("lost_keys") or []
+    more = int(keys.get("lost") or 0) - len(listed)
+    return (f"keys {' '.join(listed)}" + (f" and {more:,} more" if more > 0 else "")
+            + f" ({v.path.name}, keys.lost_keys)")
 
 
 def durability_lines(runs) -> list[str]:

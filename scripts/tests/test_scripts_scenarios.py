@@ -187,6 +187,9 @@ def test_the_node_failure_is_a_choice_recorded_in_the_plan(capsys, tmp_path):
         run_scenario.main(["S2", "--dry-run", "--node-failure", "unplug"])
 
 
+BACK = fault_checks.READ_BACK  # the read-back's per-key counts
+
+
 def judge(down, up, back, batch, tried, node_failure="drain"):
     return fault_checks.finish(databases.database("cassandra").judge_fault(
         down, up, back, batch, tried, node_failure=node_failure))
@@ -198,13 +201,13 @@ UNAVAILABLE_ONLY = dict(
 
 
 def test_the_fault_verdict_passes_when_exactly_the_acknowledged_keys_are_found():
-    v = judge(**UNAVAILABLE_ONLY, back={"READ": {"OK": 500, "NOT_FOUND": 500}}, batch=10,
+    v = judge(**UNAVAILABLE_ONLY, back={BACK: {"OK": 500, "NOT_FOUND": 500}}, batch=10,
               tried=1000)
     assert v["failed"] == [] and v["exact"] and v["keys_acknowledged"] == 500
 
 
 def test_the_fault_verdict_fails_when_an_acknowledged_write_is_missing():
-    v = judge(**UNAVAILABLE_ONLY, back={"READ": {"OK": 499, "NOT_FOUND": 501}}, batch=10,
+    v = judge(**UNAVAILABLE_ONLY, back={BACK: {"OK": 499, "NOT_FOUND": 501}}, batch=10,
               tried=1000)
     assert v["failed"] == ["no acknowledged write is missing (found >= acknowledged)"]
 
@@ -212,28 +215,28 @@ def test_the_fault_verdict_fails_when_an_acknowledged_write_is_missing():
 def test_timed_out_writes_may_or_may_not_be_found():
     down = {"BATCH_INSERT": {"OK": 30, "WRITE_TIMEOUT": 2, "UNAVAILABLE": 48},
             "BATCH_READ": {"OK": 80}}
-    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 510, "NOT_FOUND": 490}}, 10, 1000)
+    v = judge(down, UNAVAILABLE_ONLY["up"], {BACK: {"OK": 510, "NOT_FOUND": 490}}, 10, 1000)
     assert v["failed"] == [] and not v["exact"]
-    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 530, "NOT_FOUND": 470}}, 10, 1000)
+    v = judge(down, UNAVAILABLE_ONLY["up"], {BACK: {"OK": 530, "NOT_FOUND": 470}}, 10, 1000)
     assert "nothing was found that was never written" in v["failed"][0]
 
 
 def test_failed_reads_at_cl_one_fail_the_verdict():
     down = dict(UNAVAILABLE_ONLY["down"], BATCH_READ={"OK": 70, "UNAVAILABLE": 10})
-    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 500, "NOT_FOUND": 500}}, 10, 1000)
+    v = judge(down, UNAVAILABLE_ONLY["up"], {BACK: {"OK": 500, "NOT_FOUND": 500}}, 10, 1000)
     assert v["failed"][0].startswith("reads at CL ONE kept succeeding while the node was down")
 
 
 def test_a_rare_shutting_down_answer_of_the_stopping_node_is_tolerated_for_reads():
     down = dict(UNAVAILABLE_ONLY["down"], BATCH_READ={"OK": 535, "OVERLOADED": 1})
-    v = judge(down, UNAVAILABLE_ONLY["up"], {"READ": {"OK": 500, "NOT_FOUND": 500}}, 10, 1000)
+    v = judge(down, UNAVAILABLE_ONLY["up"], {BACK: {"OK": 500, "NOT_FOUND": 500}}, 10, 1000)
     assert v["failed"] == []
 
 
 def test_a_crashed_cassandra_node_may_fail_the_reads_it_was_coordinating_but_few():
     down = {"BATCH_INSERT": {"OK": 30, "WRITE_TIMEOUT": 5, "UNAVAILABLE": 45},
             "BATCH_READ": {"OK": 96, "ERROR": 4}}
-    back = {"READ": {"OK": 520, "NOT_FOUND": 480}}
+    back = {BACK: {"OK": 520, "NOT_FOUND": 480}}
     assert judge(down, UNAVAILABLE_ONLY["up"], back, 10, 1000, "crash")["failed"] == []
     down["BATCH_READ"] = {"OK": 90, "ERROR": 10}
     assert judge(down, UNAVAILABLE_ONLY["up"], back, 10, 1000, "crash")["failed"][0] \
@@ -320,7 +323,7 @@ HBASE_UP = {"BATCH_INSERT": {"OK": 100}, "BATCH_INSERT-RECORDS": {"OK": 1000},
 
 
 def hbase_judge(found, recovered=True):
-    back = {"READ": {"OK": found, "NOT_FOUND": 3500 - found}}
+    back = {BACK: {"OK": found, "NOT_FOUND": 3500 - found}}
     return fault_checks.finish(databases.database("hbase").judge_fault(
         HBASE_DOWN, HBASE_UP, back, 10, 3500,
         unavailability={"recovered_while_down": recovered}))
@@ -343,7 +346,7 @@ def test_the_hbase_verdict_fails_when_an_acknowledged_row_is_missing_or_no_recov
 def test_a_drained_hbase_node_need_not_fail_any_operation_a_crashed_one_must():
     quiet = {"BATCH_INSERT": {"OK": 250}, "BATCH_INSERT-RECORDS": {"OK": 2500},
              "BATCH_READ": {"OK": 250}}
-    back = {"READ": {"OK": 3500, "NOT_FOUND": 0}}
+    back = {BACK: {"OK": 3500, "NOT_FOUND": 0}}
     drained = fault_checks.finish(databases.database("hbase").judge_fault(
         quiet, HBASE_UP, back, 10, 3500, unavailability={"recovered_while_down": True},
         node_failure="drain"))
@@ -360,7 +363,7 @@ def test_a_batch_whose_coordinator_crashed_mid_request_may_be_stored():
     died mid-request) and all 20 of their keys were stored on the live replicas."""
     down = {"BATCH_INSERT": {"OK": 126, "WRITE_TIMEOUT": 39, "ERROR": 2}, "BATCH_READ": {"OK": 150}}
     up = {"BATCH_INSERT": {"OK": 125}, "BATCH_READ": {"OK": 123}}
-    v = judge(down, up, {"READ": {"OK": 2920, "NOT_FOUND": 0}}, 10, 2920, "crash")
+    v = judge(down, up, {BACK: {"OK": 2920, "NOT_FOUND": 0}}, 10, 2920, "crash")
     assert v["failed"] == [] and v["keys_maybe_applied"] == 410 and not v["exact"]
-    v = judge(down, up, {"READ": {"OK": 2920, "NOT_FOUND": 0}}, 10, 2940, "crash")
+    v = judge(down, up, {BACK: {"OK": 2920, "NOT_FOUND": 0}}, 10, 2940, "crash")
     assert v["failed"] == ["the read-back read every key tried"]

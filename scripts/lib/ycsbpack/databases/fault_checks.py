@@ -4,7 +4,10 @@ judges its own result (Database.judge_fault: what it promises for an acknowledge
 """
 from typing import List, Tuple
 
-WRITE, READ, READ_BACK = "BATCH_INSERT", "BATCH_READ", "READ"
+WRITE, READ = "BATCH_INSERT", "BATCH_READ"
+# the read-back's batch reads count each key read under <BATCH_READ>-RECORDS: OK when found,
+# NOT_FOUND when not (scenarios/fault_phase.read_back_phase)
+READ_BACK = READ + "-RECORDS"
 WRITE_RECORDS = WRITE + "-RECORDS"
 
 

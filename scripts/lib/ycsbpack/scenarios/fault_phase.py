@@ -47,7 +47,7 @@ from pathlib import Path
 from ..core.errors import ScriptError
 from ..databases import fault_checks
 from ..phases.phase_runner import run_phase
-from . import fault_measures, fault_timeline
+from . import fault_keys, fault_measures, fault_timeline
 from .report_counts import phase_return_counts
 from .scenario_plan import Composite, Context
 
@@ -126,7 +126,7 @@ def traffic_phase(ctx: Context, files: list, name: str, index: int, start_key: i
                               # waited behind a stalled one counts its wait (fault_measures.py)
                               "measurement.interval": "both", **(extra or {})})
     p.index = index
-    return p
+    return fault_keys.with_key_log(p, ctx.out_dir)
 
 
 def keys_tried(counts: dict, batch: int) -> int:
@@ -186,17 +186,22 @@ def offered_line(offered: dict) -> str:
 
 
 def read_back_phase(ctx: Context, files: list, name: str, index: int, tried: int, start: int):
-    """Reads each of the `tried` keys from `start` on exactly once (sequential)."""
-    read_back = {"workload": "site.ycsb.workloads.CoreWorkload", "readproportion": "1",
-                 "updateproportion": "0", "insertproportion": "0", "scanproportion": "0",
-                 "requestdistribution": "sequential", "batchsize": "1",
+    """Reads each of the `tried` keys from `start` on exactly once (the sequential key chooser,
+    shared by the client's threads), in batch reads of the traffic's batch size: `tried` is a
+    whole number of its batches (keys_tried). The keys not found go to its key log."""
+    batch = int(ctx.merged(files)["batchsize"])
+    read_back = {"workload": "org.ycsbpack.common.batch.BatchedWorkload",
+                 "batchreadproportion": "1", "batchinsertproportion": "0",
+                 "batchupdateproportion": "0", "readproportion": "0", "updateproportion": "0",
+                 "insertproportion": "0", "scanproportion": "0",
+                 "requestdistribution": "sequential", "batchsize": str(batch),
                  "insertstart": str(start), "insertcount": str(tried),
-                 "recordcount": str(start + tried), "operationcount": str(tried),
+                 "recordcount": str(start + tried), "operationcount": str(tried // batch),
                  "maxexecutiontime": "600", **ctx.database.fault_read_back}
     back = ctx.phase(name, "run", files, READ_BACK_THREADS, group="fault",
                      properties=read_back)
     back.index = index
-    return back
+    return fault_keys.with_key_log(back, ctx.out_dir)
 
 
 def run_for(phase, out_dir: Path, seconds: float, stop_file: Path) -> Path:
@@ -278,7 +283,8 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
     keys_used(db, start + tried)
 
     back = read_back_phase(ctx, files, f"{prefix}-read-back", first_index + 3, tried, start)
-    back_counts = phase_return_counts(run_phase(back, out_dir))
+    back_dir = run_phase(back, out_dir)
+    back_counts = phase_return_counts(back_dir)
 
     timeline = fault_timeline.timeline(down_dir / "client-0.err")
     unavailable = fault_timeline.unavailability(timeline, events.get("node_down"))
@@ -288,6 +294,8 @@ def run_fault(ctx: Context, first_index: int, out_dir: Path, how: str = "crash")
                    signal=NODE_FAILURES[how], events=events, repeat=ctx.repeat,
                    acknowledged_writes_lost=max(0, verdict["keys_acknowledged"]
                                                 - verdict["keys_found"]))
+    fault_keys.judge(verdict, fault_keys.lost([down_dir, up_dir], back_dir),
+                     verdict["keys_not_found"], tried - verdict["keys_acknowledged"])
     verdict["client_unavailability"] = unavailable
     verdict["client_timeline"] = timeline
     verdict["offered"] = offered

@@ -25,7 +25,7 @@ from typing import Callable, List, Optional
 
 from ..databases import fault_checks
 from ..phases.phase_runner import run_phase
-from . import fault_measures, fault_timeline
+from . import fault_keys, fault_measures, fault_timeline
 from .fault_phase import (
     PROBE_S,
     RECOVERED_QUIET_S,
@@ -136,11 +136,13 @@ def run_windows(ctx: Context, first_index: int, out_dir: Path, fault: WindowFaul
     tried = keys_tried(counts, batch)
     keys_used(db, start + tried)
     back = read_back_phase(ctx, files, f"fault-{name}-read-back", first_index + 2, tried, start)
-    back_counts = phase_return_counts(run_phase(back, out_dir))
+    back_dir = run_phase(back, out_dir)
+    back_counts = phase_return_counts(back_dir)
 
     acked, maybe = db.write_keys(counts, batch)
     found, not_found, complete = fault_checks.read_back(back_counts, tried)
-    lost = max(0, acked - found)
+    keys = fault_keys.lost([phase_dir], back_dir)
+    lost = max(acked - found, keys.get("lost", 0), 0)
     timeline = fault_timeline.timeline(status)
     measured = fault_measures.measures(
         timeline, [{"start": w["paused"], "resumed": w["resumed"], "length_s": w["length_s"],
@@ -169,6 +171,7 @@ def run_windows(ctx: Context, first_index: int, out_dir: Path, fault: WindowFaul
                "keys_indeterminate": maybe, "keys_found": found, "keys_not_found": not_found,
                "acknowledged_writes_lost": lost, "client_timeline": timeline,
                "offered": offered, "checks": checks, "lines": lines}
+    fault_keys.judge(verdict, keys, not_found, tried - acked)
     if layout is not None:
         verdict["regions_before"] = layout
     return write_verdict(verdict, path=verdict_file(out_dir, db.name, name, ctx.repeat))

@@ -36,7 +36,7 @@ final class ConcurrentRequests {
     }
     int ok = 0;
     int missing = 0;
-    int failed = 0;
+    List<String> failed = new ArrayList<>();
     Status firstError = null;
     for (int i = 0; i < pending.size(); i++) {
       try {
@@ -46,12 +46,12 @@ final class ConcurrentRequests {
           missing++;
         }
       } catch (RuntimeException e) {
-        failed++;
+        failed.add(keys.get(i));
         Status s = errors.failed(DriverErrors.statusOf(e), operation, keys.get(i), e);
         firstError = firstError == null ? s : firstError;
       }
     }
-    return BatchResult.of(ok, missing, failed, firstError);
+    return BatchResult.ofRows(ok, missing, failed, firstError);
   }
 
   private static AsyncResultSet await(CompletionStage<AsyncResultSet> stage) {

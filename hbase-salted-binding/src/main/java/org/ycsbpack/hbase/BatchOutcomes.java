@@ -1,6 +1,7 @@
 package org.ycsbpack.hbase;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Row;
@@ -48,18 +49,18 @@ final class BatchOutcomes {
   static BatchResult writes(String operation, List<String> keys, Object[] outcomes,
                             ErrorLog errors) {
     int ok = 0;
-    int failed = 0;
+    List<String> failed = new ArrayList<>();
     Status firstError = null;
     for (int i = 0; i < keys.size(); i++) {
       if (outcomes[i] instanceof Result) {
         ok++;
       } else {
-        failed++;
+        failed.add(keys.get(i));
         Status s = failure(errors, operation, keys.get(i), outcomes[i]);
         firstError = firstError == null ? s : firstError;
       }
     }
-    return BatchResult.of(ok, 0, failed, firstError);
+    return BatchResult.ofRows(ok, 0, failed, firstError);
   }
 
   /** What a batch of reads does with each row found: keeps it under its key. */
@@ -75,7 +76,7 @@ final class BatchOutcomes {
                            ErrorLog errors, Found found) {
     int ok = 0;
     int missing = 0;
-    int failed = 0;
+    List<String> failed = new ArrayList<>();
     Status firstError = null;
     for (int i = 0; i < keys.size(); i++) {
       if (outcomes[i] instanceof Result) {
@@ -87,12 +88,12 @@ final class BatchOutcomes {
           ok++;
         }
       } else {
-        failed++;
+        failed.add(keys.get(i));
         Status s = failure(errors, operation, keys.get(i), outcomes[i]);
         firstError = firstError == null ? s : firstError;
       }
     }
-    return BatchResult.of(ok, missing, failed, firstError);
+    return BatchResult.ofRows(ok, missing, failed, firstError);
   }
 
   /** The status of a row that failed in a batch (its Throwable, or null for no answer). */

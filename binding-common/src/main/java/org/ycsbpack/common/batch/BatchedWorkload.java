@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.ycsbpack.common.BindingProperty;
 import org.ycsbpack.common.PropertyValues;
 import org.ycsbpack.common.YcsbCore;
@@ -43,6 +44,8 @@ public class BatchedWorkload extends CoreWorkload {
   private final Object loadKeysLock = new Object();
   private long loadEnd;
   private List<String> fieldNames;
+  /** The keys of batches not all done ({@code ycsbpack.keylog}), or null. */
+  private KeyLog keyLog;
 
   /** Per client thread: the batching binding of that thread (or the single-op fallback). */
   private static final class ThreadState {
@@ -71,6 +74,26 @@ public class BatchedWorkload extends CoreWorkload {
       fieldNames.add(prefix + i);
     }
     operationchooser = operations(p);
+    String log = new PropertyValues(p).string(BatchedWorkloadProperties.KEY_LOG);
+    keyLog = log == null || log.isEmpty() ? null : KeyLog.open(log);
+  }
+
+  @Override
+  public void cleanup() throws WorkloadException {
+    super.cleanup();
+    if (keyLog != null) {
+      keyLog.close();
+    }
+  }
+
+  /** Times a batch ({@link OperationMeasurement#batch}) and logs its keys not done. */
+  private BatchResult batch(String operation, List<String> keys, Map<String, ?> found,
+                            Supplier<BatchResult> op) {
+    BatchResult r = OperationMeasurement.batch(operation, op);
+    if (keyLog != null) {
+      keyLog.batch(operation, keys, found == null ? null : found.keySet(), r);
+    }
+    return r;
   }
 
   /**
@@ -153,7 +176,7 @@ public class BatchedWorkload extends CoreWorkload {
     if (keys.isEmpty()) {
       return false;
     }
-    BatchResult r = OperationMeasurement.batch(BATCH_INSERT, () -> ops(db, threadState)
+    BatchResult r = batch(BATCH_INSERT, keys, null, () -> ops(db, threadState)
         .batchInsert(table, keys, newRows(keys.size(), true)));
     // like CoreWorkload.doInsert: a failed insert ends this thread's load
     return r.failed() == 0;
@@ -204,13 +227,13 @@ public class BatchedWorkload extends CoreWorkload {
       fields.add(fieldNames.get(fieldchooser.nextValue().intValue()));
     }
     Set<String> wanted = fields;
-    OperationMeasurement.batch(BATCH_READ, () -> ops(db, threadState).batchRead(table, keys, wanted,
-        new HashMap<>()));
+    Map<String, Map<String, ByteIterator>> rows = new HashMap<>();
+    batch(BATCH_READ, keys, rows, () -> ops(db, threadState).batchRead(table, keys, wanted, rows));
   }
 
   private void doBatchUpdate(DB db, Object threadState) {
     List<String> keys = distinctKeys();
-    OperationMeasurement.batch(BATCH_UPDATE, () -> ops(db, threadState).batchUpdate(table, keys,
+    batch(BATCH_UPDATE, keys, null, () -> ops(db, threadState).batchUpdate(table, keys,
         newRows(keys.size(), writeallfields)));
   }
 
@@ -223,7 +246,7 @@ public class BatchedWorkload extends CoreWorkload {
       keys.add(keyName(keynum));
     }
     try {
-      OperationMeasurement.batch(BATCH_INSERT, () -> ops(db, threadState).batchInsert(table, keys,
+      batch(BATCH_INSERT, keys, null, () -> ops(db, threadState).batchInsert(table, keys,
           newRows(keys.size(), true)));
     } finally {
       for (long k : keynums) {

@@ -26,7 +26,11 @@ public final class BatchedWorkloadProperties {
           + "each batch is a run of consecutive keys, so only the range's last batch is short; "
           + "each client thread stops when the key range insertstart..insertstart+insertcount is "
           + "done.");
+  public static final BindingProperty KEY_LOG = BindingProperty.optional("ycsbpack.keylog",
+      "File to which the keys of every batch not all done are appended, one line per batch: "
+          + "writes not acknowledged (failed, or unknown when the binding did not say which of "
+          + "its keys failed) and keys a read did not find (missing); unset: none logged.");
 
   public static final List<BindingProperty> ALL = Collections.unmodifiableList(Arrays.asList(
-      BATCH_SIZE, BATCH_READ, BATCH_UPDATE, BATCH_INSERT, DELETE, BATCH_LOAD));
+      BATCH_SIZE, BATCH_READ, BATCH_UPDATE, BATCH_INSERT, DELETE, BATCH_LOAD, KEY_LOG));
 }

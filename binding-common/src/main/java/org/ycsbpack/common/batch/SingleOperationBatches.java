@@ -1,5 +1,6 @@
 package org.ycsbpack.common.batch;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ final class SingleOperationBatches implements BatchOperations {
                                Map<String, Map<String, ByteIterator>> result) {
     int ok = 0;
     int missing = 0;
-    int failed = 0;
+    List<String> failed = new ArrayList<>();
     Status firstError = null;
     for (String key : keys) {
       HashMap<String, ByteIterator> row = new HashMap<>();
@@ -36,11 +37,11 @@ final class SingleOperationBatches implements BatchOperations {
       } else if (Status.NOT_FOUND.equals(s)) {
         missing++;
       } else {
-        failed++;
+        failed.add(key);
         firstError = firstError == null ? s : firstError;
       }
     }
-    return BatchResult.of(ok, missing, failed, firstError);
+    return BatchResult.ofRows(ok, missing, failed, firstError);
   }
 
   @Override
@@ -58,7 +59,7 @@ final class SingleOperationBatches implements BatchOperations {
   private BatchResult write(String table, List<String> keys,
                             List<Map<String, ByteIterator>> values, boolean insert) {
     int ok = 0;
-    int failed = 0;
+    List<String> failed = new ArrayList<>();
     Status firstError = null;
     for (int i = 0; i < keys.size(); i++) {
       Status s = insert ? db.insert(table, keys.get(i), values.get(i))
@@ -66,10 +67,10 @@ final class SingleOperationBatches implements BatchOperations {
       if (s.isOk()) {
         ok++;
       } else {
-        failed++;
+        failed.add(keys.get(i));
         firstError = firstError == null ? s : firstError;
       }
     }
-    return BatchResult.of(ok, 0, failed, firstError);
+    return BatchResult.ofRows(ok, 0, failed, firstError);
   }
 }
