@@ -19,7 +19,14 @@ from typing import Any
 
 from .completeness import check_completeness
 from .errors import UnreadableInput
-from .layout import CLIENT_FILE, HDR_DIR, HDR_FILE, METADATA_FILE, REQUIRED_METADATA_KEYS
+from .layout import (
+    CLIENT_FILE,
+    HDR_DIR,
+    HDR_FILE,
+    METADATA_FILE,
+    REPLACED_METADATA_KEY,
+    REQUIRED_METADATA_KEYS,
+)
 from .model import PLAIN_FILES_SCENARIO, Client, Run, SkippedInput
 from .readers.hdr import read_hdr_log
 from .readers.output import parse_file
@@ -206,9 +213,16 @@ def load(args: list[str], batchsize: int | dict[str, int] = 1,
                 if not first_time(m.parent, str(m.parent)):
                     continue
                 try:
-                    runs.append(load_phase_dir(m.parent, raw_rows))
+                    run = load_phase_dir(m.parent, raw_rows)
                 except UnreadableInput as e:
                     skip(e.path, e.problem)
+                    continue
+                if run.metadata.get(REPLACED_METADATA_KEY):
+                    if skipped is not None:  # left out, not unreadable: never raised for
+                        skipped.append(SkippedInput(str(m.parent), "a trial run again: "
+                                                    + str(run.metadata[REPLACED_METADATA_KEY])))
+                    continue
+                runs.append(run)
         else:
             if not first_time(path, arg):
                 continue

@@ -38,6 +38,8 @@ class Precision:
 
     headlines: list[Headline] = field(default_factory=list)
     unsteady: list[str] = field(default_factory=list)
+    # (side, trial) of each trial not steady: what the runner may run again
+    unsteady_trials: list[tuple[str, int]] = field(default_factory=list)
 
     def worst(self) -> Headline | None:
         """The least precise headline that has an interval (None when none has)."""
@@ -68,6 +70,10 @@ def headlines(results: str, target: float = math.nan, first: int | None = None) 
     out.unsteady += [f"{r['database']} capacity of {r['search']} trial {r['repeat'] or 1}: the "
                      "steps that set it were NOT steady"
                      for r in found.iter_rows(named=True) if r["steady"] is False]
+    out.unsteady_trials = sorted(
+        {(r["database"], t) for r in runs if not r["steady"] for t in r["unsteady_trials"]}
+        | {(r["database"], r["repeat"] or 1)
+           for r in found.iter_rows(named=True) if r["steady"] is False})
     if len({r["database"] for r in [*runs, *found.iter_rows(named=True)]}) >= 2:
         compared = [between_databases(runs)]
         if found.height:

@@ -90,6 +90,7 @@ def _phase(g: list[dict]) -> dict:
     row["steady"] = all(steady)
     row["unsteady"] = "; ".join((f"trial {t}: " if n > 1 else "") + str(r.get("window") or "")
                                 for t, r, ok in zip(trials, g, steady) if not ok)
+    row["unsteady_trials"] = [t for t, ok in zip(trials, steady) if not ok]
     for f in (f for f in FIGURES if f in row):
         values = {t: float(r[f]) for t, r in zip(trials, g) if known(r[f])}
         row[f"{f}_trials"] = values
