@@ -35,6 +35,6 @@ MULTI_CLIENT_METADATA_KEYS = ("client_properties", "client_exit_status", "comman
 # Without these the loader refuses a metadata.json (it cannot name or merge the phase).
 REQUIRED_METADATA_KEYS = ("scenario", "phase", "database", "threads", "clients")
 # Written by the runner into every phase of a trial it ran again (its window was not steady:
-# scripts' runner/trials.py), with why; the directory is renamed <phase>-replaced-<n>. The
+# scripts' runner/reruns.py), with why; the directory is renamed <phase>-replaced-<n>. The
 # loader leaves such a phase out and names it as skipped: the trial that replaced it counts.
 REPLACED_METADATA_KEY = "replaced"

@@ -31,15 +31,19 @@ public final class BatchResult {
    * otherwise {@code firstError} (the status of the first record that failed).
    */
   public static BatchResult of(int ok, int missing, int failed, Status firstError) {
-    Status s = failed == 0 ? Status.OK : (firstError == null ? Status.ERROR : firstError);
-    return new BatchResult(s, ok, missing, failed, failed == 0 ? Collections.emptyList() : null);
+    return new BatchResult(status(failed, firstError), ok, missing, failed,
+        failed == 0 ? Collections.emptyList() : null);
   }
 
   /** As {@link #of}, from each record's outcome: {@code failedKeys} are the keys that failed. */
   public static BatchResult ofRows(int ok, int missing, List<String> failedKeys,
                                    Status firstError) {
-    BatchResult r = of(ok, missing, failedKeys.size(), firstError);
-    return new BatchResult(r.status, ok, missing, failedKeys.size(), failedKeys);
+    return new BatchResult(status(failedKeys.size(), firstError), ok, missing,
+        failedKeys.size(), failedKeys);
+  }
+
+  private static Status status(int failed, Status firstError) {
+    return failed == 0 ? Status.OK : (firstError == null ? Status.ERROR : firstError);
   }
 
   /** The whole batch failed with one status (e.g. a rejected BATCH statement). */

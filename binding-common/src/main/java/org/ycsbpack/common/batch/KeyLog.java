@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import site.ycsb.Status;
 import site.ycsb.WorkloadException;
 
 /**
@@ -64,7 +65,7 @@ final class KeyLog implements AutoCloseable {
     }
     write(operation, FAILED, r.status().getName(), failed);
     if (r.missing() > 0 && found != null) {
-      write(operation, MISSING, "NOT_FOUND", without(keys, found, failed));
+      write(operation, MISSING, Status.NOT_FOUND.getName(), without(keys, found, failed));
     }
   }
 
