@@ -105,16 +105,24 @@ def test_the_tally_reads_the_ledger_when_the_raw_results_are_gone(tmp_path):
     assert "20261207T041500Z: A/B 1.050 (95% CI 1.010 to 1.090)" in text and "cassandra" not in text
 
 
-def test_a_failed_invocation_is_named_and_not_counted(tmp_path):
+def test_a_failed_or_unfinished_invocation_is_named_and_not_counted(tmp_path):
     ledger = tmp_path / "ledger.csv"
     aa_ledger.add(ledger, [_experiment("20261207T040000Z", 1.0, False)])
     failed = tmp_path / "hbase" / "20261207T050000Z"
     failed.mkdir(parents=True)
     (failed / "bench-aa.json").write_text('{"seconds": 80, "exit": 2}\n')
+    # a power check cut short by hand: its scenario-run.json is there, bench-aa.json is not
+    # (read as an experiment, it would have entered the ledger with the pairs it had so far)
+    cut = tmp_path / "hbase-power" / "20261207T060000Z"
+    cut.mkdir(parents=True)
+    (cut / "scenario-run.json").write_text('{"trials": 6, "stopped": null}\n')
+    (tmp_path / "hbase-power" / "20261207T060000Z.log").write_text("console\n")
     text = tally(tmp_path, ledger)
     assert "0 false call(s) in 1 independent" in text
-    assert "not counted: 1 experiment(s) whose invocation failed (see their .log): " \
-           "20261207T050000Z" in text
+    assert "not counted: 20261207T050000Z: its invocation failed (see its .log)" in text
+    assert "not counted: 20261207T060000Z: its invocation never ended (running, or cut short)" \
+        in text
+    assert [e["experiment"] for e in aa_ledger.read(ledger)] == ["20261207T040000Z"]
 
 
 def test_a_ledger_row_that_does_not_parse_is_named_by_its_line(tmp_path):
@@ -146,6 +154,7 @@ def test_the_power_check_takes_its_rate_from_this_machines_experiments_only(tmp_
     here = tmp_path / "hbase" / "20261207T040000Z"
     here.mkdir(parents=True)
     (here / "scenario-run.json").write_text("{}\n")
+    (here / "bench-aa.json").write_text('{"seconds": 640, "exit": 0}\n')  # (it ended)
     assert power_target(tmp_path, ledger, "hbase") == int(0.7 * 8500)
 
 

@@ -148,16 +148,19 @@ def clopper_pearson(k: int, n: int) -> tuple:
 
 def _raw(root: Path, db: str, kind: str) -> tuple:
     """The experiment directories of OUT for one database and kind: (those that ended well,
-    those whose invocation failed: bench-aa.json's exit, not tallied)."""
+    those not tallied: the invocation failed (bench-aa.json's exit) or never ended (no
+    bench-aa.json: still running, or cut short by hand), each with why)."""
     where = root / (f"{db}-power" if kind == "power" else db)
-    ended, failed = [], []
-    for d in sorted(where.glob("*")):
+    ended, left = [], []
+    for d in sorted(p for p in where.glob("*") if p.is_dir()):
         extra = d / "bench-aa.json"
-        if extra.exists() and json.loads(extra.read_text()).get("exit") != 0:
-            failed.append(d)
+        if not extra.exists():
+            left.append((d, "never ended (running, or cut short)"))
+        elif json.loads(extra.read_text()).get("exit") != 0:
+            left.append((d, "failed (see its .log)"))
         elif (d / "scenario-run.json").exists():
             ended.append(d)
-    return ended, failed
+    return ended, left
 
 
 def experiments(root: Path, ledger: Path, db: str, kind: str = "aa") -> list:
@@ -221,7 +224,8 @@ def power_target(root: Path, ledger: Path, db: str) -> int:
 def tally(root: Path, ledger: Path) -> str:
     lines = []
     for db in DATABASES:
-        lines += _power_lines(experiments(root, ledger, db, "power"), db)
+        lines += _power_lines(experiments(root, ledger, db, "power"), db,
+                              _left_lines(root, db, "power"))
         found = experiments(root, ledger, db)
         if not found:
             continue
@@ -234,10 +238,7 @@ def tally(root: Path, ledger: Path) -> str:
                      f"verdict = {rate}" + (f"; {unjudged} more drew no verdict (a trial not "
                                             "steady): not counted" if unjudged else ""))
         lines += _between_lines(found)
-        failed = _raw(root, db, "aa")[1]
-        if failed:
-            lines.append(f"  not counted: {len(failed)} experiment(s) whose invocation failed "
-                         f"(see their .log): {', '.join(d.name for d in failed)}")
+        lines += _left_lines(root, db, "aa")
         for e in found:
             took = f"{e['seconds']:,} s" if e["seconds"] else "time not recorded"
             said = ("SIGNIFICANT" if e["significant"] else "no difference") if e["judged"] \
@@ -279,10 +280,15 @@ def _between_lines(found: list) -> list:
     return lines
 
 
-def _power_lines(found: list, db: str) -> list:
+def _left_lines(root: Path, db: str, kind: str) -> list:
+    """One line per experiment directory of OUT that the tally leaves out, and why."""
+    return [f"  not counted: {d.name}: its invocation {why}" for d, why in _raw(root, db, kind)[1]]
+
+
+def _power_lines(found: list, db: str, left: list) -> list:
     found = [e for e in found if e["judged"]]
     if not found:
-        return []
+        return left
     right = sum(e["significant"] and e["ratio"] > 1 for e in found)
     low, high = clopper_pearson(right, len(found))
     lines = [f"{db} power (side B held to {POWER_SHARE:.0%} of the A/A rate): {right} of "
@@ -290,7 +296,7 @@ def _power_lines(found: list, db: str) -> list:
              f"{high:.0%})"]
     lines += [f"  {e['experiment']}: A/B {e['ratio']:.3f} (95% CI {e['low']:.3f} to "
               f"{e['high']:.3f}), {e['pairs']} pairs; {e['verdict'][:120]}" for e in found]
-    return lines
+    return lines + left
 
 
 def main(argv=None) -> int:
