@@ -112,6 +112,18 @@ class Run:
         return int(t) if t is not None else None
 
     @property
+    def target(self) -> float | None:
+        """The clients' -target together (ops/s): the runner's metadata, else a ``target``
+        property (a workload file can set it too); None in a closed loop."""
+        target = self.metadata.get("target")
+        if target is None and self.properties.get("target") not in (None, "", "0"):
+            try:
+                return float(self.properties["target"])
+            except ValueError:
+                return None
+        return target
+
+    @property
     def batchsize(self) -> int:
         return int(self.metadata.get("batchsize") or 1)
 

@@ -107,7 +107,21 @@ class Window(NamedTuple):
 
 
 def window(run: Run, series: pl.DataFrame, skip: float | None = None) -> Window:
-    """The figures' window over ``series`` (interval_throughput)."""
+    """The figures' window over ``series`` (interval_throughput); a paced one that ran above
+    its target is not steady (stability.catching_up)."""
+    w = _window(run, series, skip)
+    if w.kind not in (WindowKind.AFTER_WARMUP, WindowKind.STEADY):
+        return w
+    measured = list(values(_in(series, w.start_s, w.end_s)["ops_per_s"]))
+    if not stability.catching_up(measured, run.target):
+        return w
+    above = sum(measured) / len(measured) / run.target - 1
+    return w._replace(steady=False, how=w.how + (
+        f"; ABOVE ITS TARGET ({above:+.0%} over {run.target:,.0f} ops/s): the clients were "
+        "catching up on a schedule they fell behind earlier"))
+
+
+def _window(run: Run, series: pl.DataFrame, skip: float | None) -> Window:
     if series.is_empty():
         return Window(0.0, math.inf, WindowKind.NO_STATUS_LINES,
                       "whole run (no status lines to find a steady window in)", False)

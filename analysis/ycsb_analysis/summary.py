@@ -36,18 +36,6 @@ def main_operation(merged: MergedRun) -> dict | None:
     return {k: math.nan if v is None else v for k, v in row.items()}
 
 
-def _target(run: Run):
-    """The client's -target (ops/s): the runner's metadata, else a ``target`` property (a
-    workload file can set it too); None in a closed loop."""
-    target = run.metadata.get("target")
-    if target is None and run.properties.get("target") not in (None, "", "0"):
-        try:
-            return float(run.properties["target"])
-        except ValueError:
-            return None
-    return target
-
-
 def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = None) -> dict:
     """The run's headline figures over its steady window (steady_state.py), each with a 95%
     interval, and what the clients and servers spent in CPU (bottleneck.py)."""
@@ -71,7 +59,7 @@ def run_summary(run: Run, merged: MergedRun | None = None, skip: float | None = 
         "threads": run.threads,
         "clients": len(run.clients),
         "batchsize": run.batchsize,
-        "target": _target(run),
+        "target": run.target,
         "runtime_ms": merged.overall["runtime_ms"],
         "throughput_ops_per_s": merged.overall["throughput_ops_per_s"],
         "errors": errors,

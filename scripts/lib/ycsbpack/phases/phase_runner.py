@@ -288,7 +288,20 @@ def warmup_plan(phase: Phase, phase_dir: Path, warmup: WarmUp, touch: bool = Tru
             longer = (measured * phase.capacity["longer"]["times"],
                       phase.capacity["longer"]["factor"])
     return InRunWarmUp(warmup, measured, phase_dir / "stop-after-measuring", phase.clients,
-                       touch, watch, longer)
+                       touch, watch, longer, paced_target(phase, props))
+
+
+def paced_target(phase: Phase, props: dict) -> Optional[float]:
+    """The phase's clients' -target together (ops/s): the phase's (shared out between them), else
+    a `target` property (each client gets it whole); None in a closed loop."""
+    if phase.target:
+        return float(client_target(phase) * phase.clients)
+    try:
+        each = float(props.get("target") or 0)
+    except ValueError:
+        raise ScriptError(f"phase {phase.name}: target={props['target']} is not a number of "
+                          "operations per second")
+    return each * phase.clients if each > 0 else None
 
 
 def _run_clients(

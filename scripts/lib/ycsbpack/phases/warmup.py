@@ -9,9 +9,11 @@ clients, in two parts:
   1. warm-up: the runner reads the status lines (every `interval` s) as they come and judges the
      last `window` seconds by the shared rule (analysis/ycsb_analysis/stability.is_warm: that
      window and the one before each without a trend by the autocorrelation-corrected test and
-     with a low spread, and at the same level); it ends when they are
-     stable, or after `max_s` seconds (so it lasts at least two windows; the maximum counts
-     once every client runs operations: a client creating its table has nothing to warm up);
+     with a low spread, and at the same level; a paced phase also keeping its schedule:
+     stability.keeps_schedule, its last ticks at its -target, no backlog to catch up); it ends
+     when they are stable, or after `max_s` seconds (so it lasts at least two windows; the
+     maximum counts once every client runs operations: a client creating its table has nothing
+     to warm up);
   2. measured: the phase's own maxexecutiontime more seconds; then the runner creates the stop
      file the clients watch (ycsbpack.stopfile, binding-common StopFileWatcher) and they end as
      at their time limit, with their final report.
@@ -76,8 +78,10 @@ class Judge:
     """Collects each client's per-interval throughput from its status lines and says when the
     clients together are stable (sum over clients of their k-th samples)."""
 
-    def __init__(self, clients: int, warmup: WarmUp, objective_watch=None):
+    def __init__(self, clients: int, warmup: WarmUp, objective_watch=None,
+                 target: Optional[float] = None):
         self.warmup = warmup
+        self.target = target  # the clients' -target together (ops/s); None: a closed loop
         self.objective_watch = objective_watch  # a capacity step's (objective_watch.py)
         self.series: List[List[tuple]] = [[] for _ in range(clients)]  # (status seconds, ops/s)
         self.lock = threading.Lock()
@@ -94,7 +98,9 @@ class Judge:
             if self.decided:
                 return
             self.series[client].append((status.elapsed_s, status.current_ops_per_s))
-            if stability.is_warm(self.totals(), self.warmup.samples):
+            totals = self.totals()
+            if stability.is_warm(totals, self.warmup.samples) and stability.keeps_schedule(
+                    totals, self.target, self.warmup.interval_s):
                 self.stable.set()
 
     def operating(self) -> bool:
@@ -122,9 +128,10 @@ class InRunWarmUp:
     judge of their status lines, and the stop once warm and measured."""
 
     def __init__(self, warmup: WarmUp, measured_s: float, stop_file, clients: int,
-                 touch: bool = True, objective_watch=None, longer: Optional[tuple] = None):
+                 touch: bool = True, objective_watch=None, longer: Optional[tuple] = None,
+                 target: Optional[float] = None):
         self.warmup, self.measured_s, self.stop_file = warmup, measured_s, stop_file
-        self.judge = Judge(clients, warmup, objective_watch)
+        self.judge = Judge(clients, warmup, objective_watch, target)
         # a capacity step's (seconds, factor): measured this long when, at the end of its
         # window, the objective's percentile is within the factor of its bound (capacity.py)
         self.longer = longer if objective_watch and longer and longer[0] > measured_s else None
@@ -191,8 +198,11 @@ class InRunWarmUp:
             self.end_s = self.judge.seconds() or None
             self.steady = self.judge.stable.is_set()
         self.took_s = time.monotonic() - t0
-        how = "steady" if self.steady else "NOT steady (maximum time reached)"
         window = self.judge.window()
+        how = "steady" if self.steady else "NOT steady (maximum time reached" + (
+            f"; not at its target {self.judge.target:,.0f} ops/s: behind its schedule)"
+            if not stability.keeps_schedule(window, self.judge.target, self.warmup.interval_s)
+            else ")")
         last = (f"last window {[round(x) for x in window]} ops/s" if window else
                 f"fewer than {self.warmup.samples} status intervals with operations")
         print(f"  warm-up {how} at {self.end_s or 0} s; {last}; measuring "
@@ -241,7 +251,12 @@ class InRunWarmUp:
                "trend": round(stability.trend(w), 4) if len(w) > 1 else None,
                "spread": round(stability.spread(w), 4) if len(w) > 1 else None,
                "rule": {"trend": stability.TREND, "spread": stability.SPREAD,
-                        "same_level": stability.WARM_TREND, "rho_floor": stability.RHO_FLOOR}}
+                        "same_level": stability.WARM_TREND, "rho_floor": stability.RHO_FLOOR,
+                        "on_schedule": stability.ON_SCHEDULE}}
+        if self.judge.target:
+            out["target"] = self.judge.target
+            out["keeps_schedule"] = stability.keeps_schedule(w, self.judge.target,
+                                                             self.warmup.interval_s)
         if self.extended:
             out["extended"] = self.extended
         if self.ended_early:
