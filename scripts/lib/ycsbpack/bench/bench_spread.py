@@ -86,14 +86,14 @@ def spread(results: Path) -> list:
         tick_cv, ticks = float(np.median(cvs)), float(np.median(n))
         noise = tick_cv / math.sqrt(ticks) * math.sqrt((1 + r) / (1 - r))
         step = float(np.median(steps))  # seconds per tick (2 at local scale)
+        per_cpu = [m / c for m, c in zip(means, cores)]  # operations per server CPU-second
         out.append({"side": side, "phase": phase, "trials": len(means),
                     "figures": means, "cv": float(np.std(means, ddof=1) / np.mean(means)),
                     "tick_cv": tick_cv, "r1": float(np.mean(r1s)), "ticks": ticks,
                     "noise": noise,
                     "noise_at": {w: noise * math.sqrt(ticks * step / w) for w in WINDOWS_S},
                     "server_cores": cores, "cores_cv": _cv(cores),
-                    "ops_per_cpu_s": [m / c for m, c in zip(means, cores)],
-                    "ops_per_cpu_s_cv": _cv([m / c for m, c in zip(means, cores)])})
+                    "ops_per_cpu_s": per_cpu, "ops_per_cpu_s_cv": _cv(per_cpu)})
     return out
 
 
